@@ -1,0 +1,54 @@
+"""The rules layer: pure engines behind one contract (see base.py). Imports nothing from discord, PIL or asyncio.
+
+    from bot.games import get_game, GAMES
+    game = get_game("epaminondas")
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import (
+    Choices,
+    Event,
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    MoveSyntaxError,
+    OptionSpec,
+    Outcome,
+    PickerOption,
+    event,
+    is_visible,
+)
+
+GAME_KEYS = ("myrmidons", "myriath", "mycenae", "epaminondas", "archimedes")
+
+
+def _load_games() -> dict[str, Game]:
+    games: dict[str, Game] = {}
+    for key in GAME_KEYS:
+        try:
+            module = importlib.import_module(f"{__name__}.{key}")
+        except ModuleNotFoundError as exc:  # a game still being written; every other import error is real
+            if exc.name == f"{__name__}.{key}":
+                continue
+            raise
+        games[key] = module.GAME
+    return games
+
+
+GAMES: dict[str, Game] = _load_games()
+
+
+def get_game(key: str) -> Game:
+    try:
+        return GAMES[key]
+    except KeyError:
+        raise KeyError(f"unknown game {key!r}; known: {', '.join(GAMES)}") from None
+
+
+__all__ = [
+    "GAMES", "GAME_KEYS", "get_game", "Game", "GameInfo", "OptionSpec", "Outcome", "Event", "event",
+    "is_visible", "MoveSyntaxError", "IllegalMoveError", "Choices", "PickerOption",
+]

@@ -1,0 +1,75 @@
+"""Play or inspect a game in a terminal, without Discord.
+
+    python -m bot.games epaminondas            # two people at one keyboard
+    python -m bot.games archimedes --random 40 # play 40 random plies, then continue by hand
+Type a move in the game's notation, `moves` to list the legal ones, `view N` for seat N's private view,
+`quit` to stop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+
+from . import GAMES, IllegalMoveError, MoveSyntaxError, get_game
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.games", description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=sorted(GAMES))
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--options", type=json.loads, default=None, help='JSON, e.g. \'{"army": "draft"}\'')
+    parser.add_argument("--random", type=int, default=0, metavar="N", help="start with N random plies")
+    args = parser.parse_args(argv)
+
+    game = get_game(args.game)
+    players = args.players or game.info.min_players
+    state = game.new_state(players, args.seed, args.options)
+    rng = random.Random(args.seed)
+    for _ in range(args.random):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = rng.choice(acting)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+
+    viewer: int | None = None
+    while True:
+        print(game.render_text(game.view(state, viewer)))
+        outcome = game.outcome(state)
+        if outcome:
+            print(f"Game over: {outcome.reason} (winners: {list(outcome.winners) or 'none, a draw'})")
+            return 0
+        acting = game.to_act(state)
+        seat = acting[0]
+        try:
+            line = input(f"seat {seat} ({', '.join(map(str, acting))} may act) > ").strip()
+        except EOFError:
+            return 0
+        if line in ("quit", "exit"):
+            return 0
+        if line == "moves":
+            print(" ".join(game.legal_moves(state, seat)))
+            continue
+        if line.startswith("view"):
+            rest = line[4:].strip()
+            viewer = int(rest) if rest else None
+            continue
+        if line.startswith("as "):  # during a simultaneous setup: `as 1 <move>`
+            _, who, line = line.split(" ", 2)
+            seat = int(who)
+        try:
+            state, events = game.apply(state, seat, line)
+        except (MoveSyntaxError, IllegalMoveError) as exc:
+            print(f"! {exc}")
+            continue
+        for ev in events:
+            text = game.describe(ev) if ev.get("visible_to") is None else None
+            if text:
+                print(f"  {text}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

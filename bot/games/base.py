@@ -1,0 +1,213 @@
+"""The engine contract every game implements, and the types it shares.
+
+An engine is a pure rules library: it knows nothing of Discord, images, storage or asyncio. The match service
+drives every game through the methods of `Game` only, so adding a game means adding an engine, a renderer and,
+if it has secrets, its setup prompt — nothing else changes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+JSON = dict[str, Any]
+Event = dict[str, Any]
+"""A JSON-safe dict: {"type": "capture", "visible_to": None | [seats], ...}. None means public."""
+
+
+class MoveSyntaxError(ValueError):
+    """The text is not a move of this game at all. The message can be shown to a user as it is."""
+
+
+class IllegalMoveError(ValueError):
+    """The text is a move, but not a legal one for that seat now. The message can be shown to a user as it is."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a challenger may set. `choices` lists the allowed values (strings); `per_seat` options take one
+    value per seat (a list), as Mycenae's armies do."""
+
+    key: str
+    description: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    per_seat: bool = False
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    hidden_information: bool
+    summary: str
+    options: tuple[OptionSpec, ...] = ()
+    seat_names: tuple[str, ...] = ()  # names by contract seat for two players; games may say more in view()
+
+    def option(self, key: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.key == key:
+                return spec
+        raise KeyError(key)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. `winners` is empty for a draw; `reason` is a short phrase a caption can show as it is."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    def to_json(self) -> JSON:
+        return {"winners": list(self.winners), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: JSON | None) -> Outcome | None:
+        if data is None:
+            return None
+        return cls(tuple(data["winners"]), data["reason"])
+
+
+@dataclass(frozen=True)
+class PickerOption:
+    label: str  # what the user reads in the select menu (≤ 100 chars)
+    value: str  # the token appended to the chosen path (≤ 100 chars)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Choices:
+    """One step of the step-by-step move picker.
+
+    `options` are the possible next tokens after the path chosen so far; `move` is the complete canonical move
+    the path already forms (or None). Both may be set at once: an unload of one piece is a move, and more pieces
+    may still be added.
+    """
+
+    prompt: str
+    options: list[PickerOption] = field(default_factory=list)
+    move: str | None = None
+
+
+def event(type_: str, visible_to: Sequence[int] | None = None, **data: Any) -> Event:
+    """Build an event; visible_to=None makes it public."""
+    return {"type": type_, "visible_to": None if visible_to is None else list(visible_to), **data}
+
+
+def is_visible(ev: Event, viewer: int | None) -> bool:
+    seats = ev.get("visible_to")
+    return seats is None or (viewer is not None and viewer in seats)
+
+
+def seeded_rng(seed: int, *salt: object) -> random.Random:
+    """A deterministic RNG for one decision of one match: the same seed and salt always give the same draws."""
+    return random.Random(json.dumps([seed, *[str(s) for s in salt]]))
+
+
+class Game(ABC):
+    """The engine contract of `design.md`. States are opaque to callers and never mutated by `apply`."""
+
+    info: GameInfo
+    RULES_VERSION: int = 1
+
+    # --- the contract -------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_state(self, num_players: int, seed: int, options: JSON | None = None) -> Any: ...
+
+    @abstractmethod
+    def to_act(self, state: Any) -> list[int]:
+        """Seats that may act now; [] once the game is over; several only during a simultaneous secret setup."""
+
+    @abstractmethod
+    def legal_moves(self, state: Any, seat: int) -> list[str]:
+        """Every legal move of `seat` now, in canonical notation (empty when the seat may not act)."""
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, move: str) -> tuple[Any, list[Event]]:
+        """Return the new state and the events. Raises MoveSyntaxError / IllegalMoveError; `state` is untouched."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    @abstractmethod
+    def view(self, state: Any, viewer: int | None) -> JSON:
+        """Everything `viewer` may know (None: the public). The only way state leaves the engine.
+
+        Every view carries at least: "game", "num_players", "viewer", "to_act", "last_move" (the last public
+        move or None), "ply", and "outcome" (None or {"winners": [...], "reason": "..."}).
+        """
+
+    @abstractmethod
+    def dump(self, state: Any) -> JSON:
+        """A JSON-safe dict stamped with {"game": key, "rules_version": N}."""
+
+    @abstractmethod
+    def load(self, data: JSON) -> Any: ...
+
+    # --- helpers every game gets for free; override where a game can do better -----------------------------
+
+    def render_text(self, view: JSON) -> str:
+        """The board of a view as plain text, for the terminal tool and for debugging."""
+        return json.dumps(view, indent=1)
+
+    def describe(self, ev: Event) -> str | None:
+        """One narration line for an event (already filtered for visibility by the caller), or None."""
+        return None
+
+    def move_steps(self, move: str) -> tuple[str, ...]:
+        """Split a canonical move into the tokens the picker offers one step at a time (default: one step)."""
+        return (move,)
+
+    def step_prompt(self, chosen: Sequence[str]) -> str:
+        return "Choose your move" if not chosen else "Then"
+
+    def choices(self, state: Any, seat: int, chosen: Sequence[str] = ()) -> Choices:
+        """The next step of the picker, derived from `legal_moves` and `move_steps`.
+
+        Games whose move lists are huge (Mycenae's unloads, Myriath's placements) override this so a menu is
+        built without listing every move.
+        """
+        chosen = tuple(chosen)
+        depth = len(chosen)
+        seen: dict[str, None] = {}
+        complete: str | None = None
+        for move in self.legal_moves(state, seat):
+            steps = self.move_steps(move)
+            if steps[:depth] != chosen:
+                continue
+            if len(steps) == depth:
+                complete = move
+            else:
+                seen.setdefault(steps[depth])
+        options = [PickerOption(label=token, value=token) for token in seen]
+        return Choices(prompt=self.step_prompt(chosen), options=options, move=complete)
+
+    def matching_moves(self, state: Any, seat: int, typed: str, limit: int = 25) -> list[str]:
+        """Legal moves of `seat` that start with (or else contain) what the user typed, for autocomplete."""
+        typed = typed.strip().lower()
+        moves = self.legal_moves(state, seat)
+        if not typed:
+            return moves[:limit]
+        starts = [m for m in moves if m.lower().startswith(typed)]
+        if len(starts) >= limit:
+            return starts[:limit]
+        contains = [m for m in moves if typed in m.lower() and not m.lower().startswith(typed)]
+        return (starts + contains)[:limit]
+
+    def check_stamp(self, data: JSON) -> None:
+        """Refuse a dump from another game or an unknown rules version rather than misreading it."""
+        if data.get("game") != self.info.key:
+            raise ValueError(f"not a {self.info.key} state: {data.get('game')!r}")
+        if data.get("rules_version") != self.RULES_VERSION:
+            raise ValueError(
+                f"{self.info.key} state has rules version {data.get('rules_version')}, expected {self.RULES_VERSION}"
+            )
+
+    def stamp(self) -> JSON:
+        return {"game": self.info.key, "rules_version": self.RULES_VERSION}
