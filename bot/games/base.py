@@ -152,6 +152,11 @@ class Game(ABC):
 
     # --- helpers every game gets for free; override where a game can do better -----------------------------
 
+    def is_private_move(self, move: str) -> bool:
+        """True for secret setup moves (a deployment, a cargo assignment): their text stays hidden from the other
+        players until the game ends, wherever the match layer shows or logs it."""
+        return False
+
     def render_text(self, view: JSON) -> str:
         """The board of a view as plain text, for the terminal tool and for debugging."""
         return json.dumps(view, indent=1)
