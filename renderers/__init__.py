@@ -1,0 +1,52 @@
+"""Board pictures: pure functions from an engine's view (bot.games, view()) to PNG bytes. No Discord, no storage.
+
+    from renderers import render, can_render
+    png = render(game.view(state, viewer), player_names=["Alice", "Bob"])
+
+One module per game exposes `render(view, *, player_names=None) -> bytes`; shared drawing is in common.py.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from types import ModuleType
+from typing import Sequence
+
+from . import archimedes, epaminondas
+from .common import encode_png
+
+RENDERERS: dict[str, ModuleType] = {
+    "epaminondas": epaminondas,
+    "archimedes": archimedes,
+}
+
+RULES_DIAGRAM_WIDTH = 640
+
+
+def can_render(key: str) -> bool:
+    return key in RENDERERS
+
+
+def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
+    """The PNG of any game's view, chosen by view["game"]. player_names: display names per seat for the caption
+    (default: the view's seat names such as "Light"/"Dark")."""
+    try:
+        module = RENDERERS[view["game"]]
+    except KeyError:
+        raise KeyError(f"no renderer for game {view.get('game')!r}; known: {', '.join(RENDERERS)}") from None
+    return module.render(view, player_names=player_names)
+
+
+@lru_cache(maxsize=None)
+def rules_diagram(game_key: str) -> bytes:
+    """A smaller picture of the start position, without the caption, for /rules. Needs the game's engine."""
+    from bot.games import get_game  # the rules layer sits below this one; imported late to keep `import renderers` light
+
+    game = get_game(game_key)
+    view = game.view(game.new_state(game.info.min_players, 0, None), None)
+    img = RENDERERS[game_key].draw(view, caption=False)
+    height = round(img.height * RULES_DIAGRAM_WIDTH / img.width)
+    return encode_png(img.resize((RULES_DIAGRAM_WIDTH, height), resample=3))  # 3 = bicubic
+
+
+__all__ = ["RENDERERS", "can_render", "render", "rules_diagram"]

@@ -1,0 +1,228 @@
+"""Archimedes board picture: an 8 x 8 sea, both home ports marked with an anchor, ships, and each side's reserve of
+destroyed ships beside the board.
+
+    render(view, player_names=["Alice", "Bob"]) -> PNG bytes
+
+The view format is in notes/views.md ("archimedes"). Seat 1's private view is turned 180 degrees (h8 bottom-right).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from .common import (
+    CAPTION_HEIGHT,
+    PANEL,
+    SIDES,
+    SUPERSAMPLE,
+    TEXT,
+    TEXT_DIM,
+    VERMILLION,
+    YELLOW,
+    Grid,
+    RGB,
+    blend,
+    cross_squares,
+    draw_caption,
+    draw_coordinates,
+    draw_squares,
+    encode_png,
+    font,
+    is_flipped,
+    new_canvas,
+    outline_squares,
+    parse_square,
+    paste_centred,
+    player_badges,
+    player_names_for,
+    status_line,
+    supersampled,
+    tint_squares,
+)
+
+SQUARE = 92
+MARGIN = 40
+SHIP = 80
+ANCHOR = 72
+BADGE_SHIP = 50
+RESERVE_SHIP = 38
+PANEL_WIDTH = 168  # the reserve column right of the board
+
+LIGHT_SEA: RGB = (160, 200, 226)
+DARK_SEA: RGB = (118, 168, 204)
+PORT_TINT = 0.62  # how far a port square leans toward its owner's ship colour
+LAST_MOVE = YELLOW  # yellow on blue: the pair every kind of colour vision separates
+DESTROYED = VERMILLION
+
+
+def sea_colour(f: int, r: int) -> RGB:
+    return DARK_SEA if (f + r) % 2 == 0 else LIGHT_SEA
+
+
+def port_colour(f: int, r: int, seat: int) -> RGB:
+    return blend(sea_colour(f, r), SIDES[seat].fill, PORT_TINT)
+
+
+def grid_for(files: int, ranks: int, flipped: bool) -> Grid:
+    return Grid(files, ranks, SQUARE, MARGIN, MARGIN, flipped)
+
+
+# --- sprites ----------------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def ship_sprite(size: int, seat: int) -> Image.Image:
+    """A galley seen from the side: hull and one square sail. Seat 1's sail carries a light stripe, so the sides
+    differ by mark as well as by lightness; the square's centre is always sail cloth in the side's colour."""
+    side = SIDES[seat]
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        def pts(*xy: float) -> list[tuple[float, float]]:
+            return [(xy[i] * big, xy[i + 1] * big) for i in range(0, len(xy), 2)]
+
+        edge = max(SUPERSAMPLE * 2, big // 24)
+        draw.line(pts(0.5, 0.06, 0.5, 0.64), fill=side.edge, width=edge * 2)  # mast, behind the sail
+        sail = pts(0.22, 0.14, 0.78, 0.14, 0.73, 0.58, 0.27, 0.58)
+        draw.polygon(sail, fill=side.fill, outline=side.edge, width=edge)
+        if seat == 1:
+            draw.polygon(pts(0.245, 0.27, 0.755, 0.27, 0.747, 0.35, 0.253, 0.35), fill=side.mark)
+        hull = pts(0.03, 0.55, 0.15, 0.63, 0.85, 0.63, 0.97, 0.55, 0.84, 0.84, 0.16, 0.84)
+        draw.polygon(hull, fill=side.fill, outline=side.edge, width=edge)
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=8)
+def anchor_sprite(size: int, seat: int) -> Image.Image:
+    """An anchor in the port owner's colour, outlined in the contrasting one."""
+    side = SIDES[seat]
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        c = big / 2
+        for colour, grow in ((side.edge, big * 0.035), (side.fill, 0.0)):
+            w = round(big * 0.06 + 2 * grow)
+            ring = big * 0.08 + grow
+            draw.ellipse((c - ring - w / 2, big * 0.18 - ring - w / 2, c + ring + w / 2, big * 0.18 + ring + w / 2),
+                         outline=colour, width=w)
+            draw.line((c, big * 0.26 - grow, c, big * 0.84 + grow), fill=colour, width=w)  # shank
+            draw.line((c - big * 0.2 - grow, big * 0.36, c + big * 0.2 + grow, big * 0.36), fill=colour, width=w)
+            arm = big * 0.32
+            draw.arc((c - arm - grow, big * 0.52 - arm - grow, c + arm + grow, big * 0.52 + arm + grow),
+                     start=10, end=170, fill=colour, width=w)
+
+    return supersampled(size, paint)
+
+
+# --- layer --------------------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def board_layer(files: int, ranks: int, ports: tuple[str, ...], flipped: bool) -> Image.Image:
+    """Everything that never changes in a match: sea, tinted ports, coordinates, empty panels. (The anchors are
+    pasted per render: a ship standing in a port hides its anchor.)"""
+    grid = grid_for(files, ranks, flipped)
+    img = new_canvas(grid.right + MARGIN + PANEL_WIDTH, grid.bottom + MARGIN + CAPTION_HEIGHT)
+    port_owner = {parse_square(name): seat for seat, name in enumerate(ports)}
+
+    def colour(f: int, r: int) -> RGB:
+        seat = port_owner.get((f, r))
+        return sea_colour(f, r) if seat is None else port_colour(f, r, seat)
+
+    draw_squares(img, grid, colour)
+    draw_coordinates(img, grid, MARGIN)
+    for box in _reserve_boxes(grid):
+        ImageDraw.Draw(img).rounded_rectangle(box, radius=12, fill=PANEL)
+    return img
+
+
+def _reserve_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """(upper box, lower box) of the reserve column: each beside its own side's half of the board."""
+    x0 = grid.right + MARGIN
+    x1 = x0 + PANEL_WIDTH - 16
+    middle = (grid.top + grid.bottom) // 2
+    return (x0, grid.top, x1, middle - 8), (x0, middle + 8, x1, grid.bottom)
+
+
+# --- render -------------------------------------------------------------------------------------------------------
+
+
+def draw(view: dict, player_names: Sequence[str] | None = None, *, caption: bool = True) -> Image.Image:
+    files, ranks = view["files"], view["ranks"]
+    flipped = is_flipped(view)
+    grid = grid_for(files, ranks, flipped)
+    img = board_layer(files, ranks, tuple(view["ports"]), flipped).copy()
+    last = view.get("last")
+    if last:
+        _highlight_last_move(img, grid, last)
+    board = view["board"]
+    for seat, name in enumerate(view["ports"]):
+        f, r = parse_square(name)
+        if board[r][f] is None:
+            paste_centred(img, anchor_sprite(ANCHOR, seat), grid.centre(f, r))
+    for r, row in enumerate(board):
+        for f, owner in enumerate(row):
+            if owner is not None:
+                paste_centred(img, ship_sprite(SHIP, owner), grid.centre(f, r))
+    _draw_reserves(img, grid, view["reserve"])
+    if caption:
+        _draw_caption(img, grid.bottom + MARGIN, view, player_names)
+    else:
+        img = img.crop((0, 0, img.width, grid.bottom + MARGIN))
+    return img
+
+
+def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
+    """The PNG of an Archimedes view. player_names: display names per seat (default: the view's seat names)."""
+    return encode_png(draw(view, player_names))
+
+
+def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
+    """From and to squares tinted yellow (the landing square also framed); destroyed ships' squares tinted
+    vermillion and crossed with an X in the victim's colour."""
+    tint_squares(img, grid, [last["from"], last["to"]], LAST_MOVE, 0.72)
+    outline_squares(img, grid, [last["to"]], blend(LAST_MOVE, (0, 0, 0), 0.45), 4)
+    destroyed = last.get("destroyed") or []
+    tint_squares(img, grid, [d["square"] for d in destroyed], DESTROYED, 0.55)
+    cross_squares(img, grid, [(d["square"], d["seat"]) for d in destroyed])
+
+
+def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None:
+    """Each side's destroyed ships as small icons with a count, beside that side's half of the board."""
+    draw = ImageDraw.Draw(img)
+    bottom_seat = 1 if grid.flipped else 0
+    for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
+        x0, y0, x1, _ = box
+        draw.text((x0 + 12, y0 + 22), "Reserve", font=font(20, bold=True), fill=TEXT_DIM, anchor="lm")
+        draw.text((x1 - 12, y0 + 22), f"{reserve[seat]}", font=font(26, bold=True), fill=TEXT, anchor="rm")
+        sprite = ship_sprite(RESERVE_SHIP, seat)
+        step = RESERVE_SHIP + 6
+        for i in range(min(reserve[seat], 12)):
+            col, row = i % 3, i // 3
+            img.paste(sprite, (x0 + 12 + col * step, y0 + 44 + row * step), sprite)
+
+
+def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence[str] | None) -> None:
+    names = player_names_for(view, player_names)
+    badges = player_badges(
+        view,
+        names,
+        sprite=lambda seat: ship_sprite(BADGE_SHIP, seat),
+        counts=lambda seat: f"{view['ships'][seat]} ships · {view['reserve'][seat]} in reserve",
+    )
+    draw_caption(img, top, badges, status_line(view, names), _history(view))
+
+
+def _history(view: dict) -> str:
+    last = view.get("last")
+    text = f"Move {view['ply']}"
+    if view.get("last_move"):
+        text += f" · last {view['last_move']}"
+        if last and last.get("rebuild"):
+            text += " (rebuilt)"
+        destroyed = len(last.get("destroyed") or []) if last else 0
+        if destroyed:
+            text += f" · {destroyed} destroyed"
+    return text

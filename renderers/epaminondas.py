@@ -1,0 +1,129 @@
+"""Epaminondas board picture: 14 x 12 wooden board, home rows tinted in their owner's colour, round stones.
+
+    render(view, player_names=["Alice", "Bob"]) -> PNG bytes
+
+The view format is in notes/views.md ("epaminondas"). Seat 1's private view is turned 180 degrees.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from PIL import Image
+
+from .common import (
+    CAPTION_HEIGHT,
+    DARK,
+    LIGHT,
+    REDDISH_PURPLE,
+    SKY_BLUE,
+    Grid,
+    RGB,
+    blend,
+    cross_squares,
+    disc_sprite,
+    draw_caption,
+    draw_coordinates,
+    draw_squares,
+    encode_png,
+    is_flipped,
+    new_canvas,
+    outline_squares,
+    paste_centred,
+    player_badges,
+    player_names_for,
+    status_line,
+    tint_squares,
+)
+
+SQUARE = 64
+MARGIN = 40  # room for the coordinates on every edge
+PIECE = 52
+BADGE_PIECE = 44
+
+LIGHT_SQUARE: RGB = (226, 200, 152)
+DARK_SQUARE: RGB = (190, 152, 100)
+HOME_TINT = 0.42  # how far a home row's squares lean toward its owner's stone colour
+LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
+CAPTURE = REDDISH_PURPLE
+
+
+def square_colour(f: int, r: int, home_rows: tuple[int, ...]) -> RGB:
+    base = DARK_SQUARE if (f + r) % 2 == 0 else LIGHT_SQUARE  # a1 dark, as on a chessboard
+    for seat, home in enumerate(home_rows):
+        if r + 1 == home:
+            return blend(base, (LIGHT, DARK)[seat].fill, HOME_TINT)
+    return base
+
+
+def grid_for(files: int, ranks: int, flipped: bool) -> Grid:
+    return Grid(files, ranks, SQUARE, MARGIN, MARGIN, flipped)
+
+
+@lru_cache(maxsize=8)
+def board_layer(files: int, ranks: int, home_rows: tuple[int, ...], flipped: bool) -> Image.Image:
+    """Everything that never changes in a match: squares, home rows, coordinates, the empty caption band."""
+    grid = grid_for(files, ranks, flipped)
+    img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + CAPTION_HEIGHT)
+    draw_squares(img, grid, lambda f, r: square_colour(f, r, home_rows))
+    home_chips = {home - 1: (LIGHT, DARK)[seat] for seat, home in enumerate(home_rows)}
+    draw_coordinates(img, grid, MARGIN, marked_ranks=home_chips)
+    return img
+
+
+def draw(view: dict, player_names: Sequence[str] | None = None, *, caption: bool = True) -> Image.Image:
+    files, ranks = view["files"], view["ranks"]
+    flipped = is_flipped(view)
+    grid = grid_for(files, ranks, flipped)
+    img = board_layer(files, ranks, tuple(view["home_rows"]), flipped).copy()
+    last = view.get("last")
+    if last:
+        _highlight_last_move(img, grid, last)
+    for r, row in enumerate(view["board"]):
+        for f, owner in enumerate(row):
+            if owner is not None:
+                paste_centred(img, disc_sprite(PIECE, owner), grid.centre(f, r))
+    if caption:
+        _draw_caption(img, grid.bottom + MARGIN, view, player_names)
+    else:
+        img = img.crop((0, 0, img.width, grid.bottom + MARGIN))
+    return img
+
+
+def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
+    """The PNG of an Epaminondas view. player_names: display names per seat (default: the view's seat names)."""
+    return encode_png(draw(view, player_names))
+
+
+def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
+    """From and to squares tinted blue (landing squares also framed); captured squares tinted and crossed."""
+    tint_squares(img, grid, set(last["from"]) | set(last["to"]), LAST_MOVE, 0.55)
+    outline_squares(img, grid, last["to"], blend(LAST_MOVE, (0, 0, 0), 0.35), 3)
+    captured = last.get("captured") or []
+    if captured:
+        victim = 1 - last["seat"]
+        tint_squares(img, grid, captured, CAPTURE, 0.5)
+        cross_squares(img, grid, [(name, victim) for name in captured])
+
+
+def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence[str] | None) -> None:
+    names = player_names_for(view, player_names)
+    badges = player_badges(
+        view,
+        names,
+        sprite=lambda seat: disc_sprite(BADGE_PIECE, seat),
+        counts=lambda seat: f"{view['counts'][seat]} pieces · {view['crossings'][seat]} crossed",
+    )
+    draw_caption(img, top, badges, status_line(view, names), _history(view))
+
+
+def _history(view: dict) -> str:
+    last = view.get("last")
+    text = f"Move {view['ply']}"
+    if view.get("last_move"):
+        text += f" · last {view['last_move']}"
+        taken = len(last.get("captured") or []) if last else 0
+        if taken:
+            text += f" (took {taken})"
+    return text
