@@ -242,6 +242,7 @@ def test_single_piece_never_captures():
     state = pos(["b3"], ["b4", "n12"])
     assert not {m for m in moves(state) if "x" in m}
     assert "single piece" in refused(state, LIGHT, "b3xb4")
+    assert "single piece" in refused(state, LIGHT, "b3-b4")
 
 
 def test_capture_removes_all_k_enemy_pieces():

@@ -255,7 +255,8 @@ def count_moves(board: bytes, seat: int) -> int:
 
 @dataclass(frozen=True)
 class Resolved:
-    """A legal move worked out on the board: the line it runs along, the group size n, the distance s."""
+    """A legal move worked out on the board. `line` starts at the tail and runs the way the group moves; the
+    group is its first `n` squares, it moves `s` squares, and takes the `k` enemy pieces where the head lands."""
 
     move: Move
     line: tuple[int, ...]
@@ -308,15 +309,15 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
         if move.capture:
             raise IllegalMoveError(f"{dest} is empty, nothing to capture: write {tail}-{dest}")
         return Resolved(move, line, n, s, 0)
-    if not move.capture:
-        raise IllegalMoveError(f"{dest} holds an enemy piece: write {tail}x{dest} to capture it")
     k = 1
     while distance + k < len(line) and board[line[distance + k]] == them:
         k += 1
+    if n == 1:
+        raise IllegalMoveError("A single piece can never capture")
     if k >= n:
-        if n == 1:
-            raise IllegalMoveError("A single piece can never capture")
         raise IllegalMoveError(f"Your {n} pieces cannot capture a line of {k}: it must be strictly shorter")
+    if not move.capture:
+        raise IllegalMoveError(f"{dest} holds an enemy piece: write {tail}x{dest} to capture it")
     return Resolved(move, line, n, s, k)
 
 
