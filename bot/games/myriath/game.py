@@ -1,0 +1,645 @@
+"""Myriath (Martijn Althuizen): 2–4 players lay tiles in the channels of a street grid and score for every half
+of a tile end that touches another tile.
+
+The rules are those of `shared/rules/myriath.md`; the geometry lives in `geometry.py` and the published values
+(board, areas, tile set, colours) in `data.py`. A state keeps, besides the tile list, the occupied triangles as
+bit masks (all, and per seat) and `tri_tile` (which tile lies in each triangle), so legality and scoring are a few
+integer operations. Move generation starts from the triangles of other players that still have a free
+neighbour: only a tile with an end edge right there can connect, and `geometry.Area.touching` lists those.
+
+Tests build positions with `position(num_players, [(seat, "c3NE:A.Wr"), ...], to_move=...)`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from ..base import (
+    JSON,
+    Choices,
+    Event,
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Outcome,
+    PickerOption,
+    event,
+    seeded_rng,
+)
+from ..grid import parse_square
+from . import geometry as geo
+from .data import OCTAGON, PLAYING_AREA, SEAT_COLOURS, TILE_SET
+from .picker import picker_step
+
+# --- types and constants -------------------------------------------------------------------------------------
+
+SEAT_NAMES = tuple(name for name, _ in SEAT_COLOURS)
+STARTING_HALVES = (0, 0, 1, 2)  # by turn position: the 3rd player starts with ½, the 4th with 1
+PASS = "pass"
+OCTAGON_INDEX = geo.KIND_KEYS.index(OCTAGON)
+FULL_SUPPLY = tuple(k.count for k in TILE_SET)
+
+
+def points_text(halves: int) -> str:
+    """3½, 4, ½."""
+    whole, half = divmod(halves, 2)
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def points_number(halves: int) -> int | float:
+    return halves // 2 if halves % 2 == 0 else halves / 2
+
+
+# --- metadata ------------------------------------------------------------------------------------------------
+
+INFO = GameInfo(
+    key="myriath",
+    title="Myriath",
+    min_players=2,
+    max_players=4,
+    hidden_information=False,
+    summary=(
+        "Two to four players lay tiles in the channels of a street-grid board. Each player first places an "
+        "octagon around a printed square; after that every tile must touch another player's tile with one of its "
+        "ends. A tile end is an arrow (two half edges) or a whole edge; each half of an end that touches another "
+        "tile scores half a point for its owner, whoever placed the touching tile, and corners score nothing. "
+        "A player who cannot place passes; when everybody has passed in a row the highest score wins, and equal "
+        "highest scores share the win. Later players start with a small bonus."
+    ),
+    seat_names=SEAT_NAMES[:2],
+)
+
+# --- notation ------------------------------------------------------------------------------------------------
+
+_TILE_TEXT = re.compile(r"([a-z]\d{1,2})([nesw]+):(a|w[lr]?)\.(a|w[lr]?)")
+_OCTAGON_TEXT = re.compile(r"o@([a-z]\d{1,2})")
+
+
+@dataclass(frozen=True)
+class TileMove:
+    """A tile written from `start` along `dirs` (letters N E S W), with a cap at each end (A, Wl or Wr)."""
+
+    start: int
+    dirs: str
+    caps: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class OctagonMove:
+    corner: int  # lower-left corner of the enclosed square
+
+
+@dataclass(frozen=True)
+class PassMove:
+    pass
+
+
+Move = TileMove | OctagonMove | PassMove
+
+
+def _parse_point(text: str) -> int:
+    f, r = parse_square(text, geo.SIZE, geo.SIZE)
+    return geo.point(f, r)
+
+
+def _cap(text: str) -> str:
+    if text == "w":
+        raise MoveSyntaxError("a W cap needs its side: Wl (left) or Wr (right), seen from the end looking out")
+    return "A" if text == "a" else "W" + text[1]
+
+
+def parse_move(text: str) -> Move:
+    """'c3NE:A.Wr', 'O@c3', 'pass'; case and surrounding spaces do not matter."""
+    lowered = text.strip().lower()
+    if lowered == PASS:
+        return PassMove()
+    if m := _OCTAGON_TEXT.fullmatch(lowered):
+        return OctagonMove(_parse_point(m.group(1)))
+    if m := _TILE_TEXT.fullmatch(lowered):
+        return TileMove(_parse_point(m.group(1)), m.group(2).upper(), (_cap(m.group(3)), _cap(m.group(4))))
+    raise MoveSyntaxError(
+        f"'{text.strip()}' is not a move: write a tile as start, directions and caps (like c3NE:A.Wr), "
+        "the octagon as O@c3, or pass"
+    )
+
+
+def format_move(move: Move) -> str:
+    """The text as written (a tile is canonical only when written from its canonical end)."""
+    if isinstance(move, PassMove):
+        return PASS
+    if isinstance(move, OctagonMove):
+        return geo.octagon_text(move.corner)
+    return geo.tile_text(move.start, move.dirs, *move.caps)
+
+
+def canonical(text: str) -> str:
+    """The canonical form of a move text (raises MoveSyntaxError / IllegalMoveError like apply)."""
+    move = parse_move(text)
+    return PASS if isinstance(move, PassMove) else geo.catalogue().placements[_placement_id(move)].notation
+
+
+def _placement_id(move: TileMove | OctagonMove) -> int:
+    """The placement a move names, or an IllegalMoveError saying why no tile lies like that."""
+    written = format_move(move)
+    found = geo.catalogue().by_text.get(written)
+    if found is not None:
+        return found
+    if isinstance(move, OctagonMove):
+        raise IllegalMoveError(f"{written}: the ring around that square would leave the board")
+    problem = geo.path_problem(move.start, move.dirs)
+    if problem:
+        raise IllegalMoveError(f"{written}: {problem}")
+    raise IllegalMoveError(f"{written}: no tile has that shape with those caps (see the tile set in /rules)")
+
+
+# --- state ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tile:
+    owner: int
+    placement: int  # id in geometry.catalogue()
+
+
+@dataclass(frozen=True)
+class State:
+    num_players: int
+    seed: int
+    start: int  # the starting player; seat to move is (start + ply) % num_players
+    ply: int
+    tiles: tuple[Tile, ...]  # in the order they were placed
+    occupied: int  # bit mask of occupied triangles
+    owned: tuple[int, ...]  # the same, per seat
+    tri_tile: bytes  # per triangle: 0 when free, else 1 + index into tiles
+    supplies: tuple[tuple[int, ...], ...]  # per seat, tiles left per kind in TILE_SET order
+    scores: tuple[int, ...]  # in half points
+    passes: int  # passes in a row
+    last_move: str | None
+    over: bool = False
+
+    @property
+    def to_move(self) -> int:
+        return (self.start + self.ply) % self.num_players
+
+    @property
+    def in_setup(self) -> bool:
+        return self.ply < self.num_players
+
+    def turn_position(self, seat: int) -> int:
+        return (seat - self.start) % self.num_players
+
+
+def _empty_state(num_players: int, seed: int, start: int, scores: tuple[int, ...]) -> State:
+    return State(
+        num_players=num_players,
+        seed=seed,
+        start=start,
+        ply=0,
+        tiles=(),
+        occupied=0,
+        owned=(0,) * num_players,
+        tri_tile=bytes(geo.POINTS * 4),
+        supplies=(FULL_SUPPLY,) * num_players,
+        scores=scores,
+        passes=0,
+        last_move=None,
+    )
+
+
+def _with_tile(state: State, seat: int, pid: int) -> State:
+    """The board and supply after `seat` lays placement `pid` (no checks, no scoring, no turn change)."""
+    pl = geo.catalogue().placements[pid]
+    tri_tile = bytearray(state.tri_tile)
+    for t in pl.triangles:
+        tri_tile[t] = len(state.tiles) + 1
+    supply = list(state.supplies[seat])
+    supply[geo.KIND_KEYS.index(pl.kind)] -= 1
+    return replace(
+        state,
+        tiles=state.tiles + (Tile(seat, pid),),
+        occupied=state.occupied | pl.mask,
+        owned=tuple(m | pl.mask if s == seat else m for s, m in enumerate(state.owned)),
+        tri_tile=bytes(tri_tile),
+        supplies=tuple(tuple(supply) if s == seat else sup for s, sup in enumerate(state.supplies)),
+    )
+
+
+def position(
+    num_players: int,
+    tiles: Iterable[tuple[int, str]] = (),
+    *,
+    to_move: int = 0,
+    scores: Sequence[float] | None = None,
+    seed: int = 0,
+) -> State:
+    """A position for tests: `tiles` are (owner, move text) laid in order with no rule checked but overlap, no
+    scoring, setup over. `to_move` is the seat to play (it is also taken as the starting player)."""
+    halves = tuple(int(s * 2) for s in scores) if scores is not None else (0,) * num_players
+    state = replace(_empty_state(num_players, seed, to_move, halves), ply=num_players)
+    for seat, text in tiles:
+        move = parse_move(text)
+        assert not isinstance(move, PassMove)
+        pid = _placement_id(move)
+        if geo.catalogue().masks[pid] & state.occupied:
+            raise ValueError(f"{text} overlaps a tile already placed")
+        state = _with_tile(state, seat, pid)
+    return state
+
+
+# --- move generation -----------------------------------------------------------------------------------------
+
+
+def _legal_ids(state: State, seat: int) -> list[int]:
+    """Ids of every placement `seat` may make now, in canonical notation order."""
+    if state.over or seat != state.to_move:
+        return []
+    area = geo.area(state.num_players)
+    masks = geo.catalogue().masks
+    occupied = state.occupied
+    if state.in_setup:
+        return [pid for pid in area.octagons if not masks[pid] & occupied]
+    supply = state.supplies[seat]
+    kinds = geo.catalogue().kind_index
+    others = occupied & ~state.owned[seat]
+    free = area.usable_mask & ~occupied
+    found: set[int] = set()
+    touching = area.touching
+    # t belongs to another player and a free neighbour lies on its clockwise (key 2t) or other side (2t + 1)
+    for offset, anchors in ((0, others & geo.with_clockwise_neighbour(free)),
+                            (1, others & geo.with_anticlockwise_neighbour(free))):
+        while anchors:
+            low = anchors & -anchors
+            anchors ^= low
+            for pid in touching[(low.bit_length() - 1) * 2 + offset]:
+                if not masks[pid] & occupied and supply[kinds[pid]]:
+                    found.add(pid)
+    return sorted(found)
+
+
+def _moves(state: State, seat: int) -> list[str]:
+    if state.over or seat != state.to_move:
+        return []
+    ids = _legal_ids(state, seat)
+    if not ids:
+        return [PASS]
+    placements = geo.catalogue().placements
+    return [placements[pid].notation for pid in ids]
+
+
+# --- apply ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Contact:
+    """A half-diagonal the new tile now shares with an older tile, and which of the two sides are end edges."""
+
+    half_diagonal: int
+    other_tile: int  # index into State.tiles
+    new_end: bool
+    other_end: bool
+
+
+def _contacts(state: State, pid: int) -> list[Contact]:
+    """What placement `pid` would touch in `state` (it must not overlap anything)."""
+    placements = geo.catalogue().placements
+    found = []
+    for e in placements[pid].edges:
+        index = state.tri_tile[e.other] - 1
+        if index < 0:
+            continue
+        other = placements[state.tiles[index].placement]
+        found.append(Contact(e.half_diagonal, index, e.end, e.half_diagonal in other.end_half_diagonals))
+    return found
+
+
+def _check_placement(state: State, seat: int, pid: int, text: str) -> list[Contact]:
+    pl = geo.catalogue().placements[pid]
+    area = geo.area(state.num_players)
+    if state.in_setup and not pl.ring:
+        raise IllegalMoveError("First place your octagon around a printed square, like O@e5")
+    if not state.in_setup and pl.ring:
+        raise IllegalMoveError("Your octagon is already on the board")
+    if not area.fits(pl):
+        where = "ring around that square" if pl.ring else "tile"
+        raise IllegalMoveError(
+            f"{text}: the {where} does not fit in the {area.squares}×{area.squares} playing area "
+            f"of a {state.num_players}-player game"
+        )
+    kind = geo.KINDS[pl.kind]
+    if not state.supplies[seat][geo.KIND_KEYS.index(pl.kind)]:
+        raise IllegalMoveError(f"You have no {kind.name} tile left")
+    if pl.mask & state.occupied:
+        t = next(t for t in pl.triangles if state.occupied >> t & 1)
+        raise IllegalMoveError(f"{text} overlaps the tile at {geo.POINT_NAMES[t // 4]}")
+    contacts = _contacts(state, pid)
+    if not pl.ring and not any(
+        c.new_end and state.tiles[c.other_tile].owner != seat for c in contacts
+    ):
+        raise IllegalMoveError(f"{text}: one of the tile's ends must touch another player's tile")
+    return contacts
+
+
+def _score(state: State, seat: int, contacts: list[Contact]) -> tuple[list[int], list[JSON]]:
+    """Half points gained per seat, and the contacts as event data."""
+    gains = [0] * state.num_players
+    described = []
+    for c in contacts:
+        other_owner = state.tiles[c.other_tile].owner
+        scorers = []
+        if c.new_end:
+            gains[seat] += 1
+            scorers.append(seat)
+        if c.other_end:
+            gains[other_owner] += 1
+            scorers.append(other_owner)
+        at, side = geo.half_diagonal_name(c.half_diagonal)
+        described.append(
+            {"at": at, "half_diagonal": side, "tile": c.other_tile, "owner": other_owner,
+             "new_end": c.new_end, "other_end": c.other_end, "scorers": scorers}
+        )
+    return gains, described
+
+
+def _place(state: State, seat: int, pid: int) -> tuple[State, list[Event]]:
+    pl = geo.catalogue().placements[pid]
+    contacts = _check_placement(state, seat, pid, pl.notation)
+    new_state = _with_tile(state, seat, pid)
+    events = [event("place", seat=seat, move=pl.notation, tile=len(state.tiles), **_tile_json(pl))]
+    if not state.in_setup:  # octagons have no ends, and nothing scores during setup anyway
+        gains, described = _score(state, seat, contacts)
+        if any(gains):
+            new_state = replace(new_state, scores=tuple(s + g for s, g in zip(state.scores, gains)))
+            events.append(
+                event("score", seat=seat, gains=[points_number(g) for g in gains],
+                      scores=[points_number(s) for s in new_state.scores], contacts=described)
+            )
+    return replace(new_state, ply=state.ply + 1, passes=0, last_move=pl.notation), events
+
+
+def _pass(state: State, seat: int) -> tuple[State, list[Event]]:
+    possible = _legal_ids(state, seat)
+    if possible:
+        raise IllegalMoveError(f"You cannot pass: {len(possible)} placements are possible (e.g. "
+                               f"{geo.catalogue().placements[possible[0]].notation})")
+    new_state = replace(state, ply=state.ply + 1, passes=state.passes + 1, last_move=PASS)
+    events = [event("pass", seat=seat, empty_supply=not any(state.supplies[seat]))]
+    if new_state.passes >= state.num_players:
+        new_state = replace(new_state, over=True)
+        outcome = _outcome(new_state)
+        assert outcome is not None
+        events.append(event("end", winners=list(outcome.winners), reason=outcome.reason,
+                            scores=[points_number(s) for s in new_state.scores]))
+    return new_state, events
+
+
+# --- end check -----------------------------------------------------------------------------------------------
+
+
+def _outcome(state: State) -> Outcome | None:
+    if not state.over:
+        return None
+    best = max(state.scores)
+    winners = tuple(s for s, score in enumerate(state.scores) if score == best)
+    if len(winners) > 1:
+        return Outcome(winners, f"shared win on {points_text(best)} points")
+    return Outcome(winners, f"most points ({points_text(best)})")
+
+
+# --- view ----------------------------------------------------------------------------------------------------
+
+
+def _tile_json(pl: geo.Placement) -> JSON:
+    """Everything a renderer needs to draw one placement."""
+    names = geo.POINT_NAMES
+    data: JSON = {
+        "kind": pl.kind,
+        "points": [names[p] for p in pl.points],
+        "segments": [[names[a], names[b]] for a, b in pl.segments],
+        "triangles": [list(geo.triangle_name(t)) for t in pl.triangles],
+        "caps": [],
+        "corners": [],
+    }
+    ends = {pl.points[0]: pl.caps[0], pl.points[-1]: pl.caps[1]} if pl.caps else {}
+    by_point: dict[int, list[geo.Edge]] = {}
+    for e in pl.edges:
+        by_point.setdefault(e.half_diagonal // 4, []).append(e)
+    for p, edges in by_point.items():
+        entry = {
+            "at": names[p],
+            "triangles": sorted({geo.SIDE_NAMES[e.own % 4] for e in edges}, key=geo.SIDE_NAMES.index),
+            "edge": [geo.HALF_DIAGONAL_NAMES[e.half_diagonal % 4] for e in edges],
+        }
+        if p in ends:
+            data["caps"].append({**entry, "cap": ends[p]})
+        else:
+            data["corners"].append(entry)
+    return data
+
+
+def _contacts_json(state: State) -> list[JSON]:
+    """Every half-diagonal shared by two tiles, with which sides are end edges (a scoring half is highlighted)."""
+    placements = geo.catalogue().placements
+    out = []
+    for index, tile in enumerate(state.tiles):
+        pl = placements[tile.placement]
+        for e in pl.edges:
+            other = state.tri_tile[e.other] - 1
+            if other > index:  # each contact once, from the older tile
+                other_pl = placements[state.tiles[other].placement]
+                at, side = geo.half_diagonal_name(e.half_diagonal)
+                out.append({"at": at, "half_diagonal": side, "tiles": [index, other],
+                            "ends": [e.end, e.half_diagonal in other_pl.end_half_diagonals]})
+    return out
+
+
+def _view(state: State, viewer: int | None) -> JSON:
+    n = state.num_players
+    area = geo.area(n)
+    placements = geo.catalogue().placements
+    outcome = _outcome(state)
+    return {
+        "game": INFO.key,
+        "num_players": n,
+        "viewer": viewer,
+        "to_act": [] if state.over else [state.to_move],
+        "last_move": state.last_move,
+        "ply": state.ply,
+        "outcome": outcome.to_json() if outcome else None,
+        "seat_names": list(SEAT_NAMES[:n]),
+        "seat_colours": [hex_ for _, hex_ in SEAT_COLOURS[:n]],
+        "phase": "over" if state.over else "setup" if state.in_setup else "play",
+        "turn_order": [(state.start + i) % n for i in range(n)],
+        "scores": [points_number(s) for s in state.scores],
+        "scores_text": [points_text(s) for s in state.scores],
+        "passes_in_a_row": state.passes,
+        "board": {"squares": geo.SIZE + 1, "intersections": geo.SIZE},
+        "area": {
+            "squares": area.squares,
+            "first_square": area.first_square,
+            "last_square": area.first_square + area.squares - 1,
+            "first_intersection": geo.POINT_NAMES[geo.point(area.first_point, area.first_point)],
+            "last_intersection": geo.POINT_NAMES[geo.point(area.last_point, area.last_point)],
+        },
+        "tile_kinds": [{"key": k.key, "name": k.name, "count": k.count} for k in TILE_SET],
+        "supplies": [{k.key: sup[i] for i, k in enumerate(TILE_SET)} for sup in state.supplies],
+        "tiles": [
+            {"index": i, "owner": t.owner, "move": placements[t.placement].notation,
+             **_tile_json(placements[t.placement])}
+            for i, t in enumerate(state.tiles)
+        ],
+        "contacts": _contacts_json(state),
+    }
+
+
+# --- dump / load ---------------------------------------------------------------------------------------------
+
+
+def _dump(state: State) -> JSON:
+    placements = geo.catalogue().placements
+    return {
+        "num_players": state.num_players,
+        "seed": state.seed,
+        "start": state.start,
+        "ply": state.ply,
+        "tiles": [[t.owner, placements[t.placement].notation] for t in state.tiles],
+        "scores": list(state.scores),  # half points
+        "passes": state.passes,
+        "last_move": state.last_move,
+        "over": state.over,
+    }
+
+
+def _load(data: JSON) -> State:
+    n = data["num_players"]
+    state = _empty_state(n, data["seed"], data["start"], tuple(data["scores"]))
+    by_text = geo.catalogue().by_text
+    for owner, text in data["tiles"]:
+        state = _with_tile(state, owner, by_text[text])
+    return replace(state, ply=data["ply"], passes=data["passes"], last_move=data["last_move"], over=data["over"])
+
+
+# --- text board ----------------------------------------------------------------------------------------------
+
+
+def _render_text(view: JSON) -> str:
+    """Intersections on even columns/rows, channels between. A segment shows its owner's initial; an
+    intersection shows the cap (A/W) of an end lying there, '+' for a corner, '.' when free, ' ' outside."""
+    size = view["board"]["intersections"]
+    initials = [name[0] for name in view["seat_names"]]
+    first = geo.coords(_point(view["area"]["first_intersection"]))[0]
+    last = geo.coords(_point(view["area"]["last_intersection"]))[0]
+    grid = [[" "] * (2 * size - 1) for _ in range(2 * size - 1)]
+    for f in range(first, last + 1):
+        for r in range(first, last + 1):
+            grid[2 * r][2 * f] = "."
+    for tile in view["tiles"]:
+        for a, b in tile["segments"]:
+            (fa, ra), (fb, rb) = geo.coords(_point(a)), geo.coords(_point(b))
+            grid[ra + rb][fa + fb] = initials[tile["owner"]]
+        for corner in tile["corners"]:
+            f, r = geo.coords(_point(corner["at"]))
+            grid[2 * r][2 * f] = "+" if grid[2 * r][2 * f] == "." else "*"
+        for cap in tile["caps"]:
+            f, r = geo.coords(_point(cap["at"]))
+            grid[2 * r][2 * f] = cap["cap"][0] if grid[2 * r][2 * f] == "." else "*"
+    files = " ".join(chr(ord("a") + f) for f in range(size))
+    lines = [f"    {files}"]
+    for row in range(2 * size - 2, -1, -1):
+        label = f"{row // 2 + 1:>2}" if row % 2 == 0 else "  "
+        lines.append(f"{label}  {''.join(grid[row])}")
+    lines.append(f"    {files}")
+    for seat, name in enumerate(view["seat_names"]):
+        left = sum(view["supplies"][seat].values())
+        mark = " <" if seat in view["to_act"] else ""
+        lines.append(f"{initials[seat]} {name}: {view['scores_text'][seat]} points, {left} tiles left{mark}")
+    return "\n".join(lines)
+
+
+def _point(name: str) -> int:
+    return _parse_point(name)
+
+
+# --- the game ------------------------------------------------------------------------------------------------
+
+
+class MyriathGame(Game):
+    info = INFO
+
+    def new_state(self, num_players: int, seed: int, options: JSON | None = None) -> State:
+        if num_players not in PLAYING_AREA:
+            raise ValueError(f"Myriath is played by {min(PLAYING_AREA)} to {max(PLAYING_AREA)} players")
+        start = seeded_rng(seed, "myriath", "start").randrange(num_players)
+        halves = tuple(STARTING_HALVES[(seat - start) % num_players] for seat in range(num_players))
+        return _empty_state(num_players, seed, start, halves)
+
+    def to_act(self, state: State) -> list[int]:
+        return [] if state.over else [state.to_move]
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        return _moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
+        parsed = parse_move(move)
+        if state.over:
+            raise IllegalMoveError("The game is over")
+        if seat != state.to_move:
+            raise IllegalMoveError(f"It is not your turn: {SEAT_NAMES[state.to_move]} is to play")
+        if isinstance(parsed, PassMove):
+            return _pass(state, seat)
+        return _place(state, seat, _placement_id(parsed))
+
+    def outcome(self, state: State) -> Outcome | None:
+        return _outcome(state)
+
+    def view(self, state: State, viewer: int | None) -> JSON:
+        return _view(state, viewer)
+
+    def dump(self, state: State) -> JSON:
+        return {**self.stamp(), **_dump(state)}
+
+    def load(self, data: JSON) -> State:
+        self.check_stamp(data)
+        return _load(data)
+
+    def render_text(self, view: JSON) -> str:
+        return _render_text(view)
+
+    def describe(self, ev: Event) -> str | None:
+        kind = ev["type"]
+        if kind == "place":
+            name = geo.KINDS[ev["kind"]].name
+            return f"{SEAT_NAMES[ev['seat']]} places {'her octagon' if ev['kind'] == OCTAGON else name} {ev['move']}"
+        if kind == "score":
+            gains = [f"{SEAT_NAMES[s]} +{points_text(int(g * 2))}" for s, g in enumerate(ev["gains"]) if g]
+            return "Scores: " + ", ".join(gains)
+        if kind == "pass":
+            why = "has no tile left" if ev["empty_supply"] else "cannot place a tile"
+            return f"{SEAT_NAMES[ev['seat']]} {why} and passes"
+        if kind == "end":
+            names = " and ".join(SEAT_NAMES[s] for s in ev["winners"])
+            verb = "share the win" if len(ev["winners"]) > 1 else "wins"
+            return f"Game over: {names} {verb} ({ev['reason']})"
+        return None
+
+    # --- the picker: tile kind -> start (file, rank when many) -> path and caps (path, caps when many) -------
+
+    def choices(self, state: State, seat: int, chosen: Sequence[str] = ()) -> Choices:
+        return picker_step(state, seat, tuple(chosen), _legal_ids(state, seat))
+
+    def matching_moves(self, state: State, seat: int, typed: str, limit: int = 25) -> list[str]:
+        typed = typed.strip()
+        try:  # a complete move written from its other end still autocompletes to its canonical form
+            text = canonical(typed)
+            if text in _moves(state, seat):
+                return [text]
+        except (MoveSyntaxError, IllegalMoveError):
+            pass
+        return super().matching_moves(state, seat, typed, limit)
+
+
+GAME = MyriathGame()
