@@ -10,6 +10,7 @@ Tests build positions with `position_from_text` (a compact picture of the board)
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Sequence
@@ -385,7 +386,7 @@ def end_of_game(board: bytes, reserve: tuple[int, int], to_move: int) -> Outcome
 
 def _with_outcome(state: State) -> State:
     outcome = end_of_game(state.board, state.reserve, state.to_move)
-    return state if outcome is None else State(state.board, state.reserve, state.to_move, state.ply, state.last, outcome)
+    return state if outcome is None else dataclasses.replace(state, outcome=outcome)
 
 
 # --- the engine ----------------------------------------------------------------------------------------------
@@ -477,6 +478,8 @@ class ArchimedesGame(Game):
     def load(self, data: JSON) -> State:
         self.check_stamp(data)
         reserve = data["reserve"]
+        if data["to_move"] not in (0, 1) or not all(0 <= int(n) <= SHIPS_PER_SEAT for n in reserve):
+            raise ValueError("not a valid Archimedes state")
         return State(
             _board_from_rows(data["board"]),
             (int(reserve[0]), int(reserve[1])),
@@ -513,7 +516,8 @@ class ArchimedesGame(Game):
         if last:
             sunk = ", ".join(d["square"] for d in last["destroyed"])
             verb = "rebuilt and sailed" if last["rebuild"] else "played"
-            lines.append(f"Last: {names[last['seat']]} {verb} {last['move']}" + (f", destroying {sunk}" if sunk else ""))
+            destroying = f", destroying {sunk}" if sunk else ""
+            lines.append(f"Last: {names[last['seat']]} {verb} {last['move']}{destroying}")
         if view["outcome"]:
             lines.append(f"Game over: {view['outcome']['reason']}")
         else:
