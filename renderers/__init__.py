@@ -12,6 +12,8 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Sequence
 
+from PIL import Image
+
 from . import archimedes, epaminondas
 from .common import encode_png
 
@@ -20,7 +22,7 @@ RENDERERS: dict[str, ModuleType] = {
     "archimedes": archimedes,
 }
 
-RULES_DIAGRAM_WIDTH = 640
+RULES_DIAGRAM_SCALE = 0.7  # a smaller picture for /rules, still readable on a phone
 
 
 def can_render(key: str) -> bool:
@@ -44,9 +46,9 @@ def rules_diagram(game_key: str) -> bytes:
 
     game = get_game(game_key)
     view = game.view(game.new_state(game.info.min_players, 0, None), None)
-    img = RENDERERS[game_key].draw(view, caption=False)
-    height = round(img.height * RULES_DIAGRAM_WIDTH / img.width)
-    return encode_png(img.resize((RULES_DIAGRAM_WIDTH, height), resample=3))  # 3 = bicubic
+    img = RENDERERS[game_key].draw(view, board_only=True)
+    size = (round(img.width * RULES_DIAGRAM_SCALE), round(img.height * RULES_DIAGRAM_SCALE))
+    return encode_png(img.resize(size, resample=Image.Resampling.BICUBIC))
 
 
 __all__ = ["RENDERERS", "can_render", "render", "rules_diagram"]

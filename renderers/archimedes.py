@@ -38,6 +38,7 @@ from .common import (
     paste_centred,
     player_badges,
     player_names_for,
+    plural,
     status_line,
     supersampled,
     tint_squares,
@@ -149,7 +150,8 @@ def _reserve_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], tuple[int, in
 # --- render -------------------------------------------------------------------------------------------------------
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, caption: bool = True) -> Image.Image:
+def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
+    """The picture as an image; board_only leaves out the caption and the reserves (the /rules diagram)."""
     files, ranks = view["files"], view["ranks"]
     flipped = is_flipped(view)
     grid = grid_for(files, ranks, flipped)
@@ -166,11 +168,10 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, caption: bool
         for f, owner in enumerate(row):
             if owner is not None:
                 paste_centred(img, ship_sprite(SHIP, owner), grid.centre(f, r))
+    if board_only:
+        return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
     _draw_reserves(img, grid, view["reserve"])
-    if caption:
-        _draw_caption(img, grid.bottom + MARGIN, view, player_names)
-    else:
-        img = img.crop((0, 0, img.width, grid.bottom + MARGIN))
+    _draw_caption(img, grid.bottom + MARGIN, view, player_names)
     return img
 
 
@@ -195,7 +196,7 @@ def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None
     bottom_seat = 1 if grid.flipped else 0
     for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
         x0, y0, x1, _ = box
-        draw.text((x0 + 12, y0 + 22), "Reserve", font=font(20, bold=True), fill=TEXT_DIM, anchor="lm")
+        draw.text((x0 + 12, y0 + 22), "Reserve", font=font(18, bold=True), fill=TEXT_DIM, anchor="lm")
         draw.text((x1 - 12, y0 + 22), f"{reserve[seat]}", font=font(26, bold=True), fill=TEXT, anchor="rm")
         sprite = ship_sprite(RESERVE_SHIP, seat)
         step = RESERVE_SHIP + 6
@@ -210,7 +211,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
         view,
         names,
         sprite=lambda seat: ship_sprite(BADGE_SHIP, seat),
-        counts=lambda seat: f"{view['ships'][seat]} ships · {view['reserve'][seat]} in reserve",
+        counts=lambda seat: f"{plural(view['ships'][seat], 'ship')} · {view['reserve'][seat]} in reserve",
     )
     draw_caption(img, top, badges, status_line(view, names), _history(view))
 

@@ -73,6 +73,11 @@ def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     return text.rstrip() + "…"
 
 
+def plural(count: int, noun: str) -> str:
+    """'1 ship', '3 ships'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 # --- squares and geometry -------------------------------------------------------------------------------------
 
 
@@ -221,7 +226,7 @@ def disc_sprite(diameter: int, seat: int) -> Image.Image:
         draw.ellipse((pad + rim, pad + rim, big - pad - rim, big - pad - rim), fill=side.fill)
         if seat == 1:
             ring = big * 0.27
-            width = max(SUPERSAMPLE * 2, big // 22)
+            width = max(SUPERSAMPLE * 2, big // 16)
             c = big / 2
             draw.ellipse((c - ring, c - ring, c + ring, c + ring), outline=side.mark, width=width)
 

@@ -33,6 +33,7 @@ from .common import (
     paste_centred,
     player_badges,
     player_names_for,
+    plural,
     status_line,
     tint_squares,
 )
@@ -72,7 +73,8 @@ def board_layer(files: int, ranks: int, home_rows: tuple[int, ...], flipped: boo
     return img
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, caption: bool = True) -> Image.Image:
+def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
+    """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
     files, ranks = view["files"], view["ranks"]
     flipped = is_flipped(view)
     grid = grid_for(files, ranks, flipped)
@@ -84,10 +86,9 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, caption: bool
         for f, owner in enumerate(row):
             if owner is not None:
                 paste_centred(img, disc_sprite(PIECE, owner), grid.centre(f, r))
-    if caption:
-        _draw_caption(img, grid.bottom + MARGIN, view, player_names)
-    else:
-        img = img.crop((0, 0, img.width, grid.bottom + MARGIN))
+    if board_only:
+        return img.crop((0, 0, img.width, grid.bottom + MARGIN))
+    _draw_caption(img, grid.bottom + MARGIN, view, player_names)
     return img
 
 
@@ -113,7 +114,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
         view,
         names,
         sprite=lambda seat: disc_sprite(BADGE_PIECE, seat),
-        counts=lambda seat: f"{view['counts'][seat]} pieces · {view['crossings'][seat]} crossed",
+        counts=lambda seat: f"{plural(view['counts'][seat], 'piece')} · {view['crossings'][seat]} crossed",
     )
     draw_caption(img, top, badges, status_line(view, names), _history(view))
 
