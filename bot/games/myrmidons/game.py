@@ -550,10 +550,11 @@ def check_order(state: State, seat: int, move: Order) -> tuple[tuple[int, int], 
         line = LINE_TO.get((src, dst))
         if line is None or line[0] != move.direction:
             raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]} does not go {name}")
-        reach = 1 if src == commander_sq else state.pieces[state.board[src]].kind.move
-        if line[1] > reach:
-            who = "the Commander" if src == commander_sq else f"your {state.pieces[state.board[src]].kind.name}"
-            raise IllegalMoveError(f"{NAMES[src]}: {who} moves at most {reach}")
+        if src == commander_sq and line[1] != 1:
+            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: in an order the Commander moves exactly 1 square")
+        kind = state.pieces[state.board[src]].kind
+        if line[1] > kind.move:
+            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: your {kind.name} moves at most {kind.move}")
     board = list(state.board)
     items = move.front_to_back()
     for src, dst in items:
@@ -711,6 +712,8 @@ class MyrmidonsGame(Game):
         if state.outcome is not None:
             raise IllegalMoveError("The game is over")
         if seat not in self.to_act(state):
+            if state.in_setup() and state.deployed(seat):
+                raise IllegalMoveError("Your deployment is final: wait for your opponent to deploy")
             raise IllegalMoveError("It is not your turn")
         if isinstance(parsed, Army):
             return self._choose_army(state, seat, parsed)
@@ -1123,14 +1126,20 @@ def _order_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
             token = f"{NAMES[a]}-{NAMES[b]}"
             if token not in picked:
                 offered.setdefault(token)
-    options = [
-        PickerOption(label=f"{t} ({LINE_TO[(_square(t[:2]), _square(t[3:]))][1]})", value=t)
-        for t in sorted(offered, key=lambda t: (t[:2], len(t), t))
-    ]
+    options = [_participant_option(state, token) for token in sorted(offered)]
     prompt = "Add a participant and its distance (the Commander moves 1)"
     if complete:
         prompt = "Confirm the order, or add another participant"
     return Choices(prompt=prompt, options=options, move=complete)
+
+
+def _participant_option(state: State, token: str) -> PickerOption:
+    src, dst = _pair(token)
+    distance = LINE_TO[(src, dst)][1]
+    kind = state.pieces[state.board[src]].kind
+    attack = " (attack)" if state.board[dst] != EMPTY else ""
+    label = f"{NAMES[src]} {kind.name} → {NAMES[dst]}, {distance} square{'s' if distance > 1 else ''}{attack}"
+    return PickerOption(label=label, value=token)
 
 
 GAME = MyrmidonsGame()
