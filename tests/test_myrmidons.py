@@ -326,8 +326,8 @@ def test_fight_sword_equal_to_shield_wins():
     assert fight["result"] == "win" and fight["square"] == "c5" and fight["attacker_end"] == "c5"
     assert (fight["attacker"]["sword"], fight["defender"]["shield"]) == (3, 3)
     assert cell(new, "c5")["owner"] == 0 and GAME.view(new, None)["eliminated"] == [0, 1]
-    assert of_type(events, "eliminate")[0]["piece"] == "N2"
-    assert GAME.view(new, None)["last_action"]["eliminated"] == ["N2"]
+    assert of_type(events, "eliminate")[0]["piece"] == "N1"
+    assert GAME.view(new, None)["last_action"]["eliminated"] == ["N1"]
 
 
 def test_fight_higher_sword_wins_and_reveals_both():
