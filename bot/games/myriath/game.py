@@ -235,10 +235,12 @@ def position(
     *,
     to_move: int = 0,
     scores: Sequence[float] | None = None,
+    supplies: Sequence[dict[str, int]] | None = None,
     seed: int = 0,
 ) -> State:
     """A position for tests: `tiles` are (owner, move text) laid in order with no rule checked but overlap, no
-    scoring, setup over. `to_move` is the seat to play (it is also taken as the starting player)."""
+    scoring, setup over. `to_move` is the seat to play (it is also taken as the starting player). `supplies`
+    (kind key -> count per seat, missing kinds 0) replaces the supplies left after laying the tiles."""
     halves = tuple(int(s * 2) for s in scores) if scores is not None else (0,) * num_players
     state = replace(_empty_state(num_players, seed, to_move, halves), ply=num_players)
     for seat, text in tiles:
@@ -248,6 +250,8 @@ def position(
         if geo.catalogue().masks[pid] & state.occupied:
             raise ValueError(f"{text} overlaps a tile already placed")
         state = _with_tile(state, seat, pid)
+    if supplies is not None:
+        state = replace(state, supplies=tuple(tuple(sup.get(k, 0) for k in geo.KIND_KEYS) for sup in supplies))
     return state
 
 
@@ -369,7 +373,7 @@ def _place(state: State, seat: int, pid: int) -> tuple[State, list[Event]]:
     pl = geo.catalogue().placements[pid]
     contacts = _check_placement(state, seat, pid, pl.notation)
     new_state = _with_tile(state, seat, pid)
-    events = [event("place", seat=seat, move=pl.notation, tile=len(state.tiles), **_tile_json(pl))]
+    events = [event("place", seat=seat, owner=seat, move=pl.notation, tile=len(state.tiles), **_tile_json(pl))]
     if not state.in_setup:  # octagons have no ends, and nothing scores during setup anyway
         gains, described = _score(state, seat, contacts)
         if any(gains):
