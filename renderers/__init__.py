@@ -42,7 +42,7 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 @lru_cache(maxsize=None)
 def rules_diagram(game_key: str) -> bytes:
     """A smaller picture of the start position, without the caption, for /rules. Needs the game's engine."""
-    from bot.games import get_game  # the rules layer sits below this one; imported late to keep `import renderers` light
+    from bot.games import get_game  # the rules layer, below this one; imported late so `import renderers` stays light
 
     game = get_game(game_key)
     view = game.view(game.new_state(game.info.min_players, 0, None), None)
