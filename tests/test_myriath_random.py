@@ -8,6 +8,7 @@ import pytest
 
 from bot.games.myriath import GAME, canonical, position
 from bot.games.myriath import geometry as geo
+from bot.games.myriath import picker
 from bot.games.myriath.data import TILE_SET
 from bot.games.playout import random_plies
 
@@ -133,10 +134,25 @@ def test_picker_splits_crowded_steps():
     corners = GAME.choices(state, seat, ["O", "c"])
     assert [o.value for o in corners.options] == [f"c{r}" for r in range(1, 11)]
     assert GAME.choices(state, seat, ["O", "c", "c3"]).move == "O@c3"
-    # an L with an arrow and a whole edge from one free corner: 8 paths x 4 cap choices > 25 -> path, then caps
-    state = position(4, [(0, "O@b2"), (0, "O@h2"), (0, "O@b8"), (0, "O@h8")], to_move=1)
-    step = GAME.choices(state, 1, ["2AW"])
-    assert all(len(o.value) <= 3 for o in step.options)  # intersections (maybe a file first)
+
+
+def test_picker_splits_path_and_caps_when_there_are_too_many(monkeypatch):
+    # in play one start rarely offers more than 16 ways; a small limit forces every split
+    monkeypatch.setattr(picker, "PICKER_LIMIT", 4)
+    state = position(2, [(0, "O@e5"), (1, "O@c3"), (0, "g3WN:A.Wl")], to_move=1)
+    moves = GAME.legal_moves(state, 1)
+    paths = []
+
+    def walk(path):
+        step = GAME.choices(state, 1, list(path))
+        if step.move:
+            paths.append(path)
+        for option in step.options:
+            walk(path + (option.value,))
+
+    walk(())
+    assert sorted({GAME.choices(state, 1, list(p)).move for p in paths}) == moves
+    assert any(len(p) == 5 and ":" not in p[3] for p in paths)  # kind, file, start, path, caps
 
 
 def test_picker_written_from_either_end_gives_the_canonical_move():

@@ -39,7 +39,6 @@ from .picker import picker_step
 SEAT_NAMES = tuple(name for name, _ in SEAT_COLOURS)
 STARTING_HALVES = (0, 0, 1, 2)  # by turn position: the 3rd player starts with ½, the 4th with 1
 PASS = "pass"
-OCTAGON_INDEX = geo.KIND_KEYS.index(OCTAGON)
 FULL_SUPPLY = tuple(k.count for k in TILE_SET)
 
 
@@ -535,21 +534,21 @@ def _render_text(view: JSON) -> str:
     intersection shows the cap (A/W) of an end lying there, '+' for a corner, '.' when free, ' ' outside."""
     size = view["board"]["intersections"]
     initials = [name[0] for name in view["seat_names"]]
-    first = geo.coords(_point(view["area"]["first_intersection"]))[0]
-    last = geo.coords(_point(view["area"]["last_intersection"]))[0]
+    first = geo.coords(_parse_point(view["area"]["first_intersection"]))[0]
+    last = geo.coords(_parse_point(view["area"]["last_intersection"]))[0]
     grid = [[" "] * (2 * size - 1) for _ in range(2 * size - 1)]
     for f in range(first, last + 1):
         for r in range(first, last + 1):
             grid[2 * r][2 * f] = "."
     for tile in view["tiles"]:
         for a, b in tile["segments"]:
-            (fa, ra), (fb, rb) = geo.coords(_point(a)), geo.coords(_point(b))
+            (fa, ra), (fb, rb) = geo.coords(_parse_point(a)), geo.coords(_parse_point(b))
             grid[ra + rb][fa + fb] = initials[tile["owner"]]
         for corner in tile["corners"]:
-            f, r = geo.coords(_point(corner["at"]))
+            f, r = geo.coords(_parse_point(corner["at"]))
             grid[2 * r][2 * f] = "+" if grid[2 * r][2 * f] == "." else "*"
         for cap in tile["caps"]:
-            f, r = geo.coords(_point(cap["at"]))
+            f, r = geo.coords(_parse_point(cap["at"]))
             grid[2 * r][2 * f] = cap["cap"][0] if grid[2 * r][2 * f] == "." else "*"
     files = " ".join(chr(ord("a") + f) for f in range(size))
     lines = [f"    {files}"]
@@ -562,10 +561,6 @@ def _render_text(view: JSON) -> str:
         mark = " <" if seat in view["to_act"] else ""
         lines.append(f"{initials[seat]} {name}: {view['scores_text'][seat]} points, {left} tiles left{mark}")
     return "\n".join(lines)
-
-
-def _point(name: str) -> int:
-    return _parse_point(name)
 
 
 # --- the game ------------------------------------------------------------------------------------------------
