@@ -173,10 +173,12 @@ def test_first_player_is_drawn_from_the_seed_and_hidden_until_both_deployed():
     assert set(firsts.values()) == {0, 1}
     # Before the second deployment, games whose first players differ look exactly alike in public.
     a, b = (next(s for s in firsts if firsts[s] == f) for f in (0, 1))
-    half_a, _ = GAME.apply(GAME.new_state(2, a), 1, STANDARD_DEPLOY)
-    half_b, _ = GAME.apply(GAME.new_state(2, b), 1, STANDARD_DEPLOY)
+    half_a, events_a = GAME.apply(GAME.new_state(2, a), 1, STANDARD_DEPLOY)
+    half_b, events_b = GAME.apply(GAME.new_state(2, b), 1, STANDARD_DEPLOY)
+    assert events_a == events_b
     for viewer in (None, 0, 1):
         assert GAME.view(half_a, viewer) == GAME.view(half_b, viewer)
+        assert GAME.legal_moves(half_a, 0) == GAME.legal_moves(half_b, 0)
 
 
 def test_draft_each_player_secretly_chooses_five_types_then_deploys():

@@ -35,7 +35,6 @@ from .army import (
     BY_CODE,
     COMMANDER_CODE,
     STANDARD_ARMY,
-    TABLE_ORDER,
     TYPE_CODES,
     TYPES,
     MyrmidonType,
@@ -1054,12 +1053,9 @@ def _type_label(t: MyrmidonType) -> str:
 
 
 def _draft_choices(chosen: tuple[str, ...]) -> Choices:
-    if len(chosen) == ARMY_SIZE:
-        try:
-            move = army_move(chosen)
-        except MoveSyntaxError:
-            return Choices(prompt="Not an army")
-        return Choices(prompt="Your army", move=move if len(set(chosen)) == ARMY_SIZE else None)
+    if len(chosen) >= ARMY_SIZE:
+        valid = len(chosen) == len(set(chosen)) == ARMY_SIZE and set(chosen) <= set(TYPE_CODES)
+        return Choices(prompt="Your army", move=army_move(chosen) if valid else None)
     options = [
         PickerOption(label=_type_label(t), value=t.code, description=f"sword {t.sword}, shield {t.shield}, move {t.move}")
         for t in TYPES
