@@ -747,14 +747,14 @@ def test_view_keys_for_the_renderer():
     json.dumps(view)
 
 
-def test_the_final_view_reveals_every_piece():
+def test_the_final_view_still_hides_unrevealed_pieces():
     state = position(board(
         ". . . . . .", ". . . . . .", ". . . . . .", ". . . . . .", ". . nC . . .", ". . . . . .",
         ". . s135 . . sC",
     ))
     new, _ = GAME.apply(state, 0, "c1-c3")
-    assert GAME.view(state, None)["cells"]["f1"]["code"] is None
-    assert GAME.view(new, None)["cells"]["f1"]["code"] == "C"
+    assert GAME.view(new, None)["cells"]["f1"]["code"] is None and GAME.view(new, 1)["cells"]["f1"]["code"] is None
+    assert GAME.view(new, None)["cells"]["c3"]["code"] == "1/3/5"
 
 
 def test_dump_and_load_round_trip():

@@ -825,8 +825,8 @@ class MyrmidonsGame(Game):
     def view(self, state: State, viewer: int | None) -> JSON:
         over = state.outcome is not None
 
-        def sees(index: int) -> bool:
-            return over or state.revealed[index] or owner_of(index) == viewer
+        def sees(index: int) -> bool:  # never more, not even after the end: the rules say "never"
+            return state.revealed[index] or owner_of(index) == viewer
 
         def piece_json(index: int) -> JSON:
             piece = state.pieces[index]
@@ -878,9 +878,9 @@ class MyrmidonsGame(Game):
 
     @staticmethod
     def _army_json(state: State, seat: int, viewer: int | None) -> list[JSON] | None:
-        """A seat's army (Commander first) when the viewer may know it: her own, any shared army, or at the end."""
+        """A seat's army (Commander first) when the viewer may know it: her own, or an army both share."""
         army = state.armies[seat]
-        known = seat == viewer or state.army_option != "draft" or state.outcome is not None
+        known = seat == viewer or state.army_option != "draft"
         if army is None or not known:
             return None
         return [BY_CODE[c].to_json() for c in (COMMANDER_CODE, *army)]
