@@ -1339,10 +1339,10 @@ class Mycenae(Game):
                 found.extend(m for m in family if m.lower().startswith(typed))
             if len(found) >= limit:
                 return found[:limit]
-        if not typed:
-            return found[:limit]
+        if not typed or _starts_with_command(typed):
+            return found[:limit]  # no move has a command word anywhere but at its start ("load" aside)
         starts = set(found)
-        for m in _turn_moves(state, seat):  # rare: nothing starts with the text; unload lists are cached
+        for m in _turn_moves(state, seat):  # e.g. "K@e5" typed: unload lists are cached for the next keystroke
             if typed in m.lower() and m not in starts:
                 found.append(m)
                 if len(found) >= limit:
@@ -1421,6 +1421,17 @@ def _take(it: Iterator[str], n: int) -> list[str]:
     return out
 
 
+COMMANDS = ("unload", "load", "burn", "consent", "refuse", "cargo")
+
+
+def _starts_with_command(typed: str) -> bool:
+    """`unl`, `load c4`, `burn`: text that can only be the start of a move (a square like b1 is not)."""
+    head = typed.split(" ")[0]
+    if len(head) < 2 or head[1].isdigit():
+        return False
+    return any(word.startswith(head) or head.startswith(word) for word in COMMANDS)
+
+
 def _move_families(state: State, seat: int) -> Iterator[Any]:
     """The move list in pieces: plain lists, and for unloads a function prefix -> lazy matching moves."""
     yield _piece_moves(state, seat)
@@ -1485,7 +1496,7 @@ def _turn_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
             return Choices(f"The knight on {NAMES[origin]} carries some of your pieces",
                            [PickerOption("Unload your pieces", "unload")])
         return Choices("That choice is not available")
-    targets = dict(_targets(board, origin, code, state.corners))
+    targets = dict(sorted(_targets(board, origin, code, state.corners)))
     if not rest:
         options = [
             PickerOption(f"{'x' if cap else '→ '}{NAMES[to]}" + (f" takes {PIECE_NAME[board[to] & 7]}" if cap else ""),
