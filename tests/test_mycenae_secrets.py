@@ -1,0 +1,119 @@
+"""Mycenae leaks nothing: two games that differ only in one player's secret cargo, played through the same public
+moves, look the same to everybody else at every ply (views, legal moves, picker, autocomplete, events, outcome).
+
+The public moves are drawn at random among the moves legal in both games, leaving out only the moves that reveal
+the secret by the rules themselves: destroying a knight of the secret player (its cargo is shown) or capturing her
+king (her knights are then taken over or removed, and their cargo is shown).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bot.games import is_visible
+from bot.games.mycenae import GAME as G
+from bot.games.mycenae import HORSE, KING, ORTHO, Burn, PieceMove, parse_move
+
+SEEN: Counter = Counter()  # event types met, to show the walks exercise every kind of public move
+
+
+def reveals_the_secret(state, move: str, secret: int) -> bool:
+    m = parse_move(move)
+    board = state.board
+    if isinstance(m, Burn):
+        hit = [m.knight, *ORTHO[m.knight]]
+        return any(board[sq] >> 3 == secret and board[sq] & 7 == HORSE for sq in hit if board[sq])
+    if isinstance(m, PieceMove) and m.capture:
+        victim = board[m.target]
+        return victim >> 3 == secret and victim & 7 in (HORSE, KING)
+    return False
+
+
+def pick(rng: random.Random, moves: set[str]) -> str:
+    """A kind of move first (piece move, load, unload, burn, answer), then a move of that kind: unloads are
+    thousands, the rest would hardly ever be drawn."""
+    kinds: dict[str, list[str]] = {}
+    for move in moves:
+        kinds.setdefault(move.split(" ")[0] if " " in move or move.isalpha() else "move", []).append(move)
+    kind = rng.choice(sorted(kinds))
+    return rng.choice(sorted(kinds[kind]))
+
+
+def assert_same_for_others(a, b, others: list[int]):
+    assert G.to_act(a) == G.to_act(b)
+    assert G.outcome(a) == G.outcome(b)
+    for viewer in [None, *others]:
+        assert G.view(a, viewer) == G.view(b, viewer), viewer
+    for seat in others:
+        assert G.legal_moves(a, seat) == G.legal_moves(b, seat)
+        assert G.choices(a, seat) == G.choices(b, seat)
+        assert G.matching_moves(a, seat, "") == G.matching_moves(b, seat, "")
+
+
+def twin_walk(n: int, armies: list[str], secret: int, seed: int, plies: int):
+    rng = random.Random(seed)
+    a = b = G.new_state(n, seed, {"armies": armies})
+    others = [s for s in range(n) if s != secret]
+    # the secret player spreads her cargo differently in the two games; everybody else the same way
+    spreads = G.legal_moves(a, secret)
+    cargo_a, cargo_b = rng.sample(spreads, 2)
+    for seat in G.to_act(a):
+        if seat == secret:
+            a, events_a = G.apply(a, seat, cargo_a)
+            b, events_b = G.apply(b, seat, cargo_b)
+        else:
+            move = rng.choice(G.legal_moves(a, seat))
+            (a, events_a), (b, events_b) = G.apply(a, seat, move), G.apply(b, seat, move)
+        for viewer in [None, *others]:
+            assert [e for e in events_a if is_visible(e, viewer)] == [e for e in events_b if is_visible(e, viewer)]
+        assert_same_for_others(a, b, others)
+    for _ in range(plies):
+        if G.outcome(a) is not None:
+            break
+        seat = G.to_act(a)[0]
+        common = set(G.legal_moves(a, seat)) & set(G.legal_moves(b, seat))
+        common = {m for m in common if not reveals_the_secret(a, m, secret)}
+        if not common:
+            break
+        move = pick(rng, common)
+        (a, events_a), (b, events_b) = G.apply(a, seat, move), G.apply(b, seat, move)
+        SEEN.update(e["type"] for e in events_a)
+        for viewer in [None, *others]:
+            assert [e for e in events_a if is_visible(e, viewer)] == [e for e in events_b if is_visible(e, viewer)]
+        assert_same_for_others(a, b, others)
+    return a, b
+
+
+@pytest.mark.parametrize("secret,seed", [(0, 1), (0, 2), (1, 3), (1, 8)])
+def test_two_players_cannot_tell_the_cargo_apart(secret, seed):
+    a, b = twin_walk(2, ["mycenae", "mycenae"], secret, seed, plies=150)
+    assert G.view(a, secret)["cargo"] != G.view(b, secret)["cargo"] or G.outcome(a) is not None
+
+
+@pytest.mark.parametrize("secret,seed", [(0, 4), (2, 5), (3, 6), (1, 9)])
+def test_four_players_cannot_tell_the_cargo_apart(secret, seed):
+    twin_walk(4, ["mycenae"] * 4, secret, seed, plies=200)
+
+
+@pytest.mark.parametrize("armies,seed", [(["mycenae", "plain", "plain"], 7), (["mycenae", "plain", "mycenae"], 10)])
+def test_three_players_cannot_tell_the_cargo_apart(armies, seed):
+    twin_walk(3, armies, 0, seed, plies=200)
+
+
+def test_the_walks_exercised_every_public_action():
+    # runs after the walks above (pytest keeps file order)
+    for kind in ("move", "capture", "load", "unload", "burn", "request", "consent", "refuse"):
+        assert SEEN[kind], kind
+
+
+def test_public_view_never_carries_cargo_or_its_count():
+    s = G.new_state(2, 0, {"armies": ["mycenae", "mycenae"]})
+    s = G.apply(s, 0, "cargo b2:K,R,B,B,P,P,P")[0]
+    s = G.apply(s, 1, "cargo g7:K,P e7:R,B f8:B,P,P")[0]
+    public = G.view(s, None)
+    assert public["cargo"] == {} and all(v == [] for v in public["known_cargo"].values())
+    assert G.view(s, 1)["cargo"].keys() == {"g7", "e7", "f8"}
+    assert "b2" not in G.view(s, 1)["cargo"]
