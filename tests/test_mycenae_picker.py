@@ -160,7 +160,8 @@ def test_autocomplete_finds_unloads_by_prefix_without_listing_them(typed, no_ful
 def test_autocomplete_agrees_with_the_full_list():
     s = at(FULL, cargo=FULL_CARGO)
     legal = G.legal_moves(s, 0)
-    for typed in ("unload d4 K@e5 R@", "unload d4 K@d5 R@", "c7", "burn", "a1-", "unload d4 P@c3 P@c4 P@c5 B@d3 B@d5 R@e3 K@e"):
+    last_squares = "unload d4 P@c3 P@c4 P@c5 B@d3 B@d5 R@e3 K@e"
+    for typed in ("unload d4 K@e5 R@", "unload d4 K@d5 R@", "c7", "burn", "a1-", last_squares):
         expected = [m for m in legal if m.lower().startswith(typed.lower())]
         found = G.matching_moves(s, 0, typed)
         assert set(found) <= set(expected) and len(found) == min(25, len(expected))

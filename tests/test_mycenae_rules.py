@@ -590,8 +590,8 @@ def test_player_without_a_legal_action_is_out_two_players():
 
 def test_player_without_a_legal_action_is_taken_over_by_the_last_mover():
     # with three players a request to load a1's pieces would be an action: knights around cannot be carried
-    s = at({"a1": "0K", "a8": "1M", "a7": "0N", "b7": "0N", "b8": "0N", "b6": "0R", "e8": "0N", "h8": "2K", "h7": "2P"},
-           n=3, cargo={"a8": "1K"}, armies=["plain", "mycenae", "plain"])
+    s = at({"a1": "0K", "a8": "1M", "a7": "0N", "b7": "0N", "b8": "0N", "b6": "0R", "e8": "0N", "h8": "2K",
+            "h7": "2P"}, n=3, cargo={"a8": "1K"}, armies=["plain", "mycenae", "plain"])
     s, events = G.apply(s, 0, "e8-c7")
     assert G.outcome(s) is None and G.view(s, None)["out"] == [1]
     assert cells(s)["a8"] == "0M" and G.to_act(s) == [2]
@@ -663,7 +663,7 @@ def test_side_to_move_is_part_of_the_repeated_state():
     assert G.outcome(s) is None
 
 
-# --- notation ----------------------------------------------------------------------------------------------------------
+# --- notation ----------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("typed,canonical", [

@@ -64,10 +64,6 @@ def piece(owner: int, kind: int) -> int:
     return owner << 3 | kind
 
 
-def name(sq: int) -> str:
-    return NAMES[sq]
-
-
 NAMES = tuple(square_name((sq >> 3, sq & 7)) for sq in range(64))
 
 
@@ -363,7 +359,8 @@ def _horses(board: bytes | bytearray) -> list[int]:
     return [sq for sq in range(64) if board[sq] & 7 == HORSE]
 
 
-def _position_digest(board: bytes | bytearray, cargo: dict[int, tuple[int, ...]], turn: int, out: Sequence[bool]) -> str:
+def _position_digest(board: bytes | bytearray, cargo: dict[int, tuple[int, ...]], turn: int,
+                     out: Sequence[bool]) -> str:
     """What threefold repetition compares: board, every cargo, players out, side to move."""
     h = hashlib.blake2b(bytes(board), digest_size=8)
     for sq in sorted(cargo):
@@ -454,9 +451,9 @@ def _promotes(code: int, target: int, corners: Sequence[int]) -> bool:
     return code & 7 == PAWN and ROW[corners[code >> 3]][target] == 7
 
 
-def _piece_moves(pos: Any, seat: int, squares: Sequence[int] = range(64)) -> list[str]:
+def _piece_moves(pos: Any, seat: int) -> list[str]:
     board, corners, moves = pos.board, pos.corners, []
-    for sq in squares:
+    for sq in range(64):
         code = board[sq]
         if not code or code >> 3 != seat:
             continue
@@ -519,12 +516,14 @@ def _unload_spec(pos: Any, seat: int, knight: int) -> tuple[tuple[int, ...], tup
     return empties, counts, corner
 
 
-@lru_cache(maxsize=256)
-def _unload_texts(knight: int, empties: tuple[int, ...], counts: tuple[int, int, int, int], corner: int) -> tuple[str, ...]:
+@lru_cache(maxsize=8)  # a few recent knights: the picker's and autocomplete's repeated calls; 40,000 texts ≈ 4 MB
+def _unload_texts(
+    knight: int, empties: tuple[int, ...], counts: tuple[int, int, int, int], corner: int
+) -> tuple[str, ...]:
     """Every unload of `counts` pieces from `knight` onto `empties`, canonical (placements in square order).
 
     Built square by square with one list of partial texts per multiset of pieces still inside: each level is a
-    few list comprehensions of string concatenations, so 40,000 unloads take a few milliseconds.
+    few list comprehensions of string concatenations, so 40,000 unloads take about 10 ms.
     """
     head = f"unload {NAMES[knight]}"
     layers: dict[tuple[int, ...], list[str]] = {counts: [head]}
@@ -1498,10 +1497,7 @@ def _turn_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
         return Choices("That choice is not available")
     targets = dict(sorted(_targets(board, origin, code, state.corners)))
     if not rest:
-        options = [
-            PickerOption(f"{'x' if cap else '→ '}{NAMES[to]}" + (f" takes {PIECE_NAME[board[to] & 7]}" if cap else ""),
-                         NAMES[to]) for to, cap in targets.items()
-        ]
+        options = [PickerOption(_destination_label(board, to, cap), NAMES[to]) for to, cap in targets.items()]
         labels = {"load": "Load pieces into it", "unload": "Unload pieces", "burn": "Burn it (destroys it, its "
                   "cargo and the 4 orthogonal neighbours)"}
         options += [PickerOption(labels[a], a) for a in actions]
@@ -1522,6 +1518,12 @@ def _turn_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
     if len(rest) == 2 and rest[1] in PROMOTION_LETTERS:
         return Choices("Confirm", move=f"{text}={rest[1]}")
     return Choices("That choice is not available")
+
+
+def _destination_label(board: bytes, target: int, capture: bool) -> str:
+    if not capture:
+        return f"→ {NAMES[target]}"
+    return f"x{NAMES[target]} takes {PIECE_NAME[board[target] & 7]}"
 
 
 def _first_step(state: State, seat: int) -> Choices:
