@@ -406,6 +406,15 @@ def test_captured_knight_loses_its_cargo_and_the_king_inside_means_out():
     assert reveal["visible_to"] is None and sorted(p["type"] for p in reveal["pieces"]) == ["B", "K"]
 
 
+def test_burn_destroying_a_neighbouring_knight_with_the_king_inside_knocks_its_owner_out():
+    s = at({"a1": "0K", "a2": "0P", "d4": "0M", "e4": "1M", "h8": "1M"}, cargo={"d4": "0P", "e4": "1K 1B"},
+           armies=MYC2)
+    s, events = G.apply(s, 0, "burn d4")
+    assert G.outcome(s) == Outcome((0,), "h8 lost the king")
+    reveals = {e["square"]: [p["type"] for p in e["pieces"]] for e in events if e["type"] == "cargo_destroyed"}
+    assert reveals == {"d4": ["P"], "e4": ["K", "B"]}
+
+
 def test_burn_knocks_out_several_players_and_the_mover_takes_over_both():
     armies = ["mycenae", "plain", "plain", "plain"]
     s = at({"a1": "0K", "d4": "0M", "d5": "1K", "a8": "1R", "e4": "2K", "h8": "2B", "h1": "3K", "c5": "3P"},

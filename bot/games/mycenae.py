@@ -678,10 +678,9 @@ def _pieces_json(codes: Sequence[int]) -> list[JSON]:
 
 
 class _Work:
-    """A mutable copy of a state for the length of one `apply`; `freeze` turns it back into a State."""
+    """A mutable copy of a state for the length of one `apply`; `Mycenae._freeze` turns it back into a State."""
 
     def __init__(self, state: State, mover: int):
-        self.state = state
         self.num_players = state.num_players
         self.armies = state.armies
         self.corners = state.corners
