@@ -96,7 +96,14 @@ def test_armies_option_defaults_and_choices():
     assert G.view(G.new_state(2, 0, {"armies": ["plain", "mycenae"]}), None)["armies"] == ["plain", "mycenae"]
 
 
-@pytest.mark.parametrize("armies", [["mycenae"], ["mycenae", "persia"], "mycenae"])
+def test_a_short_armies_list_is_filled_with_plain_armies():
+    # the option's default is the two-player list; with more players the rest play plain
+    default = list(INFO.option("armies").default)
+    assert G.view(G.new_state(4, 0, {"armies": default}), None)["armies"] == ["mycenae", "plain", "plain", "plain"]
+    assert G.view(G.new_state(3, 0, {"armies": ["Plain"]}), None)["armies"] == ["plain"] * 3
+
+
+@pytest.mark.parametrize("armies", [["mycenae", "plain", "plain"], ["mycenae", "persia"], "mycenae"])
 def test_bad_armies_are_refused(armies):
     with pytest.raises(ValueError):
         G.new_state(2, 0, {"armies": armies})
@@ -579,6 +586,25 @@ def test_guests_are_destroyed_with_the_knight_and_a_guest_king_means_out():
     assert cells(s)["b7"] == "2R"  # the capturer takes over the guest owner's pieces
     reveal = next(e for e in events if e["type"] == "cargo_destroyed")
     assert sorted(f"{p['owner']}{p['type']}" for p in reveal["pieces"]) == ["0B", "1K"]
+
+
+def test_a_knight_carrying_only_guests_may_burn():
+    s = at({"a1": "0K", "a2": "0P", "d4": "0M", "a8": "1K", "a7": "1P", "h8": "2K", "h7": "2P"}, n=3,
+           cargo={"d4": "1R"}, known={"d4": "1R"}, armies=ARMIES3)
+    assert "burn d4" in G.legal_moves(s, 0)
+
+
+def test_mover_knocked_out_by_his_own_take_over_loses_everything():
+    # a1's king rides as a guest in a8's knight: capturing a8's king takes the knight over, which destroys its
+    # cargo, a1's king with it; nobody can inherit from a1, so all his pieces leave the board
+    armies = ["plain", "mycenae", "plain", "plain"]
+    s = at({"b3": "0R", "a2": "0P", "b8": "1K", "c6": "1M", "h8": "2K", "h7": "2P", "h1": "3K", "g1": "3P"},
+           n=4, cargo={"c6": "0K 1P"}, known={"c6": "0K"}, armies=armies)
+    s, events = G.apply(s, 0, "b3xb8")
+    assert G.outcome(s) is None and G.view(s, None)["out"] == [0, 1]
+    assert {"b8", "a2", "c6"}.isdisjoint(cells(s))
+    assert G.to_act(s) == [2]
+    assert [e["seat"] for e in events if e["type"] == "out"] == [1, 0]
 
 
 def test_two_players_have_no_requests():

@@ -4,6 +4,8 @@ The rules are those of `shared/rules/mycenae.md`. Decisions this module takes wh
 is tested in tests/test_mycenae*.py):
 
 - Seat names are the players' corners ("a1", "a8", "h8", "h1"; with two players "a1" and "h8").
+- The `armies` option may be shorter than the number of players (its default is the two-player list): the
+  missing seats play plain.
 - A pawn always moves towards its *current* owner's far edge and promotes to its current owner's types, so a pawn
   taken over turns round. (Keeps one pawn letter per owner, which the unload notation needs.) A taken-over pawn
   that already stands on its new owner's promotion edge simply cannot move.
@@ -18,6 +20,8 @@ is tested in tests/test_mycenae*.py):
 - The 50-move rule counts completed turns (a refused request is no turn) and fires after 50 × (players still in)
   turns without a capture, a burn or a pawn move. Repetition compares board, all cargo, players out and the side
   to move at the start of each turn.
+
+Tests and debugging build positions from a text board with `position()`.
 
 Squares are numbered file * 8 + rank (a1 = 0, a2 = 1, ..., h8 = 63), so sorting the numbers sorts "by file, then
 rank" as the notation wants. A piece is one small int: owner << 3 | kind.
@@ -333,11 +337,11 @@ class State:
 
 
 def _army_options(num_players: int, options: JSON | None) -> tuple[str, ...]:
-    default = DEFAULT_ARMIES + ("plain",) * (num_players - 2)
-    armies = (options or {}).get("armies", default)
-    if isinstance(armies, str) or len(armies) != num_players:
+    """One army per seat. A shorter list (such as the two-player default) is filled up with plain armies."""
+    armies = (options or {}).get("armies") or DEFAULT_ARMIES
+    if isinstance(armies, str) or len(armies) > num_players:
         raise ValueError(f"armies needs one entry per player ({num_players}), each mycenae or plain")
-    armies = tuple(str(a).strip().lower() for a in armies)
+    armies = tuple(str(a).strip().lower() for a in armies) + ("plain",) * (num_players - len(armies))
     if any(a not in ARMY_CHOICES for a in armies):
         raise ValueError(f"unknown army in {list(armies)}; choose mycenae or plain")
     return armies
