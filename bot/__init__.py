@@ -1,0 +1,1 @@
+"""Strategos: abstract strategy games with friends on Discord."""

@@ -1,0 +1,299 @@
+"""All SQL of the bot. The match service talks to this class only, never to the connection."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Iterable
+
+import aiosqlite
+
+from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat
+
+
+class VersionConflict(Exception):
+    """The match moved on since the caller read it: its write was not applied."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Repository:
+    def __init__(self, db: aiosqlite.Connection):
+        self.db = db
+        # One connection is shared by every coroutine: transactions must not interleave on it.
+        self._tx_lock = asyncio.Lock()
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    # --- transactions ------------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """One IMMEDIATE transaction: everything inside lands, or nothing does."""
+        async with self._tx_lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def _write(self, statements: Iterable[tuple[str, tuple]]) -> list[aiosqlite.Cursor]:
+        async with self.transaction():
+            return [await self.db.execute(sql, params) for sql, params in statements]
+
+    # --- challenges --------------------------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        options: dict[str, Any],
+        challenger_id: int,
+        challenger_name: str,
+        invited: list[int | None],
+        now: float,
+        expires_at: float,
+    ) -> Challenge:
+        async with self.transaction():
+            cur = await self.db.execute(
+                "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at),
+            )
+            challenge_id = cur.lastrowid
+            await self.db.execute(
+                "INSERT INTO challenge_seats (challenge_id, position, invited_id, user_id, user_name)"
+                " VALUES (?, 0, ?, ?, ?)",
+                (challenge_id, challenger_id, challenger_id, challenger_name),
+            )
+            for position, invited_id in enumerate(invited, start=1):
+                await self.db.execute(
+                    "INSERT INTO challenge_seats (challenge_id, position, invited_id) VALUES (?, ?, ?)",
+                    (challenge_id, position, invited_id),
+                )
+        return await self.get_challenge(challenge_id)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge | None:
+        async with self.db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with self.db.execute(
+            "SELECT * FROM challenge_seats WHERE challenge_id = ? ORDER BY position", (challenge_id,)
+        ) as cur:
+            seats = [
+                ChallengeSeat(r["position"], r["invited_id"], r["user_id"], r["user_name"])
+                for r in await cur.fetchall()
+            ]
+        return Challenge(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
+            game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
+            status=row["status"], created_at=row["created_at"], expires_at=row["expires_at"],
+            match_id=row["match_id"], seats=seats,
+        )
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self._write([("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))])
+
+    async def take_challenge_seat(self, challenge_id: int, position: int, user_id: int, user_name: str) -> bool:
+        """Fill an empty seat of an open challenge; False if someone else was faster or it closed."""
+        (cur,) = await self._write([(
+            "UPDATE challenge_seats SET user_id = ?, user_name = ?"
+            " WHERE challenge_id = ? AND position = ? AND user_id IS NULL"
+            " AND (SELECT status FROM challenges WHERE id = ?) = 'open'",
+            (user_id, user_name, challenge_id, position, challenge_id),
+        )])
+        return cur.rowcount == 1
+
+    async def close_challenge(self, challenge_id: int, status: str) -> bool:
+        """Move an open challenge to a final status; False if it was no longer open."""
+        (cur,) = await self._write([(
+            "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'", (status, challenge_id)
+        )])
+        return cur.rowcount == 1
+
+    async def due_challenges(self, now: float) -> list[Challenge]:
+        async with self.db.execute(
+            "SELECT id FROM challenges WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at", (now,)
+        ) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        return [c for c in [await self.get_challenge(i) for i in ids] if c is not None]
+
+    async def next_challenge_expiry(self) -> float | None:
+        async with self.db.execute("SELECT MIN(expires_at) FROM challenges WHERE status = 'open'") as cur:
+            (value,) = await cur.fetchone()
+        return value
+
+    # --- matches -----------------------------------------------------------------------------------------
+
+    async def start_match(
+        self,
+        challenge: Challenge,
+        *,
+        thread_id: int | None,
+        seed: int,
+        state: dict[str, Any],
+        seats: list[tuple[int, str]],
+        now: float,
+    ) -> Match:
+        """Create the match and mark its challenge started, in one transaction (a challenge starts once)."""
+        async with self.transaction():
+            cur = await self.db.execute(
+                "UPDATE challenges SET status = 'started' WHERE id = ? AND status = 'open'", (challenge.id,)
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict("challenge is no longer open")
+            cur = await self.db.execute(
+                "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, _dumps(challenge.options),
+                 seed, _dumps(state), now, now),
+            )
+            match_id = cur.lastrowid
+            for seat, (user_id, user_name) in enumerate(seats):
+                await self.db.execute(
+                    "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)",
+                    (match_id, seat, user_id, user_name),
+                )
+            await self.db.execute("UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge.id))
+        return await self.get_match(match_id)
+
+    async def get_match(self, match_id: int) -> Match | None:
+        async with self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return await self._match_from_row(row)
+
+    async def _match_from_row(self, row: aiosqlite.Row) -> Match:
+        async with self.db.execute(
+            "SELECT seat, user_id, user_name FROM match_seats WHERE match_id = ? ORDER BY seat", (row["id"],)
+        ) as cur:
+            seats = [Seat(r["seat"], r["user_id"], r["user_name"]) for r in await cur.fetchall()]
+        return Match(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+            game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
+            state=json.loads(row["state"]), version=row["version"], board_message_id=row["board_message_id"],
+            draw_agreed=json.loads(row["draw_agreed"]) if row["draw_agreed"] else None,
+            result=json.loads(row["result"]) if row["result"] else None,
+            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+        )
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        await self._write([("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))])
+
+    async def set_board_message(self, match_id: int, message_id: int) -> None:
+        await self._write([("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))])
+
+    async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None) -> None:
+        """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers)."""
+        (cur,) = await self._write([(
+            "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'",
+            (_dumps(agreed) if agreed else None, match_id, version),
+        )])
+        if cur.rowcount != 1:
+            raise VersionConflict(f"match {match_id} is no longer at version {version}")
+
+    async def matches_of_user(self, user_id: int, *, active_only: bool = True) -> list[Match]:
+        sql = (
+            "SELECT m.* FROM matches m JOIN match_seats s ON s.match_id = m.id WHERE s.user_id = ?"
+            + (" AND m.status = 'active'" if active_only else "")
+            + " ORDER BY m.updated_at DESC"
+        )
+        async with self.db.execute(sql, (user_id,)) as cur:
+            rows = await cur.fetchall()
+        return [await self._match_from_row(r) for r in rows]
+
+    async def record_move(
+        self,
+        match: Match,
+        *,
+        seat: int,
+        move: str,
+        private: bool,
+        events: list[dict[str, Any]],
+        state: dict[str, Any],
+        result: dict[str, Any] | None,
+        draw_agreed: list[int] | None,
+        now: float,
+    ) -> int:
+        """Write the new state and its log entry in one transaction, only if the match is still at the version
+        the caller read. Returns the new version; raises VersionConflict when someone else got there first."""
+        new_version = match.version + 1
+        async with self.transaction():
+            cur = await self.db.execute(
+                "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = ?, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (_dumps(state), new_version, "finished" if result else "active",
+                 _dumps(result) if result else None, _dumps(draw_agreed) if draw_agreed else None, now,
+                 match.id, match.version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"match {match.id} is no longer at version {match.version}")
+            await self.db.execute(
+                "INSERT INTO moves (match_id, version, seat, move, private, events, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match.id, new_version, seat, move, int(private), _dumps(events), now),
+            )
+        return new_version
+
+    async def moves(self, match_id: int) -> list[LoggedMove]:
+        async with self.db.execute(
+            "SELECT * FROM moves WHERE match_id = ? ORDER BY version", (match_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            LoggedMove(r["version"], r["seat"], r["move"], bool(r["private"]), json.loads(r["events"]),
+                       r["created_at"])
+            for r in rows
+        ]
+
+    # --- private messages --------------------------------------------------------------------------------
+
+    async def add_private_message(
+        self, *, match_id: int, seat: int, user_id: int, content: str, with_view: bool, channel: str, now: float
+    ) -> int:
+        (cur,) = await self._write([(
+            "INSERT INTO private_messages (match_id, seat, user_id, content, with_view, channel, created_at,"
+            " delivered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (match_id, seat, user_id, content, int(with_view), channel, now, now if channel == "dm" else None),
+        )])
+        return cur.lastrowid
+
+    async def pending_private_messages(self, match_id: int, user_id: int) -> list[PrivateMessage]:
+        async with self.db.execute(
+            "SELECT * FROM private_messages WHERE match_id = ? AND user_id = ? AND channel = 'pending' ORDER BY id",
+            (match_id, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            PrivateMessage(r["id"], r["match_id"], r["seat"], r["user_id"], r["content"], bool(r["with_view"]),
+                           r["channel"], r["created_at"], r["delivered_at"])
+            for r in rows
+        ]
+
+    async def mark_private_delivered(self, message_ids: list[int], channel: str, now: float) -> None:
+        await self._write([
+            ("UPDATE private_messages SET channel = ?, delivered_at = ? WHERE id = ? AND channel = 'pending'",
+             (channel, now, mid))
+            for mid in message_ids
+        ])
+
+    async def private_messages(self, match_id: int) -> list[PrivateMessage]:
+        async with self.db.execute(
+            "SELECT * FROM private_messages WHERE match_id = ? ORDER BY id", (match_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            PrivateMessage(r["id"], r["match_id"], r["seat"], r["user_id"], r["content"], bool(r["with_view"]),
+                           r["channel"], r["created_at"], r["delivered_at"])
+            for r in rows
+        ]

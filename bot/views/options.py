@@ -1,0 +1,152 @@
+"""The ephemeral options panel shown by /play for games that have options: one menu per option, then Post."""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games import OptionSpec, get_game
+from bot.matches import errors
+
+from .common import user_action
+
+if TYPE_CHECKING:
+    from bot.app import StrategosBot
+
+MAX_PANELS = 1000
+
+
+@dataclass
+class OptionPanel:
+    id: str
+    user_id: int
+    user_name: str
+    guild_id: int
+    channel_id: int
+    game: str
+    invited: list[int | None]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return len(self.invited) + 1
+
+
+_panels: OrderedDict[str, OptionPanel] = OrderedDict()
+
+
+def default_options(game_key: str, players: int) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for spec in get_game(game_key).info.options:
+        if spec.per_seat:
+            default = spec.default if isinstance(spec.default, list) else [spec.default]
+            values[spec.key] = [default[min(i, len(default) - 1)] for i in range(players)]
+        else:
+            values[spec.key] = spec.default
+    return values
+
+
+def new_panel(**kwargs: Any) -> OptionPanel:
+    panel = OptionPanel(id=secrets.token_hex(6), **kwargs)
+    panel.options = default_options(panel.game, panel.players)
+    _panels[panel.id] = panel
+    while len(_panels) > MAX_PANELS:
+        _panels.popitem(last=False)
+    return panel
+
+
+def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
+    """(menu key, option, seat or None) for every menu of the panel, at most four."""
+    menus = []
+    for index, spec in enumerate(get_game(panel.game).info.options):
+        if spec.per_seat:
+            menus += [(f"{index}-{seat}", spec, seat) for seat in range(panel.players)]
+        else:
+            menus.append((str(index), spec, None))
+    return menus[:4]
+
+
+def panel_text(panel: OptionPanel) -> str:
+    game = get_game(panel.game)
+    lines = [f"**{game.info.title}** options — choose, then **Post challenge**:"]
+    for spec in game.info.options:
+        lines.append(f"• `{spec.key}`: {spec.description}")
+    return "\n".join(lines)
+
+
+def panel_view(panel: OptionPanel) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for key, spec, seat in _menus(panel):
+        current = panel.options[spec.key][seat] if seat is not None else panel.options[spec.key]
+        who = "" if seat is None else (" (you)" if seat == 0 else f" (seat {seat + 1})")
+        view.add_item(OptionSelect(panel.id, key, [
+            discord.SelectOption(label=f"{spec.key}{who}: {choice}", value=choice, default=choice == current)
+            for choice in spec.choices
+        ]))
+    view.add_item(OptionButton(panel.id, "post"))
+    view.add_item(OptionButton(panel.id, "cancel"))
+    return view
+
+
+def _panel_for(interaction: discord.Interaction, panel_id: str) -> OptionPanel:
+    panel = _panels.get(panel_id)
+    if panel is None:
+        raise errors.UserError("These options have expired. Run `/play` again.")
+    if panel.user_id != interaction.user.id:
+        raise errors.UserError("These options belong to someone else.")
+    return panel
+
+
+class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?P<pid>[0-9a-f]+):(?P<key>\d+(?:-\d+)?)"):
+    def __init__(self, panel_id: str, key: str, options: list[discord.SelectOption] | None = None):
+        super().__init__(discord.ui.Select(
+            custom_id=f"sg:o:{panel_id}:{key}", options=options or [discord.SelectOption(label="-")]
+        ))
+        self.panel_id, self.key = panel_id, key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
+        return cls(match["pid"], match["key"])
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        panel = _panel_for(interaction, self.panel_id)
+        menus = {key: (spec, seat) for key, spec, seat in _menus(panel)}
+        spec, seat = menus[self.key]
+        value = ((interaction.data or {}).get("values") or [None])[0]
+        if value not in spec.choices:
+            raise errors.UserError("Pick one of the listed values.")
+        if seat is None:
+            panel.options[spec.key] = value
+        else:
+            panel.options[spec.key][seat] = value
+        await interaction.response.edit_message(content=panel_text(panel), view=panel_view(panel))
+
+
+class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?P<pid>[0-9a-f]+):(?P<action>post|cancel)"):
+    def __init__(self, panel_id: str, action: str):
+        label, style = (("Post challenge", discord.ButtonStyle.success) if action == "post"
+                        else ("Cancel", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"sg:o:{panel_id}:{action}"))
+        self.panel_id, self.action = panel_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(match["pid"], match["action"])
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        panel = _panel_for(interaction, self.panel_id)
+        _panels.pop(panel.id, None)
+        if self.action == "cancel":
+            await interaction.response.edit_message(content="No challenge posted.", view=None)
+            return
+        from bot.cogs.play import post_challenge
+
+        bot: StrategosBot = interaction.client  # type: ignore[assignment]
+        await interaction.response.edit_message(content="Challenge posted below.", view=None)
+        await post_challenge(bot, interaction, panel.game, panel.invited, panel.options, via_channel=True)

@@ -1,0 +1,53 @@
+"""Fixtures for the bot's behavioural tests: the real bot, a temporary SQLite file and a simulated Discord."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import pytest_asyncio
+import simcord
+
+from bot.app import create_bot
+from bot.settings import Settings
+
+GUILD_ID = 424242424242424242
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return Settings(token=None, database=tmp_path / "strategos.db", dev_guild=GUILD_ID, log_level="INFO")
+
+
+def make_bot(settings):
+    seeds = itertools.count(1000)  # deterministic seeds make every match replayable in the tests
+    return create_bot(settings, seed_source=lambda: next(seeds))
+
+
+@pytest_asyncio.fixture
+async def world(settings):
+    """A running bot in a guild with a #games channel and three members."""
+    env = simcord.Env(make_bot(settings))
+    guild = env.create_guild("Strategos Test", id=GUILD_ID)
+    await env.start()
+    try:
+        channel = guild.create_text_channel("games")
+        members = {name: guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")}
+        yield World(env, guild, channel, members, settings)
+    finally:
+        await env.shutdown()
+        if env.check_errors:
+            env.raise_errors()
+
+
+class World:
+    def __init__(self, env, guild, channel, members, settings):
+        self.env, self.guild, self.channel, self.settings = env, guild, channel, settings
+        self.alice, self.bob, self.carol = members["alice"], members["bob"], members["carol"]
+
+    @property
+    def bot(self):
+        return self.env.bot
+
+    async def restart(self):
+        await self.env.restart_bot(make_bot(self.settings))
