@@ -1,0 +1,529 @@
+"""Myrmidons board picture: a 6 x 7 sand board, square tiles for the myrmidons, and a tray beside the board with
+each side's eliminated pieces and the fights of the last action.
+
+    render(view, player_names=["Alice", "Bob"]) -> PNG bytes
+
+The view is `MyrmidonsGame.view` (bot/games/myrmidons/game.py). This module draws only what the view holds, so a
+public view can never show a hidden value: a tile shows sword / shield / movement when its cell is "known" (the
+viewer's own piece or one a fight revealed), else a blank helmet. A crown marks a Commander only where the view
+says `commander` is true (the viewer's own, or one a fight revealed). Seat 1's private view is turned 180 degrees
+so North's home rank 7 is at the bottom.
+
+Tiles (one per seat, type and size) and badges are cached sprites; the board, coordinates, tray panels and the
+legend are a cached layer. A render pastes a dozen sprites, writes the caption and encodes the PNG.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw
+
+from .common import (
+    CAPTION_HEIGHT,
+    PANEL,
+    REDDISH_PURPLE,
+    SIDES,
+    SKY_BLUE,
+    SUPERSAMPLE,
+    TEXT,
+    TEXT_DIM,
+    VERMILLION,
+    YELLOW,
+    Grid,
+    RGB,
+    blend,
+    cross_squares,
+    draw_caption,
+    draw_coordinates,
+    draw_squares,
+    encode_png,
+    fit_text,
+    font,
+    is_flipped,
+    new_canvas,
+    outline_squares,
+    paste_centred,
+    player_badges,
+    player_names_for,
+    plural,
+    status_line,
+    supersampled,
+    tint_squares,
+)
+
+SQUARE = 108
+MARGIN = 40  # room for the coordinates on every edge
+TILE = 94  # a myrmidon on the board
+MINI = 58  # a myrmidon in the tray
+BADGE_TILE = 52  # the caption's piece
+MARKER = 36  # win / repelled badge in a fight square's corner
+EYE = 30  # "face up" badge on a revealed piece
+TRAY_WIDTH = 252  # the column right of the board
+LOSSES_HEIGHT = 184  # each side's box of eliminated pieces
+LEGEND_HEIGHT = 78
+
+LIGHT_SQUARE: RGB = (236, 216, 180)
+DARK_SQUARE: RGB = (206, 172, 126)
+HOME_TINT = 0.36  # how far a home rank leans toward its owner's piece colour
+PATH = SKY_BLUE  # blue on sand: the pair every kind of colour vision separates
+FIGHT = REDDISH_PURPLE
+REPELLED = VERMILLION
+GOLD: RGB = (236, 186, 36)
+INK: RGB = (26, 26, 30)
+
+# A tile's layout, as fractions of its side: three columns (sword, shield, movement, in notation order), small
+# icons above big digits. FILL_SPOT is a point of plain tile colour below the digits (the tests read it there).
+COLUMNS = (0.2, 0.5, 0.8)
+ICON_Y, ICON_SIZE = 0.24, 0.2
+DIGIT_Y, DIGIT_SIZE = 0.62, 0.39
+FILL_SPOT = (0, round(TILE * 0.41))  # offset from a tile's centre
+
+
+def square_colour(f: int, r: int, home_ranks: tuple[int, ...]) -> RGB:
+    base = DARK_SQUARE if (f + r) % 2 == 0 else LIGHT_SQUARE  # a1 dark, as on a chessboard
+    for seat, home in enumerate(home_ranks):
+        if r + 1 == home:
+            return blend(base, SIDES[seat].fill, HOME_TINT)
+    return base
+
+
+def grid_for(files: int, ranks: int, flipped: bool) -> Grid:
+    return Grid(files, ranks, SQUARE, MARGIN, MARGIN, flipped)
+
+
+# --- icons (painted at the supersampled scale into a box x, y, side s) ------------------------------------------
+
+
+def _paint_sword(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, colour: RGB) -> None:
+    """A sword standing point up: blade, crossguard, grip, pommel."""
+    c = x + s / 2
+    draw.polygon([(c, y), (c + s * 0.11, y + s * 0.14), (c + s * 0.11, y + s * 0.64),
+                  (c - s * 0.11, y + s * 0.64), (c - s * 0.11, y + s * 0.14)], fill=colour)
+    draw.rectangle((c - s * 0.34, y + s * 0.64, c + s * 0.34, y + s * 0.74), fill=colour)
+    draw.rectangle((c - s * 0.07, y + s * 0.74, c + s * 0.07, y + s * 0.9), fill=colour)
+    draw.ellipse((c - s * 0.1, y + s * 0.84, c + s * 0.1, y + s), fill=colour)
+
+
+def _paint_shield(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, colour: RGB) -> None:
+    """A heater shield: flat top, sides curving to a point."""
+    points = [(x + s * 0.1, y + s * 0.04), (x + s * 0.9, y + s * 0.04)]
+    steps = 10
+    for i in range(steps + 1):  # right edge down to the point, then the left edge back up
+        t = i / steps
+        points.append((x + s * (0.9 - 0.4 * t * t), y + s * (0.04 + 0.5 * t + 0.46 * t)))
+    for i in range(steps, -1, -1):
+        t = i / steps
+        points.append((x + s * (0.1 + 0.4 * t * t), y + s * (0.04 + 0.5 * t + 0.46 * t)))
+    draw.polygon(points, fill=colour)
+
+
+def _paint_move(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, colour: RGB) -> None:
+    """Two chevrons pointing right: 'how far it goes'."""
+    w = s * 0.2
+    for left in (x + s * 0.06, x + s * 0.46):
+        draw.polygon([(left, y + s * 0.1), (left + w, y + s * 0.1), (left + w + s * 0.3, y + s * 0.5),
+                      (left + w, y + s * 0.9), (left, y + s * 0.9), (left + s * 0.3, y + s * 0.5)], fill=colour)
+
+
+ICON_PAINTERS = (_paint_sword, _paint_shield, _paint_move)
+
+
+def _paint_crown(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, fill: RGB, edge: RGB) -> None:
+    """A three-pointed crown in gold with a contrasting outline."""
+    line = max(SUPERSAMPLE * 2, round(s * 0.05))
+    body = [(x + s * 0.08, y + s * 0.86), (x + s * 0.04, y + s * 0.3), (x + s * 0.3, y + s * 0.55),
+            (x + s * 0.5, y + s * 0.16), (x + s * 0.7, y + s * 0.55), (x + s * 0.96, y + s * 0.3),
+            (x + s * 0.92, y + s * 0.86)]
+    for px, py in ((0.04, 0.3), (0.5, 0.16), (0.96, 0.3)):
+        r = s * 0.08
+        draw.ellipse((x + s * px - r, y + s * py - r, x + s * px + r, y + s * py + r), fill=fill, outline=edge,
+                     width=line)
+    draw.polygon(body, fill=fill, outline=edge, width=line)
+    draw.line((x + s * 0.1, y + s * 0.74, x + s * 0.9, y + s * 0.74), fill=edge, width=line)
+
+
+def _paint_helmet(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, colour: RGB, hole: RGB) -> None:
+    """A Greek helmet seen from the front, with a crest: the face of a piece the viewer cannot see."""
+    draw.chord((x + s * 0.3, y, x + s * 0.7, y + s * 0.36), start=180, end=360, fill=colour)  # crest
+    draw.ellipse((x + s * 0.14, y + s * 0.12, x + s * 0.86, y + s * 0.7), fill=colour)  # dome
+    draw.rectangle((x + s * 0.14, y + s * 0.41, x + s * 0.86, y + s * 0.9), fill=colour)  # cheek guards
+    draw.rectangle((x + s * 0.28, y + s * 0.48, x + s * 0.72, y + s * 0.58), fill=hole)  # eye slit
+    draw.rectangle((x + s * 0.44, y + s * 0.48, x + s * 0.56, y + s * 0.91), fill=hole)  # mouth opening
+    draw.rectangle((x + s * 0.44, y + s * 0.5, x + s * 0.56, y + s * 0.62), fill=colour)  # nose guard
+
+
+# --- sprites ------------------------------------------------------------------------------------------------------
+
+
+def _octagon(lo: float, hi: float, cut: float) -> list[tuple[float, float]]:
+    return [(lo + cut, lo), (hi - cut, lo), (hi, lo + cut), (hi, hi - cut), (hi - cut, hi), (lo + cut, hi),
+            (lo, hi - cut), (lo, lo + cut)]
+
+
+def _paint_tile_body(draw: ImageDraw.ImageDraw, big: int, seat: int) -> None:
+    """South: an ivory rounded square. North: a charcoal square with cut corners. The sides differ by outline as
+    well as by lightness, and the whole inside stays free for the values."""
+    side = SIDES[seat]
+    rim = max(SUPERSAMPLE * 2, big // 22)
+    pad = SUPERSAMPLE
+    lo, hi = pad, big - pad
+    if seat == 0:
+        radius = big * 0.16
+        draw.rounded_rectangle((lo, lo, hi, hi), radius=radius, fill=side.edge)
+        draw.rounded_rectangle((lo + rim, lo + rim, hi - rim, hi - rim), radius=radius - rim, fill=side.fill)
+    else:
+        cut = big * 0.2
+        draw.polygon(_octagon(lo, hi, cut), fill=side.edge)
+        draw.polygon(_octagon(lo + rim, hi - rim, cut - rim * 0.41), fill=side.fill)
+
+
+@lru_cache(maxsize=256)
+def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, commander: bool = False) -> Image.Image:
+    """A myrmidon. values None: blank (a helmet). A Commander: a crown over its small values. Otherwise three
+    columns, sword / shield / movement, each a small icon over a big digit."""
+    side = SIDES[seat]
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        _paint_tile_body(draw, big, seat)
+        if values is None:
+            s = big * 0.56
+            _paint_helmet(draw, (big - s) / 2, big * 0.18, s, blend(side.fill, side.edge, 0.5), side.fill)
+            return
+        if commander:
+            s = big * 0.5
+            _paint_crown(draw, (big - s) / 2, big * 0.1, s, GOLD, INK)
+            fnt = font(round(big * 0.24), bold=True)
+            for column, value in zip(COLUMNS, values):
+                draw.text((big * column, big * 0.77), str(value), font=fnt, fill=side.edge, anchor="mm")
+            return
+        icon = big * ICON_SIZE
+        icon_colour = blend(side.fill, side.edge, 0.62)
+        fnt = font(round(big * DIGIT_SIZE), bold=True)
+        for column, value, paint_icon in zip(COLUMNS, values, ICON_PAINTERS):
+            cx = big * column
+            paint_icon(draw, cx - icon / 2, big * ICON_Y - icon / 2, icon, icon_colour)
+            draw.text((cx, big * DIGIT_Y), str(value), font=fnt, fill=side.edge, anchor="mm")
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=8)
+def waiting_sprite(size: int, seat: int) -> Image.Image:
+    """An empty place on a home rank still being deployed: a dashed outline with three dots."""
+    side = SIDES[seat]
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        colour = (*side.fill, 200) if seat == 0 else (*side.fill, 230)
+        inset, width = big * 0.1, max(SUPERSAMPLE * 2, big // 26)
+        lo, hi = inset, big - inset
+        dash = (hi - lo) / 7
+        for i in range(0, 7, 2):  # dashes on each edge
+            a, b = lo + i * dash, lo + (i + 1) * dash
+            draw.line((a, lo, b, lo), fill=colour, width=width)
+            draw.line((a, hi, b, hi), fill=colour, width=width)
+            draw.line((lo, a, lo, b), fill=colour, width=width)
+            draw.line((hi, a, hi, b), fill=colour, width=width)
+        r = big * 0.05
+        for cx in (0.33, 0.5, 0.67):
+            draw.ellipse((big * cx - r, big / 2 - r, big * cx + r, big / 2 + r), fill=colour)
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=8)
+def marker_sprite(size: int, won: bool) -> Image.Image:
+    """A fight's result in a corner of its square: a yellow star (the attacker won) or a vermillion 'no entry'
+    disc (it was repelled). They differ by shape, not only by colour."""
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        line = max(SUPERSAMPLE * 2, big // 14)
+        c = big / 2
+        if won:
+            points = []
+            for i in range(10):
+                radius = big * (0.48 if i % 2 == 0 else 0.21)
+                angle = math.pi * (i / 5 - 0.5)
+                points.append((c + radius * math.cos(angle), c + radius * math.sin(angle) + big * 0.03))
+            draw.polygon(points, fill=YELLOW, outline=INK, width=line)
+        else:
+            pad = SUPERSAMPLE
+            draw.ellipse((pad, pad, big - pad, big - pad), fill=REPELLED, outline=INK, width=line)
+            draw.rectangle((big * 0.2, c - big * 0.09, big * 0.8, c + big * 0.09), fill=(255, 255, 255))
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=4)
+def eye_sprite(size: int) -> Image.Image:
+    """'Face up': an open eye on a sky-blue disc, on pieces a fight has shown to both players."""
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        line = max(SUPERSAMPLE * 2, big // 14)
+        pad = SUPERSAMPLE
+        draw.ellipse((pad, pad, big - pad, big - pad), fill=SKY_BLUE, outline=INK, width=line)
+        c = big / 2
+        draw.chord((big * 0.14, big * 0.3, big * 0.86, big * 0.96), start=200, end=340, fill=INK)
+        draw.chord((big * 0.14, big * 0.04, big * 0.86, big * 0.7), start=20, end=160, fill=INK)
+        draw.ellipse((c - big * 0.12, c - big * 0.12, c + big * 0.12, c + big * 0.12), fill=(255, 255, 255))
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=8)
+def icon_sprite(size: int, which: int) -> Image.Image:
+    """The legend's sword (0), shield (1) or movement (2) icon, in the caption's text colour."""
+    return supersampled(size, lambda draw, big: ICON_PAINTERS[which](draw, 0, 0, big, TEXT))
+
+
+def piece_sprite(size: int, piece: dict) -> Image.Image:
+    """The tile for a cell, an eliminated piece or a fighter: values only when the view gives them."""
+    if piece.get("sword") is None:
+        return tile_sprite(size, piece["owner"], None)
+    values = (piece["sword"], piece["shield"], piece["move"])
+    return tile_sprite(size, piece["owner"], values, bool(piece.get("commander")))
+
+
+# --- layer --------------------------------------------------------------------------------------------------------
+
+
+def _tray_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], ...]:
+    """(upper losses, middle, lower losses) boxes of the tray; each losses box beside its own side's half."""
+    x0 = grid.right + MARGIN
+    x1 = x0 + TRAY_WIDTH - 16
+    upper = (x0, grid.top, x1, grid.top + LOSSES_HEIGHT)
+    lower = (x0, grid.bottom - LOSSES_HEIGHT, x1, grid.bottom)
+    middle = (x0, upper[3] + 12, x1, lower[1] - 12)
+    return upper, middle, lower
+
+
+@lru_cache(maxsize=8)
+def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bool) -> Image.Image:
+    """Everything that never changes in a match: squares, home ranks, coordinates, the tray's panels and legend,
+    the empty caption band."""
+    grid = grid_for(files, ranks, flipped)
+    img = new_canvas(grid.right + MARGIN + TRAY_WIDTH, grid.bottom + MARGIN + CAPTION_HEIGHT)
+    draw_squares(img, grid, lambda f, r: square_colour(f, r, home_ranks))
+    draw_coordinates(img, grid, MARGIN, marked_ranks={home - 1: SIDES[seat] for seat, home in enumerate(home_ranks)})
+    draw = ImageDraw.Draw(img)
+    for box in _tray_boxes(grid):
+        draw.rounded_rectangle(box, radius=12, fill=PANEL)
+    _draw_legend(img, _tray_boxes(grid)[1])
+    return img
+
+
+def _draw_legend(img: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """The three icons with their words, in the columns a tile uses."""
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, _ = box
+    width = x1 - x0
+    for i, word in enumerate(("sword", "shield", "move")):
+        cx = x0 + round(width * COLUMNS[i])
+        paste_centred(img, icon_sprite(26, i), (cx, y0 + 26))
+        draw.text((cx, y0 + 56), word, font=font(17, bold=True), fill=TEXT_DIM, anchor="mm")
+    draw.line((x0 + 12, y0 + LEGEND_HEIGHT, x1 - 12, y0 + LEGEND_HEIGHT), fill=blend(PANEL, TEXT_DIM, 0.3), width=1)
+
+
+# --- render -------------------------------------------------------------------------------------------------------
+
+
+def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
+    """The picture as an image; board_only leaves out the caption and the tray (the /rules diagram)."""
+    files, ranks = view["files"], view["ranks"]
+    grid = grid_for(files, ranks, is_flipped(view))
+    img = board_layer(files, ranks, tuple(view["home_ranks"]), grid.flipped).copy()
+    action = view.get("last_action")
+    if action:
+        _highlight_action(img, grid, action)
+    for name, cell in view["cells"].items():
+        paste_centred(img, piece_sprite(TILE, cell), grid.centre_of(name))
+        if cell.get("revealed"):
+            _paste_in_corner(img, grid, name, eye_sprite(EYE), right=True)
+    if view["phase"] == "setup":
+        _draw_waiting(img, grid, view)
+    if action:
+        for fight in action["fights"]:
+            _paste_in_corner(img, grid, fight["square"], marker_sprite(MARKER, fight["result"] == "win"), right=False)
+    if board_only:
+        return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
+    names = player_names_for(view, player_names)
+    _draw_tray(img, grid, view, names)
+    _draw_caption(img, grid.bottom + MARGIN, view, names)
+    return img
+
+
+def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
+    """The PNG of a Myrmidons view. player_names: display names per seat (default: the view's seat names)."""
+    return encode_png(draw(view, player_names))
+
+
+def _paste_in_corner(img: Image.Image, grid: Grid, name: str, sprite: Image.Image, right: bool) -> None:
+    x0, y0, x1, _ = grid.box_of(name)
+    x = x1 - sprite.width - 1 if right else x0 + 1
+    img.paste(sprite, (x, y0 + 1), sprite)
+
+
+def travelled(path: dict) -> list[str]:
+    """The squares a participant really crossed: from its start to where it ended."""
+    squares = path["path"]
+    return squares[: squares.index(path["end"]) + 1]
+
+
+def _highlight_action(img: Image.Image, grid: Grid, action: dict) -> None:
+    """The squares each participant crossed tinted blue, landing squares framed; fight squares tinted purple (a
+    taken piece's square also crossed in its colour); squares a repelled or blocked piece fell back to framed in
+    vermillion."""
+    crossed = {sq for path in action["paths"] for sq in travelled(path)}
+    fights = {fight["square"]: fight for fight in action["fights"]}
+    tint_squares(img, grid, sorted(crossed - set(fights)), PATH, 0.5)
+    tint_squares(img, grid, sorted(fights), FIGHT, 0.55)
+    losers = [(sq, f["defender"]["owner"]) for sq, f in sorted(fights.items()) if f["result"] == "win"]
+    cross_squares(img, grid, losers)
+    fell_back = set(action.get("repelled") or [])
+    landed = {path["end"] for path in action["paths"]} - fell_back
+    outline_squares(img, grid, sorted(landed), blend(PATH, (0, 0, 0), 0.45), 4)
+    outline_squares(img, grid, sorted(fell_back), REPELLED, 5)
+
+
+def _draw_waiting(img: Image.Image, grid: Grid, view: dict) -> None:
+    """Dashed places on the home rank of each side still setting up (nothing about where anything will go)."""
+    for seat, status in enumerate(view["setup"]):
+        if status["deployed"]:
+            continue
+        rank = view["home_ranks"][seat] - 1
+        for f in range(view["files"]):
+            paste_centred(img, waiting_sprite(TILE, seat), grid.centre(f, rank))
+
+
+# --- tray ---------------------------------------------------------------------------------------------------------
+
+
+def _draw_tray(img: Image.Image, grid: Grid, view: dict, names: Sequence[str]) -> None:
+    upper, middle, lower = _tray_boxes(grid)
+    bottom_seat = 1 if grid.flipped else 0
+    eliminated = view.get("eliminated_pieces") or []
+    for seat, box in ((1 - bottom_seat, upper), (bottom_seat, lower)):
+        _draw_losses(img, box, seat, names[seat], [p for p in eliminated if p["owner"] == seat],
+                     view["eliminated"][seat])
+    inner = (middle[0], middle[1] + LEGEND_HEIGHT, middle[2], middle[3])
+    if view["phase"] == "setup":
+        _draw_setup_panel(img, inner, view)
+    elif view.get("last_action") and view["last_action"]["fights"]:
+        _draw_fights(img, inner, view["last_action"]["fights"])
+    else:
+        _draw_note(img, inner, "No fight", "on the last move" if view.get("last_action") else "yet")
+
+
+def _tile_grid(img: Image.Image, x0: int, y0: int, sprites: Iterable[Image.Image], limit: int) -> None:
+    step = MINI + 10
+    for i, sprite in enumerate(list(sprites)[:limit]):
+        img.paste(sprite, (x0 + 12 + (i % 3) * step, y0 + (i // 3) * step), sprite)
+
+
+def _panel_title(img: Image.Image, box: tuple[int, int, int, int], left: str, right: str = "") -> None:
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, _ = box
+    count_font, title_font = font(26, bold=True), font(18, bold=True)
+    room = x1 - x0 - 24 - (draw.textlength(right, font=count_font) + 8 if right else 0)
+    draw.text((x0 + 12, y0 + 22), fit_text(left, title_font, room), font=title_font, fill=TEXT_DIM, anchor="lm")
+    if right:
+        draw.text((x1 - 12, y0 + 22), right, font=count_font, fill=TEXT, anchor="rm")
+
+
+def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict], count: int) -> None:
+    """A side's eliminated pieces as small tiles, with values where the view knows them."""
+    _panel_title(img, box, f"{name} lost", str(count))
+    sprites = [piece_sprite(MINI, p) for p in pieces] or []
+    sprites += [tile_sprite(MINI, seat, None)] * (count - len(sprites))
+    _tile_grid(img, box[0], box[1] + 44, sprites, 6)
+
+
+def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
+    """Each fight of the last action: square, attacker, result marker, defender."""
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = box
+    _panel_title(img, (x0, y0 + 2, x1, y1), "Last fight" if len(fights) == 1 else "Last fights")
+    row_h = MINI + 12
+    rows = max(1, (y1 - y0 - 50) // row_h)
+    for i, fight in enumerate(fights[:rows]):
+        top = y0 + 46 + i * row_h
+        mid = top + MINI // 2
+        draw.text((x0 + 12, mid), fight["square"], font=font(20, bold=True), fill=TEXT, anchor="lm")
+        img.paste(piece_sprite(MINI, fight["attacker"]), (x0 + 48, top), piece_sprite(MINI, fight["attacker"]))
+        won = fight["result"] == "win"
+        marker = marker_sprite(30, won)
+        paste_centred(img, marker, (x0 + 48 + MINI + 26, mid - 9))
+        draw.text((x0 + 48 + MINI + 26, mid + 18), "won" if won else "held", font=font(15, bold=True),
+                  fill=TEXT_DIM, anchor="mm")
+        defender = piece_sprite(MINI, fight["defender"])
+        img.paste(defender, (x1 - 10 - MINI, top), defender)
+    if len(fights) > rows:
+        draw.text((x0 + 12, y1 - 14), f"+{plural(len(fights) - rows, 'more fight')}", font=font(16),
+                  fill=TEXT_DIM, anchor="lm")
+
+
+def _draw_setup_panel(img: Image.Image, box, view: dict) -> None:
+    """The viewer's pieces still to deploy (private view), or a note that the deployment is secret."""
+    undeployed = view.get("undeployed") or []
+    viewer = view.get("viewer")
+    if undeployed:
+        _panel_title(img, (box[0], box[1] + 2, box[2], box[3]), "To deploy", str(len(undeployed)))
+        _tile_grid(img, box[0], box[1] + 48, (tile_sprite(MINI, viewer, _values(t), t["code"] == "C")
+                                              for t in undeployed), 6)
+        return
+    if viewer is not None and not view["setup"][viewer]["army_chosen"]:
+        _draw_note(img, box, "Choose your army", "5 of the 19 types")
+    elif viewer is not None and view["setup"][viewer]["deployed"]:
+        _draw_note(img, box, "Deployed", "waiting for the other side")
+    else:
+        _draw_note(img, box, "Secret deployment", "values show only in fights")
+
+
+def _values(piece_type: dict) -> tuple[int, int, int]:
+    return piece_type["sword"], piece_type["shield"], piece_type["move"]
+
+
+def _draw_note(img: Image.Image, box, head: str, tail: str) -> None:
+    draw = ImageDraw.Draw(img)
+    cx = (box[0] + box[2]) // 2
+    cy = (box[1] + box[3]) // 2
+    draw.text((cx, cy - 14), head, font=font(21, bold=True), fill=TEXT_DIM, anchor="mm")
+    draw.text((cx, cy + 14), tail, font=font(16), fill=TEXT_DIM, anchor="mm")
+
+
+# --- caption ------------------------------------------------------------------------------------------------------
+
+
+def _seat_setup_word(status: dict) -> str:
+    if status["deployed"]:
+        return "ready"
+    return "deploying" if status["army_chosen"] else "choosing an army"
+
+
+def _status(view: dict, names: Sequence[str]) -> str:
+    if view["phase"] == "setup":
+        return "Setup — " + " · ".join(f"{names[s]} {_seat_setup_word(st)}" for s, st in enumerate(view["setup"]))
+    return status_line(view, names)
+
+
+def _counts(view: dict, seat: int) -> str:
+    if view["phase"] == "setup":
+        return _seat_setup_word(view["setup"][seat])
+    on_board = sum(1 for cell in view["cells"].values() if cell["owner"] == seat)
+    return f"{on_board} on board · {view['eliminated'][seat]} lost"
+
+
+def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) -> None:
+    badges = player_badges(view, names, sprite=lambda seat: tile_sprite(BADGE_TILE, seat, None),
+                           counts=lambda seat: _counts(view, seat))
+    draw_caption(img, top, badges, _status(view, names), _history(view))
+
+
+def _history(view: dict) -> str:
+    """'Move 17 · last c1-c4' (the fights themselves are in the tray)."""
+    text = f"Move {view['ply']}"
+    if view.get("last_move"):
+        text += f" · last {view['last_move']}"
+    return text
