@@ -1,6 +1,6 @@
 """Service-layer benchmark: board renders, apply + persist, and the reply latency of many concurrent matches.
 
-    python -m bot.bench                          # 200 concurrent matches × 10 moves (about a minute on 2 cores)
+    python -m bot.bench                          # 200 concurrent matches × 10 moves (about 30 s on 2 cores)
     python -m bot.bench --matches 50 --moves 5   # smaller
     python -m bot.bench --skip-render --skip-apply --think 2   # players pause 0-4 s between moves
 
