@@ -212,23 +212,25 @@ def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, comma
 
 @lru_cache(maxsize=8)
 def waiting_sprite(size: int, seat: int) -> Image.Image:
-    """An empty place on a home rank still being deployed: a dashed outline with three dots."""
+    """An empty place on a home rank still being deployed: dashes and three dots in the side's colour, edged in
+    the contrasting one so they show on any square."""
     side = SIDES[seat]
 
     def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
-        colour = (*side.fill, 200) if seat == 0 else (*side.fill, 230)
-        inset, width = big * 0.1, max(SUPERSAMPLE * 2, big // 26)
+        inset, width = big * 0.12, max(SUPERSAMPLE * 2, big // 24)
+        edge = max(SUPERSAMPLE, big // 60)
         lo, hi = inset, big - inset
         dash = (hi - lo) / 7
-        for i in range(0, 7, 2):  # dashes on each edge
-            a, b = lo + i * dash, lo + (i + 1) * dash
-            draw.line((a, lo, b, lo), fill=colour, width=width)
-            draw.line((a, hi, b, hi), fill=colour, width=width)
-            draw.line((lo, a, lo, b), fill=colour, width=width)
-            draw.line((hi, a, hi, b), fill=colour, width=width)
-        r = big * 0.05
-        for cx in (0.33, 0.5, 0.67):
-            draw.ellipse((big * cx - r, big / 2 - r, big * cx + r, big / 2 + r), fill=colour)
+        for colour, grow in ((side.edge, edge), (side.fill, 0)):
+            for i in range(0, 7, 2):  # four dashes on each side
+                a, b = lo + i * dash - grow, lo + (i + 1) * dash + grow
+                draw.rectangle((a, lo - width / 2 - grow, b, lo + width / 2 + grow), fill=colour)
+                draw.rectangle((a, hi - width / 2 - grow, b, hi + width / 2 + grow), fill=colour)
+                draw.rectangle((lo - width / 2 - grow, a, lo + width / 2 + grow, b), fill=colour)
+                draw.rectangle((hi - width / 2 - grow, a, hi + width / 2 + grow, b), fill=colour)
+            r = big * 0.055 + grow
+            for cx in (0.33, 0.5, 0.67):
+                draw.ellipse((big * cx - r, big / 2 - r, big * cx + r, big / 2 + r), fill=colour)
 
     return supersampled(size, paint)
 
