@@ -59,8 +59,9 @@ MARGIN = 40  # room for the coordinates on every edge
 TILE = 94  # a myrmidon on the board
 MINI = 58  # a myrmidon in the tray
 BADGE_TILE = 52  # the caption's piece
-MARKER = 36  # win / repelled badge in a fight square's corner
-EYE = 30  # "face up" badge on a revealed piece
+MARKER = 28  # win / repelled badge on a fight square's top-left corner
+EYE = 26  # "face up" badge on a revealed piece's top-right corner
+BADGE_INSET = 10  # a corner badge's centre from the square's corner: it covers the tile's corner, not its icons
 TRAY_WIDTH = 252  # the column right of the board
 LOSSES_HEIGHT = 184  # each side's box of eliminated pieces
 LEGEND_HEIGHT = 78
@@ -363,8 +364,8 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 
 def _paste_in_corner(img: Image.Image, grid: Grid, name: str, sprite: Image.Image, right: bool) -> None:
     x0, y0, x1, _ = grid.box_of(name)
-    x = x1 - sprite.width - 1 if right else x0 + 1
-    img.paste(sprite, (x, y0 + 1), sprite)
+    x = x1 - BADGE_INSET if right else x0 + BADGE_INSET
+    paste_centred(img, sprite, (x, y0 + BADGE_INSET))
 
 
 def travelled(path: dict) -> list[str]:

@@ -101,6 +101,11 @@ def sprite_region(sprite: Image.Image, view: dict, name: str) -> bytes:
     return sprite.crop((x0 - ox, y0 - oy, x1 - ox, y1 - oy)).convert("RGB").tobytes()
 
 
+def badge_centre(view: dict, name: str, right: bool) -> tuple[int, int]:
+    x0, y0, x1, _ = grid(view).box_of(name)
+    return (x1 - myr.BADGE_INSET if right else x0 + myr.BADGE_INSET), y0 + myr.BADGE_INSET
+
+
 def corner_pixel(img: Image.Image, view: dict, name: str, inset: int) -> tuple[int, int, int]:
     """A point near the bottom-left corner of a square: clear of the tile and of the corner badges."""
     x0, _, _, y1 = grid(view).box_of(name)
@@ -216,12 +221,11 @@ def test_an_order_shows_paths_fights_and_repelled_pieces(viewer):
     for name, fight in fights.items():
         r, g, b = corner_pixel(img, view, name, 6)
         assert b > g, f"{name}: a fight square is tinted purple"
-        x0, y0, _, _ = grid(view).box_of(name)
-        half = myr.MARKER // 2
+        x, y = badge_centre(view, name, right=False)
         if fight["result"] == "win":
-            assert close(img.getpixel((x0 + 1 + half, y0 + 2 + half)), YELLOW, 30), "a star: the attack won"
+            assert img.getpixel((x, y)) == YELLOW, "a star: the attack won"
         else:
-            assert close(img.getpixel((x0 + 1 + half, y0 + 1 + half // 2)), VERMILLION, 30), "no entry: repelled"
+            assert img.getpixel((x, y - 6)) == VERMILLION, "a no-entry disc: the attacker was repelled"
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
@@ -233,8 +237,7 @@ def test_a_won_fight_crosses_the_square_in_the_losers_colour(viewer):
     x0, y0, x1, y1 = grid(view).box_of(fight["square"])
     on_the_cross = (x1 - 1 - round(myr.SQUARE * 0.12), y1 - 1 - round(myr.SQUARE * 0.12))
     assert close(img.getpixel(on_the_cross), SIDES[fight["defender"]["owner"]].fill, 40)
-    half = myr.MARKER // 2
-    assert close(img.getpixel((x0 + 1 + half, y0 + 2 + half)), YELLOW, 30), "a star: the attack won"
+    assert img.getpixel(badge_centre(view, fight["square"], right=False)) == YELLOW, "a star: the attack won"
 
 
 def test_a_position_without_a_last_action_has_no_highlight():
@@ -250,12 +253,9 @@ def test_a_position_without_a_last_action_has_no_highlight():
 def test_revealed_pieces_carry_the_face_up_eye(viewer):
     view = GAME.view(order_state(), viewer)
     img = decode(myr.render(view))
-    eye = myr.eye_sprite(myr.EYE)
     for name, cell in view["cells"].items():
-        _, y0, x1, _ = grid(view).box_of(name)
-        spot = (x1 - 1 - myr.EYE // 2, y0 + 1 + 4)  # the eye badge's sky-blue rim, top middle
-        badge = close(img.getpixel(spot), eye.getpixel((myr.EYE // 2, 4))[:3], 20)
-        assert badge == cell["revealed"], name
+        x, y = badge_centre(view, name, right=True)
+        assert (img.getpixel((x, y - 8)) == myr.SKY_BLUE) == cell["revealed"], name  # the badge's blue disc
 
 
 # --- tray -------------------------------------------------------------------------------------------------------
