@@ -346,7 +346,7 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
             _paste_in_corner(img, grid, name, eye_sprite(EYE), right=True)
     if view["phase"] == "setup":
         _draw_waiting(img, grid, view)
-    if action:
+    if action:  # over the tiles: a fight's result shows even with a piece standing on its square
         for fight in action["fights"]:
             _paste_in_corner(img, grid, fight["square"], marker_sprite(MARKER, fight["result"] == "win"), right=False)
     if board_only:
@@ -438,8 +438,8 @@ def _panel_title(img: Image.Image, box: tuple[int, int, int, int], left: str, ri
 def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict], count: int) -> None:
     """A side's eliminated pieces as small tiles, with values where the view knows them."""
     _panel_title(img, box, f"{name} lost", str(count))
-    sprites = [piece_sprite(MINI, p) for p in pieces] or []
-    sprites += [tile_sprite(MINI, seat, None)] * (count - len(sprites))
+    sprites = [piece_sprite(MINI, p) for p in pieces]
+    sprites += [tile_sprite(MINI, seat, None)] * (count - len(sprites))  # in case the view lists fewer
     _tile_grid(img, box[0], box[1] + 44, sprites, 6)
 
 
@@ -454,7 +454,8 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
         top = y0 + 46 + i * row_h
         mid = top + MINI // 2
         draw.text((x0 + 12, mid), fight["square"], font=font(20, bold=True), fill=TEXT, anchor="lm")
-        img.paste(piece_sprite(MINI, fight["attacker"]), (x0 + 48, top), piece_sprite(MINI, fight["attacker"]))
+        attacker = piece_sprite(MINI, fight["attacker"])
+        img.paste(attacker, (x0 + 48, top), attacker)
         won = fight["result"] == "win"
         marker = marker_sprite(30, won)
         paste_centred(img, marker, (x0 + 48 + MINI + 26, mid - 9))
