@@ -61,13 +61,16 @@ class StrategosBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to development guild %s", len(synced), self.settings.dev_guild)
 
-    async def _send_dm(self, user_id: int, content: str, image: bytes | None) -> bool:
+    async def _send_dm(self, user_id: int, content: str, image: bytes | None, setup_match: int | None) -> bool:
         import io
+
+        from bot.views.picker import setup_prompt_view
 
         try:
             user = self.get_user(user_id) or await self.fetch_user(user_id)
             file = discord.File(io.BytesIO(image), filename="your-view.png") if image else discord.utils.MISSING
-            await user.send(content, file=file)
+            view = setup_prompt_view(setup_match) if setup_match is not None else discord.utils.MISSING
+            await user.send(content, file=file, view=view)
             return True
         except discord.Forbidden:  # 50007: the user does not accept DMs from this server's members
             return False

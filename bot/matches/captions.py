@@ -42,6 +42,7 @@ def turn_caption(
     view: dict[str, Any],
     *,
     last: tuple[int, str | None, Sequence[Event]] | None = None,
+    secret_setup: bool = False,
 ) -> str:
     """`last` = (seat, public move text or None for a secret move, events) of the action just taken."""
     names = match.names
@@ -59,7 +60,10 @@ def turn_caption(
         lines.append(result_line(view, names, outcome))
     else:
         acting = view.get("to_act") or []
-        if acting:
+        if acting and secret_setup:
+            lines.append("Secret setup: " + ", ".join(seat_label(view, names, s) for s in acting)
+                         + " — press **Move** to set up in private; nobody else sees your choices.")
+        elif acting:
             lines.append(", ".join(seat_label(view, names, s) for s in acting) + " to move.")
     scores = view.get("scores")
     if scores is not None:

@@ -12,8 +12,9 @@ from bot.storage import Match, PrivateMessage, Repository
 
 log = logging.getLogger(__name__)
 
-# (user_id, text, png or None) -> True if the DM went out, False if Discord refused it (DMs closed).
-DmSender = Callable[[int, str, "bytes | None"], Awaitable[bool]]
+# (user_id, text, png or None, match id whose secret setup the DM should offer to open, or None)
+#   -> True if the DM went out, False if Discord refused it (DMs closed).
+DmSender = Callable[[int, str, "bytes | None", "int | None"], Awaitable[bool]]
 
 
 class PrivateChannel:
@@ -22,10 +23,14 @@ class PrivateChannel:
         self.send_dm = send_dm
         self.clock = clock
 
-    async def send(self, match: Match, seat: int, content: str, *, image: bytes | None = None) -> str:
-        """Deliver to the player of `seat`; returns "dm" or "pending" (shown at her next My view)."""
+    async def send(
+        self, match: Match, seat: int, content: str, *, image: bytes | None = None, setup_prompt: bool = False
+    ) -> str:
+        """Deliver to the player of `seat`; returns "dm" or "pending" (shown at her next My view).
+
+        `setup_prompt` adds a button that opens her secret setup privately."""
         user_id = match.user_of(seat)
-        delivered = await self.send_dm(user_id, content, image)
+        delivered = await self.send_dm(user_id, content, image, match.id if setup_prompt else None)
         channel = "dm" if delivered else "pending"
         await self.repo.add_private_message(
             match_id=match.id, seat=seat, user_id=user_id, content=content, with_view=image is not None,

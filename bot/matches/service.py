@@ -101,6 +101,18 @@ class MatchService:
     def view(self, match: Match, viewer: int | None) -> dict[str, Any]:
         return self.game_of(match).view(self.state_of(match), viewer)
 
+    def in_secret_setup(self, match: Match) -> bool:
+        """True while the seats to act make secret setup moves (a deployment, a cargo assignment). Those moves are
+        independent of each other, so a player's setup never goes stale because another player finished first."""
+        if not match.active:
+            return False
+        game, state = self.game_of(match), self.state_of(match)
+        for seat in game.to_act(state):
+            moves = game.legal_moves(state, seat)
+            if moves and game.is_private_move(moves[0]):
+                return True
+        return False
+
     def to_act(self, match: Match) -> list[int]:
         if not match.active:
             return []

@@ -7,10 +7,11 @@ from .board import BoardButton
 from .challenge import ChallengeButton
 from .endings import DrawAnswer, ResignConfirm
 from .options import OptionButton, OptionSelect
-from .picker import PickerButton, PickerSelect
+from .picker import PickerButton, PickerSelect, SetupButton
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
+    SetupButton,
 )
 
 __all__ = ["PERSISTENT_ITEMS"]

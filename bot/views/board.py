@@ -55,7 +55,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             raise errors.NotInMatch()
         if not match.active:
             raise errors.MatchOver()
-        if match.version != self.version:
+        if self._is_stale(interaction, match):
             raise errors.StaleBoard(message_link(match.guild_id, match.thread_id, match.board_message_id))
         if self.action == "move":
             from .picker import open_picker
@@ -69,6 +69,15 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             from .endings import offer_draw
 
             await offer_draw(bot, interaction, match)
+
+
+    def _is_stale(self, interaction: discord.Interaction, match: Match) -> bool:
+        """Only the newest board post acts. (During a secret setup the position changes without a new post, so
+        the post, not the version, is what makes a board current.)"""
+        message = interaction.message
+        if message is not None and match.board_message_id is not None:
+            return message.id != match.board_message_id
+        return match.version != self.version
 
 
 def board_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
@@ -100,7 +109,7 @@ async def post_board(
         return None
     game = get_game(match.game)
     view = bot.matches.view(match, None)
-    caption = turn_caption(game, match, view, last=last)
+    caption = turn_caption(game, match, view, last=last, secret_setup=bot.matches.in_secret_setup(match))
     pinged = [match.user_of(s) for s in view["to_act"]] if match.active else [s.user_id for s in match.seats]
     ping_text, allowed = mentions(pinged)
     file = await render_file(view, match.names)
@@ -142,4 +151,9 @@ async def show_private_view(bot: StrategosBot, interaction: discord.Interaction,
     pending = await bot.private.take_pending(match, interaction.user.id)
     lines += [f"📬 {m.content}" for m in pending]
     file = await render_file(view, match.names, filename="your-view.png")
-    await interaction.followup.send("\n".join(lines), file=file, ephemeral=True)
+    extra = {}
+    if bot.matches.in_secret_setup(match) and seat in bot.matches.to_act(match):
+        from .picker import setup_prompt_view
+
+        extra["view"] = setup_prompt_view(match.id)
+    await interaction.followup.send("\n".join(lines), file=file, ephemeral=True, **extra)

@@ -118,19 +118,25 @@ async def start_match(bot: StrategosBot, challenge: Challenge, message: discord.
     match = await bot.matches.get_match(match.id)
     closed = await bot.matches.get_challenge(challenge.id)
     if message is not None:
-        await message.edit(
-            content=challenge_text(closed) + f"\nMatch #{match.id} is on in {thread.mention}.", view=None,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        try:  # cosmetic: a click on a leftover button is refused by the service anyway
+            await message.edit(
+                content=challenge_text(closed) + f"\nMatch #{match.id} is on in {thread.mention}.", view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.info("challenge=%s could not update its post", challenge.id)
     await post_board(bot, match)
     link = message_link(match.guild_id, thread.id)
+    secret = bot.matches.in_secret_setup(match)
+    setting_up = bot.matches.to_act(match)
     for seat in range(len(match.seats)):
         view = bot.matches.view(match, seat)
         side = (view.get("seat_names") or [f"seat {seat + 1}"] * (seat + 1))[seat]
-        await bot.private.send(
-            match, seat,
-            f"Your {game.info.title} match #{match.id} has started: you play **{side}**. Thread: {link}",
-        )
+        text = f"Your {game.info.title} match #{match.id} has started: you play **{side}**. Thread: {link}"
+        prompt = secret and seat in setting_up
+        if prompt:
+            text += "\nYour setup is secret: press **Set up in private** to make it. Nobody else sees it."
+        await bot.private.send(match, seat, text, setup_prompt=prompt)
 
 
 async def refresh_challenge_post(bot: StrategosBot, challenge: Challenge) -> None:

@@ -36,6 +36,7 @@ class PickerSession:
     version: int
     seat: int
     user_id: int
+    simultaneous: bool = False  # a secret setup: other players' moves do not make this picker stale
     path: list[str] = field(default_factory=list)
     page: int = 0
 
@@ -61,7 +62,8 @@ async def open_picker(bot: StrategosBot, interaction: discord.Interaction, match
     if seat not in game.to_act(state):
         waiting = ", ".join(match.seats[s].user_name for s in game.to_act(state))
         raise errors.NotYourTurn(waiting)
-    session = PickerSession(secrets.token_hex(6), match.id, match.version, seat, interaction.user.id)
+    session = PickerSession(secrets.token_hex(6), match.id, match.version, seat, interaction.user.id,
+                            simultaneous=bot.matches.in_secret_setup(match))
     _remember(session)
     content, view, file = await _render_step(bot, match, session)
     await interaction.response.send_message(
@@ -130,7 +132,7 @@ async def _session_for(bot: StrategosBot, interaction: discord.Interaction, sess
     if not match.active:
         _sessions.pop(session_id, None)
         raise errors.MatchOver()
-    if match.version != session.version:
+    if match.version != session.version and not session.simultaneous:
         _sessions.pop(session_id, None)
         raise errors.StaleBoard()
     return session, match
@@ -211,8 +213,41 @@ async def _confirm(bot: StrategosBot, interaction: discord.Interaction, session:
     if step.move is None:
         raise errors.UserError("That is not a complete move yet.")
     _sessions.pop(session.id, None)  # one confirm per picker, whatever happens next
-    report = await bot.matches.submit_move(match.id, interaction.user.id, step.move, expected_version=session.version)
+    expected = None if session.simultaneous else session.version  # the engine re-validates either way
+    report = await bot.matches.submit_move(match.id, interaction.user.id, step.move, expected_version=expected)
     await interaction.response.edit_message(content=f"✅ You played `{step.move}`.", view=None, attachments=[])
     from .turns import announce
 
     await announce(bot, report)
+
+
+class SetupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:s:(?P<match>\d+)"):
+    """Opens the secret setup picker from a private prompt (a DM, or the ephemeral My view)."""
+
+    def __init__(self, match_id: int):
+        super().__init__(discord.ui.Button(
+            label="Set up in private", style=discord.ButtonStyle.primary, custom_id=f"sg:s:{match_id}"
+        ))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]))
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: StrategosBot = interaction.client  # type: ignore[assignment]
+        match = await bot.matches.get_match(self.match_id)
+        if match.seat_of(interaction.user.id) is None:
+            raise errors.NotInMatch()
+        if not match.active:
+            raise errors.MatchOver()
+        if not bot.matches.in_secret_setup(match) or match.seat_of(interaction.user.id) not in bot.matches.to_act(match):
+            raise errors.UserError("Your setup is done — nothing more to set up here.")
+        await open_picker(bot, interaction, match)
+
+
+def setup_prompt_view(match_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(SetupButton(match_id))
+    return view

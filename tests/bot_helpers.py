@@ -1,0 +1,80 @@
+"""Helpers for the SimCord tests: act as users, read what they see."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+# Found with the engines by a greedy search over seeded games (both sides cooperating); each is a whole game.
+EPAMINONDAS_LIGHT_WINS = ["a1-d4", "f12-f9", "c1-c6", "d12-i7", "c4-c9", "g9-l4", "c7xc11", "j6xn2", "c9-c12",
+                          "a12xc12", "c10xc12", "h11-i10"]
+ARCHIMEDES_BLACK_WINS = ["d1-g1", "h5-h1", "a4-a5", "e7-e3", "c1-e1", "g6-g3", "d2-c1", "f6-c6", "b4-f4", "h1-d1",
+                         "a5-e5", "c6-a4", "b2-d2", "g7-a1", "d2-a5"]
+
+
+def buttons(message) -> dict[str, discord.ui.Button]:
+    """Label → button of a message (discord.Message or simcord ResponseMessage)."""
+    found = {}
+    for row in message.components:
+        children = row.children if hasattr(row, "children") else row.get("components", [])
+        for child in children:
+            label = child.get("label") if isinstance(child, dict) else getattr(child, "label", None)
+            if label:
+                found[label] = child
+    return found
+
+
+def is_disabled(button) -> bool:
+    return button.disabled if hasattr(button, "disabled") else bool(button.get("disabled"))
+
+
+def thread_of(world, index: int = -1):
+    return world.channel.threads[index]
+
+
+def match_id_of(thread) -> int:
+    return int(re.search(r"#(\d+)", thread.name).group(1))
+
+
+def board_posts(thread) -> list[discord.Message]:
+    return [m for m in thread.history() if m.attachments and any(a.filename == "board.png" for a in m.attachments)]
+
+
+async def start_match(world, game: str, challenger, opponent):
+    """/play, Accept; returns (thread, match id)."""
+    result = await challenger.slash(world.channel, "play", game=game, opponent=opponent)
+    assert not result.ephemeral
+    post = world.channel.last_message
+    await opponent.click(post, label="Accept")
+    thread = thread_of(world)
+    return thread, match_id_of(thread)
+
+
+async def move(member, thread, match_id: int, text: str):
+    return await member.slash(thread, "move", match=match_id, move=text)
+
+
+async def play_moves(world, thread, match_id: int, moves: list[str], players) -> None:
+    """Alternate /move between the players (seat 0 first), asserting each is accepted."""
+    for i, text in enumerate(moves):
+        result = await move(players[i % 2], thread, match_id, text)
+        assert result.ephemeral
+        assert result.response.content.startswith("✅"), result.response.content
+
+
+def stored(world, message) -> discord.Message:
+    """The message as it is now (after edits), as the user's client would show it."""
+    from simcord.results import to_discord_message
+
+    channel_id = message.channel_id if hasattr(message, "channel_id") else message.channel.id
+    return to_discord_message(world.env, world.env.backend.get_message(channel_id, message.id))
+
+
+async def choose(world, member, message, value: str):
+    """Pick `value` in whichever select menu of the (ephemeral) message offers it."""
+    for row in stored(world, message).components:
+        for comp in row.children:
+            if isinstance(comp, discord.SelectMenu) and any(o.value == value for o in comp.options):
+                return await member.select(message, [value], custom_id=comp.custom_id)
+    raise AssertionError(f"no menu offers {value!r}")
