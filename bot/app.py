@@ -39,6 +39,7 @@ class StrategosBot(commands.Bot):
         )
         self.settings = settings
         self._seed_source = seed_source
+        self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
 
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, services, cogs, persistent buttons, command sync.

@@ -115,7 +115,7 @@ class PlayCog(commands.Cog, name="Play"):
             raise errors.UserError(f"You named {len(named)} opponents for a {count}-player game.")
         invited: list[int | None] = [m.id for m in named] + [None] * (count - 1 - len(named))
         if info.options:
-            panel = new_panel(user_id=interaction.user.id, user_name=interaction.user.display_name,
+            panel = new_panel(self.bot, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
                               invited=invited)
             # validate the seat count now rather than after the options

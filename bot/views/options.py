@@ -36,7 +36,8 @@ class OptionPanel:
         return len(self.invited) + 1
 
 
-_panels: OrderedDict[str, OptionPanel] = OrderedDict()
+def _panels(bot: StrategosBot) -> OrderedDict[str, OptionPanel]:
+    return bot.ui_state.setdefault("option_panels", OrderedDict())
 
 
 def default_options(game_key: str, players: int) -> dict[str, Any]:
@@ -50,12 +51,13 @@ def default_options(game_key: str, players: int) -> dict[str, Any]:
     return values
 
 
-def new_panel(**kwargs: Any) -> OptionPanel:
+def new_panel(bot: StrategosBot, **kwargs: Any) -> OptionPanel:
     panel = OptionPanel(id=secrets.token_hex(6), **kwargs)
     panel.options = default_options(panel.game, panel.players)
-    _panels[panel.id] = panel
-    while len(_panels) > MAX_PANELS:
-        _panels.popitem(last=False)
+    panels = _panels(bot)
+    panels[panel.id] = panel
+    while len(panels) > MAX_PANELS:
+        panels.popitem(last=False)
     return panel
 
 
@@ -93,7 +95,7 @@ def panel_view(panel: OptionPanel) -> discord.ui.View:
 
 
 def _panel_for(interaction: discord.Interaction, panel_id: str) -> OptionPanel:
-    panel = _panels.get(panel_id)
+    panel = _panels(interaction.client).get(panel_id)  # type: ignore[arg-type]
     if panel is None:
         raise errors.UserError("These options have expired. Run `/play` again.")
     if panel.user_id != interaction.user.id:
@@ -141,7 +143,7 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         panel = _panel_for(interaction, self.panel_id)
-        _panels.pop(panel.id, None)
+        _panels(interaction.client).pop(panel.id, None)  # type: ignore[arg-type]
         if self.action == "cancel":
             await interaction.response.edit_message(content="No challenge posted.", view=None)
             return

@@ -41,13 +41,16 @@ class PickerSession:
     page: int = 0
 
 
-_sessions: OrderedDict[str, PickerSession] = OrderedDict()
+def _sessions(bot: StrategosBot) -> OrderedDict[str, PickerSession]:
+    """Open pickers live on the bot object, so they end with the process that showed them."""
+    return bot.ui_state.setdefault("pickers", OrderedDict())
 
 
-def _remember(session: PickerSession) -> None:
-    _sessions[session.id] = session
-    while len(_sessions) > MAX_SESSIONS:
-        _sessions.popitem(last=False)
+def _remember(bot: StrategosBot, session: PickerSession) -> None:
+    sessions = _sessions(bot)
+    sessions[session.id] = session
+    while len(sessions) > MAX_SESSIONS:
+        sessions.popitem(last=False)
 
 
 class PickerExpired(errors.UserError):
@@ -64,7 +67,7 @@ async def open_picker(bot: StrategosBot, interaction: discord.Interaction, match
         raise errors.NotYourTurn(waiting)
     session = PickerSession(secrets.token_hex(6), match.id, match.version, seat, interaction.user.id,
                             simultaneous=bot.matches.in_secret_setup(match))
-    _remember(session)
+    _remember(bot, session)
     content, view, file = await _render_step(bot, match, session)
     await interaction.response.send_message(
         content, view=view, ephemeral=True, **({"file": file} if file else {})
@@ -123,17 +126,17 @@ PICKER_BUTTONS = {
 
 
 async def _session_for(bot: StrategosBot, interaction: discord.Interaction, session_id: str) -> tuple[PickerSession, Match]:
-    session = _sessions.get(session_id)
+    session = _sessions(bot).get(session_id)
     if session is None:
         raise PickerExpired()
     if session.user_id != interaction.user.id:
         raise errors.UserError("This picker belongs to someone else.")
     match = await bot.matches.get_match(session.match_id)
     if not match.active:
-        _sessions.pop(session_id, None)
+        _sessions(bot).pop(session_id, None)
         raise errors.MatchOver()
     if match.version != session.version and not session.simultaneous:
-        _sessions.pop(session_id, None)
+        _sessions(bot).pop(session_id, None)
         raise errors.StaleBoard()
     return session, match
 
@@ -189,7 +192,7 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: StrategosBot = interaction.client  # type: ignore[assignment]
         if self.action == "cancel":
-            _sessions.pop(self.session_id, None)
+            _sessions(bot).pop(self.session_id, None)
             await interaction.response.edit_message(content="Move cancelled. Nothing was played.", view=None,
                                                     attachments=[])
             return
@@ -212,7 +215,7 @@ async def _confirm(bot: StrategosBot, interaction: discord.Interaction, session:
     step = game.choices(bot.matches.state_of(match), session.seat, session.path)
     if step.move is None:
         raise errors.UserError("That is not a complete move yet.")
-    _sessions.pop(session.id, None)  # one confirm per picker, whatever happens next
+    _sessions(bot).pop(session.id, None)  # one confirm per picker, whatever happens next
     expected = None if session.simultaneous else session.version  # the engine re-validates either way
     report = await bot.matches.submit_move(match.id, interaction.user.id, step.move, expected_version=expected)
     await interaction.response.edit_message(content=f"✅ You played `{step.move}`.", view=None, attachments=[])

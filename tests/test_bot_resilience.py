@@ -1,0 +1,78 @@
+"""Restarts, closed DMs and shutdowns: nothing is lost, nothing is applied twice."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.matches import errors
+from bot_helpers import board_posts, choose, move, start_match, stored
+
+
+async def test_restart_mid_match_keeps_match_buttons_and_pending_challenge(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, "a1-a3")
+    await world.carol.slash(world.channel, "play", game="archimedes", opponent=world.alice)
+    pending = world.channel.last_message
+
+    await world.restart()
+
+    # the board's buttons still work, and the picker plays a move
+    opened = await world.bob.click(board_posts(thread)[-1], label="Move")
+    assert opened.ephemeral and "Which piece" in opened.response.content
+    await choose(world, world.bob, opened.response, "a12")
+    await choose(world, world.bob, opened.response, "-a10")
+    await world.bob.click(opened.response, label="Confirm")
+    assert "**bob** (Dark) played `a12-a10`" in board_posts(thread)[-1].content
+    # the challenge made before the restart can still be accepted
+    await world.alice.click(pending, label="Accept")
+    assert len(world.channel.threads) == 2
+    assert "carol" in board_posts(world.channel.threads[-1])[-1].content
+
+
+async def test_picker_from_before_a_restart_expires_cleanly(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    opened = await world.alice.click(board_posts(thread)[-1], label="Move")
+    await choose(world, world.alice, opened.response, "a1")
+    await world.restart()
+    gone = await world.alice.click(opened.response, label="Back")
+    assert gone.ephemeral and "expired" in gone.response.content
+    with sqlite3.connect(world.settings.database) as db:
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    fresh = await world.alice.click(board_posts(thread)[-1], label="Move")  # the board itself still works
+    assert "Which piece" in fresh.response.content
+
+
+async def test_closed_dms_fall_back_to_my_view(world):
+    bob_dm = world.bob.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{bob_dm.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
+    alice_dm = world.alice.user.dm_channel.last_message
+    assert alice_dm is not None and "you play **White**" in alice_dm.content
+    with sqlite3.connect(world.settings.database) as db:
+        channels = dict(db.execute("SELECT user_id, channel FROM private_messages").fetchall())
+    assert channels == {world.alice.id: "dm", world.bob.id: "pending"}
+
+    shown = await world.bob.click(board_posts(thread)[-1], label="My view")
+    assert shown.ephemeral and "📬 Your Archimedes match" in shown.response.content
+    assert "you play **Black**" in shown.response.content
+    again = await world.bob.click(board_posts(thread)[-1], label="My view")
+    assert "📬" not in again.response.content  # handed out once
+    with sqlite3.connect(world.settings.database) as db:
+        assert db.execute("SELECT channel FROM private_messages WHERE user_id = ?",
+                          (world.bob.id,)).fetchone()[0] == "ephemeral"
+
+
+async def test_shutdown_finishes_moves_in_flight_and_refuses_new_ones(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    service = world.bot.matches
+    in_flight = asyncio.ensure_future(service.submit_move(match_id, world.alice.id, "a1-a3"))
+    await asyncio.sleep(0)
+    await service.drain()
+    assert in_flight.done() and in_flight.result().move == "a1-a3"
+    with pytest.raises(errors.ShuttingDown):
+        await service.submit_move(match_id, world.bob.id, "a12-a10")
+    service.closing = False  # let the fixture's teardown close normally
