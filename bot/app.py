@@ -122,6 +122,8 @@ def configure_logging(level: str) -> None:
         stream=sys.stdout,
     )
     logging.getLogger("discord.http").setLevel(logging.WARNING)
+    # Strategos has no voice features; discord.py's notice about missing voice libraries is only noise.
+    logging.getLogger("discord.client").addFilter(lambda record: "voice will NOT" not in record.getMessage())
 
 
 async def _run(bot: StrategosBot, token: str) -> None:
@@ -151,6 +153,10 @@ def main() -> int:
     except discord.LoginFailure:
         print("strategos: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
               "(Bot → Reset Token).", file=sys.stderr)
+        return 2
+    except (OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
+        print(f"strategos: could not reach Discord ({exc.__class__.__name__}: {exc}). Check the network.",
+              file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print("strategos: Discord refused the gateway intents; Strategos needs no privileged intents — "

@@ -1,0 +1,23 @@
+# Strategos in a container: slim Python, an unprivileged user, the database on a volume.
+#   docker build -t strategos .
+#   docker run -d --name strategos --env-file .env -v strategos-data:/data strategos
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    STRATEGOS_DATABASE=/data/strategos.db
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY renderers ./renderers
+RUN pip install . \
+    && useradd --create-home --uid 10001 strategos \
+    && mkdir -p /data && chown strategos:strategos /data
+
+USER strategos
+VOLUME ["/data"]
+# SIGTERM lets the bot finish a move in flight and close the database before it exits.
+STOPSIGNAL SIGTERM
+CMD ["python", "-m", "bot"]
