@@ -68,10 +68,9 @@ async def open_picker(bot: StrategosBot, interaction: discord.Interaction, match
     session = PickerSession(secrets.token_hex(6), match.id, match.version, seat, interaction.user.id,
                             simultaneous=bot.matches.in_secret_setup(match))
     _remember(bot, session)
+    await interaction.response.defer(ephemeral=True, thinking=True)
     content, view, file = await _render_step(bot, match, session)
-    await interaction.response.send_message(
-        content, view=view, ephemeral=True, **({"file": file} if file else {})
-    )
+    await interaction.followup.send(content, view=view, ephemeral=True, **({"file": file} if file else {}))
 
 
 async def _render_step(
@@ -142,8 +141,10 @@ async def _session_for(bot: StrategosBot, interaction: discord.Interaction, sess
 
 
 async def _redraw(bot: StrategosBot, interaction: discord.Interaction, match: Match, session: PickerSession) -> None:
+    # Acknowledge first: a preview render may queue behind others, and Discord allows only 3 seconds.
+    await interaction.response.defer()
     content, view, file = await _render_step(bot, match, session)
-    await interaction.response.edit_message(content=content, view=view, attachments=[file] if file else [])
+    await interaction.edit_original_response(content=content, view=view, attachments=[file] if file else [])
 
 
 class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?P<sid>[0-9a-f]+):s(?P<menu>\d)"):
