@@ -1,0 +1,106 @@
+"""The match service and storage without Discord: seats, versions, draws, multi-player challenges."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+
+import pytest
+
+from bot.matches import MatchService, errors
+from bot.storage import Repository, open_database
+
+
+@pytest.fixture
+async def service(tmp_path):
+    db = await open_database(tmp_path / "s.db")
+    clock = itertools.count(1_000_000)
+    yield MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 7)
+    await db.close()
+
+
+async def challenge(service, game, invited, challenger=1):
+    return await service.create_challenge(guild_id=9, channel_id=8, challenger_id=challenger,
+                                          challenger_name=f"u{challenger}", game_key=game, invited=invited)
+
+
+async def test_three_seat_challenge_fills_invited_and_open_seats_then_starts(service):
+    c = await challenge(service, "myriath", [2, None])
+    assert [s.invited_id for s in c.seats] == [1, 2, None]
+    with pytest.raises(errors.UserError):
+        await service.start_match(c)  # not full yet
+    c = await service.accept_challenge(c.id, 3, "u3")  # an outsider takes the open seat, not bob's
+    assert [s.user_id for s in c.seats] == [1, None, 3]
+    with pytest.raises(errors.NotYourChallenge):
+        await service.accept_challenge(c.id, 4, "u4")
+    c = await service.accept_challenge(c.id, 2, "u2")
+    match = await service.start_match(c)
+    assert [s.user_id for s in match.seats] == [1, 2, 3] and match.version == 0
+    assert service.view(match, None)["num_players"] == 3
+    with pytest.raises(errors.ChallengeClosed):
+        await service.start_match(c)  # a challenge starts once
+
+
+async def test_player_counts_are_checked(service):
+    with pytest.raises(errors.UserError, match="2–2 players"):
+        await challenge(service, "epaminondas", [2, 3])
+    with pytest.raises(errors.UserError, match="no option"):
+        await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="a",
+                                       game_key="myrmidons", invited=[2], options={"colour": "red"})
+    with pytest.raises(errors.UserError, match="must be one of"):
+        await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="a",
+                                       game_key="myrmidons", invited=[2], options={"army": "huge"})
+
+
+async def started(service, game="epaminondas"):
+    c = await challenge(service, game, [2])
+    c = await service.accept_challenge(c.id, 2, "u2")
+    return await service.start_match(c)
+
+
+async def test_moves_are_versioned_logged_and_canonical(service):
+    match = await started(service)
+    report = await service.submit_move(match.id, 1, "  A1-A3 ")
+    assert report.move == "a1-a3" and report.match.version == 1
+    with pytest.raises(errors.StaleBoard):
+        await service.submit_move(match.id, 2, "a12-a10", expected_version=0)
+    assert await service.move_log(match.id, None) == ["a1-a3"]
+
+
+async def test_three_player_draw_needs_everyone(service):
+    c = await challenge(service, "myriath", [2, 3])
+    for user in (2, 3):
+        c = await service.accept_challenge(c.id, user, f"u{user}")
+    match = await service.start_match(c)
+    assert (await service.offer_draw(match.id, 1)).kind == "draw_offer"
+    assert (await service.offer_draw(match.id, 2)).kind == "draw_offer"
+    final = await service.offer_draw(match.id, 3)
+    assert final.kind == "draw" and final.outcome.winners == () and not final.match.active
+
+
+async def test_secret_moves_stay_secret_in_the_log(service):
+    match = await started(service, "myrmidons")
+    seat = 0
+    deploy = service.game_of(match).legal_moves(service.state_of(match), seat)[0]
+    report = await service.submit_move(match.id, 1, deploy)
+    assert report.move is None  # never handed to the thread
+    assert await service.move_log(match.id, None) == ["(secret setup)"]
+    assert await service.move_log(match.id, 0) == [deploy]
+    assert service.in_secret_setup(report.match)
+
+
+def test_rules_layer_imports_without_discord_or_pillow():
+    blocker = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('discord', 'PIL', 'aiosqlite', 'asyncio'):\n"
+        "            raise ImportError('blocked ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import bot.games\n"
+        "from bot.games import GAMES\n"
+        "assert set(GAMES) == {'myrmidons', 'myriath', 'mycenae', 'epaminondas', 'archimedes'}, GAMES\n"
+    )
+    result = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
