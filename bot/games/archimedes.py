@@ -28,6 +28,7 @@ from .base import (
     event,
 )
 from .grid import DIRECTIONS, parse_square
+from .grid import ray as grid_ray
 
 # --- types and constants -------------------------------------------------------------------------------------
 
@@ -55,12 +56,7 @@ INDEX: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
 
 def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
     """The squares from `start` (excluded) along `step` up to the edge of the board."""
-    file, rank = start % SIZE + step[0], start // SIZE + step[1]
-    squares = []
-    while 0 <= file < SIZE and 0 <= rank < SIZE:
-        squares.append(_index(file, rank))
-        file, rank = file + step[0], rank + step[1]
-    return tuple(squares)
+    return tuple(_index(f, r) for f, r in grid_ray((start % SIZE, start // SIZE), step, SIZE, SIZE))
 
 
 # RAYS[sq]: the non-empty rays leaving sq, in the eight queen directions.

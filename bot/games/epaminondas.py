@@ -26,6 +26,7 @@ from .base import (
     event,
 )
 from .grid import DIRECTIONS, parse_square
+from .grid import ray as grid_ray
 
 # --- types and constants -------------------------------------------------------------------------------------
 
@@ -47,12 +48,8 @@ SQUARE_ORDER: tuple[int, ...] = tuple(_index(f, r) for f in range(FILES) for r i
 
 def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
     """The squares from `start` along `step` up to the edge, `start` itself included."""
-    file, rank = start % FILES, start // FILES
-    squares = []
-    while 0 <= file < FILES and 0 <= rank < RANKS:
-        squares.append(_index(file, rank))
-        file, rank = file + step[0], rank + step[1]
-    return tuple(squares)
+    square = (start % FILES, start // FILES)
+    return (start,) + tuple(_index(f, r) for f, r in grid_ray(square, step, FILES, RANKS))
 
 
 # LINES[sq][d]: the line through sq in direction d, starting at sq (so LINES[sq][d][0] == sq).

@@ -41,3 +41,15 @@ def on_board(sq: Square, files: int, ranks: int) -> bool:
 def square_key(sq: Square) -> tuple[int, int]:
     """Sort key 'by file, then rank' used by the canonical notations."""
     return sq
+
+
+def ray(start: Square, step: Square, files: int, ranks: int) -> tuple[Square, ...]:
+    """The squares from `start` (excluded) along `step` up to the edge of a files × ranks board.
+
+    Engines precompute their ray tables from this once, at import, in their own cell numbering."""
+    squares = []
+    file, rank = start[0] + step[0], start[1] + step[1]
+    while 0 <= file < files and 0 <= rank < ranks:
+        squares.append((file, rank))
+        file, rank = file + step[0], rank + step[1]
+    return tuple(squares)

@@ -50,6 +50,7 @@ from .base import (
     event,
 )
 from .grid import DIAGONAL, DIRECTIONS, KNIGHT_JUMPS, ORTHOGONAL, parse_square, square_name
+from .grid import ray as grid_ray
 
 # --- types and constants ----------------------------------------------------------------------------------------
 
@@ -77,15 +78,8 @@ def _squares_from(sq: int, steps: Sequence[tuple[int, int]]) -> tuple[int, ...]:
 
 
 def _rays_from(sq: int, steps: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
-    rays = []
-    for df, dr in steps:
-        f, r, ray = sq >> 3, sq & 7, []
-        while 0 <= f + df < 8 and 0 <= r + dr < 8:
-            f, r = f + df, r + dr
-            ray.append(f * 8 + r)
-        if ray:
-            rays.append(tuple(ray))
-    return tuple(rays)
+    rays = (tuple(f * 8 + r for f, r in grid_ray((sq >> 3, sq & 7), step, 8, 8)) for step in steps)
+    return tuple(ray for ray in rays if ray)
 
 
 NEIGHBOURS = tuple(_squares_from(sq, DIRECTIONS) for sq in range(64))  # the 8 around, sorted

@@ -30,6 +30,7 @@ from ..base import (
     seeded_rng,
 )
 from ..grid import DIRECTION_NAMES, DIRECTIONS, parse_square
+from ..grid import ray as grid_ray
 from .army import (
     ARMY_SIZE,
     BY_CODE,
@@ -65,12 +66,7 @@ HOME_SQUARES: tuple[tuple[int, ...], ...] = tuple(tuple(_index(f, r) for f in ra
 
 def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
     """The squares from `start` along `step` up to the edge, `start` excluded."""
-    file, rank = start % FILES + step[0], start // FILES + step[1]
-    squares = []
-    while 0 <= file < FILES and 0 <= rank < RANKS:
-        squares.append(_index(file, rank))
-        file, rank = file + step[0], rank + step[1]
-    return tuple(squares)
+    return tuple(_index(f, r) for f, r in grid_ray((start % FILES, start // FILES), step, FILES, RANKS))
 
 
 # RAYS[sq][d]: the squares a piece on sq passes through going in direction d (DIRECTIONS order: N NE E … NW).
