@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from bot_helpers import (
@@ -71,20 +72,25 @@ async def test_whole_archimedes_match_to_a_port_win(world):
     assert not final.components
 
 
-async def test_resign_asks_first_then_ends_the_match(world):
-    thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
+SIDES = {"epaminondas": ("Light", "Dark"), "archimedes": ("White", "Black")}
+
+
+@pytest.mark.parametrize("game", ["epaminondas", "archimedes"])
+async def test_resign_asks_first_then_ends_the_match(world, game):
+    thread, match_id = await start_match(world, game, world.alice, world.bob)
     board = board_posts(thread)[-1]
     asked = await world.bob.click(board, label="Resign")
     assert asked.ephemeral and "Resign match" in asked.response.content
     assert len(board_posts(thread)) == 1  # nothing happened yet
     done = await world.bob.click(asked.response, label="Yes, resign")
     final = board_posts(thread)[-1]
-    assert "🏆 **alice** (White) wins: bob resigned." in final.content
+    assert f"🏆 **alice** ({SIDES[game][0]}) wins: bob resigned." in final.content
     assert all(is_disabled(b) for b in buttons(stored(world, board)).values())
 
 
-async def test_draw_offer_accepted(world):
-    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+@pytest.mark.parametrize("game", ["epaminondas", "archimedes"])
+async def test_draw_offer_accepted(world, game):
+    thread, match_id = await start_match(world, game, world.alice, world.bob)
     offered = await world.alice.click(board_posts(thread)[-1], label="Offer draw")
     assert offered.ephemeral and "Draw offered" in offered.response.content
     offer = thread.last_message
