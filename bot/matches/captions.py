@@ -51,7 +51,7 @@ def turn_caption(
         seat, move, events = last
         who = seat_label(view, names, seat)
         played = f"{who} played `{move}`" if move else f"{who} made a secret move"
-        story = narrate(game, events)
+        story = [line.rstrip(".") for line in narrate(game, events)]  # some games narrate whole sentences
         lines.append(played + (" — " + "; ".join(story) if story else "") + ".")
     outcome = Outcome.from_json(view.get("outcome")) if view.get("outcome") else None
     if match.result and not outcome:
