@@ -30,24 +30,40 @@ async def world(settings):
     env = simcord.Env(make_bot(settings))
     guild = env.create_guild("Strategos Test", id=GUILD_ID)
     await env.start()
+    world = None
     try:
         channel = guild.create_text_channel("games")
         members = {name: guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")}
-        yield World(env, guild, channel, members, settings)
+        world = World(env, guild, channel, members, settings)
+        yield world
     finally:
         await env.shutdown()
+        # SimCord detaches the bot without closing it: close its database, or its worker thread keeps the
+        # test process alive after a failure.
+        await close_database(env.bot)
+        if world is not None:
+            for old in world.retired:
+                await close_database(old)
         if env.check_errors:
             env.raise_errors()
+
+
+async def close_database(bot) -> None:
+    repo = getattr(bot, "repo", None)
+    if repo is not None:
+        await repo.close()
 
 
 class World:
     def __init__(self, env, guild, channel, members, settings):
         self.env, self.guild, self.channel, self.settings = env, guild, channel, settings
         self.alice, self.bob, self.carol = members["alice"], members["bob"], members["carol"]
+        self.retired = []  # bots replaced by restarts, closed at teardown
 
     @property
     def bot(self):
         return self.env.bot
 
     async def restart(self):
+        self.retired.append(self.env.bot)
         await self.env.restart_bot(make_bot(self.settings))

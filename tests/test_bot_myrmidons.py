@@ -164,9 +164,14 @@ class Referee:
             else:
                 assert filename == "preview.png", sent
                 ready = re.search(r"Ready to play \*\*`([^`]+)`\*\*", sent.content).group(1)
-                # only a secret setup move touches nothing hidden; any other preview would show a fight's result
-                assert GAME.is_private_move(ready), f"a preview of {ready} tells its result before it is played"
-                expected = _render(GAME.apply(self.state, seat, ready)[0], seat)
+                # a preview of a move with a fight would show its result before it is played
+                _, events = GAME.apply(self.state, seat, ready)
+                assert not any(ev["type"] == "fight" for ev in events), f"a preview of {ready} tells its result"
+                preview = GAME.preview(self.state, seat, ready)
+                assert preview is not None
+                if GAME.is_private_move(ready):
+                    assert preview["first_player"] is None  # who starts stays unknown until the setup is final
+                expected = renderers.render(preview, player_names=list(NAMES))
             assert self.tap.image(url) == expected, f"private picture is not {NAMES[seat]}'s own view: {sent}"
         for tell in self._tells(seat):
             assert tell not in sent.content, f"{NAMES[seat]} was told {tell!r}: {sent.content!r}"
@@ -351,12 +356,14 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     for s in tap.sent:
         if deploy_text(1) in s.content or "Which piece stands on a7?" in s.content:
             assert s.reader == world.bob.id and s.ephemeral, s
-    # and the checks were not empty: every board post (one from /board), both deployment previews, bob's view
-    assert ref.pictures == {"board.png": 3 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 2}
+    # and the checks were not empty: every board post (one from /board), both deployment previews and the
+    # fight-free order's preview, bob's view
+    assert ref.pictures == {"board.png": 3 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3}
 
 
 async def play_order_in_picker(world, thread, ref, player, text: str) -> None:
-    """order → direction → participants → Confirm; no preview picture (it would show the fights' results)."""
+    """order → direction → participants → Confirm; a preview picture only when the order has no fight (a fight's
+    result must not be seen before committing)."""
     opened = await player.click(board_posts(thread)[-1], label="Move")
     picker = opened.response
     assert opened.ephemeral and "Choose a myrmidon to move, or give an order" in picker.content
@@ -366,7 +373,10 @@ async def play_order_in_picker(world, thread, ref, player, text: str) -> None:
         await choose(world, player, picker, token)
         ref.check()
     ready = stored(world, picker)
-    assert f"Ready to play **`{text}`**" in ready.content and not ready.attachments
+    _, events = GAME.apply(ref.state, ref.seat_of[player.id], text)
+    fights = any(ev["type"] == "fight" for ev in events)
+    assert f"Ready to play **`{text}`**" in ready.content
+    assert [a.filename for a in ready.attachments] == ([] if fights else ["preview.png"])
     await player.click(picker, label="Confirm")
     assert stored(world, picker).content == f"✅ You played `{text}`."
 
@@ -380,7 +390,10 @@ async def play_attack_in_picker(world, thread, ref, player, text: str) -> None:
                                   for o in getattr(c, "options", [])}
     await choose(world, player, picker, dst)
     ready = stored(world, picker)
-    assert f"Ready to play **`{text}`**" in ready.content and not ready.attachments
+    _, events = GAME.apply(ref.state, ref.seat_of[player.id], text)
+    fights = any(ev["type"] == "fight" for ev in events)
+    assert f"Ready to play **`{text}`**" in ready.content
+    assert [a.filename for a in ready.attachments] == ([] if fights else ["preview.png"])
     ref.check()
     await player.click(picker, label="Confirm")
 

@@ -834,3 +834,49 @@ def test_draft_picker_takes_types_one_by_one():
     assert GAME.choices(state, 0, (*picked, "4/1/4")).move == "army 5/3/1,4/1/4,3/3/3,2/2/5,1/3/5"
     state, _ = GAME.apply(state, 0, "army 5/3/1,4/1/4,3/3/3,2/2/5,1/3/5")
     assert {o.value for o in GAME.choices(state, 0, ()).options} == {"C", "5/3/1", "4/1/4", "3/3/3", "2/2/5", "1/3/5"}
+
+
+# --- the picker's preview ---------------------------------------------------------------------------------------
+
+
+def _both_deploy_previews(seed: int) -> dict:
+    state = GAME.new_state(2, seed)
+    state, _ = GAME.apply(state, 0, GAME.legal_moves(state, 0)[0])
+    return GAME.preview(state, 1, GAME.legal_moves(state, 1)[0])
+
+
+def test_preview_of_the_last_deployment_does_not_tell_who_starts():
+    firsts = set()
+    previews = set()
+    for seed in range(12):
+        state = GAME.new_state(2, seed)
+        state, _ = GAME.apply(state, 0, GAME.legal_moves(state, 0)[0])
+        done, _ = GAME.apply(state, 1, GAME.legal_moves(state, 1)[0])
+        firsts.add(GAME.view(done, None)["first_player"])
+        preview = _both_deploy_previews(seed)
+        assert preview["phase"] == "setup" and preview["first_player"] is None and preview["to_act"] == []
+        previews.add(json.dumps(preview, sort_keys=True))
+    assert firsts == {0, 1}  # the seeds do draw different first players...
+    assert len(previews) == 1  # ...and no preview shows which
+
+
+def test_preview_shows_plain_moves_but_never_a_fight():
+    game_state = GAME.new_state(2, 3)
+    for seat in (0, 1):
+        game_state, _ = GAME.apply(game_state, seat, GAME.legal_moves(game_state, seat)[0])
+    mover = GAME.to_act(game_state)[0]
+    plain = GAME.legal_moves(game_state, mover)[0]
+    assert GAME.preview(game_state, mover, plain) is not None
+    # play random moves until some legal move attacks, then check its preview is withheld
+    import random
+
+    rng = random.Random(4)
+    for _ in range(400):
+        seat = GAME.to_act(game_state)[0]
+        for candidate in GAME.legal_moves(game_state, seat):
+            _, events = GAME.apply(game_state, seat, candidate)
+            if any(ev["type"] == "fight" for ev in events):
+                assert GAME.preview(game_state, seat, candidate) is None
+                return
+        game_state, _ = GAME.apply(game_state, seat, rng.choice(GAME.legal_moves(game_state, seat)))
+    raise AssertionError("no attack found in 400 plies")

@@ -152,6 +152,18 @@ class Game(ABC):
 
     # --- helpers every game gets for free; override where a game can do better -----------------------------
 
+    def preview(self, state: Any, seat: int, move: str) -> JSON | None:
+        """The seat's view after `move`, for the picker's preview before Confirm; None where the picture would
+        show something the player may only learn by committing to the move.
+
+        The default shows previews only for games without hidden information and for secret setup moves (which
+        touch nothing but the player's own pieces); hidden-information games override it to allow the safe ones.
+        """
+        if self.info.hidden_information and not self.is_private_move(move):
+            return None
+        new_state, _ = self.apply(state, seat, move)
+        return self.view(new_state, seat)
+
     def is_private_move(self, move: str) -> bool:
         """True for secret setup moves (a deployment, a cargo assignment): their text stays hidden from the other
         players until the game ends, wherever the match layer shows or logs it."""

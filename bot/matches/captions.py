@@ -17,11 +17,15 @@ def seat_label(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
     return f"**{names[seat]}**{side}"
 
 
+# The caption already says who played which move and who won; narrating those events again only repeats it.
+RESTATED_BY_CAPTION = frozenset({"move", "order", "win"})
+
+
 def narrate(game: Game, events: Sequence[Event], viewer: int | None = None) -> list[str]:
-    """Narration lines for the events `viewer` may see (None: the public)."""
+    """Narration lines for the events `viewer` may see (None: the public) that the caption does not state."""
     lines = []
     for ev in events:
-        if is_visible(ev, viewer):
+        if is_visible(ev, viewer) and ev.get("type") not in RESTATED_BY_CAPTION:
             text = game.describe(ev)
             if text:
                 lines.append(text)

@@ -27,7 +27,8 @@ class Repository:
         self._tx_lock = asyncio.Lock()
 
     async def close(self) -> None:
-        await self.db.close()
+        if self.db._running:  # closing twice (shutdown, then a test's teardown) is harmless
+            await self.db.close()
 
     # --- transactions ------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games import Choices, Game, get_game
+from bot.games import Choices, get_game
 from bot.matches import errors
 from bot.storage import Match
 
@@ -86,9 +86,9 @@ async def _render_step(
     if step.move:
         lines.append(f"Ready to play **`{step.move}`** — press **Confirm**" +
                      (", or keep choosing." if step.options else "."))
-        if preview_is_safe(game, step.move):
-            new_state, _ = game.apply(state, session.seat, step.move)
-            file = await render_file(game.view(new_state, session.seat), match.names, filename="preview.png")
+        preview = game.preview(state, session.seat, step.move)
+        if preview is not None:
+            file = await render_file(preview, match.names, filename="preview.png")
     if step.options:
         lines.append(step.prompt)
     pages = max(1, -(-len(step.options) // PAGE_SIZE))
@@ -96,13 +96,6 @@ async def _render_step(
     if pages > 1:
         lines.append(f"(page {session.page + 1} of {pages})")
     return "\n".join(lines), _picker_view(session, step, pages), file
-
-
-def preview_is_safe(game: Game, move: str) -> bool:
-    """A preview plays the move on the true state. With hidden information that would show its result before the
-    player commits (a Myrmidons fight: who wins, the defender's values), so there only secret setup moves, which
-    touch nothing but the player's own pieces, get a picture."""
-    return not game.info.hidden_information or game.is_private_move(move)
 
 
 def _picker_view(session: PickerSession, step: Choices, pages: int) -> discord.ui.View:

@@ -702,6 +702,19 @@ class MyrmidonsGame(Game):
     def is_private_move(self, move: str) -> bool:
         return is_setup_move(move)
 
+    def preview(self, state: State, seat: int, move: str) -> dict | None:
+        """The picker's picture before Confirm. A fight is learnt only by committing to it (its result and the
+        defender's values), so moves with a fight get none; and the deployment that completes the setup is shown
+        as still in setup, because the first player it draws must not be known while the player can still
+        change her mind."""
+        new_state, events = self.apply(state, seat, move)
+        if any(ev["type"] == "fight" for ev in events):
+            return None
+        view = self.view(new_state, seat)
+        if is_setup_move(move) and view["phase"] != "setup":
+            view.update(phase="setup", to_act=[], turn=None, first_player=None)
+        return view
+
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
         parsed = parse_move(move)
         if state.outcome is not None:
