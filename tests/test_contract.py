@@ -126,3 +126,11 @@ def test_visibility_helper():
     assert is_visible({"visible_to": [1]}, 1)
     assert not is_visible({"visible_to": [1]}, 0)
     assert not is_visible({"visible_to": [1]}, None)
+
+
+def test_autocomplete_keeps_a_trailing_space():
+    game = GAMES["epaminondas"]
+    state = game.new_state(2, 0)
+    assert game.matching_moves(state, 0, "b1-b") and all(m.startswith("b1-b") for m in game.matching_moves(state, 0, "b1-b"))
+    assert game.matching_moves(state, 0, "b1-b3 ") == []  # nothing continues after a complete move
+    assert game.matching_moves(state, 0, "  b1-b3") == ["b1-b3"]

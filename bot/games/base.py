@@ -207,7 +207,7 @@ class Game(ABC):
 
     def matching_moves(self, state: Any, seat: int, typed: str, limit: int = 25) -> list[str]:
         """Legal moves of `seat` that start with (or else contain) what the user typed, for autocomplete."""
-        typed = typed.strip().lower()
+        typed = typed.lstrip().lower()  # a trailing space is meaningful: "order N " must not list NE orders
         moves = self.legal_moves(state, seat)
         if not typed:
             return moves[:limit]
