@@ -43,6 +43,26 @@ def user_action(func: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[
     return wrapper
 
 
+class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstract:(?P<match>\d+)"):
+    """A persistent button that acts on one match: subclasses give the template, PREFIX, LABEL and STYLE.
+
+        class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\\d+)"):
+            PREFIX, LABEL, STYLE = "sg:r", "Yes, resign", discord.ButtonStyle.danger
+    """
+
+    PREFIX: str
+    LABEL: str
+    STYLE: discord.ButtonStyle = discord.ButtonStyle.secondary
+
+    def __init__(self, match_id: int):
+        super().__init__(discord.ui.Button(label=self.LABEL, style=self.STYLE, custom_id=f"{self.PREFIX}:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]))
+
+
 def message_link(guild_id: int | None, channel_id: int | None, message_id: int | None = None) -> str | None:
     if guild_id is None or channel_id is None:
         return None

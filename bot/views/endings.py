@@ -10,7 +10,7 @@ from bot.matches import errors
 from bot.storage import Match
 
 from .board import fetch_thread
-from .common import answer, mentions, user_action
+from .common import MatchButton, answer, mentions, user_action
 from .turns import announce
 
 if TYPE_CHECKING:
@@ -26,16 +26,8 @@ async def ask_resign_confirmation(interaction: discord.Interaction, match: Match
     )
 
 
-class ResignConfirm(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:r:(?P<match>\d+)"):
-    def __init__(self, match_id: int):
-        super().__init__(discord.ui.Button(
-            label="Yes, resign", style=discord.ButtonStyle.danger, custom_id=f"sg:r:{match_id}"
-        ))
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(int(match["match"]))
+class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
+    PREFIX, LABEL, STYLE = "sg:r", "Yes, resign", discord.ButtonStyle.danger
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -19,7 +19,7 @@ from bot.games import Choices, get_game
 from bot.matches import errors
 from bot.storage import Match
 
-from .common import answer, render_file, user_action
+from .common import MatchButton, render_file, user_action
 
 if TYPE_CHECKING:
     from bot.app import StrategosBot
@@ -227,18 +227,10 @@ async def _confirm(bot: StrategosBot, interaction: discord.Interaction, session:
     await announce(bot, report)
 
 
-class SetupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:s:(?P<match>\d+)"):
+class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
     """Opens the secret setup picker from a private prompt (a DM, or the ephemeral My view)."""
 
-    def __init__(self, match_id: int):
-        super().__init__(discord.ui.Button(
-            label="Set up in private", style=discord.ButtonStyle.primary, custom_id=f"sg:s:{match_id}"
-        ))
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(int(match["match"]))
+    PREFIX, LABEL, STYLE = "sg:s", "Set up in private", discord.ButtonStyle.primary
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
