@@ -27,6 +27,7 @@ from .common import (
     blend,
     cross_squares,
     draw_caption,
+    history_line,
     draw_coordinates,
     draw_squares,
     encode_png,
@@ -217,13 +218,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
 
 
 def _history(view: dict) -> str:
-    last = view.get("last")
-    text = f"Move {view['ply']}"
-    if view.get("last_move"):
-        text += f" · last {view['last_move']}"
-        if last and last.get("rebuild"):
-            text += " (rebuilt)"
-        destroyed = len(last.get("destroyed") or []) if last else 0
-        if destroyed:
-            text += f" · {destroyed} destroyed"
-    return text
+    last = view.get("last") or {}
+    destroyed = len(last.get("destroyed") or [])
+    detail = (" (rebuilt)" if last.get("rebuild") else "") + (f" · {destroyed} destroyed" if destroyed else "")
+    return history_line(view, detail)

@@ -304,6 +304,14 @@ def player_names_for(view: dict, player_names: Sequence[str] | None) -> list[str
     return names
 
 
+def history_line(view: dict, detail: str = "") -> str:
+    """'Move 17 · last c1-c4' plus a game's own detail about that move (what it captured, say)."""
+    text = f"Move {view['ply']}"
+    if view.get("last_move"):
+        text += f" · last {view['last_move']}{detail}"
+    return text
+
+
 def status_line(view: dict, names: Sequence[str]) -> str:
     """'Alice to move', 'Alice wins — crossing', 'Draw — agreed'."""
     outcome = view.get("outcome")

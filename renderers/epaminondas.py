@@ -24,6 +24,7 @@ from .common import (
     cross_squares,
     disc_sprite,
     draw_caption,
+    history_line,
     draw_coordinates,
     draw_squares,
     encode_png,
@@ -120,11 +121,5 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
 
 
 def _history(view: dict) -> str:
-    last = view.get("last")
-    text = f"Move {view['ply']}"
-    if view.get("last_move"):
-        text += f" · last {view['last_move']}"
-        taken = len(last.get("captured") or []) if last else 0
-        if taken:
-            text += f" (took {taken})"
-    return text
+    taken = len((view.get("last") or {}).get("captured") or [])
+    return history_line(view, f" (took {taken})" if taken else "")

@@ -37,6 +37,7 @@ from .common import (
     blend,
     cross_squares,
     draw_caption,
+    history_line,
     draw_coordinates,
     draw_squares,
     encode_png,
@@ -526,8 +527,4 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
 
 
 def _history(view: dict) -> str:
-    """'Move 17 · last c1-c4' (the fights themselves are in the tray)."""
-    text = f"Move {view['ply']}"
-    if view.get("last_move"):
-        text += f" · last {view['last_move']}"
-    return text
+    return history_line(view)  # the fights themselves are in the tray
