@@ -104,3 +104,15 @@ def test_rules_layer_imports_without_discord_or_pillow():
     )
     result = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+async def test_logs_carry_ids_but_never_a_secret_move(service, caplog):
+    caplog.set_level("INFO")
+    match = await started(service, "myrmidons")
+    game, state = service.game_of(match), service.state_of(match)
+    deploy = game.legal_moves(state, 0)[5]
+    await service.submit_move(match.id, 1, deploy)
+    line = next(r.getMessage() for r in caplog.records if "move=" in r.getMessage())
+    assert f"match={match.id}" in line and "guild=9" in line and "user=1" in line
+    assert "move=<secret>" in line
+    assert deploy not in caplog.text and deploy.split(" ", 1)[1] not in caplog.text
