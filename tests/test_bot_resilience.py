@@ -76,3 +76,32 @@ async def test_shutdown_finishes_moves_in_flight_and_refuses_new_ones(world):
     with pytest.raises(errors.ShuttingDown):
         await service.submit_move(match_id, world.bob.id, "a12-a10")
     service.closing = False  # let the fixture's teardown close normally
+
+
+async def test_without_thread_permission_the_match_is_played_in_the_channel(world):
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/threads", status=403, code=50013,
+                           message="Missing Permissions")
+    await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
+    await world.bob.click(world.channel.last_message, label="Accept")
+    assert not world.channel.threads
+    notice = [m for m in world.channel.history() if "couldn't open a thread" in m.content]
+    assert notice and "Create Public Threads" in notice[0].content
+    board = board_posts(world.channel)[-1]
+    assert world.alice.mention in board.content
+    result = await move(world.alice, world.channel, 1, "d1-g1")
+    assert result.response.content.startswith("✅")
+    assert "played `d1-g1`" in board_posts(world.channel)[-1].content
+
+
+async def test_a_refused_board_post_is_reported_not_denied(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500)
+    result = await move(world.alice, thread, match_id, "a1-a3")
+    assert result.response.content.startswith("✅")
+    assert [f.content for f in result.followups] == [
+        "Your action counts, but I could not post the new board in the match thread. "
+        "`/board` posts it again once I can write there."
+    ]
+    reposted = await world.bob.slash(world.channel, "board", match=match_id)
+    assert reposted.response.content.startswith("Board re-posted")
+    assert "played" not in board_posts(thread)[-1].content and "**bob** (Dark) to move" in board_posts(thread)[-1].content

@@ -31,7 +31,7 @@ class MatchesCog(commands.Cog, name="Matches"):
         report = await self.bot.matches.submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
         await interaction.response.send_message(f"✅ You played `{shown}` in match #{match}.", ephemeral=True)
-        await announce(self.bot, report)
+        await announce(self.bot, report, interaction)
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -111,9 +111,19 @@ async def start_match(bot: StrategosBot, challenge: Challenge, message: discord.
     if isinstance(channel, discord.Thread) and channel.parent is not None:
         channel = channel.parent  # a thread cannot hold threads: open the match beside it
     title = f"{game.info.title} #{match.id}: " + " vs ".join(match.names)
-    thread = await channel.create_thread(  # type: ignore[union-attr]
-        name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080,
-    )
+    try:
+        thread = await channel.create_thread(  # type: ignore[union-attr]
+            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080,
+        )
+    except discord.HTTPException as exc:
+        # Most often a missing "Create Public Threads" permission: the match is on, so play it in the channel.
+        log.warning("match=%s guild=%s could not create a thread (%s); playing in the channel", match.id,
+                    match.guild_id, exc)
+        thread = channel
+        await channel.send(  # type: ignore[union-attr]
+            f"I couldn't open a thread for match #{match.id} (I need the *Create Public Threads* permission), "
+            "so it is played right here.", allowed_mentions=discord.AllowedMentions.none(),
+        )
     await bot.matches.set_thread(match.id, thread.id)
     match = await bot.matches.get_match(match.id)
     closed = await bot.matches.get_challenge(challenge.id)

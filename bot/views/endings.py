@@ -34,14 +34,14 @@ class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
         bot: StrategosBot = interaction.client  # type: ignore[assignment]
         report = await bot.matches.resign(self.match_id, interaction.user.id)
         await interaction.response.edit_message(content="You resigned.", view=None)
-        await announce(bot, report)
+        await announce(bot, report, interaction)
 
 
 async def offer_draw(bot: StrategosBot, interaction: discord.Interaction, match: Match) -> None:
     report = await bot.matches.offer_draw(match.id, interaction.user.id, expected_version=match.version)
     if report.kind == "draw":  # the last player needed agreed
         await answer(interaction, "You accepted the draw.")
-        await announce(bot, report)
+        await announce(bot, report, interaction)
         return
     await answer(interaction, "Draw offered. Your opponent can accept or decline in the thread.")
     thread = await fetch_thread(bot, report.match)
@@ -93,7 +93,7 @@ class DrawAnswer(discord.ui.DynamicItem[discord.ui.Button],
             verdict = f"🤝 Draw offer accepted by **{name}**." if report.kind == "draw" else f"**{name}** agrees."
             await interaction.response.edit_message(content=verdict, view=done)
             if report.kind == "draw":
-                await announce(bot, report)
+                await announce(bot, report, interaction)
         else:
             await bot.matches.decline_draw(self.match_id, interaction.user.id)
             await interaction.response.edit_message(content=f"Draw offer declined by **{name}**. Play on!", view=done)

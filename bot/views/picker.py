@@ -224,7 +224,7 @@ async def _confirm(bot: StrategosBot, interaction: discord.Interaction, session:
     await interaction.response.edit_message(content=f"✅ You played `{step.move}`.", view=None, attachments=[])
     from .turns import announce
 
-    await announce(bot, report)
+    await announce(bot, report, interaction)
 
 
 class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
