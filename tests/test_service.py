@@ -116,3 +116,29 @@ async def test_logs_carry_ids_but_never_a_secret_move(service, caplog):
     assert f"match={match.id}" in line and "guild=9" in line and "user=1" in line
     assert "move=<secret>" in line
     assert deploy not in caplog.text and deploy.split(" ", 1)[1] not in caplog.text
+
+
+async def test_forced_passes_are_played_for_the_player_and_reported(service):
+    """Myriath: a player who cannot place passes automatically; nobody is ever asked to choose 'pass'."""
+    import random
+
+    c = await challenge(service, "myriath", [2, 3])
+    for user in (2, 3):
+        c = await service.accept_challenge(c.id, user, f"u{user}")
+    match = await service.start_match(c)
+    rng = random.Random(5)
+    forced_seen = False
+    for _ in range(400):
+        if not match.active:
+            break
+        game, state = service.game_of(match), service.state_of(match)
+        seat = game.to_act(state)[0]
+        moves = game.legal_moves(state, seat)
+        assert moves != ["pass"], "a forced pass was left for the player"
+        report = await service.submit_move(match.id, match.user_of(seat), rng.choice(moves))
+        if any(ev["type"] == "pass" for ev in report.events):
+            forced_seen = True
+        match = report.match
+    assert not match.active and forced_seen
+    log = await service.move_log(match.id, None)
+    assert log.count("pass") >= 3  # the game ends after a full round of passes

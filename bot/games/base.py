@@ -152,6 +152,11 @@ class Game(ABC):
 
     # --- helpers every game gets for free; override where a game can do better -----------------------------
 
+    def forced_move(self, state: Any, seat: int) -> str | None:
+        """A move the match layer plays on the seat's behalf, and says so (Myriath's `pass` when no tile can be
+        placed); None when the player has a real choice."""
+        return None
+
     def preview(self, state: Any, seat: int, move: str) -> JSON | None:
         """The seat's view after `move`, for the picker's preview before Confirm; None where the picture would
         show something the player may only learn by committing to the move.

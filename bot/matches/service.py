@@ -306,7 +306,27 @@ class MatchService:
             log.info("match=%s guild=%s user=%s seat=%s move=%s version=%s%s", match.id, match.guild_id, user_id,
                      seat, "<secret>" if private else canonical, match.version,
                      f" finished={outcome.to_json()}" if outcome else "")
-            return TurnReport(match, "move", seat, None if private else canonical, events, outcome)
+            match, forced_events, outcome = await self._play_forced_moves(match, new_state, outcome)
+            return TurnReport(match, "move", seat, None if private else canonical, events + forced_events, outcome)
+
+    async def _play_forced_moves(self, match: Match, state: Any, outcome: Outcome | None):
+        """Play the moves nobody has a choice about (a pass with nothing to place), each logged as that seat's
+        move; their events join the report so the thread says what happened. Ends because games end."""
+        game = self.game_of(match)
+        events: list[Event] = []
+        while outcome is None:
+            acting = game.to_act(state)
+            forced = game.forced_move(state, acting[0]) if len(acting) == 1 else None
+            if forced is None:
+                break
+            state, forced_events = game.apply(state, acting[0], forced)
+            outcome = game.outcome(state)
+            match = await self._commit(match, seat=acting[0], move=forced, private=False, events=forced_events,
+                                       state=game.dump(state), outcome=outcome, draw_agreed=None)
+            events += forced_events
+            log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, acting[0],
+                     forced, match.version)
+        return match, events, outcome
 
     @staticmethod
     def _logged_text(game: Game, new_state: Any, typed: str) -> str:

@@ -582,6 +582,10 @@ class MyriathGame(Game):
     def legal_moves(self, state: State, seat: int) -> list[str]:
         return _moves(state, seat)
 
+    def forced_move(self, state: State, seat: int) -> str | None:
+        """With no legal placement, `pass` is the only move: the match plays it for the player."""
+        return "pass" if self.legal_moves(state, seat) == ["pass"] else None
+
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
         parsed = parse_move(move)
         if state.over:
