@@ -70,7 +70,6 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
 
             await offer_draw(bot, interaction, match)
 
-
     def _is_stale(self, interaction: discord.Interaction, match: Match) -> bool:
         """Only the newest board post acts. (During a secret setup the position changes without a new post, so
         the post, not the version, is what makes a board current.)"""
