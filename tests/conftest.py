@@ -44,8 +44,9 @@ async def world(settings):
         if world is not None:
             for old in world.retired:
                 await close_database(old)
-        if env.check_errors:
-            env.raise_errors()
+        unexpected = env.errors_since(world.errors_expected if world else 0)
+        if env.check_errors and unexpected:
+            raise AssertionError(f"the bot raised during the test: {unexpected!r}")
 
 
 async def close_database(bot) -> None:
@@ -59,6 +60,12 @@ class World:
         self.env, self.guild, self.channel, self.settings = env, guild, channel, settings
         self.alice, self.bob, self.carol = members["alice"], members["bob"], members["carol"]
         self.retired = []  # bots replaced by restarts, closed at teardown
+        self.errors_expected = 0  # errors before this cursor were expected by the test
+
+    def expect_errors(self) -> list[BaseException]:
+        """The bot errors so far, which the test has seen and accepts."""
+        self.errors_expected = self.env.error_cursor
+        return list(self.env.errors_since(0))
 
     @property
     def bot(self):

@@ -28,5 +28,12 @@ class AdminCog(commands.Cog, name="Admin"):
             await ctx.reply(f"Synced {len(synced)} commands globally (Discord may take a while to show them).")
 
 
+    async def cog_command_error(self, ctx: commands.Context, error: commands.CommandError) -> None:
+        if isinstance(error, commands.NotOwner):
+            await ctx.reply("Only the bot's owner can sync commands.")
+            return
+        raise error
+
+
 async def setup(bot: StrategosBot) -> None:
     await bot.add_cog(AdminCog(bot))
