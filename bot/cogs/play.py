@@ -13,7 +13,6 @@ from discord.ext import commands
 from bot.games import get_game
 from bot.matches import errors
 from bot.views.challenge import challenge_buttons, challenge_mentions, challenge_text, refresh_challenge_post
-from bot.views.common import answer
 from bot.views.options import new_panel, panel_text, panel_view
 
 from .common import game_choices, playable_games

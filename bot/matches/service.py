@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -38,9 +39,8 @@ class TurnReport:
 
 
 @lru_cache(maxsize=512)
-def _load_state(game_key: str, match_id: int, version: int, dumped: str) -> Any:
-    import json
-
+def _load_state(game_key: str, dumped: str) -> Any:
+    """Engine states are immutable, so one loaded state serves every caller that reads the same dump."""
     return get_game(game_key).load(json.loads(dumped))
 
 
@@ -94,9 +94,7 @@ class MatchService:
         return get_game(match.game)
 
     def state_of(self, match: Match) -> Any:
-        import json
-
-        return _load_state(match.game, match.id, match.version, json.dumps(match.state, sort_keys=True))
+        return _load_state(match.game, json.dumps(match.state, sort_keys=True))
 
     def view(self, match: Match, viewer: int | None) -> dict[str, Any]:
         return self.game_of(match).view(self.state_of(match), viewer)
@@ -273,12 +271,6 @@ class MatchService:
         """The user's active matches, those waiting for her first."""
         matches = await self.repo.matches_of_user(user_id)
         return sorted(matches, key=lambda m: (m.seat_of(user_id) not in self.to_act(m), -m.updated_at))
-
-    async def seat_for(self, match: Match, user_id: int) -> int:
-        seat = match.seat_of(user_id)
-        if seat is None:
-            raise errors.NotInMatch()
-        return seat
 
     async def submit_move(
         self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None

@@ -16,7 +16,7 @@ from bot.matches import errors
 from bot.matches.captions import turn_caption
 from bot.storage import Match
 
-from .common import answer, mentions, message_link, render_file, user_action
+from .common import mentions, message_link, render_file, user_action
 
 if TYPE_CHECKING:
     from bot.app import StrategosBot

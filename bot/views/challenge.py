@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games import get_game
-from bot.matches import errors
 from bot.storage import Challenge
 
-from .board import post_board, show_private_view  # noqa: F401  (show_private_view re-exported for cogs)
-from .common import answer, mentions, message_link, render_file, user_action
+from .board import post_board
+from .common import mentions, message_link, user_action
 
 if TYPE_CHECKING:
     from bot.app import StrategosBot

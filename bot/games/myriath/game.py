@@ -25,7 +25,6 @@ from ..base import (
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
-    PickerOption,
     event,
     seeded_rng,
 )
