@@ -150,6 +150,52 @@ class Game(ABC):
     @abstractmethod
     def load(self, data: JSON) -> Any: ...
 
+    # --- facts the match layer asks about; the defaults work for every engine, games answer them directly -----
+
+    def canonical(self, state: Any, seat: int, text: str) -> str:
+        """The canonical notation of a typed move of `seat` now (`B1-B3` → `b1-b3`, a capture written with `-` →
+        `x`). Raises MoveSyntaxError / IllegalMoveError exactly as `apply` would."""
+        text = text.strip()
+        new_state, _ = self.apply(state, seat, text)
+        if self.is_private_move(text):
+            return text
+        return self.view(new_state, None).get("last_move") or text
+
+    def in_secret_setup(self, state: Any) -> bool:
+        """True while the seats to act make secret setup moves (a deployment, a cargo assignment). Such moves are
+        independent of each other: one player's setup never makes another's stale."""
+        for seat in self.to_act(state):
+            moves = self.legal_moves(state, seat)
+            if moves and self.is_private_move(moves[0]):
+                return True
+        return False
+
+    def in_play(self, state: Any) -> list[int]:
+        """Seats still in the game (not knocked out, not resigned); [] once the game is over."""
+        if self.outcome(state) is not None:
+            return []
+        return list(range(self.view(state, None)["num_players"]))
+
+    def eliminate(self, state: Any, seat: int, reason: str) -> tuple[Any, list[Event]]:
+        """`seat` leaves the game (resignation, time-out). With two seats in play the other wins, and `reason`
+        (e.g. "bob resigned") is the outcome's reason; with more, the seat is out as its rules page says and the
+        game goes on. Raises IllegalMoveError when the seat is not in play."""
+        raise NotImplementedError(f"{self.info.key} does not implement eliminate")
+
+    def standings(self, state: Any) -> list[list[int]]:
+        """The finishing order of a finished game, best first, tied seats grouped: winners, then the rest."""
+        result = self.outcome(state)
+        seats = list(range(self.view(state, None)["num_players"]))
+        if result is None or not result.winners:
+            return [seats]
+        rest = [s for s in seats if s not in result.winners]
+        return [list(result.winners)] + ([rest] if rest else [])
+
+    def sample_state(self, view: JSON, rng: random.Random) -> Any:
+        """A full state consistent with `view` (what `view["viewer"]` knows): `self.view(result, viewer) == view`.
+        Perfect-information games rebuild the exact state; the computer opponent samples the unknown."""
+        raise NotImplementedError(f"{self.info.key} does not implement sample_state")
+
     # --- helpers every game gets for free; override where a game can do better -----------------------------
 
     def forced_move(self, state: Any, seat: int) -> str | None:
