@@ -5,14 +5,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
+from pathlib import Path
 
 import discord
 from discord.ext import commands
 
-from bot.matches import MatchService, PrivateChannel
+from bot.matches.errors import UserError
+
+from bot.matches import MatchService
+from bot.presenters import Presenter
 from bot.settings import Settings, SettingsError
 from bot.storage import Repository, open_database
+from bot.views import PERSISTENT_ITEMS, DiscordControls
+from bot.views.common import report_failure
 
 log = logging.getLogger("bot")
 
@@ -27,7 +34,7 @@ def utc_timestamp() -> float:
 class StrategosBot(commands.Bot):
     repo: Repository
     matches: MatchService
-    private: PrivateChannel
+    presenter: Presenter
 
     def __init__(self, settings: Settings, *, seed_source=None):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
@@ -42,66 +49,46 @@ class StrategosBot(commands.Bot):
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
 
     async def setup_hook(self) -> None:
-        # Start-up in a visible order: database, migrations, services, cogs, persistent buttons, command sync.
+        # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
+        # command sync, and last the timers and any announcement a crash cut off.
         db = await open_database(self.settings.database)
         self.repo = Repository(db)
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
-        self.private = PrivateChannel(self.repo, self._send_dm, utc_timestamp)
+        self.presenter = Presenter(self, self.matches, DiscordControls())
+        self.matches.bus.subscribe(self.presenter)
         self.tree.on_error = self.on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        from bot.views import PERSISTENT_ITEMS
-
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         if self.settings.dev_guild:
             guild = discord.Object(self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to development guild %s", len(synced), self.settings.dev_guild)
-
-    async def _send_dm(self, user_id: int, content: str, image: bytes | None, setup_match: int | None) -> bool:
-        import io
-
-        from bot.views.picker import setup_prompt_view
-
-        try:
-            user = self.get_user(user_id) or await self.fetch_user(user_id)
-            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else discord.utils.MISSING
-            view = setup_prompt_view(setup_match) if setup_match is not None else discord.utils.MISSING
-            await user.send(content, file=file, view=view)
-            return True
-        except discord.Forbidden:  # 50007: the user does not accept DMs from this server's members
-            return False
-        except discord.HTTPException:
-            log.warning("DM to user=%s failed; keeping the message for their next My view", user_id)
-            return False
+        await self.matches.start()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
         """A user's mistake gets its message, ephemerally; anything else is logged with the user a short apology."""
-        from bot.matches import errors
-        from bot.views.common import GENERIC_FAILURE, answer
-
         original = getattr(error, "original", error)
-        if isinstance(original, errors.UserError):
-            await answer(interaction, str(original))
-            return
-        if isinstance(error, discord.app_commands.CheckFailure):
-            await answer(interaction, "You can't use that command here.")
-            return
-        log.error("command %s failed for user=%s guild=%s", interaction.command and interaction.command.name,
-                  interaction.user.id, interaction.guild_id, exc_info=original)
-        await answer(interaction, GENERIC_FAILURE)
+        if isinstance(error, discord.app_commands.TransformerError):
+            original = UserError(_transform_failure(error))
+        elif isinstance(error, discord.app_commands.NoPrivateMessage):
+            original = UserError("That command works in a server, not in DMs.")
+        elif isinstance(error, discord.app_commands.CheckFailure):
+            original = UserError("You can't use that command here.")
+        command = interaction.command.name if interaction.command else "?"
+        await report_failure(interaction, original, f"command /{command}")
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
 
     async def close(self) -> None:
-        # Finish every move in flight, then close the database: a stop never leaves half a move written.
+        # Finish every move in flight and its posts, then close the database: a stop never leaves half a move.
         matches = getattr(self, "matches", None)
         if matches is not None:
             await matches.drain()
@@ -109,6 +96,12 @@ class StrategosBot(commands.Bot):
         if repo is not None:
             await repo.close()
         await super().close()
+
+
+def _transform_failure(error: discord.app_commands.TransformerError) -> str:
+    if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+        return "I can't find that member in this server. Pick someone from the list."
+    return "I couldn't understand one of the options. Pick a value from the list."
 
 
 def create_bot(settings: Settings | None = None, **kwargs) -> StrategosBot:
@@ -124,6 +117,21 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord.http").setLevel(logging.WARNING)
     # Strategos has no voice features; discord.py's notice about missing voice libraries is only noise.
     logging.getLogger("discord.client").addFilter(lambda record: "voice will NOT" not in record.getMessage())
+
+
+async def check_database(path: Path) -> str | None:
+    """None when the database opens and migrates; else one line that says what is wrong and what to do."""
+    try:
+        db = await open_database(path)
+    except PermissionError as exc:
+        where = exc.filename or path
+        return (f"cannot write the database at {path} ({where}: permission denied). Set STRATEGOS_DATABASE "
+                "to a file in a folder this user may write (the Docker image uses /data/strategos.db).")
+    except (OSError, sqlite3.Error) as exc:
+        return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a file "
+                "in a folder this user may write.")
+    await db.close()
+    return None
 
 
 async def _run(bot: StrategosBot, token: str) -> None:
@@ -147,6 +155,12 @@ def main() -> int:
     if not settings.token:
         print("strategos: DISCORD_TOKEN is not set. Put it in .env (see .env.example) or the environment.",
               file=sys.stderr)
+        return 2
+    # The database is opened (and migrated) before Discord is contacted, so a broken path or permission is
+    # reported as itself and not as a network error.
+    problem = asyncio.run(check_database(settings.database))
+    if problem:
+        print(f"strategos: {problem}", file=sys.stderr)
         return 2
     try:
         asyncio.run(_run(create_bot(settings), settings.token))

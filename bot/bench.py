@@ -39,8 +39,9 @@ import renderers
 from bot.games import GAMES, get_game
 from bot.games.playout import random_plies
 from bot.matches import errors
-from bot.matches.captions import turn_caption
+from bot.matches.events import MovePlayed
 from bot.matches.service import MatchService
+from bot.presenters.captions import turn_caption
 from bot.storage import Match, Repository, open_database
 
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
@@ -119,8 +120,8 @@ async def start_match(service: MatchService, key: str, first_user: int) -> Match
         guild_id=GUILD_ID, channel_id=CHANNEL_ID, challenger_id=challenger, challenger_name=PLAYER_NAMES[0],
         game_key=key, invited=[opponent],
     )
-    challenge = await service.accept_challenge(challenge.id, opponent, PLAYER_NAMES[1])
-    return await service.start_match(challenge)
+    challenge = await service.accept_challenge(challenge.id, opponent, PLAYER_NAMES[1])  # starts the match
+    return await service.get_match(challenge.match_id)
 
 
 def choose_move(service: MatchService, match: Match, rng: random.Random) -> tuple[int, str]:
@@ -184,7 +185,7 @@ async def reply_to_move(service: MatchService, match: Match, user: int, move: st
     match = report.match
     game = service.game_of(match)
     view = service.view(match, None)
-    turn_caption(game, match, view, last=(report.seat, report.move, report.events))
+    turn_caption(game, match, view, played=MovePlayed(match, "move", report.seat, report.move, report.events))
     t2 = time.perf_counter()
     await asyncio.to_thread(renderers.render, view, player_names=list(match.names))
     t3 = time.perf_counter()
@@ -312,7 +313,7 @@ async def run(settings: Settings, directory: Path) -> list[str]:
     users = UserIds()
     try:
         if not settings.skip_apply:
-            startable = [key for key, game in GAMES.items() if game.info.min_players <= 2]
+            startable = [key for key in renderable_games() if GAMES[key].info.min_players <= 2]
             results = {
                 key: await bench_apply(service, users, key, settings.apply_matches, settings.apply_moves)
                 for key in startable

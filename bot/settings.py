@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Mapping
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
@@ -55,10 +58,15 @@ class Settings:
             ttl_hours = float(ttl)
         except ValueError:
             raise SettingsError(f"STRATEGOS_CHALLENGE_HOURS must be a number of hours, not {ttl!r}") from None
+        log_level = (get("STRATEGOS_LOG_LEVEL") or "INFO").upper()
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        if ttl_hours <= 0:
+            raise SettingsError(f"STRATEGOS_CHALLENGE_HOURS must be a positive number of hours, not {ttl!r}")
         return cls(
             token=get("DISCORD_TOKEN"),
             database=Path(get("STRATEGOS_DATABASE") or "strategos.db"),
             dev_guild=int(dev_guild) if dev_guild else None,
-            log_level=(get("STRATEGOS_LOG_LEVEL") or "INFO").upper(),
+            log_level=log_level,
             challenge_ttl_hours=ttl_hours,
         )

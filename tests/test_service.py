@@ -28,18 +28,17 @@ async def challenge(service, game, invited, challenger=1):
 async def test_three_seat_challenge_fills_invited_and_open_seats_then_starts(service):
     c = await challenge(service, "myriath", [2, None])
     assert [s.invited_id for s in c.seats] == [1, 2, None]
-    with pytest.raises(errors.UserError):
-        await service.start_match(c)  # not full yet
     c = await service.accept_challenge(c.id, 3, "u3")  # an outsider takes the open seat, not bob's
-    assert [s.user_id for s in c.seats] == [1, None, 3]
+    assert [s.user_id for s in c.seats] == [1, None, 3] and c.status == "open" and c.match_id is None
     with pytest.raises(errors.NotYourChallenge):
         await service.accept_challenge(c.id, 4, "u4")
-    c = await service.accept_challenge(c.id, 2, "u2")
-    match = await service.start_match(c)
+    c = await service.accept_challenge(c.id, 2, "u2")  # the last seat: the match starts
+    assert c.status == "started"
+    match = await service.get_match(c.match_id)
     assert [s.user_id for s in match.seats] == [1, 2, 3] and match.version == 0
     assert service.view(match, None)["num_players"] == 3
-    with pytest.raises(errors.ChallengeClosed):
-        await service.start_match(c)  # a challenge starts once
+    with pytest.raises(errors.ChallengeClosed, match="already been accepted"):
+        await service.accept_challenge(c.id, 4, "u4")  # a challenge starts once
 
 
 async def test_player_counts_are_checked(service):
@@ -56,7 +55,7 @@ async def test_player_counts_are_checked(service):
 async def started(service, game="epaminondas"):
     c = await challenge(service, game, [2])
     c = await service.accept_challenge(c.id, 2, "u2")
-    return await service.start_match(c)
+    return await service.get_match(c.match_id)
 
 
 async def test_moves_are_versioned_logged_and_canonical(service):
@@ -72,7 +71,7 @@ async def test_three_player_draw_needs_everyone(service):
     c = await challenge(service, "myriath", [2, 3])
     for user in (2, 3):
         c = await service.accept_challenge(c.id, user, f"u{user}")
-    match = await service.start_match(c)
+    match = await service.get_match(c.match_id)
     assert (await service.offer_draw(match.id, 1)).kind == "draw_offer"
     assert (await service.offer_draw(match.id, 2)).kind == "draw_offer"
     final = await service.offer_draw(match.id, 3)
@@ -125,7 +124,7 @@ async def test_forced_passes_are_played_for_the_player_and_reported(service):
     c = await challenge(service, "myriath", [2, 3])
     for user in (2, 3):
         c = await service.accept_challenge(c.id, user, f"u{user}")
-    match = await service.start_match(c)
+    match = await service.get_match(c.match_id)
     rng = random.Random(5)
     forced_seen = False
     for _ in range(400):

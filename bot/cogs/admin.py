@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord.ext import commands
 
-if TYPE_CHECKING:
-    from bot.app import StrategosBot
-
-
 class AdminCog(commands.Cog, name="Admin"):
-    def __init__(self, bot: StrategosBot):
+    def __init__(self, bot: commands.Bot):
         self.bot = bot
 
     @commands.command(name="sync")
@@ -27,7 +21,6 @@ class AdminCog(commands.Cog, name="Admin"):
             synced = await self.bot.tree.sync()
             await ctx.reply(f"Synced {len(synced)} commands globally (Discord may take a while to show them).")
 
-
     async def cog_command_error(self, ctx: commands.Context, error: commands.CommandError) -> None:
         if isinstance(error, commands.NotOwner):
             await ctx.reply("Only the bot's owner can sync commands.")
@@ -35,5 +28,5 @@ class AdminCog(commands.Cog, name="Admin"):
         raise error
 
 
-async def setup(bot: StrategosBot) -> None:
+async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(AdminCog(bot))

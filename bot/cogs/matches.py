@@ -2,83 +2,71 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import get_game
-from bot.matches import errors
-from bot.views.board import post_board
-from bot.views.common import message_link
-from bot.views.turns import announce
+from bot.presenters.text import message_link
+from bot.views.common import after_presentation, answer, service_of
 
 from .common import autocomplete_match, match_label
 
-if TYPE_CHECKING:
-    from bot.app import StrategosBot
+GAMES_LISTED = 20
 
 
 class MatchesCog(commands.Cog, name="Matches"):
-    def __init__(self, bot: StrategosBot):
+    def __init__(self, bot: commands.Bot):
         self.bot = bot
 
     @app_commands.command(name="move", description="Play a move in notation, e.g. b1-b3")
     @app_commands.describe(match="One of your matches", move="Your move; start typing to see the legal ones")
     @app_commands.autocomplete(match=autocomplete_match)
     async def move(self, interaction: discord.Interaction, match: int, move: str) -> None:
-        report = await self.bot.matches.submit_move(match, interaction.user.id, move)
+        # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        report = await service_of(interaction).submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
-        await interaction.response.send_message(f"✅ You played `{shown}` in match #{match}.", ephemeral=True)
-        await announce(self.bot, report, interaction)
+        await answer(interaction, f"✅ You played `{shown}` in match #{match}.")
+        await after_presentation(interaction, report)
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         match_id = interaction.namespace.match
         if not isinstance(match_id, int):
             return []
-        try:
-            match = await self.bot.matches.get_match(match_id)
-        except errors.UserError:
-            return []
-        seat = match.seat_of(interaction.user.id)
-        if seat is None or not match.active:
-            return []
-        game = get_game(match.game)
-        moves = game.matching_moves(self.bot.matches.state_of(match), seat, current, limit=25)
+        moves = await service_of(interaction).matching_moves(match_id, interaction.user.id, current, limit=25)
         return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves]
 
     @app_commands.command(name="board", description="Post the current board of a match in its thread again")
     @app_commands.describe(match="One of your matches")
     @app_commands.autocomplete(match=autocomplete_match)
     async def board(self, interaction: discord.Interaction, match: int) -> None:
-        found = await self.bot.matches.get_match(match)
-        if found.guild_id != interaction.guild_id and found.seat_of(interaction.user.id) is None:
-            raise errors.UnknownMatch(match)
+        service = service_of(interaction)
+        report = await service.repost_board(match, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        message = await post_board(self.bot, found)
-        if message is None:
-            raise errors.UserError("That match's thread is gone, so I can't post its board.")
-        await interaction.followup.send(f"Board re-posted: {message.jump_url}", ephemeral=True)
+        posted = await report.presented
+        found = await service.get_match(match)
+        if not posted or found.board_message_id is None:
+            await answer(interaction, "I couldn't post that match's board: its thread is gone or closed to me.")
+            return
+        await answer(interaction, "Board re-posted: "
+                     + message_link(found.guild_id, found.thread_id, found.board_message_id))
 
     @app_commands.command(name="games", description="Your active matches, the ones waiting for you first")
     async def games(self, interaction: discord.Interaction) -> None:
-        matches = await self.bot.matches.matches_of(interaction.user.id)
+        service = service_of(interaction)
+        matches = await service.matches_of(interaction.user.id)
         if not matches:
-            await interaction.response.send_message(
-                "You have no active matches. Start one with `/play`.", ephemeral=True
-            )
+            await answer(interaction, "You have no active matches. Start one with `/play`.")
             return
         lines = ["**Your matches**"]
-        for match in matches[:20]:
-            label = match_label(match, interaction.user.id, self.bot.matches.to_act(match))
+        for match in matches[:GAMES_LISTED]:
             link = message_link(match.guild_id, match.thread_id) or "(no thread)"
-            lines.append(f"• {label} — {link}")
-        if len(matches) > 20:
-            lines.append(f"…and {len(matches) - 20} more.")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+            lines.append(f"• {match_label(service, match, interaction.user.id)} — {link}")
+        if len(matches) > GAMES_LISTED:
+            lines.append(f"…and {len(matches) - GAMES_LISTED} more.")
+        await answer(interaction, "\n".join(lines))
 
 
-async def setup(bot: StrategosBot) -> None:
+async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(MatchesCog(bot))

@@ -1,7 +1,15 @@
-"""The match service layer: challenges, turns, endings and private delivery. No Discord imports."""
+"""The match service layer: challenges, setup, turns, endings, timers and private delivery. No Discord imports.
 
-from . import errors
+It reports what happened as typed events (events.py) on its bus; the presenters subscribe to them.
+"""
+
+from . import catalogue, errors, events
+from .bus import EventBus
 from .private import PrivateChannel
-from .service import MatchService, TurnReport
+from .ratelimit import RateLimiter
+from .service import MatchService, PickerStep, PrivateView, TurnReport
 
-__all__ = ["errors", "MatchService", "TurnReport", "PrivateChannel"]
+__all__ = [
+    "errors", "events", "catalogue", "EventBus", "MatchService", "TurnReport", "PickerStep", "PrivateView",
+    "PrivateChannel", "RateLimiter",
+]

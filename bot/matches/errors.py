@@ -55,7 +55,20 @@ class NotYourChallenge(UserError):
 
 
 class BadMove(UserError):
-    """An unparsable or illegal move; wraps the engine's message."""
+    """An unparsable or illegal move; wraps the engine's message (which may quote what the user typed)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(shorten(message, 400))
+
+
+class RateLimited(UserError):
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"Slow down a little: try again in {max(1, round(retry_after))} seconds.")
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class ShuttingDown(UserError):

@@ -1,7 +1,9 @@
-"""The match service: challenge → match → turns → end. No Discord here: cogs translate clicks into these calls.
+"""The match service: the whole life of a match, challenge → setup → turns → end. No Discord here.
 
-Every state change goes through `_commit`, which applies the engine and writes state + log in one transaction
-guarded by the match version, so a double click or two racing clicks change the match once.
+Every rule check lives here; cogs and views turn a click into one call and show its answer. What happened is
+published as typed events (events.py) on the bus, in order per match, for the presenters to show. Every state
+change goes through `_commit`, which writes state and log in one transaction guarded by the match version, so a
+double click or two racing clicks change the match once.
 """
 
 from __future__ import annotations
@@ -12,36 +14,71 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable, Sequence
 
-from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game
-from bot.storage import Challenge, Match, Repository, VersionConflict
+from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.storage import Challenge, Match, Repository, Timer, VersionConflict
 
 from . import errors
+from .bus import EventBus
+from .catalogue import checked_options, default_options, is_offered
+from .events import (
+    BoardRequested,
+    ChallengeEnded,
+    DrawDeclined,
+    DrawOffered,
+    ForcedMove,
+    MatchEnded,
+    MatchStarted,
+    MovePlayed,
+    SetupProgress,
+)
+from .ratelimit import RateLimiter
+from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
 
 DEFAULT_CHALLENGE_TTL = 24 * 3600.0
+MAX_MOVE_LENGTH = 300  # far above any real move; longer input is refused before the engine sees it
+MAX_OPEN_CHALLENGES = 10  # per challenger
+STATE_CACHE_SIZE = 4096
+CHALLENGE_EXPIRY = "challenge_expiry"
 
 
 @dataclass
 class TurnReport:
-    """What one accepted action changed, for the cogs to announce."""
+    """What one accepted action changed. `presented` resolves once the presenters showed it (False: a post
+    failed, so the player can be told that her move counts although the board did not appear)."""
 
     match: Match  # as it is now
-    kind: str  # "move", "resign" or "draw"
+    kind: str  # "move", "resign", "draw", "draw_offer", "draw_declined"
     seat: int
     move: str | None = None  # None for private moves: their text never leaves the engine's owner
     events: list[Event] = field(default_factory=list)
     outcome: Outcome | None = None
+    presented: asyncio.Future | None = None
 
 
-@lru_cache(maxsize=512)
-def _load_state(game_key: str, dumped: str) -> Any:
-    """Engine states are immutable, so one loaded state serves every caller that reads the same dump."""
-    return get_game(game_key).load(json.loads(dumped))
+@dataclass(frozen=True)
+class PickerStep:
+    """One step of a player's move picker: the engine's choices and, for a complete move, a safe preview."""
+
+    match: Match
+    seat: int
+    title: str
+    choices: Choices
+    preview: dict[str, Any] | None
+    simultaneous: bool  # a secret setup: other players' moves do not make this picker stale
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    match: Match
+    seat: int
+    view: dict[str, Any]
+    setup_open: bool  # she still has a secret setup to make
 
 
 class MatchService:
@@ -52,18 +89,33 @@ class MatchService:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
+        bus: EventBus | None = None,
+        limiter: RateLimiter | None = None,
     ):
         self.repo = repo
         self.clock = clock
         self.seed_source = seed_source
         self.challenge_ttl = challenge_ttl
+        self.bus = bus or EventBus()
+        self.limiter = limiter or RateLimiter(clock)
+        self.timers = TimerDispatcher(repo, clock)
+        self.timers.on(CHALLENGE_EXPIRY, self._expire_challenge)
         self._locks: dict[int, asyncio.Lock] = {}
+        self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
         self.closing = False
 
-    # --- shutdown: finish what was started, refuse what comes after -----------------------------------------
+    # --- life cycle ------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Fire what fell due while the bot was down, then keep the deadlines; re-announce what a crash cut off."""
+        self.timers.start()
+        for match in await self.repo.unannounced_matches():
+            log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id,
+                     match.guild_id, match.version)
+            self.bus.publish(MovePlayed(match, "repair", -1, None))
 
     @contextlib.asynccontextmanager
     async def _operation(self, lock_key: int | None = None):
@@ -75,17 +127,25 @@ class MatchService:
             if lock_key is None:
                 yield
             else:
-                async with self._locks.setdefault(lock_key, asyncio.Lock()):
-                    yield
+                lock = self._locks.setdefault(lock_key, asyncio.Lock())
+                try:
+                    async with lock:
+                        yield
+                finally:
+                    # Locks of idle matches are dropped, so the table holds only matches being acted on.
+                    if not lock.locked() and not getattr(lock, "_waiters", None):
+                        self._locks.pop(lock_key, None)
         finally:
             self._inflight -= 1
             if self._inflight == 0:
                 self._idle.set()
 
     async def drain(self) -> None:
-        """Stop taking new actions and wait until every action in flight has been written."""
+        """Stop taking new actions and wait until every action in flight has been written and shown."""
         self.closing = True
         await self._idle.wait()
+        await self.timers.stop()
+        await self.bus.idle()
 
     # --- engines and views -----------------------------------------------------------------------------------
 
@@ -94,27 +154,31 @@ class MatchService:
         return get_game(match.game)
 
     def state_of(self, match: Match) -> Any:
-        return _load_state(match.game, json.dumps(match.state, sort_keys=True))
+        """Engine states are immutable, so one loaded state serves every reader of the same match version."""
+        key = (match.id, match.version)
+        state = self._states.get(key)
+        if state is None:
+            state = self.game_of(match).load(match.state)
+            self._states[key] = state
+            while len(self._states) > STATE_CACHE_SIZE:
+                self._states.popitem(last=False)
+        else:
+            self._states.move_to_end(key)
+        return state
 
     def view(self, match: Match, viewer: int | None) -> dict[str, Any]:
         return self.game_of(match).view(self.state_of(match), viewer)
 
     def in_secret_setup(self, match: Match) -> bool:
-        """True while the seats to act make secret setup moves (a deployment, a cargo assignment). Those moves are
-        independent of each other, so a player's setup never goes stale because another player finished first."""
-        if not match.active:
-            return False
-        game, state = self.game_of(match), self.state_of(match)
-        for seat in game.to_act(state):
-            moves = game.legal_moves(state, seat)
-            if moves and game.is_private_move(moves[0]):
-                return True
-        return False
+        return match.active and self.game_of(match).in_secret_setup(self.state_of(match))
 
     def to_act(self, match: Match) -> list[int]:
         if not match.active:
             return []
         return self.game_of(match).to_act(self.state_of(match))
+
+    def users_to_act(self, match: Match) -> list[int]:
+        return [uid for uid in (match.user_of(s) for s in self.to_act(match)) if uid is not None]
 
     # --- challenges ------------------------------------------------------------------------------------------
 
@@ -128,8 +192,12 @@ class MatchService:
         game_key: str,
         invited: Sequence[int | None],
         options: dict[str, Any] | None = None,
+        computer_level: str | None = None,
     ) -> Challenge:
-        """`invited` has one entry per other seat: a member id, or None for a seat anyone may take."""
+        """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
+        `computer_level`, the computer's seat)."""
+        if not is_offered(game_key):
+            raise errors.UserError("That game can't be played here yet.")
         game = get_game(game_key)
         players = len(invited) + 1
         if not game.info.min_players <= players <= game.info.max_players:
@@ -141,28 +209,26 @@ class MatchService:
             raise errors.UserError("You can't challenge yourself. Leave `opponent` empty for an open challenge.")
         if len(set(named)) != len(named):
             raise errors.UserError("Each opponent can take only one seat.")
-        options = self._checked_options(game, options or {})
-        now = self.clock()
-        challenge = await self.repo.create_challenge(
-            guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
-            challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
-            now=now, expires_at=now + self.challenge_ttl,
-        )
+        options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
+        async with self._operation(lock_key=None):
+            if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
+                raise errors.UserError(
+                    f"You already have {MAX_OPEN_CHALLENGES} open challenges. Cancel one, or wait for answers."
+                )
+            self.limiter.check("challenge", challenger_id)
+            now = self.clock()
+            challenge = await self.repo.create_challenge(
+                guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
+                challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
+                now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level,
+            )
+        self.timers.wake()
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
                  game_key, players)
+        if challenge.is_full:  # every other seat is the computer's: the match starts at once
+            await self._start_match(challenge)
+            challenge = await self.get_challenge(challenge.id)
         return challenge
-
-    @staticmethod
-    def _checked_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
-        known = {spec.key: spec for spec in game.info.options}
-        for key, value in options.items():
-            spec = known.get(key)
-            if spec is None:
-                raise errors.UserError(f"{game.info.title} has no option `{key}`.")
-            values = value if spec.per_seat else [value]
-            if spec.choices and any(v not in spec.choices for v in values):
-                raise errors.UserError(f"`{key}` must be one of: {', '.join(spec.choices)}.")
-        return dict(options)
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         challenge = await self.repo.get_challenge(challenge_id)
@@ -173,30 +239,38 @@ class MatchService:
     async def _open_challenge(self, challenge_id: int) -> Challenge:
         challenge = await self.get_challenge(challenge_id)
         if challenge.is_open and challenge.expires_at <= self.clock():
-            await self.repo.close_challenge(challenge.id, "expired")
+            await self._close(challenge, "expired", None)
             challenge = await self.get_challenge(challenge_id)
         if not challenge.is_open:
             raise errors.ChallengeClosed(challenge.status)
         return challenge
 
     async def accept_challenge(self, challenge_id: int, user_id: int, user_name: str) -> Challenge:
-        """Seat the user: her invited seat if she has one, else the first open seat. Returns the challenge."""
+        """Seat the user: her invited seat if she has one, else the first open seat. When that fills the last
+        seat the match starts (MatchStarted). Returns the challenge as it is now."""
         async with self._operation(lock_key=-challenge_id):
             challenge = await self._open_challenge(challenge_id)
             if challenge.holds(user_id):
                 raise errors.UserError("You already have a seat in this challenge.")
             position = next((s.position for s in challenge.seats
-                             if s.user_id is None and s.invited_id == user_id), None)
+                             if not s.taken and s.invited_id == user_id), None)
             if position is None:
                 position = next((s.position for s in challenge.seats
-                                 if s.user_id is None and s.invited_id is None), None)
+                                 if not s.taken and s.invited_id is None), None)
             if position is None:
                 raise errors.NotYourChallenge("This challenge is for someone else.")
             if not await self.repo.take_challenge_seat(challenge.id, position, user_id, user_name):
+                now = await self.get_challenge(challenge.id)
+                if not now.is_open:  # closed under us (cancelled, expired): say what really happened
+                    raise errors.ChallengeClosed(now.status)
                 raise errors.UserError("Someone else just took that seat.")
             log.info("challenge=%s guild=%s user=%s accepted seat=%s", challenge.id, challenge.guild_id, user_id,
                      position)
-            return await self.get_challenge(challenge.id)
+            challenge = await self.get_challenge(challenge.id)
+            if challenge.is_full:
+                await self._start_match(challenge)
+                challenge = await self.get_challenge(challenge.id)
+            return challenge
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         async with self._operation(lock_key=-challenge_id):
@@ -217,43 +291,39 @@ class MatchService:
     async def _close(self, challenge: Challenge, status: str, user_id: int | None) -> Challenge:
         if not await self.repo.close_challenge(challenge.id, status):
             raise errors.ChallengeClosed((await self.get_challenge(challenge.id)).status)
+        await self.repo.cancel_timers(challenge.id, [CHALLENGE_EXPIRY])
         log.info("challenge=%s guild=%s user=%s %s", challenge.id, challenge.guild_id, user_id, status)
-        return await self.get_challenge(challenge.id)
+        closed = await self.get_challenge(challenge.id)
+        self.bus.publish(ChallengeEnded(closed, user_id))
+        return closed
+
+    async def _expire_challenge(self, timer: Timer) -> None:
+        async with self._operation(lock_key=-timer.ref_id):
+            challenge = await self.repo.get_challenge(timer.ref_id)
+            if challenge is not None and challenge.is_open:
+                await self._close(challenge, "expired", None)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         await self.repo.set_challenge_message(challenge_id, message_id)
 
-    async def expire_due_challenges(self) -> list[Challenge]:
-        expired = []
-        for challenge in await self.repo.due_challenges(self.clock()):
-            if await self.repo.close_challenge(challenge.id, "expired"):
-                log.info("challenge=%s guild=%s expired", challenge.id, challenge.guild_id)
-                expired.append(await self.get_challenge(challenge.id))
-        return expired
-
-    async def next_challenge_expiry(self) -> float | None:
-        return await self.repo.next_challenge_expiry()
-
     # --- matches ---------------------------------------------------------------------------------------------
 
-    async def start_match(self, challenge: Challenge) -> Match:
+    async def _start_match(self, challenge: Challenge) -> Match:
         """Turn a full challenge into a match (seats in challenge order). Starts at most once per challenge."""
-        if not challenge.is_full:
-            raise errors.UserError("Not every seat is taken yet.")
-        async with self._operation(lock_key=-challenge.id):
-            game = get_game(challenge.game)
-            seed = self.seed_source()
-            state = game.new_state(len(challenge.seats), seed, challenge.options or None)
-            try:
-                match = await self.repo.start_match(
-                    challenge, thread_id=None, seed=seed, state=game.dump(state),
-                    seats=[(s.user_id, s.user_name or str(s.user_id)) for s in challenge.seats], now=self.clock(),
-                )
-            except VersionConflict:
-                raise errors.ChallengeClosed("started") from None
-            log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
-                     challenge.id, match.game, [s.user_id for s in match.seats])
-            return match
+        game = get_game(challenge.game)
+        seed = self.seed_source()
+        state = game.new_state(len(challenge.seats), seed, challenge.options or None)
+        try:
+            match = await self.repo.start_match(
+                challenge, thread_id=None, seed=seed, state=game.dump(state), seats=challenge.seats,
+                now=self.clock(),
+            )
+        except VersionConflict:
+            raise errors.ChallengeClosed((await self.get_challenge(challenge.id)).status) from None
+        log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
+                 challenge.id, match.game, [s.user_id for s in match.seats])
+        self.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id)))
+        return match
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self.repo.set_thread(match_id, thread_id)
@@ -261,117 +331,253 @@ class MatchService:
     async def set_board_message(self, match_id: int, message_id: int) -> None:
         await self.repo.set_board_message(match_id, message_id)
 
+    async def mark_announced(self, match_id: int, version: int) -> None:
+        await self.repo.mark_announced(match_id, version)
+
     async def get_match(self, match_id: int) -> Match:
         match = await self.repo.get_match(match_id)
         if match is None:
             raise errors.UnknownMatch(match_id)
         return match
 
+    async def match_for(self, match_id: int, user_id: int, guild_id: int | None) -> Match:
+        """The match as `user_id` may look it up from `guild_id` (None: a DM). Players find their matches from
+        anywhere (also after leaving the server); others only from the match's own server. Anything else answers
+        exactly as a number that does not exist, so no one learns of another server's matches."""
+        match = await self.repo.get_match(match_id)
+        if match is None or (match.seat_of(user_id) is None and match.guild_id != guild_id):
+            raise errors.UnknownMatch(match_id)
+        return match
+
+    async def repost_board(self, match_id: int, user_id: int, guild_id: int | None) -> TurnReport:
+        """Post a match's board again. Rate-limited per member; a player's request pings whoever must act, anyone
+        else's pings nobody."""
+        match = await self.match_for(match_id, user_id, guild_id)
+        if match.thread_id is None:
+            raise errors.UserError("That match's thread is gone, so I can't post its board.")
+        self.limiter.check("board", user_id)
+        player = match.seat_of(user_id) is not None
+        presented = self.bus.publish(BoardRequested(match, ping=player))
+        return TurnReport(match, "board", match.seat_of(user_id) or -1, presented=presented)
+
     async def matches_of(self, user_id: int) -> list[Match]:
         """The user's active matches, those waiting for her first."""
         matches = await self.repo.matches_of_user(user_id)
         return sorted(matches, key=lambda m: (m.seat_of(user_id) not in self.to_act(m), -m.updated_at))
 
+    # --- what a player may do now (every check the buttons need) -------------------------------------------
+
+    async def playable_match(
+        self, match_id: int, user_id: int, *, version: int | None = None, board_message_id: int | None = None,
+        need_turn: bool = False,
+    ) -> Match:
+        """The match if `user_id` may act on it from a board post (`board_message_id`) or a versioned button;
+        raises the error to show otherwise. Only the newest board post acts (during a secret setup the position
+        changes without a new post, so the post, not the version, makes a board current)."""
+        match = await self._playable(match_id, user_id, None)
+        if board_message_id is not None and match.board_message_id is not None:
+            stale = board_message_id != match.board_message_id
+        else:
+            stale = version is not None and version != match.version
+        if stale:
+            raise errors.StaleBoard(self.board_link(match))
+        if need_turn:
+            self._seat_to_act(match, user_id)
+        return match
+
+    @staticmethod
+    def board_link(match: Match) -> str | None:
+        if match.thread_id is None:
+            return None
+        tail = f"/{match.board_message_id}" if match.board_message_id else ""
+        return f"https://discord.com/channels/{match.guild_id}/{match.thread_id}{tail}"
+
+    def _seat_to_act(self, match: Match, user_id: int) -> int:
+        seat = match.seat_of(user_id)
+        acting = self.to_act(match)
+        if seat not in acting:
+            raise errors.NotYourTurn(", ".join(match.seats[s].user_name for s in acting))
+        return seat
+
+    async def picker_step(
+        self, match_id: int, user_id: int, path: Sequence[str], *, version: int | None = None,
+        simultaneous: bool = False,
+    ) -> PickerStep:
+        """The next step of the user's move picker after `path` (its version guards against a moved-on match,
+        except during a secret setup, where other players' moves change nothing of hers)."""
+        match = await self._playable(match_id, user_id, None if simultaneous else version)
+        seat = self._seat_to_act(match, user_id)
+        game, state = self.game_of(match), self.state_of(match)
+        choices = game.choices(state, seat, list(path))
+        preview = game.preview(state, seat, choices.move) if choices.move else None
+        return PickerStep(match, seat, game.info.title, choices, preview,
+                          simultaneous or self.in_secret_setup(match))
+
+    async def matching_moves(self, match_id: int, user_id: int, typed: str, limit: int = 25) -> list[str]:
+        """Autocomplete: the user's legal moves that match what she typed; [] when she may not move."""
+        match = await self.repo.get_match(match_id)
+        if match is None or not match.active:
+            return []
+        seat = match.seat_of(user_id)
+        if seat is None or seat not in self.to_act(match):
+            return []
+        return self.game_of(match).matching_moves(self.state_of(match), seat, typed[:MAX_MOVE_LENGTH], limit)
+
+    async def private_view(self, match_id: int, user_id: int) -> PrivateView:
+        match = await self.get_match(match_id)
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise errors.NotInMatch()
+        setup_open = self.in_secret_setup(match) and seat in self.to_act(match)
+        return PrivateView(match, seat, self.view(match, seat), setup_open)
+
+    async def secret_setup_for(self, match_id: int, user_id: int) -> Match:
+        """The match if the user still has a secret setup to make (the DM's "Set up in private" button)."""
+        match = await self._playable(match_id, user_id, None)
+        if not self.in_secret_setup(match) or match.seat_of(user_id) not in self.to_act(match):
+            raise errors.UserError("Your setup is done — nothing more to set up here.")
+        return match
+
+    # --- turns -----------------------------------------------------------------------------------------------
+
     async def submit_move(
         self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None
     ) -> TurnReport:
         """Apply a move for the user. `expected_version` (from a button or picker) makes a stale one fail."""
+        move = move.strip()
+        if len(move) > MAX_MOVE_LENGTH:
+            raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, expected_version)
-            seat = match.seat_of(user_id)
+            seat = self._seat_to_act(match, user_id)
             game = self.game_of(match)
             state = self.state_of(match)
-            if seat not in game.to_act(state):
-                waiting = ", ".join(match.seats[s].user_name for s in game.to_act(state))
-                raise errors.NotYourTurn(waiting)
+            secret_setup = game.in_secret_setup(state)
             try:
-                new_state, events = game.apply(state, seat, move.strip())
+                canonical = game.canonical(state, seat, move)
+                new_state, events = game.apply(state, seat, canonical)
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 raise errors.BadMove(str(exc)) from None
-            canonical = self._logged_text(game, new_state, move)
             private = game.is_private_move(canonical)
-            outcome = game.outcome(new_state)
-            match = await self._commit(
-                match, seat=seat, move=canonical, private=private, events=events, state=game.dump(new_state),
-                outcome=outcome, draw_agreed=None,
-            )
+            match = await self._commit(match, seat=seat, move=canonical, private=private, events=events,
+                                       new_state=new_state)
             log.info("match=%s guild=%s user=%s seat=%s move=%s version=%s%s", match.id, match.guild_id, user_id,
                      seat, "<secret>" if private else canonical, match.version,
-                     f" finished={outcome.to_json()}" if outcome else "")
-            match, forced_events, outcome = await self._play_forced_moves(match, new_state, outcome)
-            return TurnReport(match, "move", seat, None if private else canonical, events + forced_events, outcome)
+                     f" finished={match.result}" if match.result else "")
+            match, forced = await self._play_forced_moves(match, new_state)
+            public = [e for e in events if is_visible(e, None)]
+            shown = None if private else canonical
+            if secret_setup and self.in_secret_setup(match):
+                presented = self.bus.publish(SetupProgress(match, seat))
+            else:
+                presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced))
+            self._publish_end(match)
+            return TurnReport(match, "move", seat, shown, public + [e for f in forced for e in f.events],
+                              Outcome.from_json(match.result), presented)
 
-    async def _play_forced_moves(self, match: Match, state: Any, outcome: Outcome | None):
+    async def _play_forced_moves(self, match: Match, state: Any) -> tuple[Match, list[ForcedMove]]:
         """Play the moves nobody has a choice about (a pass with nothing to place), each logged as that seat's
-        move; their events join the report so the thread says what happened. Ends because games end."""
+        move, so the thread can say what happened. Ends because games end."""
         game = self.game_of(match)
-        events: list[Event] = []
-        while outcome is None:
+        forced: list[ForcedMove] = []
+        while game.outcome(state) is None:
             acting = game.to_act(state)
-            forced = game.forced_move(state, acting[0]) if len(acting) == 1 else None
-            if forced is None:
+            move = game.forced_move(state, acting[0]) if len(acting) == 1 else None
+            if move is None:
                 break
-            state, forced_events = game.apply(state, acting[0], forced)
-            outcome = game.outcome(state)
-            match = await self._commit(match, seat=acting[0], move=forced, private=False, events=forced_events,
-                                       state=game.dump(state), outcome=outcome, draw_agreed=None)
-            events += forced_events
+            state, events = game.apply(state, acting[0], move)
+            match = await self._commit(match, seat=acting[0], move=move, private=False, events=events,
+                                       new_state=state)
+            forced.append(ForcedMove(acting[0], move, [e for e in events if is_visible(e, None)]))
             log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, acting[0],
-                     forced, match.version)
-        return match, events, outcome
-
-    @staticmethod
-    def _logged_text(game: Game, new_state: Any, typed: str) -> str:
-        """The canonical text of the move just applied (what the public view calls the last move)."""
-        if game.is_private_move(typed.strip()):
-            return typed.strip()
-        last = game.view(new_state, None).get("last_move")
-        return last if last else typed.strip()
+                     move, match.version)
+        return match, forced
 
     async def resign(self, match_id: int, user_id: int) -> TurnReport:
-        """Resigning does not depend on the position, so it needs no version: it works from any board."""
+        """Resigning does not depend on the position, so it needs no version: it works from any board. With two
+        players the other wins; with more, she is out as her game's rules say and the match goes on."""
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, None)
             seat = match.seat_of(user_id)
-            others = tuple(s.seat for s in match.seats if s.seat != seat)
-            outcome = Outcome(others, f"{match.seats[seat].user_name} resigned")
-            match = await self._commit(match, seat=seat, move="resign", private=False, events=[],
-                                       state=match.state, outcome=outcome, draw_agreed=None)
-            log.info("match=%s guild=%s user=%s seat=%s resigned", match.id, match.guild_id, user_id, seat)
-            return TurnReport(match, "resign", seat, "resign", [], outcome)
+            return await self._eliminate(match, seat, "resign", f"{match.seats[seat].user_name} resigned")
+
+    async def _eliminate(self, match: Match, seat: int, kind: str, reason: str) -> TurnReport:
+        game = self.game_of(match)
+        try:
+            new_state, events = game.eliminate(self.state_of(match), seat, reason)
+            outcome = None
+        except NotImplementedError:  # TEMPORARY until every engine implements eliminate
+            new_state, events = None, []
+            outcome = Outcome(tuple(s.seat for s in match.seats if s.seat != seat), reason)
+        match = await self._commit(match, seat=seat, move=kind, private=False, events=events, new_state=new_state,
+                                   outcome=outcome)
+        log.info("match=%s guild=%s seat=%s %s version=%s%s", match.id, match.guild_id, seat, kind, match.version,
+                 f" finished={match.result}" if match.result else "")
+        forced: list[ForcedMove] = []
+        if new_state is not None:
+            match, forced = await self._play_forced_moves(match, new_state)
+        public = [e for e in events if is_visible(e, None)]
+        presented = self.bus.publish(MovePlayed(match, kind, seat, kind, public, forced))
+        self._publish_end(match)
+        return TurnReport(match, kind, seat, kind, public, Outcome.from_json(match.result), presented)
+
+    def _publish_end(self, match: Match) -> None:
+        if not match.active and match.result:
+            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result)))
 
     async def offer_draw(self, match_id: int, user_id: int, *, expected_version: int | None = None) -> TurnReport:
-        """Offer a draw, or accept the pending offer. The match is drawn once every player agreed.
+        """Offer a draw, or accept the pending offer. The match is drawn once every player still in agreed.
 
         An offer is not a move: it does not change the position, so the board and its buttons stay current. Any
         move clears it."""
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, expected_version)
             seat = match.seat_of(user_id)
+            in_play = self.game_of(match).in_play(self.state_of(match))
+            if seat not in in_play:
+                raise errors.UserError("You are out of this match, so you can't offer or accept a draw.")
             if match.draw_agreed and seat in match.draw_agreed:
                 raise errors.UserError("You have already offered a draw; waiting for an answer.")
             agreed = sorted(set(match.draw_agreed or []) | {seat})
-            if len(agreed) < len(match.seats):
-                await self.repo.set_draw_agreed(match.id, match.version, agreed)
+            if not set(in_play) <= set(agreed):
+                try:
+                    await self.repo.set_draw_agreed(match.id, match.version, agreed)
+                except VersionConflict:
+                    raise errors.StaleBoard(self.board_link(match)) from None
                 log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
-                return TurnReport(await self.get_match(match.id), "draw_offer", seat, None)
-            outcome = Outcome((), "draw by agreement")
-            match = await self._commit(match, seat=seat, move="draw", private=False, events=[], state=match.state,
-                                       outcome=outcome, draw_agreed=None)
+                match = await self.get_match(match.id)
+                presented = self.bus.publish(DrawOffered(match, seat))
+                return TurnReport(match, "draw_offer", seat, presented=presented)
+            outcome = Outcome(tuple(), "draw by agreement")
+            match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
+                                       outcome=outcome)
             log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
-            return TurnReport(match, "draw", seat, None, [], outcome)
+            presented = self.bus.publish(MovePlayed(match, "draw", seat, None))
+            self._publish_end(match)
+            return TurnReport(match, "draw", seat, None, [], outcome, presented)
 
-    async def decline_draw(self, match_id: int, user_id: int) -> TurnReport:
+    async def decline_draw(self, match_id: int, user_id: int, *, expected_version: int | None = None) -> TurnReport:
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, None)
             seat = match.seat_of(user_id)
-            if not match.draw_agreed:
+            if not match.draw_agreed or (expected_version is not None and expected_version != match.version):
                 raise errors.UserError("There is no draw offer to answer (a move since has withdrawn it).")
             if seat in match.draw_agreed:
                 raise errors.UserError("You can't decline your own offer — just play on.")
             await self.repo.set_draw_agreed(match.id, match.version, None)
             log.info("match=%s guild=%s user=%s seat=%s declined the draw", match.id, match.guild_id, user_id, seat)
-            return TurnReport(await self.get_match(match.id), "draw_declined", seat, None)
+            match = await self.get_match(match.id)
+            presented = self.bus.publish(DrawDeclined(match, seat))
+            return TurnReport(match, "draw_declined", seat, presented=presented)
+
+    async def check_draw_answer(self, match_id: int, user_id: int, version: int) -> Match:
+        """The checks of a draw offer's Accept / Decline buttons, before anything changes."""
+        match = await self._playable(match_id, user_id, None)
+        if match.version != version or not match.draw_agreed:
+            raise errors.UserError("This draw offer was withdrawn by a move since.")
+        if match.seat_of(user_id) in match.draw_agreed:
+            raise errors.UserError("That's your own offer — waiting for the others.")
+        return match
 
     async def _playable(self, match_id: int, user_id: int, expected_version: int | None) -> Match:
         match = await self.get_match(match_id)
@@ -380,7 +586,7 @@ class MatchService:
         if not match.active:
             raise errors.MatchOver()
         if expected_version is not None and expected_version != match.version:
-            raise errors.StaleBoard()
+            raise errors.StaleBoard(self.board_link(match))
         return match
 
     async def _commit(
@@ -391,18 +597,32 @@ class MatchService:
         move: str,
         private: bool,
         events: list[Event],
-        state: dict[str, Any],
-        outcome: Outcome | None,
-        draw_agreed: list[int] | None,
+        new_state: Any | None,
+        outcome: Outcome | None = None,
     ) -> Match:
+        """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`."""
+        game = self.game_of(match)
+        if new_state is not None:
+            outcome = game.outcome(new_state)
+            state_json = game.dump(new_state)
+            standings = game.standings(new_state) if outcome else None
+        else:
+            state_json = match.state
+            standings = None
+            if outcome:
+                rest = [s.seat for s in match.seats if s.seat not in outcome.winners]
+                standings = [list(outcome.winners), rest] if outcome.winners else [rest]
         try:
             await self.repo.record_move(
-                match, seat=seat, move=move, private=private, events=events, state=state,
-                result=outcome.to_json() if outcome else None, draw_agreed=draw_agreed, now=self.clock(),
+                match, seat=seat, move=move, private=private, events=events, state=state_json,
+                result=outcome.to_json() if outcome else None, draw_agreed=None, now=self.clock(),
+                standings=standings,
             )
         except VersionConflict:
             # Another process or click got there first; our change was not written.
-            raise errors.StaleBoard() from None
+            raise errors.StaleBoard(self.board_link(match)) from None
+        if new_state is not None:
+            self._states[(match.id, match.version + 1)] = new_state
         return await self.get_match(match.id)
 
     async def move_log(self, match_id: int, viewer_seat: int | None) -> list[str]:

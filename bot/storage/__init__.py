@@ -1,10 +1,10 @@
 """Storage: the only layer that writes SQL (aiosqlite, WAL, numbered migrations)."""
 
 from .database import migrate, open_database
-from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat
+from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat, Timer
 from .repository import Repository, VersionConflict
 
 __all__ = [
     "open_database", "migrate", "Repository", "VersionConflict",
-    "Challenge", "ChallengeSeat", "Match", "Seat", "LoggedMove", "PrivateMessage",
+    "Challenge", "ChallengeSeat", "Match", "Seat", "LoggedMove", "PrivateMessage", "Timer",
 ]

@@ -12,6 +12,12 @@ class ChallengeSeat:
     invited_id: int | None
     user_id: int | None
     user_name: str | None
+    kind: str = "member"  # or "computer": a seat the computer opponent fills (no user id)
+    level: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.user_id is not None or self.kind == "computer"
 
 
 @dataclass
@@ -35,7 +41,7 @@ class Challenge:
 
     @property
     def is_full(self) -> bool:
-        return all(s.user_id is not None for s in self.seats)
+        return all(s.taken for s in self.seats)
 
     def holds(self, user_id: int) -> bool:
         return any(s.user_id == user_id for s in self.seats)
@@ -47,8 +53,14 @@ class Challenge:
 @dataclass
 class Seat:
     seat: int
-    user_id: int
+    user_id: int | None  # None for a seat that is not a Discord member (the computer opponent)
     user_name: str
+    kind: str = "member"
+    level: str | None = None
+
+    @property
+    def is_member(self) -> bool:
+        return self.kind == "member"
 
 
 @dataclass
@@ -69,6 +81,10 @@ class Match:
     created_at: float
     updated_at: float
     seats: list[Seat] = field(default_factory=list)
+    announced_version: int = 0  # the version whose board post (or setup notice) is out
+    rated: bool = True
+    standings: list[list[int]] | None = None
+    finished_at: float | None = None
 
     @property
     def active(self) -> bool:
@@ -80,8 +96,12 @@ class Match:
                 return s.seat
         return None
 
-    def user_of(self, seat: int) -> int:
+    def user_of(self, seat: int) -> int | None:
         return self.seats[seat].user_id
+
+    @property
+    def member_ids(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]
 
     @property
     def names(self) -> list[str]:
@@ -109,3 +129,12 @@ class PrivateMessage:
     channel: str
     created_at: float
     delivered_at: float | None
+
+
+@dataclass
+class Timer:
+    id: int
+    kind: str
+    ref_id: int
+    seat: int
+    due_at: float

@@ -9,11 +9,28 @@ from typing import Any, AsyncIterator, Iterable
 
 import aiosqlite
 
-from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat
+from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat, Timer
 
 
 class VersionConflict(Exception):
     """The match moved on since the caller read it: its write was not applied."""
+
+
+async def _finish(coro: Any) -> None:
+    """Run `coro` to the end even if the caller is cancelled meanwhile; re-raise the cancellation afterwards."""
+    task = asyncio.ensure_future(coro)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.done():
+                break
+            cancelled = True
+    if cancelled:
+        task.result()
+        raise asyncio.CancelledError()
+    task.result()
 
 
 def _dumps(value: Any) -> str:
@@ -34,15 +51,29 @@ class Repository:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """One IMMEDIATE transaction: everything inside lands, or nothing does."""
+        """One IMMEDIATE transaction: everything inside lands, or nothing does.
+
+        Cancellation-safe: a task cancelled at any await in here (BEGIN included) still leaves the shared
+        connection outside any transaction, because the ROLLBACK (or COMMIT) is finished before the lock is freed.
+        """
         async with self._tx_lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 yield
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                await _finish(self._end("ROLLBACK"))
                 raise
-            await self.db.execute("COMMIT")
+            try:
+                await _finish(self._end("COMMIT"))
+            except BaseException:
+                await _finish(self._end("ROLLBACK"))
+                raise
+
+    async def _end(self, statement: str) -> None:
+        # A cancelled BEGIN may or may not have reached SQLite (aiosqlite runs it on its own thread); ask the
+        # connection, so a ROLLBACK never fails with "no transaction is active".
+        if self.db.in_transaction:
+            await self.db.execute(statement)
 
     async def _write(self, statements: Iterable[tuple[str, tuple]]) -> list[aiosqlite.Cursor]:
         async with self.transaction():
@@ -62,7 +93,10 @@ class Repository:
         invited: list[int | None],
         now: float,
         expires_at: float,
+        computer_level: str | None = None,
     ) -> Challenge:
+        """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
+        open seats are the computer's."""
         async with self.transaction():
             cur = await self.db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at)"
@@ -76,10 +110,16 @@ class Repository:
                 (challenge_id, challenger_id, challenger_id, challenger_name),
             )
             for position, invited_id in enumerate(invited, start=1):
+                computer = invited_id is None and computer_level is not None
                 await self.db.execute(
-                    "INSERT INTO challenge_seats (challenge_id, position, invited_id) VALUES (?, ?, ?)",
-                    (challenge_id, position, invited_id),
+                    "INSERT INTO challenge_seats (challenge_id, position, invited_id, kind, level, user_name)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (challenge_id, position, invited_id, "computer" if computer else "member",
+                     computer_level if computer else None, f"Strategos ({computer_level})" if computer else None),
                 )
+            await self.db.execute(
+                "INSERT INTO timers (kind, ref_id, due_at) VALUES ('challenge_expiry', ?, ?)", (challenge_id, expires_at)
+            )
         return await self.get_challenge(challenge_id)
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
@@ -91,7 +131,7 @@ class Repository:
             "SELECT * FROM challenge_seats WHERE challenge_id = ? ORDER BY position", (challenge_id,)
         ) as cur:
             seats = [
-                ChallengeSeat(r["position"], r["invited_id"], r["user_id"], r["user_name"])
+                ChallengeSeat(r["position"], r["invited_id"], r["user_id"], r["user_name"], r["kind"], r["level"])
                 for r in await cur.fetchall()
             ]
         return Challenge(
@@ -108,7 +148,7 @@ class Repository:
         """Fill an empty seat of an open challenge; False if someone else was faster or it closed."""
         (cur,) = await self._write([(
             "UPDATE challenge_seats SET user_id = ?, user_name = ?"
-            " WHERE challenge_id = ? AND position = ? AND user_id IS NULL"
+            " WHERE challenge_id = ? AND position = ? AND user_id IS NULL AND kind = 'member'"
             " AND (SELECT status FROM challenges WHERE id = ?) = 'open'",
             (user_id, user_name, challenge_id, position, challenge_id),
         )])
@@ -121,17 +161,45 @@ class Repository:
         )])
         return cur.rowcount == 1
 
-    async def due_challenges(self, now: float) -> list[Challenge]:
+    async def count_open_challenges(self, challenger_id: int) -> int:
         async with self.db.execute(
-            "SELECT id FROM challenges WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at", (now,)
+            "SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND status = 'open'", (challenger_id,)
         ) as cur:
-            ids = [r[0] for r in await cur.fetchall()]
-        return [c for c in [await self.get_challenge(i) for i in ids] if c is not None]
-
-    async def next_challenge_expiry(self) -> float | None:
-        async with self.db.execute("SELECT MIN(expires_at) FROM challenges WHERE status = 'open'") as cur:
             (value,) = await cur.fetchone()
         return value
+
+    # --- timers ------------------------------------------------------------------------------------------
+
+    async def next_timer_due(self) -> float | None:
+        async with self.db.execute("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
+            (value,) = await cur.fetchone()
+        return value
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
+        async with self.db.execute(
+            "SELECT id, kind, ref_id, seat, due_at FROM timers WHERE fired_at IS NULL AND due_at <= ?"
+            " ORDER BY due_at LIMIT ?", (now, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Timer(r["id"], r["kind"], r["ref_id"], r["seat"], r["due_at"]) for r in rows]
+
+    async def claim_timer(self, timer: Timer, now: float) -> bool:
+        """Mark a due timer fired; False if it was already fired or moved (it fires once)."""
+        (cur,) = await self._write([(
+            "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL AND due_at = ?",
+            (now, timer.id, timer.due_at),
+        )])
+        return cur.rowcount == 1
+
+    async def set_timer(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
+        await self._write([(
+            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            (kind, ref_id, seat, due_at),
+        )])
+
+    async def cancel_timers(self, ref_id: int, kinds: Iterable[str]) -> None:
+        await self._write([("DELETE FROM timers WHERE ref_id = ? AND kind = ?", (ref_id, kind)) for kind in kinds])
 
     # --- matches -----------------------------------------------------------------------------------------
 
@@ -142,8 +210,9 @@ class Repository:
         thread_id: int | None,
         seed: int,
         state: dict[str, Any],
-        seats: list[tuple[int, str]],
+        seats: list[ChallengeSeat],
         now: float,
+        rated: bool = True,
     ) -> Match:
         """Create the match and mark its challenge started, in one transaction (a challenge starts once)."""
         async with self.transaction():
@@ -154,17 +223,20 @@ class Repository:
                 raise VersionConflict("challenge is no longer open")
             cur = await self.db.execute(
                 "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, _dumps(challenge.options),
-                 seed, _dumps(state), now, now),
+                 seed, _dumps(state), now, now, int(rated)),
             )
             match_id = cur.lastrowid
-            for seat, (user_id, user_name) in enumerate(seats):
+            for seat, taken in enumerate(seats):
                 await self.db.execute(
-                    "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)",
-                    (match_id, seat, user_id, user_name),
+                    "INSERT INTO match_seats (match_id, seat, kind, user_id, user_name, level)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, seat, taken.kind, taken.user_id, taken.user_name or str(taken.user_id), taken.level),
                 )
             await self.db.execute("UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge.id))
+            await self.db.execute("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?",
+                                  (challenge.id,))
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> Match | None:
@@ -176,9 +248,11 @@ class Repository:
 
     async def _match_from_row(self, row: aiosqlite.Row) -> Match:
         async with self.db.execute(
-            "SELECT seat, user_id, user_name FROM match_seats WHERE match_id = ? ORDER BY seat", (row["id"],)
+            "SELECT seat, kind, user_id, user_name, level FROM match_seats WHERE match_id = ? ORDER BY seat",
+            (row["id"],),
         ) as cur:
-            seats = [Seat(r["seat"], r["user_id"], r["user_name"]) for r in await cur.fetchall()]
+            seats = [Seat(r["seat"], r["user_id"], r["user_name"], r["kind"], r["level"])
+                     for r in await cur.fetchall()]
         return Match(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
             game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
@@ -186,6 +260,8 @@ class Repository:
             draw_agreed=json.loads(row["draw_agreed"]) if row["draw_agreed"] else None,
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+            announced_version=row["announced_version"], rated=bool(row["rated"]),
+            standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
         )
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
@@ -193,6 +269,18 @@ class Repository:
 
     async def set_board_message(self, match_id: int, message_id: int) -> None:
         await self._write([("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))])
+
+    async def mark_announced(self, match_id: int, version: int) -> None:
+        await self._write([(
+            "UPDATE matches SET announced_version = MAX(announced_version, ?) WHERE id = ?", (version, match_id)
+        )])
+
+    async def unannounced_matches(self) -> list[Match]:
+        async with self.db.execute(
+            "SELECT * FROM matches WHERE announced_version < version AND thread_id IS NOT NULL ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._match_from_row(r) for r in rows]
 
     async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None) -> None:
         """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers)."""
@@ -225,16 +313,18 @@ class Repository:
         result: dict[str, Any] | None,
         draw_agreed: list[int] | None,
         now: float,
+        standings: list[list[int]] | None = None,
     ) -> int:
         """Write the new state and its log entry in one transaction, only if the match is still at the version
         the caller read. Returns the new version; raises VersionConflict when someone else got there first."""
         new_version = match.version + 1
         async with self.transaction():
             cur = await self.db.execute(
-                "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = ?, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'active'",
+                "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = ?, updated_at = ?,"
+                " standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
                 (_dumps(state), new_version, "finished" if result else "active",
                  _dumps(result) if result else None, _dumps(draw_agreed) if draw_agreed else None, now,
+                 _dumps(standings) if result and standings else None, now if result else None,
                  match.id, match.version),
             )
             if cur.rowcount != 1:
@@ -244,6 +334,9 @@ class Repository:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match.id, new_version, seat, move, int(private), _dumps(events), now),
             )
+            if result:
+                await self.db.execute("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'",
+                                      (match.id,))
         return new_version
 
     async def moves(self, match_id: int) -> list[LoggedMove]:

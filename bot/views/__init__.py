@@ -1,17 +1,41 @@
-"""Discord UI: the board post, the move picker, challenges, resign and draw prompts.
+"""Discord UI: the board's buttons, the move picker, challenges, options, resign and draw prompts.
 
-Every component is a DynamicItem whose custom_id carries what it acts on, so buttons survive restarts.
+Every component is a DynamicItem whose custom_id carries what it acts on, so buttons survive restarts. A click
+becomes one service call and its answer is shown; what follows in the thread is the presenters' work.
 """
 
-from .board import BoardButton
-from .challenge import ChallengeButton
-from .endings import DrawAnswer, ResignConfirm
+from __future__ import annotations
+
+import discord
+
+from bot.storage import Challenge, Match
+
+from .board import BoardButton, board_buttons
+from .challenge import ChallengeButton, challenge_buttons
+from .endings import DrawAnswer, ResignConfirm, draw_buttons
 from .options import OptionButton, OptionSelect
-from .picker import PickerButton, PickerSelect, SetupButton
+from .picker import PickerButton, PickerSelect, SetupButton, setup_prompt_view
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
     SetupButton,
 )
 
-__all__ = ["PERSISTENT_ITEMS"]
+
+class DiscordControls:
+    """The buttons the presenters attach to their posts (bot.presenters.Controls)."""
+
+    def board(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
+        return board_buttons(match, disabled=disabled)
+
+    def challenge(self, challenge: Challenge) -> discord.ui.View | None:
+        return challenge_buttons(challenge)
+
+    def draw_answers(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
+        return draw_buttons(match, disabled=disabled)
+
+    def setup_prompt(self, match_id: int) -> discord.ui.View:
+        return setup_prompt_view(match_id)
+
+
+__all__ = ["PERSISTENT_ITEMS", "DiscordControls"]

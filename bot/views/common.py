@@ -1,44 +1,76 @@
-"""Small pieces every view and cog uses: answering, error handling, links, rendering off the event loop."""
+"""Small pieces every view and cog uses: reaching the service, answering within Discord's limits, errors."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import io
 import logging
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable
 
 import discord
 
-import renderers
-from bot.matches import errors
+from bot.matches import MatchService, TurnReport, errors
+from bot.presenters import Presenter
+from bot.presenters.text import fit
 
 log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side. Nothing was changed; please try again."
+NOT_POSTED = ("Your action counts, but I could not post the new board in the match thread. "
+              "`/board` posts it again once I can write there.")
+
+
+def service_of(interaction: discord.Interaction) -> MatchService:
+    return interaction.client.matches  # type: ignore[attr-defined]
+
+
+def presenter_of(interaction: discord.Interaction) -> Presenter:
+    return interaction.client.presenter  # type: ignore[attr-defined]
+
+
+def ui_state(interaction: discord.Interaction) -> dict[str, Any]:
+    """Open pickers and option panels: in memory on the bot, so they end with the process that showed them."""
+    return interaction.client.ui_state  # type: ignore[attr-defined]
 
 
 async def answer(interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
-    """Reply whether or not the interaction was already acknowledged."""
+    """Reply whether or not the interaction was already acknowledged, always within Discord's length limit."""
+    content = fit(content)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
 
 
+async def report_failure(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """A user's mistake gets its message; anything else is logged and the user gets a short apology. If even
+    that reply fails (the interaction expired, say), it is logged rather than lost."""
+    try:
+        if isinstance(error, errors.UserError):
+            await answer(interaction, str(error))
+            return
+        log.error("%s failed for user=%s guild=%s", where, interaction.user.id, interaction.guild_id,
+                  exc_info=error)
+        await answer(interaction, GENERIC_FAILURE)
+    except discord.HTTPException as exc:
+        log.warning("could not answer user=%s in %s: %s", interaction.user.id, where, exc)
+
+
+async def after_presentation(interaction: discord.Interaction, report: TurnReport) -> None:
+    """Wait until the thread shows what the action changed; if Discord refused the post, tell the player that
+    her action counts anyway (never "nothing was changed")."""
+    if report.presented is not None and not await report.presented:
+        await answer(interaction, NOT_POSTED)
+
+
 def user_action(func: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """Wrap a component callback: a UserError becomes an ephemeral answer; anything else is logged and the user
-    gets a short apology instead of Discord's "interaction failed"."""
+    """Wrap a component callback: errors become answers instead of Discord's "interaction failed"."""
 
     @functools.wraps(func)
     async def wrapper(self: Any, interaction: discord.Interaction, *args: Any, **kwargs: Any) -> Any:
         try:
             return await func(self, interaction, *args, **kwargs)
-        except errors.UserError as exc:
-            await answer(interaction, str(exc))
-        except Exception:
-            log.exception("component %s failed for user=%s", func.__qualname__, interaction.user.id)
-            await answer(interaction, GENERIC_FAILURE)
+        except Exception as exc:
+            await report_failure(interaction, exc, f"component {func.__qualname__}")
 
     return wrapper
 
@@ -63,21 +95,8 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstr
         return cls(int(match["match"]))
 
 
-def message_link(guild_id: int | None, channel_id: int | None, message_id: int | None = None) -> str | None:
-    if guild_id is None or channel_id is None:
-        return None
-    link = f"https://discord.com/channels/{guild_id}/{channel_id}"
-    return f"{link}/{message_id}" if message_id else link
-
-
-async def render_file(view: dict[str, Any], names: Sequence[str], filename: str = "board.png") -> discord.File:
-    """Render in a worker thread so a slow image never blocks other interactions."""
-    png = await asyncio.to_thread(renderers.render, view, player_names=list(names))
-    return discord.File(io.BytesIO(png), filename=filename)
-
-
-def mentions(user_ids: Sequence[int]) -> tuple[str, discord.AllowedMentions]:
-    """Mention text plus an AllowedMentions that pings exactly these users and nobody else."""
-    text = " ".join(f"<@{uid}>" for uid in user_ids)
-    allowed = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(uid) for uid in user_ids])
-    return text, allowed
+def single_view(*items: discord.ui.Item) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

@@ -1,29 +1,14 @@
-"""Resigning (with a confirmation) and draws by agreement (offer → accept or decline)."""
+"""Resigning (after a confirmation) and answering a draw offer (accept or decline)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.matches import errors
 from bot.storage import Match
 
-from .board import fetch_thread
-from .common import MatchButton, answer, mentions, user_action
-from .turns import announce
-
-if TYPE_CHECKING:
-    from bot.app import StrategosBot
-
-
-async def ask_resign_confirmation(interaction: discord.Interaction, match: Match) -> None:
-    view = discord.ui.View(timeout=None)
-    view.add_item(ResignConfirm(match.id))
-    await interaction.response.send_message(
-        f"Resign match #{match.id}? Your opponent wins at once. If you changed your mind, just dismiss this.",
-        view=view, ephemeral=True,
-    )
+from .common import MatchButton, after_presentation, service_of, single_view, user_action
 
 
 class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
@@ -31,31 +16,9 @@ class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: StrategosBot = interaction.client  # type: ignore[assignment]
-        report = await bot.matches.resign(self.match_id, interaction.user.id)
+        report = await service_of(interaction).resign(self.match_id, interaction.user.id)
         await interaction.response.edit_message(content="You resigned.", view=None)
-        await announce(bot, report, interaction)
-
-
-async def offer_draw(bot: StrategosBot, interaction: discord.Interaction, match: Match) -> None:
-    report = await bot.matches.offer_draw(match.id, interaction.user.id, expected_version=match.version)
-    if report.kind == "draw":  # the last player needed agreed
-        await answer(interaction, "You accepted the draw.")
-        await announce(bot, report, interaction)
-        return
-    await answer(interaction, "Draw offered. Your opponent can accept or decline in the thread.")
-    thread = await fetch_thread(bot, report.match)
-    if thread is None:
-        return
-    waiting = [s.user_id for s in report.match.seats if s.seat not in (report.match.draw_agreed or [])]
-    ping, allowed = mentions(waiting)
-    view = discord.ui.View(timeout=None)
-    view.add_item(DrawAnswer(match.id, report.match.version, "yes"))
-    view.add_item(DrawAnswer(match.id, report.match.version, "no"))
-    await thread.send(
-        f"🤝 **{report.match.seats[report.seat].user_name}** offers a draw. {ping}", view=view,
-        allowed_mentions=allowed,
-    )
+        await after_presentation(interaction, report)
 
 
 class DrawAnswer(discord.ui.DynamicItem[discord.ui.Button],
@@ -74,26 +37,22 @@ class DrawAnswer(discord.ui.DynamicItem[discord.ui.Button],
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: StrategosBot = interaction.client  # type: ignore[assignment]
-        match = await bot.matches.get_match(self.match_id)
-        if match.seat_of(interaction.user.id) is None:
-            raise errors.NotInMatch()
-        if not match.active:
-            raise errors.MatchOver()
-        if match.version != self.version or not match.draw_agreed:
-            raise errors.UserError("This draw offer was withdrawn by a move since.")
-        if match.seat_of(interaction.user.id) in match.draw_agreed:
-            raise errors.UserError("That's your own offer — waiting for your opponent.")
-        done = discord.ui.View(timeout=None)
-        done.add_item(DrawAnswer(self.match_id, self.version, "yes", disabled=True))
-        done.add_item(DrawAnswer(self.match_id, self.version, "no", disabled=True))
+        service = service_of(interaction)
+        await service.check_draw_answer(self.match_id, interaction.user.id, self.version)
         name = interaction.user.display_name
         if self.answer == "yes":
-            report = await bot.matches.offer_draw(self.match_id, interaction.user.id, expected_version=self.version)
+            report = await service.offer_draw(self.match_id, interaction.user.id, expected_version=self.version)
             verdict = f"🤝 Draw offer accepted by **{name}**." if report.kind == "draw" else f"**{name}** agrees."
-            await interaction.response.edit_message(content=verdict, view=done)
-            if report.kind == "draw":
-                await announce(bot, report, interaction)
+            done = report.kind == "draw"
         else:
-            await bot.matches.decline_draw(self.match_id, interaction.user.id)
-            await interaction.response.edit_message(content=f"Draw offer declined by **{name}**. Play on!", view=done)
+            report = await service.decline_draw(self.match_id, interaction.user.id, expected_version=self.version)
+            verdict, done = f"Draw offer declined by **{name}**. Play on!", True
+        await interaction.response.edit_message(
+            content=verdict, view=draw_buttons(report.match, disabled=done, version=self.version))
+        await after_presentation(interaction, report)
+
+
+def draw_buttons(match: Match, *, disabled: bool = False, version: int | None = None) -> discord.ui.View:
+    version = match.version if version is None else version
+    return single_view(DrawAnswer(match.id, version, "yes", disabled=disabled),
+                       DrawAnswer(match.id, version, "no", disabled=disabled))

@@ -5,17 +5,15 @@ from __future__ import annotations
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.games import OptionSpec, get_game
-from bot.matches import errors
+from bot.games import OptionSpec
+from bot.matches import catalogue, errors
 
-from .common import user_action
-
-if TYPE_CHECKING:
-    from bot.app import StrategosBot
+from .challenge import post_challenge
+from .common import ui_state, user_action
 
 MAX_PANELS = 1000
 
@@ -29,6 +27,7 @@ class OptionPanel:
     channel_id: int
     game: str
     invited: list[int | None]
+    computer_level: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -36,25 +35,14 @@ class OptionPanel:
         return len(self.invited) + 1
 
 
-def _panels(bot: StrategosBot) -> OrderedDict[str, OptionPanel]:
-    return bot.ui_state.setdefault("option_panels", OrderedDict())
+def _panels(interaction: discord.Interaction) -> OrderedDict[str, OptionPanel]:
+    return ui_state(interaction).setdefault("option_panels", OrderedDict())
 
 
-def default_options(game_key: str, players: int) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for spec in get_game(game_key).info.options:
-        if spec.per_seat:
-            default = spec.default if isinstance(spec.default, list) else [spec.default]
-            values[spec.key] = [default[min(i, len(default) - 1)] for i in range(players)]
-        else:
-            values[spec.key] = spec.default
-    return values
-
-
-def new_panel(bot: StrategosBot, **kwargs: Any) -> OptionPanel:
+def new_panel(interaction: discord.Interaction, **kwargs: Any) -> OptionPanel:
     panel = OptionPanel(id=secrets.token_hex(6), **kwargs)
-    panel.options = default_options(panel.game, panel.players)
-    panels = _panels(bot)
+    panel.options = catalogue.default_options(panel.game, panel.players)
+    panels = _panels(interaction)
     panels[panel.id] = panel
     while len(panels) > MAX_PANELS:
         panels.popitem(last=False)
@@ -64,7 +52,7 @@ def new_panel(bot: StrategosBot, **kwargs: Any) -> OptionPanel:
 def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
     """(menu key, option, seat or None) for every menu of the panel, at most four."""
     menus = []
-    for index, spec in enumerate(get_game(panel.game).info.options):
+    for index, spec in enumerate(catalogue.info(panel.game).options):
         if spec.per_seat:
             menus += [(f"{index}-{seat}", spec, seat) for seat in range(panel.players)]
         else:
@@ -73,9 +61,9 @@ def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
 
 
 def panel_text(panel: OptionPanel) -> str:
-    game = get_game(panel.game)
-    lines = [f"**{game.info.title}** options — choose, then **Post challenge**:"]
-    for spec in game.info.options:
+    info = catalogue.info(panel.game)
+    lines = [f"**{info.title}** options — choose, then **Post challenge**:"]
+    for spec in info.options:
         lines.append(f"• `{spec.key}`: {spec.description}")
     return "\n".join(lines)
 
@@ -95,7 +83,7 @@ def panel_view(panel: OptionPanel) -> discord.ui.View:
 
 
 def _panel_for(interaction: discord.Interaction, panel_id: str) -> OptionPanel:
-    panel = _panels(interaction.client).get(panel_id)  # type: ignore[arg-type]
+    panel = _panels(interaction).get(panel_id)
     if panel is None:
         raise errors.UserError("These options have expired. Run `/play` again.")
     if panel.user_id != interaction.user.id:
@@ -143,12 +131,10 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         panel = _panel_for(interaction, self.panel_id)
-        _panels(interaction.client).pop(panel.id, None)  # type: ignore[arg-type]
+        _panels(interaction).pop(panel.id, None)
         if self.action == "cancel":
             await interaction.response.edit_message(content="No challenge posted.", view=None)
             return
-        from bot.cogs.play import post_challenge
-
-        bot: StrategosBot = interaction.client  # type: ignore[assignment]
         await interaction.response.edit_message(content="Challenge posted below.", view=None)
-        await post_challenge(bot, interaction, panel.game, panel.invited, panel.options, via_channel=True)
+        await post_challenge(interaction, panel.game, panel.invited, panel.options,
+                             computer_level=panel.computer_level, via_channel=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bot.games import Event, Game, Outcome, is_visible
+from bot.matches.events import MovePlayed
 from bot.storage import Match
 
 
@@ -45,18 +46,14 @@ def turn_caption(
     match: Match,
     view: dict[str, Any],
     *,
-    last: tuple[int, str | None, Sequence[Event]] | None = None,
+    played: MovePlayed | None = None,
     secret_setup: bool = False,
 ) -> str:
-    """`last` = (seat, public move text or None for a secret move, events) of the action just taken."""
+    """The caption of a board post; `played` is the action that led to it (None: a first or re-posted board)."""
     names = match.names
     lines = [f"**{game.info.title}** · match #{match.id} · move {view.get('ply', 0)}"]
-    if last is not None:
-        seat, move, events = last
-        who = seat_label(view, names, seat)
-        played = f"{who} played `{move}`" if move else f"{who} made a secret move"
-        story = [line.rstrip(".") for line in narrate(game, events)]  # some games narrate whole sentences
-        lines.append(played + (" — " + "; ".join(story) if story else "") + ".")
+    if played is not None:
+        lines += _action_lines(game, view, names, played)
     outcome = Outcome.from_json(view.get("outcome")) if view.get("outcome") else None
     if match.result and not outcome:
         outcome = Outcome.from_json(match.result)
@@ -73,6 +70,23 @@ def turn_caption(
     if scores is not None:
         lines.append("Scores: " + " · ".join(f"{names[i]} {format_score(v)}" for i, v in enumerate(scores)))
     return "\n".join(lines)
+
+
+def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed) -> list[str]:
+    lines = []
+    who = seat_label(view, names, played.seat) if played.seat >= 0 else ""
+    story = [line.rstrip(".") for line in narrate(game, played.events)]  # some games narrate whole sentences
+    tail = (" — " + "; ".join(story) if story else "") + "."
+    if played.kind == "move":
+        lines.append((f"{who} played `{played.move}`" if played.move else f"{who} made a secret move") + tail)
+    elif played.kind in ("resign", "timeout") and view.get("outcome") is None:
+        did = "resigned" if played.kind == "resign" else "ran out of time"
+        lines.append(f"{who} {did} and is out of the match" + tail)
+    for forced in played.forced:
+        story = [line.rstrip(".") for line in narrate(game, forced.events)]
+        lines.append(f"{seat_label(view, names, forced.seat)} had no choice: `{forced.move}`"
+                     + (" — " + "; ".join(story) if story else "") + ".")
+    return lines
 
 
 def format_score(value: float) -> str:

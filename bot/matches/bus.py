@@ -1,0 +1,69 @@
+"""Delivery of service events to their subscribers (the presenters, ratings), in order per match.
+
+The service publishes and moves on: each match (or challenge) has its own queue, drained by a task that ends when
+the queue is empty, so a slow board post of one match never delays another and nothing lingers per idle match.
+`publish` returns a future that tells the caller whether every subscriber managed (for "your move counts, but the
+board could not be posted").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Awaitable, Callable
+
+from .events import MatchEvent, match_id_of
+
+log = logging.getLogger(__name__)
+
+# A subscriber returns False when it could not do its part (a refused post); exceptions are logged and count as False.
+Subscriber = Callable[[MatchEvent], Awaitable[bool | None]]
+
+
+class EventBus:
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        self._queues: dict[int, asyncio.Queue[tuple[MatchEvent, asyncio.Future[bool]]]] = {}
+        self._tasks: set[asyncio.Task] = set()
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.append(subscriber)
+
+    def publish(self, event: MatchEvent) -> asyncio.Future[bool]:
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        key = match_id_of(event)
+        queue = self._queues.get(key)
+        if queue is None:
+            queue = self._queues[key] = asyncio.Queue()
+            task = asyncio.create_task(self._drain(key, queue), name=f"present-{key}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        queue.put_nowait((event, done))
+        return done
+
+    async def _drain(self, key: int, queue: asyncio.Queue) -> None:
+        try:
+            while not queue.empty():
+                event, done = queue.get_nowait()
+                ok = True
+                for subscriber in self._subscribers:
+                    try:
+                        ok = (await subscriber(event)) is not False and ok
+                    except asyncio.CancelledError:
+                        done.cancel()
+                        raise
+                    except Exception:
+                        log.exception("presenting %s failed", type(event).__name__)
+                        ok = False
+                if not done.done():
+                    done.set_result(ok)
+        finally:
+            self._queues.pop(key, None)
+            while not queue.empty():  # cancelled mid-way: tell waiting callers rather than hang them
+                _, done = queue.get_nowait()
+                done.cancel()
+
+    async def idle(self) -> None:
+        """Wait until every published event has been delivered (shutdown, tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

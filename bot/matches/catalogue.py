@@ -1,0 +1,63 @@
+"""Which games are offered and what their options are: the facts /play and the options panel need, read from
+the engines' metadata in one place so that no cog or view has to ask an engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import renderers
+from bot.games import GAMES, Game, GameInfo, get_game
+
+from . import errors
+
+
+def offered() -> list[GameInfo]:
+    """Games with an engine and a picture: the ones /play offers."""
+    return [game.info for key, game in GAMES.items() if renderers.can_render(key)]
+
+
+def is_offered(key: str) -> bool:
+    return key in GAMES and renderers.can_render(key)
+
+
+def all_games() -> list[GameInfo]:
+    return [game.info for game in GAMES.values()]
+
+
+def info(key: str) -> GameInfo:
+    try:
+        return get_game(key).info
+    except KeyError:
+        raise errors.UserError("I don't know that game. Pick one from the list.") from None
+
+
+def default_options(game_key: str, players: int) -> dict[str, Any]:
+    """Every option at its default, per-seat options with one value per seat. A default given as a list or a
+    tuple names the seats in order (its last entry serves any further seat)."""
+    values: dict[str, Any] = {}
+    for spec in get_game(game_key).info.options:
+        if spec.per_seat:
+            default = list(spec.default) if isinstance(spec.default, (list, tuple)) else [spec.default]
+            values[spec.key] = [default[min(i, len(default) - 1)] for i in range(players)]
+        else:
+            values[spec.key] = spec.default
+    return values
+
+
+def checked_options(game: Game, options: dict[str, Any], players: int) -> dict[str, Any]:
+    known = {spec.key: spec for spec in game.info.options}
+    checked: dict[str, Any] = {}
+    for key, value in options.items():
+        spec = known.get(key)
+        if spec is None:
+            raise errors.UserError(f"{game.info.title} has no option `{key}`.")
+        if spec.per_seat:
+            values = list(value) if isinstance(value, (list, tuple)) else [value]
+            if len(values) != players:
+                raise errors.UserError(f"`{key}` needs one value per player ({players}).")
+        else:
+            values = [value]
+        if spec.choices and any(v not in spec.choices for v in values):
+            raise errors.UserError(f"`{key}` must be one of: {', '.join(spec.choices)}.")
+        checked[key] = values if spec.per_seat else value
+    return checked

@@ -1,0 +1,129 @@
+"""Presenters: what the match service reports (bot.matches.events) becomes thread posts, board pictures, pings,
+DMs and retired buttons. Subscribed to the service's bus by bot/app.py; events of one match arrive in order."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+
+from bot.matches import MatchService, PrivateChannel
+from bot.matches.events import (
+    BoardRequested,
+    ChallengeEnded,
+    DrawDeclined,
+    DrawOffered,
+    MatchEnded,
+    MatchEvent,
+    MatchStarted,
+    MovePlayed,
+    SetupProgress,
+)
+
+from .board import BoardPresenter
+from .challenge import ChallengePresenter, challenge_mentions, challenge_text
+from .controls import Controls
+from .text import fit, mentions
+
+log = logging.getLogger(__name__)
+
+
+class Presenter:
+    """One subscriber for every event; each handler returns False when Discord refused its post."""
+
+    def __init__(self, client: discord.Client, service: MatchService, controls: Controls):
+        self.client = client
+        self.service = service
+        self.controls = controls
+        self.private = PrivateChannel(service.repo, self.send_dm, service.clock)
+        self.boards = BoardPresenter(client, service, controls)
+        self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
+
+    async def __call__(self, event: MatchEvent) -> bool:
+        try:
+            return await self._present(event)
+        except discord.HTTPException as exc:
+            log.warning("presenting %s failed: %s", type(event).__name__, exc)
+            return False
+
+    async def _present(self, event: MatchEvent) -> bool:
+        if isinstance(event, ChallengeEnded):
+            if event.by_user is None:  # expired; a click that closed it already showed its answer on the post
+                await self.challenges.refresh(event.challenge)
+            return True
+        if isinstance(event, MatchStarted):
+            done = await self.challenges.match_started(event)
+            await self._announced(event.match.id, event.match.version, done)
+            return done
+        if isinstance(event, SetupProgress):
+            done = await self._setup_progress(event)
+            await self._announced(event.match.id, event.match.version, done)
+            return done
+        if isinstance(event, MovePlayed):
+            match = await self.service.get_match(event.match.id)  # the newest state: a later move may have followed
+            if match.version != event.match.version:
+                return True  # superseded: the later move's board shows this one's result too
+            if event.kind == "repair":
+                done = await self.boards.repair(match)
+            else:
+                done = await self.boards.post(match, played=event) is not None
+            await self._announced(match.id, match.version, done)
+            return done
+        if isinstance(event, BoardRequested):
+            match = await self.service.get_match(event.match.id)
+            return await self.boards.post(match, ping=event.ping) is not None
+        if isinstance(event, DrawOffered):
+            return await self._draw_offered(event)
+        if isinstance(event, (DrawDeclined, MatchEnded)):
+            return True  # the offer's own message says it; the final board already said how the match ended
+        return True
+
+    async def _announced(self, match_id: int, version: int, done: bool) -> None:
+        if done:
+            await self.service.mark_announced(match_id, version)
+
+    async def _setup_progress(self, event: SetupProgress) -> bool:
+        """One player finished a secret setup step: say so (nothing more) and remind whoever is still at it."""
+        match = event.match
+        thread = await self.boards.thread_of(match)
+        if thread is None:
+            return False
+        ping, allowed = mentions(self.service.users_to_act(match))
+        await thread.send(
+            fit(f"🔒 **{match.seats[event.seat].user_name}** has made a secret setup move. "
+                f"Still setting up: {ping} — press **Move** on the board to continue in private."),
+            allowed_mentions=allowed,
+        )
+        return True
+
+    async def _draw_offered(self, event: DrawOffered) -> bool:
+        match = event.match
+        thread = await self.boards.thread_of(match)
+        if thread is None:
+            return False
+        in_play = self.service.game_of(match).in_play(self.service.state_of(match))
+        waiting = [match.user_of(s) for s in in_play if s not in (match.draw_agreed or [])]
+        ping, allowed = mentions(waiting)
+        await thread.send(
+            fit(f"🤝 **{match.seats[event.seat].user_name}** offers a draw. {ping}"),
+            view=self.controls.draw_answers(match), allowed_mentions=allowed,
+        )
+        return True
+
+    async def send_dm(self, user_id: int, content: str, image: bytes | None, setup_match: int | None) -> bool:
+        """Deliver a private message; False when Discord refuses (DMs closed), so it waits for her My view."""
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else discord.utils.MISSING
+            view = self.controls.setup_prompt(setup_match) if setup_match is not None else discord.utils.MISSING
+            await user.send(fit(content), file=file, view=view)
+            return True
+        except discord.Forbidden:  # 50007: the user does not accept DMs from this server's members
+            return False
+        except discord.HTTPException:
+            log.warning("DM to user=%s failed; keeping the message for their next My view", user_id)
+            return False
+
+
+__all__ = ["Presenter", "Controls", "challenge_text", "challenge_mentions"]

@@ -1,0 +1,128 @@
+"""The board post of a match: picture, caption, mention of exactly whoever must act, and the board's buttons.
+
+Only the newest board post acts; posting a new one greys out the previous one's buttons. After a crash between
+saving a move and recording its post, `repair` finds what was posted and posts what was not, once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.matches import MatchService
+from bot.matches.events import MovePlayed
+from bot.storage import Match
+
+from .captions import turn_caption
+from .controls import Controls
+from .pictures import render_file
+from .text import fit, mentions
+
+log = logging.getLogger(__name__)
+
+BOARD_FILENAME = "board.png"
+REPAIR_HISTORY = 50  # how far back a repair looks for a board post the crash left unrecorded
+
+
+class BoardPresenter:
+    def __init__(self, client: discord.Client, service: MatchService, controls: Controls):
+        self.client = client
+        self.service = service
+        self.controls = controls
+
+    async def thread_of(self, match: Match) -> discord.abc.Messageable | None:
+        if match.thread_id is None:
+            return None
+        channel = self.client.get_channel(match.thread_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(match.thread_id)
+            except discord.HTTPException:
+                log.warning("match=%s guild=%s thread=%s is gone", match.id, match.guild_id, match.thread_id)
+                return None
+        return channel  # type: ignore[return-value]
+
+    async def post(self, match: Match, *, played: MovePlayed | None = None, ping: bool = True,
+                   retire: tuple[int, ...] = ()) -> discord.Message | None:
+        """Post the current board in the match thread and retire the previous board post's buttons.
+
+        `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged."""
+        thread = await self.thread_of(match)
+        if thread is None:
+            return None
+        service = self.service
+        view = service.view(match, None)
+        caption = turn_caption(service.game_of(match), match, view, played=played,
+                               secret_setup=service.in_secret_setup(match))
+        pinged = service.users_to_act(match) if match.active else match.member_ids
+        ping_text, allowed = mentions(pinged)
+        if not ping:
+            allowed = discord.AllowedMentions.none()
+        file = await render_file(view, match.names, filename=BOARD_FILENAME)
+        message = await thread.send(
+            fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
+            view=self.controls.board(match) if match.active else discord.utils.MISSING,
+        )
+        previous = match.board_message_id
+        await service.set_board_message(match.id, message.id)
+        for old in {previous, *retire} - {None, message.id}:
+            await self.retire(thread, old, match)
+        if not match.active and isinstance(thread, discord.Thread):
+            try:  # the match is over: archive its thread (anyone posting in it reopens it)
+                await thread.edit(archived=True)
+            except discord.HTTPException:
+                log.info("match=%s could not archive thread %s", match.id, thread.id)
+        return message
+
+    async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match) -> None:
+        """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""
+        try:
+            await thread.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+                view=self.controls.board(match, disabled=True))
+        except discord.HTTPException:
+            log.info("match=%s could not disable buttons of message %s", match.id, message_id)
+
+    async def repair(self, match: Match) -> bool:
+        """The bot stopped after writing a move but before its board post was recorded. Find a post of the
+        current version the crash left unrecorded and adopt it, or post the board once; retire every other live
+        board post of the match."""
+        thread = await self.thread_of(match)
+        if thread is None:
+            return False
+        me = self.client.user
+        after = discord.Object(match.board_message_id) if match.board_message_id else None
+        found: list[discord.Message] = []
+        try:
+            async for message in thread.history(limit=REPAIR_HISTORY, after=after):  # type: ignore[attr-defined]
+                if me is not None and message.author.id == me.id and _is_board_of(message, match.id):
+                    found.append(message)
+        except discord.HTTPException:
+            log.warning("match=%s could not read its thread to repair the board", match.id)
+        current = next((m for m in reversed(found) if _shows_version(m, match)), None)
+        stale = tuple(m.id for m in found if m is not current)
+        if current is None:
+            return await self.post(match, retire=stale) is not None
+        previous = match.board_message_id
+        await self.service.set_board_message(match.id, current.id)
+        for old in {previous, *stale} - {None, current.id}:
+            await self.retire(thread, old, match)
+        return True
+
+
+def _custom_ids(message: discord.Message) -> list[str]:
+    return [getattr(child, "custom_id", None) or "" for row in message.components
+            for child in getattr(row, "children", [])]
+
+
+def _is_board_of(message: discord.Message, match_id: int) -> bool:
+    if not any(a.filename == BOARD_FILENAME for a in message.attachments):
+        return False
+    return f"match #{match_id} ·" in message.content
+
+
+def _shows_version(message: discord.Message, match: Match) -> bool:
+    """A live board carries its version in its buttons; a finished match's last post has no buttons."""
+    if not match.active:
+        return not message.components
+    return any(cid.startswith(f"sg:b:{match.id}:{match.version}:") for cid in _custom_ids(message))

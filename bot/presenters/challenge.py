@@ -1,0 +1,140 @@
+"""The challenge post (who is invited, which seats are open) and what follows its end: a declined, cancelled or
+expired note, or the match's thread, first board and a private word to each player."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.matches import MatchService, PrivateChannel, catalogue
+from bot.matches.events import MatchStarted
+from bot.storage import Challenge, Match
+
+from .board import BoardPresenter
+from .controls import Controls
+from .text import fit, mentions, message_link
+
+log = logging.getLogger(__name__)
+
+STATUS_LINES = {
+    "declined": "❌ Declined.", "cancelled": "🚫 Cancelled by the challenger.",
+    "expired": "⌛ This challenge expired unanswered.", "started": "✅ Accepted — the match has started.",
+}
+
+
+def challenge_text(challenge: Challenge) -> str:
+    title = catalogue.info(challenge.game).title
+    challenger = next(s.user_name for s in challenge.seats if s.position == 0)
+    invited = [f"<@{s.invited_id}>" for s in challenge.seats[1:] if s.invited_id]
+    target = " and ".join(invited) if invited else "anyone"
+    lines = [f"⚔️ **{challenger}** challenges {target} to **{title}**!"]
+    seats = []
+    for s in challenge.seats:
+        if s.kind == "computer":
+            seats.append(f"{s.user_name} 🤖")
+        elif s.user_id is not None:
+            seats.append(f"{s.user_name} ✓")
+        elif s.invited_id is not None:
+            seats.append(f"<@{s.invited_id}> (invited)")
+        else:
+            seats.append("open seat")
+    lines.append("Seats: " + " · ".join(seats))
+    if challenge.options:
+        lines.append("Options: " + ", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items()))
+    if challenge.status == "open":
+        lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
+    else:
+        lines.append(STATUS_LINES[challenge.status])
+    return fit("\n".join(lines))
+
+
+def _option_text(value: Any) -> str:
+    return " / ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def challenge_mentions(challenge: Challenge) -> discord.AllowedMentions:
+    return mentions([s.invited_id for s in challenge.seats[1:] if s.invited_id])[1]
+
+
+class ChallengePresenter:
+    def __init__(self, client: discord.Client, service: MatchService, private: PrivateChannel,
+                 boards: BoardPresenter, controls: Controls):
+        self.client = client
+        self.service = service
+        self.private = private
+        self.boards = boards
+        self.controls = controls
+
+    async def refresh(self, challenge: Challenge, extra: str = "") -> None:
+        """Show a challenge's status on its post. Best effort: a click on a leftover button is refused anyway."""
+        if challenge.message_id is None:
+            return
+        channel = self.client.get_channel(challenge.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[union-attr]
+                content=fit(challenge_text(challenge) + extra), view=self.controls.challenge(challenge),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.info("challenge=%s could not update its post", challenge.id)
+
+    async def match_started(self, event: MatchStarted) -> bool:
+        """Every seat is taken: the match's thread, the challenge post pointing to it, the first board, and a
+        private word to each player (with her secret setup button when she has one)."""
+        match, challenge = event.match, event.challenge
+        thread = await self._open_thread(match, challenge)
+        if thread is None:
+            return False
+        await self.service.set_thread(match.id, thread.id)
+        match = await self.service.get_match(match.id)
+        await self.refresh(challenge, f"\nMatch #{match.id} is on in {thread.mention}.")
+        posted = await self.boards.post(match) is not None
+        await self._tell_players(match, message_link(match.guild_id, thread.id))
+        return posted
+
+    async def _open_thread(self, match: Match, challenge: Challenge) -> Any:
+        channel = self.client.get_channel(challenge.channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(challenge.channel_id)
+            except discord.HTTPException:
+                log.warning("match=%s guild=%s its channel is gone", match.id, match.guild_id)
+                return None
+        if isinstance(channel, discord.Thread) and channel.parent is not None:
+            channel = channel.parent  # a thread cannot hold threads: open the match beside it
+        title = f"{catalogue.info(match.game).title} #{match.id}: " + " vs ".join(match.names)
+        try:
+            return await channel.create_thread(  # type: ignore[union-attr]
+                name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080,
+            )
+        except discord.HTTPException as exc:
+            # Most often a missing "Create Public Threads" permission: the match is on, so play it in the channel.
+            log.warning("match=%s guild=%s could not create a thread (%s); playing in the channel", match.id,
+                        match.guild_id, exc)
+            try:
+                await channel.send(  # type: ignore[union-attr]
+                    f"I couldn't open a thread for match #{match.id} (I need the *Create Public Threads* "
+                    "permission), so it is played right here.", allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException:
+                return None
+            return channel
+
+    async def _tell_players(self, match: Match, link: str | None) -> None:
+        title = catalogue.info(match.game).title
+        secret = self.service.in_secret_setup(match)
+        setting_up = self.service.to_act(match)
+        for seat in match.seats:
+            if not seat.is_member:
+                continue
+            view = self.service.view(match, seat.seat)
+            side = (view.get("seat_names") or [f"seat {seat.seat + 1}"] * (seat.seat + 1))[seat.seat]
+            text = f"Your {title} match #{match.id} has started: you play **{side}**. Thread: {link}"
+            prompt = secret and seat.seat in setting_up
+            if prompt:
+                text += "\nYour setup is secret: press **Set up in private** to make it. Nobody else sees it."
+            await self.private.send(match, seat.seat, text, setup_prompt=prompt)

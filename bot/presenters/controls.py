@@ -1,0 +1,23 @@
+"""The buttons the presenters attach to their posts.
+
+The buttons themselves (with what a click does) live in bot/views, one layer up; the presenters are handed an
+object with these builders when the bot is wired together (bot/app.py), so they never import the views.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import discord
+
+from bot.storage import Challenge, Match
+
+
+class Controls(Protocol):
+    def board(self, match: Match, *, disabled: bool = False) -> discord.ui.View: ...
+
+    def challenge(self, challenge: Challenge) -> discord.ui.View | None: ...
+
+    def draw_answers(self, match: Match, *, disabled: bool = False) -> discord.ui.View: ...
+
+    def setup_prompt(self, match_id: int) -> discord.ui.View: ...
