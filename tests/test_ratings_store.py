@@ -8,7 +8,7 @@ import json
 import pytest
 import pytest_asyncio
 
-from bot.ratings import MatchResult, RatingError, UnknownGame, replay
+from bot.ratings import MatchResult, RatingError, UnknownGame, cli, replay
 from bot.storage import Repository, open_database
 from bot.storage.ratings import RatingStore
 
@@ -283,3 +283,32 @@ async def test_rebuild_waits_for_a_match_being_recorded_and_stays_consistent(sto
     await store.rebuild()
     assert (await table(repo, "ratings"), await table(repo, "rating_changes")) == settled
     assert (await store.rating(1, "epaminondas", 10)).games == 12
+
+
+# --- python -m bot ratings --rebuild -------------------------------------------------------------------------
+
+
+def test_the_rebuild_command_rebuilds_the_settings_database(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "strategos.db"
+
+    async def prepare():
+        repo = Repository(await open_database(path))
+        await add_match_columns(repo.db)
+        played = Matches(repo)
+        await played.finish("epaminondas", [10, 20], [[0], [1]])
+        await played.finish("mycenae", [10, 20, 30], [[0], [1], [2]])
+        await played.finish("chess", [10, 20], [[0], [1]])
+        await repo.close()
+
+    asyncio.run(prepare())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("STRATEGOS_DATABASE", str(path))
+    assert cli.main(["--rebuild"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "rebuilt ratings: 2 rated matches, 5 ratings, 1 matches skipped (match 3: unknown game 'chess'" \
+                  "; known: myrmidons, myriath, mycenae, epaminondas, archimedes)\n"
+    assert "skipped match 3" in err
+
+    assert cli.main([]) == 2
+    assert cli.main(["--rebuild", "--database", str(tmp_path / "typo.db")]) == 1
+    assert "no database" in capsys.readouterr().err
