@@ -273,6 +273,25 @@ async def test_rebuild_skips_what_cannot_be_rated_and_says_why(store, matches):
     assert "1 matches skipped" in summary.line()
 
 
+async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapshot(store, matches, repo):
+    await matches.finish("epaminondas", [10, 20], [[0], [1]])
+    async with repo.transaction():
+        rebuilding = asyncio.create_task(store.rebuild())
+        await asyncio.sleep(0.2)  # the snapshot (one match) is read and replayed; the rebuild waits for the lock
+        await repo.db.execute(
+            "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at, updated_at,"
+            " rated, standings, finished_at) VALUES (50, 1, 5, 'epaminondas', 7, 'finished', '{}', '{}', 1, 999, 1,"
+            " '[[1], [0]]', 999)"
+        )
+        await repo.db.executemany(
+            "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (50, ?, ?, 'x')", [(0, 10), (1, 30)]
+        )
+    summary = await rebuilding
+    assert summary.matches == 2
+    assert (await store.rating(1, "epaminondas", 10)).recent == "WL"
+    assert [c.match_id for c in await store.changes_for_match(50)] == [50, 50]
+
+
 async def test_rebuild_waits_for_a_match_being_recorded_and_stays_consistent(store, matches, repo):
     ids = [await matches.finish("epaminondas", [10, 20 + i % 3], [[i % 2], [1 - i % 2]]) for i in range(12)]
     # Rebuilds and live recordings interleave on one connection; each is one transaction, so none sees half of

@@ -8,7 +8,8 @@ RatingStore, which also times the rebuild), plus two other servers and another g
 RatingStore exactly what the leaderboard and profile commands call:
 
 - leaderboard: one page of 10 from the middle of the board, plus the asking member's own rank (she is not on it);
-- profile: a member's rating, rank and full history (a regular with ~12 games, and a veteran with 500).
+- profile: a member's rating, rank and full history (a regular with ~12 games, and a veteran with 500);
+- the profile's chart picture of the veteran's history (Pillow, no database).
 
 Cold: a fresh connection each time (SQLite's page cache empty; the operating system's file cache is warm, as it is in
 a running bot). Warm: the same connection, repeated. Times are wall-clock milliseconds. Like the rebuild command,
@@ -31,6 +32,7 @@ from typing import Awaitable, Callable, Sequence
 
 from bot.storage import Repository, open_database
 from bot.storage.ratings import RatingStore
+from renderers.rating_chart import rating_chart
 
 GUILD, OTHER_GUILDS = 1, (2, 3)
 GAME, OTHER_GAME = "epaminondas", "mycenae"
@@ -152,6 +154,14 @@ async def time_query(path: Path, query: Query, *, runs: int, cold: bool) -> list
     return seconds
 
 
+async def profile_points(path: Path, member: int) -> list[tuple[float, int]]:
+    repo = Repository(await open_database(path))
+    try:
+        return (await RatingStore(repo).profile(GUILD, GAME, member)).chart_points()
+    finally:
+        await repo.close()
+
+
 async def pick_members(path: Path, veteran: int) -> dict[str, int]:
     """A member near the bottom of the board (her rank is not on the page asked for) and a regular player."""
     repo = Repository(await open_database(path))
@@ -191,6 +201,14 @@ async def run(members: int, games_each: int, veteran_games: int, runs: int) -> N
                 worst = max(worst, percentile(ms, 99))
                 print(f"| {name} | {'cold' if cold else 'warm'} | {len(ms)} | {statistics.median(ms):.2f} ms "
                       f"| {percentile(ms, 99):.2f} ms | {max(ms):.2f} ms |")
+        points = await profile_points(path, filled["veteran"])
+        renders = []
+        for _ in range(min(runs, 50)):
+            started = time.perf_counter()
+            png = rating_chart(points, title="Member 1 · Epaminondas")
+            renders.append((time.perf_counter() - started) * 1000)
+        print(f"\nChart of {len(points)} points: median {statistics.median(renders):.1f} ms, max {max(renders):.1f} ms,"
+              f" {len(png) // 1024} KiB (drawing, not a database read: run it off the event loop).")
         verdict = "within" if worst <= BUDGET_MS else "OVER"
         print(f"\nWorst p99 {worst:.2f} ms: {verdict} the {BUDGET_MS:.0f} ms budget.")
 

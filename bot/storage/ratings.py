@@ -41,7 +41,8 @@ _CHANGE_COLUMNS = (
 )
 _LEADERBOARD_ORDER = "provisional, mu DESC, member_id"  # the order of the ratings_leaderboard index
 
-# Finished rated matches in the order they are rated. `finished_at` is set when a match ends; `updated_at` stands
+# Finished rated matches in the order they are rated, one row per seat (_results_from_rows reads the columns by
+# position). `finished_at` is set when a match ends; `updated_at` stands
 # in for matches that finished before it existed (their last write was the finish).
 _FINISHED_RATED_MATCHES = """
     SELECT m.id, m.guild_id, m.game, m.standings, m.result, COALESCE(m.finished_at, m.updated_at) AS finished_at,
@@ -234,11 +235,21 @@ class RatingStore:
     # --- rebuilding --------------------------------------------------------------------------------------------
 
     async def rebuild(self) -> RebuildSummary:
-        """Recompute every rating from the finished rated matches and replace both tables, in one transaction:
-        a match finishing meanwhile waits, then is rated on top (or finds itself already rated)."""
+        """Recompute every rating from the finished rated matches and replace both tables, in one transaction.
+
+        Replaying thousands of matches takes a second or more, and the transaction lock also holds up every move
+        being saved. So the replay runs before the transaction, on a snapshot of the match rows; inside it, the
+        rows are read again and the replay is redone only if a match finished or changed meanwhile. Either way
+        what lands is exactly the replay of the rows committed at that moment, and a match finishing later waits
+        for the transaction, then is rated on top (or finds itself already rated)."""
+        snapshot = await self._finished_rows("", ())
+        results, skipped = _results_from_rows(snapshot)
+        replayed = replay(results)
         async with self.repo.transaction():
-            results, skipped = await self._finished_results("", ())
-            replayed = replay(results)
+            rows = await self._finished_rows("", ())
+            if rows != snapshot:
+                results, skipped = _results_from_rows(rows)
+                replayed = replay(results)
             await self.db.execute("DELETE FROM rating_changes")
             await self.db.execute("DELETE FROM ratings")
             await self.db.executemany(
@@ -261,35 +272,41 @@ class RatingStore:
         ) as cur:
             return {row["member_id"]: _rating(row) for row in await cur.fetchall()}
 
+    async def _finished_rows(self, extra: str, params: tuple[Any, ...]) -> list[tuple]:
+        """Finished rated matches joined with their seats, one plain tuple per seat, in rating order."""
+        async with self.db.execute(_FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
+            return [tuple(row) for row in await cur.fetchall()]
+
     async def _finished_results(
         self, extra: str, params: tuple[Any, ...]
     ) -> tuple[list[MatchResult], list[tuple[int, str]]]:
-        """Finished rated matches as results, in rating order, and the ones that cannot be rated with why."""
-        async with self.db.execute(_FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
-            rows = await cur.fetchall()
-        results: list[MatchResult] = []
-        skipped: list[tuple[int, str]] = []
-        for match_rows in _group_by_match(rows):
-            head = match_rows[0]
-            try:
-                standings = standings_from_row(head["standings"], head["result"], len(match_rows))
-                results.append(MatchResult.of(
-                    match_id=head["id"], guild_id=head["guild_id"], game=head["game"],
-                    members=[r["user_id"] for r in match_rows], standings=standings,
-                    finished_at=head["finished_at"], names=[r["user_name"] for r in match_rows],
-                ))
-            except (RatingError, ValueError, TypeError) as error:  # malformed JSON too: report, rate the rest
-                reason = str(error)
-                if not reason.startswith(f"match {head['id']}"):
-                    reason = f"match {head['id']}: {reason}"
-                skipped.append((head["id"], reason))
-        return results, skipped
+        return _results_from_rows(await self._finished_rows(extra, params))
 
 
-def _group_by_match(rows: Iterable[aiosqlite.Row]) -> list[list[aiosqlite.Row]]:
-    groups: list[list[aiosqlite.Row]] = []
+def _results_from_rows(rows: Iterable[tuple]) -> tuple[list[MatchResult], list[tuple[int, str]]]:
+    """Rows of _FINISHED_RATED_MATCHES as results, and the matches that cannot be rated with why."""
+    results: list[MatchResult] = []
+    skipped: list[tuple[int, str]] = []
+    for match_rows in _group_by_match(rows):
+        match_id, guild_id, game, standings_json, result_json, finished_at = match_rows[0][:6]
+        try:
+            standings = standings_from_row(standings_json, result_json, len(match_rows))
+            results.append(MatchResult.of(
+                match_id=match_id, guild_id=guild_id, game=game, members=[r[7] for r in match_rows],
+                standings=standings, finished_at=finished_at, names=[r[8] for r in match_rows],
+            ))
+        except (RatingError, ValueError, TypeError) as error:  # malformed JSON too: report, rate the rest
+            reason = str(error)
+            if not reason.startswith(f"match {match_id}"):
+                reason = f"match {match_id}: {reason}"
+            skipped.append((match_id, reason))
+    return results, skipped
+
+
+def _group_by_match(rows: Iterable[tuple]) -> list[list[tuple]]:
+    groups: list[list[tuple]] = []
     for row in rows:
-        if groups and groups[-1][0]["id"] == row["id"]:
+        if groups and groups[-1][0][0] == row[0]:
             groups[-1].append(row)
         else:
             groups.append([row])
