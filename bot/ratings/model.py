@@ -11,15 +11,17 @@ Display scale (what members see)
 --------------------------------
 The model works in its own units: a new member starts at mu = 25 with uncertainty sigma = 25/3. Members see
 
-    display = 1500 + (mu - 25) * 400 / (beta * sqrt(2) * ln 10)      (~ 1500 + 29.47 * (mu - 25))
+    display = 1500 + (mu - 25) * 400 / (beta * sqrt(2) * ln 10)      (~ 1500 + 29.48 * (mu - 25))
 
 rounded half up. The factor makes the scale read like chess Elo. In the Plackett-Luce likelihood that the updates
 use, the chance that a settled player (small sigma) beats another is 1 / (1 + exp(-(mu_a - mu_b) / (beta * sqrt(2)))),
-so 400 display points are odds of 10 to 1, exactly as in Elo; and an average member stays near 1500 however many
-games she plays. (openskill's predict_win uses a normal approximation instead, which is more confident.) (The conservative "ordinal" mu - 3 sigma would
-start everyone near 760 and then creep upwards merely with games played, which is not what people expect of a
-rating.) Uncertainty is shown instead by the provisional mark: `1500?` until a member has played PROVISIONAL_GAMES
-rated games of that game on that server. Leaderboards list settled members before provisional ones.
+so 400 display points are odds of 10 to 1, exactly as in Elo, and an average member stays near 1500 however many
+games she plays. (openskill's predict_win uses a normal approximation instead, which is more confident.)
+
+Why mu and not the conservative "ordinal" mu - 3 sigma: the ordinal would start everyone near 760 and then creep
+upwards merely with games played, which is not what people expect of a rating. Uncertainty is shown instead by the
+provisional mark: `1500?` until a member has played PROVISIONAL_GAMES rated games of that game on that server.
+Leaderboards list settled members before provisional ones.
 """
 
 from __future__ import annotations
