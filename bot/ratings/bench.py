@@ -1,0 +1,228 @@
+"""Ratings benchmark: leaderboard and profile reads on a server with 1,000 rated members.
+
+    python -m bot.ratings.bench                    # 1,000 members, ~12 games each, 300 timed reads per query
+    python -m bot.ratings.bench --members 5000     # a bigger server
+
+Fills a temporary SQLite file the way the bot does (finished rated matches with their seats, then a rebuild through
+RatingStore, which also times the rebuild), plus two other servers and another game as noise, then times through
+RatingStore exactly what the leaderboard and profile commands call:
+
+- leaderboard: one page of 10 from the middle of the board, plus the asking member's own rank (she is not on it);
+- profile: a member's rating, rank and full history (a regular with ~12 games, and a veteran with 500);
+- the profile's chart picture of the veteran's history (Pillow, no database).
+
+Cold: a fresh connection each time (SQLite's page cache empty; the operating system's file cache is warm, as it is in
+a running bot). Warm: the same connection, repeated. Times are wall-clock milliseconds. Like the rebuild command,
+this is an entry point that touches storage; nothing imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import platform
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Awaitable, Callable, Sequence
+
+from bot.storage import Repository, open_database
+from bot.storage.ratings import RatingStore
+from renderers.rating_chart import rating_chart
+
+GUILD, OTHER_GUILDS = 1, (2, 3)
+GAME, OTHER_GAME = "epaminondas", "mycenae"
+DAY = 86400.0
+BUDGET_MS = 100.0
+
+# Databases from before the match service's migration lack these; the benchmark adds them when absent.
+MATCH_COLUMNS = {
+    "rated": "ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
+    "standings": "ALTER TABLE matches ADD COLUMN standings TEXT",
+    "finished_at": "ALTER TABLE matches ADD COLUMN finished_at REAL",
+}
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered), max(1, math.ceil(q / 100 * len(ordered)))) - 1]
+
+
+async def fill(path: Path, members: int, games_each: int, veteran_games: int, seed: int = 7) -> dict[str, int]:
+    """Write finished matches: every member of the main server plays ~games_each two-player games against random
+    others (stronger members win more often, so the board has a real spread), one veteran plays veteran_games, and
+    other servers and another game add rows the queries must skip."""
+    rng = random.Random(seed)
+    repo = Repository(await open_database(path))
+    try:
+        async with repo.db.execute("PRAGMA table_info(matches)") as cur:
+            present = {row["name"] for row in await cur.fetchall()}
+        for name, sql in MATCH_COLUMNS.items():
+            if name not in present:
+                await repo.db.execute(sql)
+
+        strength = {m: rng.gauss(0, 1) for m in range(1, members + 1)}
+        plays: list[tuple[int, str, list[int], list[list[int]]]] = []
+        for i in range(max(members, members * games_each // 2)):
+            a = i % members + 1  # everyone plays: the board has exactly `members` lines
+            b = rng.randrange(1, members)  # any other member, uniformly
+            b += b >= a
+            plays.append((GUILD, GAME, [a, b], _standings(rng, strength[a], strength[b])))
+        veteran = 1
+        for _ in range(veteran_games):
+            b = rng.randrange(2, members + 1)
+            plays.append((GUILD, GAME, [veteran, b], _standings(rng, strength[veteran], strength[b])))
+        for guild in OTHER_GUILDS:
+            for _ in range(members * 2):
+                a, b = rng.sample(range(1, members + 1), 2)
+                plays.append((guild, GAME, [a, b], _standings(rng, 0, 0)))
+        for _ in range(members):
+            seats = rng.sample(range(1, members + 1), 3)
+            order = list(range(3))
+            rng.shuffle(order)
+            plays.append((GUILD, OTHER_GAME, seats, [[s] for s in order]))
+        rng.shuffle(plays)
+
+        start = time.time() - 365 * DAY
+        async with repo.transaction():
+            for match_id, (guild, game, seats, standings) in enumerate(plays, start=1):
+                finished = start + match_id * (365 * DAY / len(plays))
+                winners = standings[0] if len(standings) > 1 else []
+                await repo.db.execute(
+                    "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at,"
+                    " updated_at, rated, standings, finished_at) VALUES (?, ?, 1, ?, 0, 'finished', '{}', ?, ?, ?,"
+                    " 1, ?, ?)",
+                    (match_id, guild, game, json.dumps({"winners": winners, "reason": "bench"}), finished - 3600,
+                     finished, json.dumps(standings), finished),
+                )
+                await repo.db.executemany(
+                    "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)",
+                    [(match_id, seat, member, f"Member {member}") for seat, member in enumerate(seats)],
+                )
+        return {"matches": len(plays), "veteran": veteran}
+    finally:
+        await repo.close()
+
+
+def _standings(rng: random.Random, a: float, b: float) -> list[list[int]]:
+    if rng.random() < 0.05:
+        return [[0, 1]]
+    p_a = 1 / (1 + math.exp(b - a))
+    return [[0], [1]] if rng.random() < p_a else [[1], [0]]
+
+
+async def time_rebuild(path: Path) -> tuple[float, str]:
+    repo = Repository(await open_database(path))
+    try:
+        started = time.perf_counter()
+        summary = await RatingStore(repo).rebuild()
+        return time.perf_counter() - started, summary.line()
+    finally:
+        await repo.close()
+
+
+Query = Callable[[RatingStore], Awaitable[object]]
+
+
+async def time_query(path: Path, query: Query, *, runs: int, cold: bool) -> list[float]:
+    seconds = []
+    repo = None if cold else Repository(await open_database(path))
+    try:
+        if repo is not None:
+            await query(RatingStore(repo))  # warm-up: fill SQLite's page cache
+        for _ in range(runs):
+            if cold:
+                fresh = Repository(await open_database(path))
+                try:
+                    started = time.perf_counter()
+                    await query(RatingStore(fresh))
+                    seconds.append(time.perf_counter() - started)
+                finally:
+                    await fresh.close()
+            else:
+                started = time.perf_counter()
+                await query(RatingStore(repo))
+                seconds.append(time.perf_counter() - started)
+    finally:
+        if repo is not None:
+            await repo.close()
+    return seconds
+
+
+async def profile_points(path: Path, member: int) -> list[tuple[float, int]]:
+    repo = Repository(await open_database(path))
+    try:
+        return (await RatingStore(repo).profile(GUILD, GAME, member)).chart_points()
+    finally:
+        await repo.close()
+
+
+async def pick_members(path: Path, veteran: int) -> dict[str, int]:
+    """A member near the bottom of the board (her rank is not on the page asked for) and a regular player."""
+    repo = Repository(await open_database(path))
+    try:
+        store = RatingStore(repo)
+        page = await store.leaderboard(GUILD, GAME, offset=0, limit=100)
+        last = await store.leaderboard(GUILD, GAME, offset=page.total - 1, limit=1)
+        regular = next(e.rating for e in page.entries if e.rating.member_id != veteran)
+        return {"bottom": last.entries[0].rating.member_id, "regular": regular.member_id, "total": page.total}
+    finally:
+        await repo.close()
+
+
+async def run(members: int, games_each: int, veteran_games: int, runs: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        filled = await fill(path, members, games_each, veteran_games)
+        rebuild_s, line = await time_rebuild(path)
+        who = await pick_members(path, filled["veteran"])
+        middle = who["total"] // 2
+
+        queries: dict[str, Query] = {
+            "leaderboard page + own rank": lambda s: s.leaderboard(
+                GUILD, GAME, offset=middle, limit=10, member_id=who["bottom"]),
+            f"profile ({games_each}-ish games)": lambda s: s.profile(GUILD, GAME, who["regular"]),
+            f"profile ({veteran_games}+ games)": lambda s: s.profile(GUILD, GAME, filled["veteran"]),
+        }
+        print(f"Python {platform.python_version()}, SQLite file, {who['total']} rated members of {GAME} on the "
+              f"server, {filled['matches']} finished matches in all (three servers, two games).")
+        print(f"Rebuild of every rating: {rebuild_s * 1000:.0f} ms ({line}).\n")
+        print("| query | cache | runs | median | p99 | max |")
+        print("|---|---|---|---|---|---|")
+        worst = 0.0
+        for name, query in queries.items():
+            for cold in (True, False):
+                ms = [s * 1000 for s in await time_query(path, query, runs=runs, cold=cold)]
+                worst = max(worst, percentile(ms, 99))
+                print(f"| {name} | {'cold' if cold else 'warm'} | {len(ms)} | {statistics.median(ms):.2f} ms "
+                      f"| {percentile(ms, 99):.2f} ms | {max(ms):.2f} ms |")
+        points = await profile_points(path, filled["veteran"])
+        renders = []
+        for _ in range(min(runs, 50)):
+            started = time.perf_counter()
+            png = rating_chart(points, title="Member 1 · Epaminondas")
+            renders.append((time.perf_counter() - started) * 1000)
+        print(f"\nChart of {len(points)} points: median {statistics.median(renders):.1f} ms, max {max(renders):.1f} ms,"
+              f" {len(png) // 1024} KiB (drawing, not a database read: run it off the event loop).")
+        verdict = "within" if worst <= BUDGET_MS else "OVER"
+        print(f"\nWorst p99 {worst:.2f} ms: {verdict} the {BUDGET_MS:.0f} ms budget.")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bot.ratings.bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--members", type=int, default=1000)
+    p.add_argument("--games", type=int, default=12, help="rated games per member on average")
+    p.add_argument("--veteran", type=int, default=500, help="games of the one long-time member")
+    p.add_argument("--runs", type=int, default=300)
+    args = p.parse_args(argv)
+    asyncio.run(run(args.members, args.games, args.veteran, args.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""`python -m bot ratings --rebuild`: recompute every rating from the stored match results.
+
+The one module of bot/ratings that touches storage: it is an entry point, imported by nothing but `bot.__main__`.
+Safe while the bot runs: the rebuild is one transaction, and SQLite's busy timeout makes either side wait.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from bot.settings import Settings, SettingsError
+from bot.storage import Repository, open_database
+from bot.storage.ratings import RatingStore, RebuildSummary
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m bot ratings",
+        description="Ratings are derived from finished rated matches; rebuild them after changing the rating "
+                    "model or repairing match results.",
+    )
+    p.add_argument("--rebuild", action="store_true", help="recompute all ratings from the stored matches")
+    p.add_argument("--database", type=Path, help="SQLite file (default: STRATEGOS_DATABASE from the settings)")
+    return p
+
+
+async def rebuild(database: Path) -> RebuildSummary:
+    repo = Repository(await open_database(database))
+    try:
+        return await RatingStore(repo).rebuild()
+    finally:
+        await repo.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if not args.rebuild:
+        parser().print_usage(sys.stderr)
+        print("nothing to do: add --rebuild", file=sys.stderr)
+        return 2
+    try:
+        database = args.database or Settings.load().database
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not database.exists():
+        # open_database would create an empty one; rebuilding nothing there is a typo, not a success.
+        print(f"error: no database at {database}", file=sys.stderr)
+        return 1
+    summary = asyncio.run(rebuild(database))
+    print(summary.line())
+    for _, reason in summary.skipped:
+        print(f"  skipped {reason}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
