@@ -23,7 +23,7 @@ from bot.storage import Challenge, Match, Repository, Timer, VersionConflict
 
 from . import errors
 from .bus import EventBus
-from .catalogue import checked_options, default_options, is_offered
+from .catalogue import checked_options, confirmation_for, default_options, is_offered
 from .events import (
     BoardRequested,
     ChallengeEnded,
@@ -79,6 +79,16 @@ class PrivateView:
     seat: int
     view: dict[str, Any]
     setup_open: bool  # she still has a secret setup to make
+    consent_open: bool  # a load request waits for her answer
+
+
+@dataclass(frozen=True)
+class Request:
+    """Another player's request that only `asked` may answer (a Mycenae load of her pieces)."""
+
+    requester: int
+    asked: int
+    move: str
 
 
 class MatchService:
@@ -429,7 +439,31 @@ class MatchService:
         if seat is None:
             raise errors.NotInMatch()
         setup_open = self.in_secret_setup(match) and seat in self.to_act(match)
-        return PrivateView(match, seat, self.view(match, seat), setup_open)
+        request = self.pending_request(match)
+        return PrivateView(match, seat, self.view(match, seat), setup_open,
+                           request is not None and request.asked == seat)
+
+    def pending_request(self, match: Match) -> Request | None:
+        """The request waiting for an answer, as every player may see it (loading is public)."""
+        pending = self.view(match, None).get("pending") if match.active else None
+        if not pending or pending.get("asked") not in self.to_act(match):
+            return None
+        return Request(pending["requester"], pending["asked"], pending["move"])
+
+    async def confirmation_for(self, match_id: int, user_id: int, move: str) -> tuple[Match, str, str] | None:
+        """(match, canonical move, question) when a typed move must be confirmed before it is played (a burn);
+        None when it can be played at once. Raises what submit_move would for a move that can't be played."""
+        move = move.strip()
+        if len(move) > MAX_MOVE_LENGTH:
+            raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
+        match = await self._playable(match_id, user_id, None)
+        seat = self._seat_to_act(match, user_id)
+        try:
+            canonical = self.game_of(match).canonical(self.state_of(match), seat, move)
+        except (MoveSyntaxError, IllegalMoveError) as exc:
+            raise errors.BadMove(str(exc)) from None
+        question = confirmation_for(match.game, canonical)
+        return (match, canonical, question) if question else None
 
     async def secret_setup_for(self, match_id: int, user_id: int) -> Match:
         """The match if the user still has a secret setup to make (the DM's "Set up in private" button)."""

@@ -137,4 +137,5 @@ class ChallengePresenter:
             prompt = secret and seat.seat in setting_up
             if prompt:
                 text += "\nYour setup is secret: press **Set up in private** to make it. Nobody else sees it."
-            await self.private.send(match, seat.seat, text, setup_prompt=prompt)
+            await self.private.send(match, seat.seat, text,
+                                    buttons=self.controls.setup_prompt(match.id) if prompt else None)
