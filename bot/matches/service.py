@@ -36,6 +36,7 @@ from .events import (
     SetupProgress,
 )
 from .ratelimit import RateLimiter
+from .ratings import Ratings
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
@@ -109,6 +110,7 @@ class MatchService:
         self.bus = bus or EventBus()
         self.limiter = limiter or RateLimiter(clock)
         self.timers = TimerDispatcher(repo, clock)
+        self.ratings = Ratings(repo)
         self.timers.on(CHALLENGE_EXPIRY, self._expire_challenge)
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
@@ -203,9 +205,10 @@ class MatchService:
         invited: Sequence[int | None],
         options: dict[str, Any] | None = None,
         computer_level: str | None = None,
+        rated: bool = True,
     ) -> Challenge:
         """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
-        `computer_level`, the computer's seat)."""
+        `computer_level`, the computer's seat). Matches with a computer seat are never rated."""
         if not is_offered(game_key):
             raise errors.UserError("That game can't be played here yet.")
         game = get_game(game_key)
@@ -230,7 +233,7 @@ class MatchService:
             challenge = await self.repo.create_challenge(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
-                now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level,
+                now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level, rated=rated,
             )
         self.timers.wake()
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
@@ -504,7 +507,8 @@ class MatchService:
             if secret_setup and self.in_secret_setup(match):
                 presented = self.bus.publish(SetupProgress(match, seat))
             else:
-                presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced))
+                rated = await self.ratings.rate_finished(match)
+                presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced, rated))
             self._publish_end(match)
             return TurnReport(match, "move", seat, shown, public + [e for f in forced for e in f.events],
                               Outcome.from_json(match.result), presented)
@@ -551,7 +555,8 @@ class MatchService:
         if new_state is not None:
             match, forced = await self._play_forced_moves(match, new_state)
         public = [e for e in events if is_visible(e, None)]
-        presented = self.bus.publish(MovePlayed(match, kind, seat, kind, public, forced))
+        rated = await self.ratings.rate_finished(match)
+        presented = self.bus.publish(MovePlayed(match, kind, seat, kind, public, forced, rated))
         self._publish_end(match)
         return TurnReport(match, kind, seat, kind, public, Outcome.from_json(match.result), presented)
 
@@ -586,7 +591,8 @@ class MatchService:
             match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
                                        outcome=outcome)
             log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
-            presented = self.bus.publish(MovePlayed(match, "draw", seat, None))
+            rated = await self.ratings.rate_finished(match)
+            presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
             self._publish_end(match)
             return TurnReport(match, "draw", seat, None, [], outcome, presented)
 

@@ -41,6 +41,8 @@ def challenge_text(challenge: Challenge) -> str:
         else:
             seats.append("open seat")
     lines.append("Seats: " + " · ".join(seats))
+    if not challenge.rated:
+        lines.append("Unrated: the result does not count for ratings.")
     if challenge.options:
         lines.append("Options: " + ", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items()))
     if challenge.status == "open":

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 import discord
 
 import renderers
+from renderers.rating_chart import rating_chart
 
 
 async def render_png(view: dict[str, Any], names: Sequence[str]) -> bytes:
@@ -24,3 +25,8 @@ async def rules_file(game_key: str) -> discord.File | None:
         return None
     png = await asyncio.to_thread(renderers.rules_diagram, game_key)
     return discord.File(io.BytesIO(png), filename="rules.png")
+
+
+async def rating_chart_file(points: Sequence[tuple[float, int]], title: str) -> discord.File:
+    png = await asyncio.to_thread(rating_chart, list(points), title=title)
+    return discord.File(io.BytesIO(png), filename="rating.png")

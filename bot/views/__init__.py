@@ -13,13 +13,14 @@ from bot.storage import Challenge, Match
 from .board import BoardButton, board_buttons
 from .challenge import ChallengeButton, challenge_buttons
 from .endings import DrawAnswer, ResignConfirm, draw_buttons
+from .leaderboard import LeaderboardButton
 from .options import OptionButton, OptionSelect
 from .picker import PickerButton, PickerSelect, SetupButton, setup_prompt_view
 from .requests import ConfirmMove, ConsentButton, consent_buttons
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
-    SetupButton, ConsentButton, ConfirmMove,
+    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton,
 )
 
 
