@@ -18,13 +18,17 @@ from typing import Any, Callable, Sequence
 import discord
 
 import renderers
+from bot.matches import errors
 from renderers.rating_chart import rating_chart
 
 MAX_WAITING = 5000  # renders waiting for a worker; beyond this the bot is overloaded and says so
 
 
-class RenderBusy(Exception):
-    """More renders are waiting than the queue holds."""
+class RenderBusy(errors.UserError):
+    """More renders are waiting than the queue holds: say so rather than queue without end."""
+
+    def __init__(self) -> None:
+        super().__init__("Strategos is very busy right now. Nothing was changed — please try again in a minute.")
 
 
 class RenderQueue:
