@@ -22,7 +22,7 @@ from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, O
 from bot.storage import Challenge, Match, Repository, Timer, VersionConflict
 
 from . import errors
-from .bus import EventBus
+from .bus import Delivery, EventBus
 from .catalogue import checked_options, confirmation_for, default_options, is_offered
 from .events import (
     BoardRequested,
@@ -59,7 +59,7 @@ class TurnReport:
     move: str | None = None  # None for private moves: their text never leaves the engine's owner
     events: list[Event] = field(default_factory=list)
     outcome: Outcome | None = None
-    presented: asyncio.Future | None = None
+    presented: Delivery | None = None
 
 
 @dataclass(frozen=True)
