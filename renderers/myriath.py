@@ -427,21 +427,28 @@ def halves_text(halves: int) -> str:
     return f"{whole}½" if whole else "½"
 
 
-def _detail(view: dict, seat: int, passed: set[int]) -> str:
-    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left. With two
-    players there is room to spell it out."""
+def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
+    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left. Badges two
+    to a row have room to spell it out and to name the seat's colour (as the other games name their sides)."""
     left = sum(view["supplies"][seat].values())
-    wide = view["num_players"] == 2
+    wide = badges_per_row(view["num_players"]) <= 2
     parts = [f"{view['scores_text'][seat]} {'points' if wide else 'pts'}"]
     if seat in passed and view["phase"] != "over":  # at the end everybody passed; the outcome says so
         parts.append("passed")
     parts.append(f"{left} {'tiles left' if wide else 'left'}")
+    colour_name = view["seat_names"][seat]
+    if wide and colour_name != name:
+        parts.insert(0, colour_name)
     return " · ".join(parts)
 
 
 def caption_rows(num_players: int) -> int:
     """Four badges side by side leave no room for a name: four players get two rows of two."""
     return 2 if num_players == 4 else 1
+
+
+def badges_per_row(num_players: int) -> int:
+    return -(-num_players // caption_rows(num_players))
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) -> None:
@@ -454,14 +461,13 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
         Badge(
             sprite=swatch_sprite(colours[seat], seat),
             name=names[seat] + (" (you)" if view.get("viewer") == seat else ""),
-            detail=_detail(view, seat, passed),
+            detail=_detail(view, seat, passed, names[seat]),
             active=seat in acting,
             winner=seat in winners,
         )
         for seat in range(view["num_players"])
     ]
-    rows = caption_rows(view["num_players"])
-    per_row = -(-len(badges) // rows)
+    rows, per_row = caption_rows(view["num_players"]), badges_per_row(view["num_players"])
     for row in range(rows - 1):  # the upper rows carry badges only; the last one the status and history lines
         draw_caption(img, top + row * BADGE_ROW, badges[row * per_row:(row + 1) * per_row], "", "")
     last_row = top + (rows - 1) * BADGE_ROW

@@ -333,10 +333,11 @@ def test_badge_details_show_half_points_passes_and_tiles_left():
     state = position(3, [(0, "O@e5"), (1, "O@g5"), (2, "O@e7")], to_move=1, scores=[3.5, 0.5, 1])
     view = GAME.view(state, None)
     view = {**view, "passes_in_a_row": 1}  # seat 0, the seat before the one to move, has just passed
-    assert myr._detail(view, 0, myr.passed_seats(view)) == "3½ pts · passed · 18 left"
-    assert myr._detail(view, 1, myr.passed_seats(view)) == "½ pts · 18 left"
+    assert myr._detail(view, 0, myr.passed_seats(view), "Ann") == "3½ pts · passed · 18 left"
+    assert myr._detail(view, 1, myr.passed_seats(view), "Ben") == "½ pts · 18 left"
     two = GAME.view(position(2, [], scores=[2, 0]), None)
-    assert myr._detail(two, 0, set()) == "2 points · 19 tiles left"
+    assert myr._detail(two, 0, set(), "Vermilion") == "2 points · 19 tiles left"
+    assert myr._detail(two, 1, set(), "Bob") == "Blue · 0 points · 19 tiles left"
 
 
 def test_history_names_the_last_placement_and_what_it_scored():
