@@ -1,5 +1,6 @@
 """Myriath board picture: the street grid of 12 x 12 printed squares, the tiles lying in its channels, the playing
-area of the player count (the rest greyed out), the last placement outlined in white.
+area of the player count (the rest greyed out), the last placement outlined in white with the squares beside it
+lit sky blue.
 
     render(view, player_names=["Alice", "Bob", "Carol"]) -> PNG bytes
 
@@ -14,8 +15,9 @@ triangle, diamond), so the players differ by shape as well as by hue. Nothing is
 is drawn the same way, always with rank 1 at the bottom.
 
 Speed: the board (squares, channels, greyed area, coordinates, the empty caption band) is a cached layer per
-player count; each segment and each intersection piece is a cached antialiased sprite per seat, shape and
-highlight. A render copies the layer, pastes a few hundred small sprites and writes the caption.
+player count. Each segment is a cached opaque sprite per seat and highlight; each occupied intersection a cached
+opaque image of the antialiased triangles of every tile there. A render copies the layer, pastes a few hundred
+small opaque pieces (no masks, which cost far more per pixel) and writes the caption.
 """
 
 from __future__ import annotations
@@ -500,7 +502,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
 def _status(view: dict, names: Sequence[str]) -> str:
     status = status_line(view, names)
     if view["phase"] == "setup" and status:
-        status += " · place the octagon"
+        status += " · setup: an octagon each"
     return status
 
 

@@ -378,8 +378,8 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
     view = mid_view(4)
     first = myr.render(view)
     assert myr.render(view) == first
-    for cached in (myr.board_layer, myr.intersection_image, myr.segment_sprite, myr.intersection_sprite, myr.swatch_sprite,
-                   myr.score_dot_sprite):
+    for cached in (myr.board_layer, myr.intersection_image, myr.segment_sprite, myr.intersection_sprite,
+                   myr.swatch_sprite, myr.score_dot_sprite):
         cached.cache_clear()
     assert myr.render(view) == first
 
