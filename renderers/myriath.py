@@ -72,9 +72,9 @@ HIGHLIGHT = 4  # the white band inside the outline of the last placement
 MARK = 14  # the seat's mark on each segment
 SCORE_DOT = 11
 
-# Sides in the engine's order (N, E, S, W) and the unit step of each on screen (y grows downwards).
+# Sides in the engine's order (clockwise, so side + 2 is the opposite one); corners as steps on screen (y grows
+# downwards), for the half-diagonal from an intersection's centre to that corner.
 SIDES = "NESW"
-SCREEN_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 CORNER_STEP = {"NE": (1, -1), "SE": (1, 1), "SW": (-1, 1), "NW": (-1, -1)}
 
 
@@ -87,7 +87,7 @@ def seat_colours(view: dict) -> list[RGB]:
 
 
 def mark_colour(fill: RGB) -> RGB:
-    """Ink on light fills (yellow, vermilion), white on dark ones (blue, green): the mark always stands out."""
+    """Ink on a light fill (yellow), white on the darker ones (vermilion, blue, green): the mark always shows."""
     r, g, b = fill
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 120 else WHITE
 

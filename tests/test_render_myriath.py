@@ -18,6 +18,7 @@ from renderers.common import BACKGROUND, YELLOW
 
 GAME = get_game("myriath")
 COUNTS = (2, 3, 4)
+SCREEN_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}  # y grows downwards
 
 
 def decode(png: bytes) -> Image.Image:
@@ -77,7 +78,7 @@ def segment_fill_point(a: str, b: str) -> tuple[int, int]:
 def triangle_point(at: str, side: str) -> tuple[int, int]:
     """A point well inside the triangle of `at` facing `side`, clear of its outlines."""
     cx, cy = myr.point_centre(at)
-    dx, dy = myr.SCREEN_STEP[side]
+    dx, dy = SCREEN_STEP[side]
     reach = myr.CHANNEL * 0.3
     return round(cx + dx * reach), round(cy + dy * reach)
 
