@@ -21,7 +21,7 @@ from .board import (
     SETUP_CARGO,
     piece,
 )
-from .moves import _cargo_moves, _turn_moves
+from .moves import _cargo_moves, _turn_moves, clear_caches
 from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, parse_move
 from .picker import _cargo_choices, _move_families, _starts_with_command, _take, _turn_choices
 from .sampling import sample_state
@@ -90,6 +90,9 @@ class Mycenae(Game):
         if state.pending:
             return ["consent", "refuse"]
         return _turn_moves(state, seat)
+
+    def clear_caches(self) -> None:
+        clear_caches()
 
     def is_private_move(self, move: str) -> bool:
         return move.strip().lower().startswith("cargo")
