@@ -155,7 +155,10 @@ class _SizedLRU:
         return found[0]
 
     def put(self, key: Any, texts: tuple[str, ...]) -> None:
-        size = 64 + sum(57 + len(t) for t in texts)  # a str of n ASCII chars takes 49 + n bytes, plus its slot
+        # A str of n ASCII characters takes 49 + n bytes, plus 8 for its slot in the tuple. Sizing from the
+        # longest end instead of summing every text keeps a put at O(1) (summing 40,000 lengths costs ~1 ms).
+        longest = max(len(texts[0]), len(texts[-1])) if texts else 0
+        size = 64 + len(texts) * (57 + longest)
         self.entries[key] = (texts, size)
         self.size += size
         while self.size > self.budget and len(self.entries) > 1:
