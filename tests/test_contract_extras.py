@@ -289,13 +289,36 @@ def test_a_pending_request_is_cancelled_when_the_asked_player_leaves_and_the_req
     game, state = pending_request()
     new, events = game.eliminate(state, 2, "timed out")
     assert game.view(new, None)["pending"] is None and game.to_act(new) == [0]
-    assert events[0]["type"] == "cancelled" and game.describe(events[0]) == "a1's request is cancelled: load d4 e4"
+    cancelled = [e for e in events if e["type"] == "cancelled"]
+    assert [game.describe(e) for e in cancelled] == ["a1's request is cancelled: load d4 e4"]
 
 
 def test_a_pending_request_is_cancelled_when_the_requester_leaves_and_the_turn_passes_on():
     game, state = pending_request()
     new, _ = game.eliminate(state, 0, "resigned")
     assert game.view(new, None)["pending"] is None and game.to_act(new) == [1]
+
+
+def test_a_request_between_two_others_stands_when_a_third_player_leaves():
+    from bot.games.mycenae import position
+
+    board = """
+    . . . . . . . 2K
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . 0M 2P . . .
+    . . . . . . . .
+    3K 3P . . . . . .
+    0K . . . . . 1K 1R
+    """
+    game = get_game("mycenae")
+    state = position(board, 4, 0, cargo={"d4": "0R"}, armies=["mycenae", "plain", "plain", "plain"])
+    state = game.apply(state, 0, "load d4 e4")[0]
+    new, events = game.eliminate(state, 3, "left")
+    assert game.to_act(new) == [2] and game.view(new, None)["pending"]["move"] == "load d4 e4"
+    assert "cancelled" not in [e["type"] for e in events]
+    assert game.to_act(game.apply(new, 2, "consent")[0]) == [1]
 
 
 def twin_mycenae(n: int, seed: int, secret: int):
