@@ -365,6 +365,10 @@ class Replay:
     def complete(self) -> bool:
         return self.stopped is None
 
+    def views(self, viewer: int | None = None) -> list[JSON]:
+        """The view of every replayed state as `viewer` sees it (None: public), e.g. for an animated replay."""
+        return [self.game.view(state, viewer) for state in self.states]
+
     @property
     def final_state(self) -> Any:
         if not self.states:
