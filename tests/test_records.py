@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import bot.games.record as record_module
 from bot.games import GAMES, Outcome, get_game
 from bot.games.__main__ import main as cli
 from bot.games.playout import random_plies
@@ -290,3 +293,22 @@ def test_the_terminal_names_the_bad_line_and_says_when_a_record_hides_moves(tmp_
     assert cli(["replay", str(partial)]) == 2
     assert "seed is withheld" in capsys.readouterr().out
     assert cli(["replay", str(tmp_path / "missing.txt")]) == 1
+
+
+def indented_example(text: str) -> str:
+    """The first indented block that starts a record, unindented."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "Strategos match record 1")
+    block = []
+    for line in lines[start:]:
+        if line.strip() and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    return "\n".join(block)
+
+
+def test_the_documented_examples_replay():
+    doc = Path(record_module.__file__).with_name("RECORD_FORMAT.md").read_text(encoding="utf-8")
+    for text in (indented_example(record_module.__doc__), indented_example(doc)):
+        run = replay(text)
+        assert run.complete and run.outcome is not None and run.outcome.reason == "alice resigned"

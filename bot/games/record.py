@@ -14,7 +14,7 @@ per logged action (a move, a resignation, an agreed draw, a time-out), numbered 
     Date: 2026-11-24
     Match: 17
     Viewer: all
-    Result: 0 (Light has more pieces across (1 to 0))
+    Result: 1 (alice resigned)
 
     1. 0 i2-i3
     2. 1 e11-d10
