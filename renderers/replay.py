@@ -107,10 +107,13 @@ def build_replay_gif(
     attempts = 0
     while True:
         attempts += 1
-        shown = _shown(len(views), stride)
+        # Past a stride of the whole match only the final position is left to show.
+        shown = _shown(len(views), stride) if stride < len(views) else [len(views) - 1]
         try:
             data, frames, size = _encode(shown, picture, scale, per_move, last_ms, max_bytes)
         except _TooBig as too_big:
+            if len(shown) == 1:
+                raise ValueError(f"{max_bytes} bytes cannot hold even one frame of this game") from None
             ratio = too_big.projected / max_bytes
             if scale > MIN_SCALE:
                 scale = max(MIN_SCALE, min(scale * 0.9, scale * (0.9 / ratio) ** (1 / SIZE_EXPONENT)))

@@ -132,3 +132,9 @@ def test_views_of_two_readers_or_of_no_known_game_are_refused():
         replay_gif([])
     with pytest.raises(KeyError, match="no renderer for game 'chess'"):
         replay_gif([{**views[0], "game": "chess"}])
+
+
+def test_a_budget_too_small_for_one_frame_is_an_error_not_an_endless_search():
+    views = public_views("archimedes", 2)
+    with pytest.raises(ValueError, match="cannot hold even one frame"):
+        replay_gif(views, NAMES, max_bytes=2_000)

@@ -100,7 +100,8 @@ def replay_main(argv: list[str]) -> int:
         return 1
     game = run.game
     players = ", ".join(f"{seat} {name}" for seat, name in enumerate(record.names))
-    print(f"{game.info.title}, {record.num_players} players ({players}), seed {'withheld' if record.seed is None else record.seed}")
+    seed = "withheld" if record.seed is None else record.seed
+    print(f"{game.info.title}, {record.num_players} players ({players}), seed {seed}")
     if not run.states:
         print(f"Not replayed: {run.stopped}.")
         return 2
