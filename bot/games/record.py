@@ -416,9 +416,8 @@ def _replay(
     options: JSON | None,
     entries: Sequence[RecordMove],
     names: Sequence[str] | None,
-    where: Any,
 ) -> Replay:
-    """Replay `entries` in order; `where(index, entry)` names an entry in error messages."""
+    """Replay `entries` in order; errors name the entry by its number (and its line, from a parsed record)."""
     state = game.new_state(num_players, seed, options)
     run = Replay(game, [state], [], game.outcome(state), len(entries))
     for index, entry in enumerate(entries):
@@ -427,12 +426,12 @@ def _replay(
                            f"1 to {index} were checked, the {len(entries) - index} from there on were not")
             return run
         if run.outcome is not None:
-            raise RecordError(f"{where(index, entry)} comes after the end of the match ({run.outcome.reason})",
+            raise RecordError(f"move {index + 1} comes after the end of the match ({run.outcome.reason})",
                               entry.line)
         try:
             state, events, run.outcome = apply_entry(game, state, entry.seat, entry.move, names)
         except (MoveSyntaxError, IllegalMoveError) as exc:
-            raise RecordError(f"{where(index, entry)}: {entry.move!r} by seat {entry.seat} does not replay: {exc}",
+            raise RecordError(f"move {index + 1}: {entry.move!r} by seat {entry.seat} does not replay: {exc}",
                               entry.line) from None
         run.states.append(state)
         run.events.append(events)
@@ -457,8 +456,7 @@ def replay(record: Record | str) -> Replay:
                       stopped="the seed is withheld until the match ends (it decides draws still to come), so "
                               "no move could be checked")
     try:
-        run = _replay(game, record.num_players, record.seed, record.options, record.moves, record.names,
-                      lambda index, entry: f"move {index + 1}")
+        run = _replay(game, record.num_players, record.seed, record.options, record.moves, record.names)
     except ValueError as exc:  # bad options: the engine refuses them when it builds the start
         if isinstance(exc, RecordError):
             raise
@@ -492,8 +490,7 @@ def replay_moves(
     entries included. Raises RecordError naming the entry ("move 12") that does not replay."""
     game = _game(game)
     moves = [RecordMove(seat, move) for seat, move, _ in map(_entry, entries)]
-    return _replay(game, num_players, seed, options, moves, names,
-                   lambda index, entry: f"move {index + 1}")
+    return _replay(game, num_players, seed, options, moves, names)
 
 
 def rebuild_state(
