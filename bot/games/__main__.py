@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["replay"]:
         return replay_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m bot.games", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bot.games", description=__doc__.splitlines()[0],
+                                     epilog="python -m bot.games replay FILE replays and checks a match record")
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
