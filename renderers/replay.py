@@ -24,7 +24,7 @@ import io
 import math
 import struct
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Sequence
 
 from PIL import Image, ImageChops
 
@@ -49,6 +49,9 @@ class GifReport:
     scale: float  # 1.0 = the size of a board post
     size: tuple[int, int]
     attempts: int  # encodings tried before one fitted
+
+
+Picture = Callable[[int, float], Image.Image]  # (index of a view, scale) -> its RGB picture
 
 
 class _TooBig(Exception):
@@ -127,7 +130,7 @@ PLAN_PAIRS = 10  # pairs of neighbouring positions encoded to estimate the whole
 SIZE_EXPONENT = 1.2  # bytes ~ scale ** 1.2 when retrying (measured: far from the pixel count's 2)
 
 
-def _plan(count: int, picture, max_bytes: int) -> tuple[float, int]:
+def _plan(count: int, picture: Picture, max_bytes: int) -> tuple[float, int]:
     """A first guess at (scale, stride), so that a very long match is not encoded whole at a size it cannot fit.
 
     A few pairs of neighbouring positions are encoded at full size and at MIN_SCALE; the two estimates give how
@@ -146,7 +149,7 @@ def _plan(count: int, picture, max_bytes: int) -> tuple[float, int]:
     return max(MIN_SCALE, (target / full) ** (1 / exponent)), 1
 
 
-def _estimate(count: int, picture, scale: float, starts: Sequence[int]) -> float:
+def _estimate(count: int, picture: Picture, scale: float, starts: Sequence[int]) -> float:
     """Projected bytes of the whole GIF at `scale`: the first frame plus the mean of the sampled moves."""
     pictures = {i: picture(i, scale) for start in starts for i in (start, start + 1)}
     palette, remap = _shared_palette(list(pictures.values()))
@@ -175,7 +178,9 @@ def _shown(count: int, stride: int) -> list[int]:
     return shown
 
 
-def _encode(shown, picture, scale, per_move, last_ms, max_bytes):
+def _encode(
+    shown: Sequence[int], picture: Picture, scale: float, per_move: int, last_ms: int, max_bytes: int
+) -> tuple[bytes, int, tuple[int, int]]:
     """Write the GIF frame by frame; raise _TooBig (with a projected size) as soon as it cannot fit."""
     palette, remap = _shared_palette([picture(i, scale) for i in _sample(shown)])
     out = io.BytesIO()
@@ -260,7 +265,9 @@ def _write_header(out: io.BytesIO, size: tuple[int, int], palette: Image.Image) 
     out.write(b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")  # loop for ever
 
 
-def _write_frame(out: io.BytesIO, offset, frame: Image.Image, duration: int, *, transparent: bool) -> None:
+def _write_frame(
+    out: io.BytesIO, offset: tuple[int, int], frame: Image.Image, duration: int, *, transparent: bool
+) -> None:
     # Graphic control: disposal 1 (leave the frame in place: the next one draws only what changed), the delay in
     # hundredths of a second, and the transparent index for frames that are patches.
     packed = (1 << 2) | (1 if transparent else 0)
