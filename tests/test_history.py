@@ -149,3 +149,17 @@ def test_history_imports_nothing_but_the_rules_layer_and_the_standard_library():
     assert imported <= {"__future__", "re", "typing", "bot"}
     modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     assert {m for m in modules if m.startswith("bot")} == {"bot.games"}
+
+
+def test_two_mycenae_cargoes_read_the_same_to_the_other_seats():
+    game = get_game("mycenae")
+    options = {"armies": ["mycenae", "mycenae", "plain"]}
+    start = game.new_state(3, 2, options)
+    cargoes = game.legal_moves(start, 1)
+    histories = []
+    for cargo in (cargoes[0], cargoes[-1]):
+        _, events = game.apply(start, 1, cargo)
+        histories.append([history_lines(game, [(1, cargo, True, events)], NAMES, viewer) for viewer in (None, 0, 2)])
+    assert cargoes[0] != cargoes[-1]
+    assert histories[0] == histories[1]
+    assert histories[0][0] == ["**1.** bob made a secret setup move."]
