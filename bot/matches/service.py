@@ -543,17 +543,12 @@ class MatchService:
         game = self.game_of(match)
         try:
             new_state, events = game.eliminate(self.state_of(match), seat, reason)
-            outcome = None
-        except NotImplementedError:  # TEMPORARY until every engine implements eliminate
-            new_state, events = None, []
-            outcome = Outcome(tuple(s.seat for s in match.seats if s.seat != seat), reason)
-        match = await self._commit(match, seat=seat, move=kind, private=False, events=events, new_state=new_state,
-                                   outcome=outcome)
+        except IllegalMoveError as exc:
+            raise errors.UserError(str(exc)) from None
+        match = await self._commit(match, seat=seat, move=kind, private=False, events=events, new_state=new_state)
         log.info("match=%s guild=%s seat=%s %s version=%s%s", match.id, match.guild_id, seat, kind, match.version,
                  f" finished={match.result}" if match.result else "")
-        forced: list[ForcedMove] = []
-        if new_state is not None:
-            match, forced = await self._play_forced_moves(match, new_state)
+        match, forced = await self._play_forced_moves(match, new_state)
         public = [e for e in events if is_visible(e, None)]
         rated = await self.ratings.rate_finished(match)
         presented = self.bus.publish(MovePlayed(match, kind, seat, kind, public, forced, rated))
