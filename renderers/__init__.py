@@ -14,13 +14,14 @@ from typing import Sequence
 
 from PIL import Image
 
-from . import archimedes, epaminondas, myrmidons
+from . import archimedes, epaminondas, mycenae, myrmidons
 from .common import encode_png
 
 RENDERERS: dict[str, ModuleType] = {
     "epaminondas": epaminondas,
     "archimedes": archimedes,
     "myrmidons": myrmidons,
+    "mycenae": mycenae,
 }
 
 RULES_DIAGRAM_SCALE = 0.7  # a smaller picture for /rules, still readable on a phone
