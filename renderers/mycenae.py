@@ -67,8 +67,7 @@ DARK_SQUARE: RGB = (206, 172, 126)
 START_TINT = 0.34  # how far a start area leans toward its army's colour
 LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
 LAST_MOVE_FRAME = blend(SKY_BLUE, (0, 0, 0), 0.4)
-BURNT = VERMILLION
-CAPTURED = REDDISH_PURPLE
+DESTROYED = REDDISH_PURPLE  # captures and burns (vermillion would read as the h1 army's colour)
 REQUEST = YELLOW
 INK: RGB = (26, 26, 30)
 PAPER: RGB = (250, 248, 242)
@@ -279,7 +278,7 @@ def flame_sprite(size: int) -> Image.Image:
             points += [(cx + w * t ** 1.5, belly - (h - w) * (1 - t)) for t in (i / 10 for i in range(11))]
             draw.polygon(points, fill=fill, outline=INK, width=line)
 
-        flame(1.0, BURNT)
+        flame(1.0, VERMILLION)
         flame(0.55, YELLOW)
 
     return supersampled(size, paint)
@@ -446,21 +445,21 @@ def _draw_chips(img: Image.Image, grid: Grid, square: str, counts: list[tuple[in
 
 
 def _highlight_last_move(img: Image.Image, grid: Grid, view: dict) -> None:
-    """From and to squares tinted blue, where the move ended framed; a burn's squares tinted vermillion and
-    crossed (a flame where the knight stood); a capture's square tinted purple."""
+    """From and to squares tinted blue, where the move ended framed; a capture's square tinted purple and crossed;
+    a burn's squares tinted purple and crossed, with a flame where the knight stood."""
     kind = last_kind(view)
     squares = view.get("last_squares") or []
     if not kind or not squares:
         return
     if kind == "burn":
-        tint_squares(img, grid, squares, BURNT, 0.6)
+        tint_squares(img, grid, squares, DESTROYED, 0.6)
         paste_centred(img, flame_sprite(round(SQUARE * 0.8)), grid.centre_of(squares[0]))
         for name in squares[1:]:
             paste_centred(img, cross_sprite(SQUARE), grid.centre_of(name))
         return
     if kind == "move" and "x" in view["last_move"]:
         tint_squares(img, grid, squares[:1], LAST_MOVE, 0.5)
-        tint_squares(img, grid, squares[1:], CAPTURED, 0.55)
+        tint_squares(img, grid, squares[1:], DESTROYED, 0.55)
         paste_centred(img, cross_sprite(SQUARE), grid.centre_of(squares[1]))
         outline_squares(img, grid, squares[1:], LAST_MOVE_FRAME, 4)
         return
@@ -556,8 +555,10 @@ def _draw_badge(img: Image.Image, box: tuple[int, int, int, int], view: dict, se
     if tag:
         draw.text((x, y0 + 56), tag, font=tag_font, fill=tag_colour, anchor="lm")
         x += round(draw.textlength(tag, font=tag_font)) + 8
-    draw.text((x, y0 + 56), fit_text(_badge_detail(view, seat), detail_font, x1 - 10 - x), font=detail_font,
-              fill=TEXT_DIM, anchor="lm")
+    detail = _badge_detail(view, seat)
+    if detail_font.getlength(detail) > x1 - 10 - x:
+        detail = view["seat_names"][seat]  # a narrow badge keeps the corner, which the board's emblems point to
+    draw.text((x, y0 + 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
 
 
 def _names_list(names: Sequence[str]) -> str:
@@ -591,11 +592,11 @@ def history(view: dict, names: Sequence[str]) -> str:
     if last_kind(view) == "burn":
         parts[0] += f" (destroyed {len(view['last_squares'])})"
     for record in revealed_now(view):
-        carried = " ".join(p["type"] for p in record["pieces"]) or "nothing"
+        carried = " ".join(p["type"] for p in record["pieces"])
         if record["cause"] == "taken over":
-            parts.append(f"{record['square']} taken over, its cargo {carried} lost")
+            parts.append(f"{record['square']} taken over" + (f", its cargo {carried} destroyed" if carried else ""))
         else:
-            parts.append(f"{record['square']} carried {carried}")
+            parts.append(f"{record['square']} carried {carried or 'nothing'}")
     return " · ".join(parts)
 
 
