@@ -193,7 +193,7 @@ def _paint_glyph(draw: ImageDraw.ImageDraw, letter: str, cx: float, bottom: floa
 def _paint_platform(draw: ImageDraw.ImageDraw, big: int, army: Army) -> float:
     """The wooden horse's wheeled plank; returns the y the horse stands on."""
     line = max(SUPERSAMPLE * 2, big // 40)
-    plank_top, plank_bottom = big * 0.8, big * 0.86
+    plank_top, plank_bottom = big * 0.78, big * 0.87
     left, right = big * 0.2, big * 0.76
     draw.rounded_rectangle((left, plank_top, right, plank_bottom), radius=big * 0.02, fill=WOOD, outline=army.edge,
                            width=line)
@@ -232,17 +232,17 @@ def chip_sprite(letter: str, count: int, corner: int, height: int = CHIP_HEIGHT)
     army = ARMIES[corner]
     letter_font = font(round(height * 0.72), bold=True)
     count_font = font(round(height * 0.48), bold=True)
-    width = round(letter_font.getlength(letter) + height * 0.5)
+    width = round(letter_font.getlength(letter) + height * 0.36)  # narrow: a full cargo K R B2 P3 fits one row
     if count > 1:
-        width += round(count_font.getlength(str(count)) + 1)
+        width += round(count_font.getlength(str(count)))
     img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=height // 4, fill=army.fill, outline=army.edge,
                            width=2)
-    x = round(height * 0.25)
+    x = round(height * 0.18)
     draw.text((x, height / 2), letter, font=letter_font, fill=army.edge, anchor="lm")
     if count > 1:
-        x += round(letter_font.getlength(letter)) + 1
+        x += round(letter_font.getlength(letter))
         draw.text((x, height - 3), str(count), font=count_font, fill=army.edge, anchor="ls")
     return img
 
@@ -338,22 +338,28 @@ def board_layer(corners: tuple[int, ...], turns: int) -> Image.Image:
     return img
 
 
-def _draw_coordinates(draw: ImageDraw.ImageDraw, grid: TurnedGrid) -> None:
-    """Letters and numbers on all four edges; after a quarter turn the files run up the sides."""
-    fnt = font(22, bold=True)
-    half = SQUARE // 2
-    columns, rows = {}, {}
+def edge_labels(grid: TurnedGrid) -> tuple[list[str], list[str]]:
+    """The labels of the screen columns (left to right) and rows (top to bottom): after a quarter turn the files
+    run up the sides and the ranks along the top and bottom."""
+    columns, rows = [""] * BOARD, [""] * BOARD
     for f in range(BOARD):
         for r in range(BOARD):
             col, row = grid.screen(f, r)
             file_label, rank_label = chr(ord("a") + f), str(r + 1)
             columns[col] = file_label if grid.turns % 2 == 0 else rank_label
             rows[row] = rank_label if grid.turns % 2 == 0 else file_label
-    for col, label in columns.items():
+    return columns, rows
+
+
+def _draw_coordinates(draw: ImageDraw.ImageDraw, grid: TurnedGrid) -> None:
+    fnt = font(22, bold=True)
+    half = SQUARE // 2
+    columns, rows = edge_labels(grid)
+    for col, label in enumerate(columns):
         x = grid.left + col * SQUARE + half
         for y in (grid.top - MARGIN // 2 - 1, grid.bottom + MARGIN // 2 + 1):
             draw.text((x, y), label, font=fnt, fill=TEXT_DIM, anchor="mm")
-    for row, label in rows.items():
+    for row, label in enumerate(rows):
         y = grid.top + row * SQUARE + half
         for x in (grid.left - MARGIN // 2 - 1, grid.right + MARGIN // 2 + 1):
             draw.text((x, y), label, font=fnt, fill=TEXT_DIM, anchor="mm")
@@ -429,7 +435,7 @@ def _draw_chips(img: Image.Image, grid: Grid, square: str, counts: list[tuple[in
         return
     chips = [chip_sprite(letter, count, corners[owner]) for owner, letter, count in counts]
     rows: list[list[Image.Image]] = [[]]
-    room = SQUARE - 6
+    room = SQUARE - 2
     for chip in chips:
         if rows[-1] and sum(c.width + 2 for c in rows[-1]) + chip.width > room:
             rows.append([])
