@@ -227,8 +227,9 @@ def piece_sprite(size: int, letter: str, mycenaean: bool, corner: int) -> Image.
 
 
 @lru_cache(maxsize=128)
-def chip_sprite(letter: str, count: int, corner: int, height: int = CHIP_HEIGHT) -> Image.Image:
-    """A cargo chip: the piece letter in the owner's colours, with a small count when there are several."""
+def chip_sprite(letter: str, count: int, corner: int, struck: bool = False, height: int = CHIP_HEIGHT) -> Image.Image:
+    """A cargo chip: the piece letter in the owner's colours, with a small count when there are several; struck
+    through for destroyed cargo."""
     army = ARMIES[corner]
     letter_font = font(round(height * 0.72), bold=True)
     count_font = font(round(height * 0.48), bold=True)
@@ -244,6 +245,8 @@ def chip_sprite(letter: str, count: int, corner: int, height: int = CHIP_HEIGHT)
     if count > 1:
         x += round(letter_font.getlength(letter))
         draw.text((x, height - 3), str(count), font=count_font, fill=army.edge, anchor="ls")
+    if struck:
+        draw.line((2, height - 3, width - 3, 2), fill=VERMILLION if corner != 3 else INK, width=2)
     return img
 
 
@@ -433,7 +436,7 @@ def _draw_chips(img: Image.Image, grid: Grid, square: str, counts: list[tuple[in
     square."""
     if not counts:
         return
-    chips = [chip_sprite(letter, count, corners[owner]) for owner, letter, count in counts]
+    chips = [chip_sprite(letter, count, corners[owner], struck=not top) for owner, letter, count in counts]
     rows: list[list[Image.Image]] = [[]]
     room = SQUARE - 2
     for chip in chips:
@@ -536,35 +539,65 @@ def _badge_detail(view: dict, seat: int) -> str:
     return f"{view['seat_names'][seat]} · {view['armies'][seat].capitalize()}"
 
 
-def _draw_badge(img: Image.Image, box: tuple[int, int, int, int], view: dict, seat: int, name: str,
-                corner: int) -> None:
-    draw = ImageDraw.Draw(img)
-    x0, y0, x1, y1 = box
+@dataclass(frozen=True)
+class Badge:
+    """Everything one player's badge shows; equal badges are drawn once (see badge_image)."""
+
+    width: int
+    corner: int
+    name: str
+    tag: str
+    tag_colour: RGB
+    detail: str
+    short_detail: str  # what a narrow badge shows instead
+    out: bool
+    name_size: int
+
+
+def _badge(view: dict, seat: int, name: str, corner: int, width: int) -> Badge:
     tag, tag_colour = _badge_tag(view, seat)
-    out = seat in (view.get("out") or [])
-    if tag in ("TO MOVE", "WINNER", "ASKED"):
-        draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=tag_colour, width=3)
-    swatch = emblem_sprite(SWATCH, corner)
-    cy = (y0 + y1) // 2
-    paste_centred(img, swatch, (x0 + 10 + SWATCH // 2, cy))
-    if out:
-        paste_centred(img, cross_sprite(SWATCH), (x0 + 10 + SWATCH // 2, cy))
-    text_x = x0 + 20 + SWATCH
-    room = x1 - 10 - text_x
     if view.get("viewer") == seat:
         name += " (you)"
-    name_font = font(26 if view["num_players"] <= 3 else 23, bold=True)
-    draw.text((text_x, y0 + 25), fit_text(name, name_font, room), font=name_font, fill=TEXT_DIM if out else TEXT,
-              anchor="lm")
+    return Badge(width, corner, name, tag, tag_colour, _badge_detail(view, seat), view["seat_names"][seat],
+                 seat in (view.get("out") or []), 26 if view["num_players"] <= 3 else 23)
+
+
+@lru_cache(maxsize=256)
+def badge_image(badge: Badge) -> Image.Image:
+    """A player's badge on the caption's background: emblem (crossed out when the player is out), name, and a
+    line with the state tag, corner and army. Cached: consecutive boards of a match mostly repeat them."""
+    img = Image.new("RGB", (badge.width, BADGE_HEIGHT + 1), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    if badge.tag in ("TO MOVE", "WINNER", "ASKED"):
+        draw.rounded_rectangle((0, 0, badge.width - 1, BADGE_HEIGHT), radius=12, fill=PANEL,
+                               outline=badge.tag_colour, width=3)
+    centre = (10 + SWATCH // 2, BADGE_HEIGHT // 2)
+    paste_centred(img, emblem_sprite(SWATCH, badge.corner), centre)
+    if badge.out:
+        paste_centred(img, cross_sprite(SWATCH), centre)
+    text_x = 20 + SWATCH
+    right = badge.width - 10
+    name_font = font(badge.name_size, bold=True)
+    draw.text((text_x, 25), fit_text(badge.name, name_font, right - text_x), font=name_font,
+              fill=TEXT_DIM if badge.out else TEXT, anchor="lm")
     tag_font, detail_font = font(17, bold=True), font(17)
     x = text_x
-    if tag:
-        draw.text((x, y0 + 56), tag, font=tag_font, fill=tag_colour, anchor="lm")
-        x += round(draw.textlength(tag, font=tag_font)) + 8
-    detail = _badge_detail(view, seat)
-    if detail_font.getlength(detail) > x1 - 10 - x:
-        detail = view["seat_names"][seat]  # a narrow badge keeps the corner, which the board's emblems point to
-    draw.text((x, y0 + 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
+    if badge.tag:
+        draw.text((x, 56), badge.tag, font=tag_font, fill=badge.tag_colour, anchor="lm")
+        x += round(draw.textlength(badge.tag, font=tag_font)) + 8
+    detail = badge.detail if detail_font.getlength(badge.detail) <= right - x else badge.short_detail
+    draw.text((x, 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def text_line(text: str, size: int, bold: bool, colour: RGB, width: int) -> Image.Image:
+    """One caption line on the background, shortened to fit. Cached: the public and private boards of one move
+    share their status and last-move lines."""
+    fnt = font(size, bold)
+    img = Image.new("RGB", (width, round(size * 1.3)), BACKGROUND)
+    ImageDraw.Draw(img).text((0, img.height // 2), fit_text(text, fnt, width), font=fnt, fill=colour, anchor="lm")
+    return img
 
 
 def _names_list(names: Sequence[str]) -> str:
@@ -595,8 +628,13 @@ def history(view: dict, names: Sequence[str]) -> str:
     if not move:
         return "No move yet" if not view["setup"]["waiting"] else "The first move follows the setup"
     parts = [f"Last: {move}"]
-    if last_kind(view) == "burn":
-        parts[0] += f" (destroyed {len(view['last_squares'])})"
+    kind, squares = last_kind(view), view.get("last_squares") or []
+    if kind == "burn":
+        parts[0] += f" (destroyed {len(squares)})"
+    elif kind == "consent" and squares:
+        parts[0] += f" to load {' '.join(squares)}"  # a load's squares: the knight, then the pieces
+    elif kind == "refuse" and view.get("refused"):
+        parts[0] += f" to {view['refused'][-1]}"
     for record in revealed_now(view):
         carried = " ".join(p["type"] for p in record["pieces"])
         if record["cause"] == "taken over":
@@ -609,15 +647,13 @@ def history(view: dict, names: Sequence[str]) -> str:
 def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], corners: list[int]) -> None:
     """One badge per player (emblem, name, state, corner and army), then whose turn in large type, then the last
     move."""
-    draw = ImageDraw.Draw(img)
     count = view["num_players"]
     slot = (img.width - _PAD * (count + 1)) // count
     for seat in range(count):
-        x0 = _PAD + seat * (slot + _PAD)
-        _draw_badge(img, (x0, top + 6, x0 + slot, top + 6 + BADGE_HEIGHT), view, seat, names[seat], corners[seat])
-    status_font, history_font = font(30, bold=True), font(23)
+        badge = badge_image(_badge(view, seat, names[seat], corners[seat], slot))
+        img.paste(badge, (_PAD + seat * (slot + _PAD), top + 6))
     room = img.width - 2 * _PAD - 8
-    draw.text((_PAD + 4, top + BADGE_HEIGHT + 36), fit_text(status(view, names), status_font, room),
-              font=status_font, fill=TEXT, anchor="lm")
-    draw.text((_PAD + 4, top + BADGE_HEIGHT + 74), fit_text(history(view, names), history_font, room),
-              font=history_font, fill=TEXT_DIM, anchor="lm")
+    line = text_line(status(view, names), 31, True, TEXT, room)
+    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 36 - line.height // 2))
+    line = text_line(history(view, names), 26, False, TEXT_DIM, room)
+    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 74 - line.height // 2))
