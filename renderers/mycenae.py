@@ -226,6 +226,15 @@ def piece_sprite(size: int, letter: str, mycenaean: bool, corner: int) -> Image.
     return supersampled(size, paint)
 
 
+@lru_cache(maxsize=64)
+def piece_patch(letter: str, mycenaean: bool, corner: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The piece sprite cut down to its visible part, and where that part sits in the square: pasting a third
+    of the pixels makes a render measurably faster."""
+    sprite = piece_sprite(SQUARE, letter, mycenaean, corner)
+    box = sprite.getchannel("A").getbbox()
+    return sprite.crop(box), box[:2]
+
+
 @lru_cache(maxsize=128)
 def chip_sprite(letter: str, count: int, corner: int, struck: bool = False, height: int = CHIP_HEIGHT) -> Image.Image:
     """A cargo chip: the piece letter in the owner's colours, with a small count when there are several; struck
@@ -411,8 +420,9 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     _highlight_last_move(img, grid, view)
     corners = [corner_index(view, s) for s in range(view["num_players"])]
     for p in view["board"]:
-        centre = grid.centre_of(p["square"])
-        paste_centred(img, piece_sprite(SQUARE, p["type"], p["mycenaean"], corners[p["owner"]]), centre)
+        patch, (dx, dy) = piece_patch(p["type"], p["mycenaean"], corners[p["owner"]])
+        x0, y0, _, _ = grid.box_of(p["square"])
+        img.paste(patch, (x0 + dx, y0 + dy), patch)
         if p["mycenaean"]:
             _draw_chips(img, grid, p["square"], cargo_counts(visible_cargo(view, p["square"]), p["owner"]),
                         corners, top=True)
@@ -615,7 +625,8 @@ def status(view: dict, names: Sequence[str]) -> str:
         return f"Secret setup: {_names_list(who)} {verb} choosing what the knights carry"
     pending = view.get("pending")
     if pending:
-        return f"{names[pending['asked']]} to answer: {names[pending['requester']]} asks to load their pieces"
+        return (f"{names[pending['asked']]} to answer {names[pending['requester']]}'s request to load into "
+                f"{pending['knight']}")
     return status_line(view, names)
 
 

@@ -425,7 +425,8 @@ def test_a_pending_request_frames_the_knight_and_the_pieces_and_says_who_must_an
         x0, y0, _, _ = grid(view).box_of(name)
         assert img.getpixel((x0 + 1, y0 + 1)) == myc.REQUEST, "a dashed yellow frame"
     names = ["Alice", "Bob", "Carol"]
-    assert myc.status(view, names).startswith(f"{names[req['asked']]} to answer: {names[req['requester']]} asks")
+    assert myc.status(view, names) == (
+        f"{names[req['asked']]} to answer {names[req['requester']]}'s request to load into {req['knight']}")
     assert req["move"] in myc.history(view, names)
     assert myc._badge_tag(view, req["asked"])[0] == "ASKED"
 
@@ -489,8 +490,8 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
     view = GAME.view(burn(), 2)
     first = myc.render(view)
     assert myc.render(view) == first
-    for cached in (myc.board_layer, myc.piece_sprite, myc.chip_sprite, myc.emblem_sprite, myc.cross_sprite,
-                   myc.flame_sprite, myc.marker_sprite):
+    for cached in (myc.board_layer, myc.piece_sprite, myc.piece_patch, myc.chip_sprite, myc.emblem_sprite, myc.cross_sprite,
+                   myc.flame_sprite, myc.marker_sprite, myc.badge_image, myc.text_line):
         cached.cache_clear()
     assert myc.render(view) == first
 
