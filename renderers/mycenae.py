@@ -620,9 +620,7 @@ def status(view: dict, names: Sequence[str]) -> str:
     if view.get("outcome"):
         return status_line(view, names)
     if waiting:
-        who = [names[s] for s in waiting]
-        verb = "is" if len(who) == 1 else "are"
-        return f"Secret setup: {_names_list(who)} {verb} choosing what the knights carry"
+        return f"Secret setup: {_names_list([names[s] for s in waiting])} still choosing cargo"
     pending = view.get("pending")
     if pending:
         return (f"{names[pending['asked']]} to answer {names[pending['requester']]}'s request to load into "
@@ -645,7 +643,7 @@ def history(view: dict, names: Sequence[str]) -> str:
     elif kind == "consent" and squares:
         parts[0] += f" to load {' '.join(squares)}"  # a load's squares: the knight, then the pieces
     elif kind == "refuse" and view.get("refused"):
-        parts[0] += f" to {view['refused'][-1]}"
+        parts[0] += f" ({view['refused'][-1]})"
     for record in revealed_now(view):
         carried = " ".join(p["type"] for p in record["pieces"])
         if record["cause"] == "taken over":

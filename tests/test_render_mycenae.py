@@ -431,17 +431,24 @@ def test_a_pending_request_frames_the_knight_and_the_pieces_and_says_who_must_an
     assert myc._badge_tag(view, req["asked"])[0] == "ASKED"
 
 
+def test_an_answer_names_the_load_it_answered():
+    consented = GAME.view(search(3, lambda s: s.last_move == "consent"), None)
+    knight, *pieces = consented["last_squares"]
+    assert myc.history(consented, consented["seat_names"]) == f"Last: consent to load {knight} {' '.join(pieces)}"
+    refused = GAME.view(search(3, lambda s: s.last_move == "refuse"), None)
+    assert myc.history(refused, refused["seat_names"]) == f"Last: refuse ({refused['refused'][-1]})"
+
+
 # --- caption ------------------------------------------------------------------------------------------------------
 
 
 def test_the_setup_caption_names_who_is_still_choosing_and_nothing_more():
     names = ["Alice", "Bob", "Carol"]
     state = GAME.new_state(3, 1, {"armies": ["mycenae", "mycenae", "plain"]})
-    assert myc.status(GAME.view(state, None), names) == (
-        "Secret setup: Alice and Bob are choosing what the knights carry")
+    assert myc.status(GAME.view(state, None), names) == "Secret setup: Alice and Bob still choosing cargo"
     one, other = GAME.legal_moves(state, 1)[:2]
     a, b = GAME.apply(state, 1, one)[0], GAME.apply(state, 1, other)[0]
-    assert myc.status(GAME.view(a, 2), names) == "Secret setup: Alice is choosing what the knights carry"
+    assert myc.status(GAME.view(a, 2), names) == "Secret setup: Alice still choosing cargo"
     tags = [myc._badge_tag(GAME.view(a, None), s)[0] for s in range(3)]
     assert tags == ["SETTING UP", "READY", ""]
     for viewer in (None, 0, 2):
