@@ -45,7 +45,6 @@ from .common import (
     font,
     new_canvas,
     outline_squares,
-    parse_square,
     paste_centred,
     player_names_for,
     status_line,

@@ -6,6 +6,7 @@ byte-identical pictures for everyone who may not see it."""
 from __future__ import annotations
 
 import io
+import math
 import random
 from functools import lru_cache
 
@@ -17,7 +18,7 @@ from bot.games import get_game
 from bot.games.mycenae import HORSE, KING, ORTHO, Burn, PieceMove, parse_move
 from bot.games.playout import final_state, random_plies
 from renderers import mycenae as myc
-from renderers.common import BACKGROUND, YELLOW
+from renderers.common import BACKGROUND, YELLOW, parse_square
 
 GAME = get_game("mycenae")
 SQ = myc.SQUARE
@@ -212,9 +213,9 @@ def test_a_private_view_turns_the_viewers_corner_to_the_bottom_left():
         # a quarter turn, never a mirror: the seat table's clockwise order stays clockwise on screen
         points = [g.centre_of(c) for c in myc.CORNER_NAMES]
         cx = cy = myc.MARGIN + 4 * SQ
-        angles = [__import__("math").atan2(y - cy, x - cx) for x, y in points]
-        steps = [(angles[(i + 1) % 4] - angles[i]) % (2 * 3.141592653589793) for i in range(4)]
-        assert all(abs(step - 3.141592653589793 / 2) < 1e-6 for step in steps), "clockwise on screen"
+        angles = [math.atan2(y - cy, x - cx) for x, y in points]  # screen y points down: clockwise is increasing
+        steps = [(angles[(i + 1) % 4] - angles[i]) % (2 * math.pi) for i in range(4)]
+        assert all(abs(step - math.pi / 2) < 1e-6 for step in steps), "clockwise on screen"
 
 
 def test_the_edge_labels_follow_the_turn():
@@ -378,7 +379,7 @@ def test_a_capture_tints_the_target_purple_and_crosses_it():
     view = GAME.view(capture(3), 1)
     img = decode(myc.render(view))
     target = view["last_squares"][1]
-    f, r = myc.parse_square(target)
+    f, r = parse_square(target)
     expected = myc.blend(myc.square_colour(f, r, tuple(corners(view))), myc.DESTROYED, 0.55)
     assert close(edge_pixel(img, view, target, 8), expected, 3)
     x0, y0, _, _ = grid(view).box_of(target)
@@ -497,8 +498,8 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
     view = GAME.view(burn(), 2)
     first = myc.render(view)
     assert myc.render(view) == first
-    for cached in (myc.board_layer, myc.piece_sprite, myc.piece_patch, myc.chip_sprite, myc.emblem_sprite, myc.cross_sprite,
-                   myc.flame_sprite, myc.marker_sprite, myc.badge_image, myc.text_line):
+    for cached in (myc.board_layer, myc.piece_sprite, myc.piece_patch, myc.chip_sprite, myc.emblem_sprite,
+                   myc.cross_sprite, myc.flame_sprite, myc.marker_sprite, myc.badge_image, myc.text_line):
         cached.cache_clear()
     assert myc.render(view) == first
 
