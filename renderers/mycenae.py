@@ -72,25 +72,24 @@ INK: RGB = (26, 26, 30)
 PAPER: RGB = (250, 248, 242)
 WOOD: RGB = (150, 104, 58)  # the Mycenaean knight's wheeled platform
 
-CORNER_NAMES = ("a1", "a8", "h8", "h1")  # the rules' seat table, clockwise; a view's seat_names are these
+CORNER_NAMES = ("a1", "a8", "h8", "h1")  # the rules' seat table, clockwise; a view's "corners" are these
 
 
 @dataclass(frozen=True)
 class Army:
-    """The look of the army in one corner. Fills are ordered by lightness (ivory, sky blue, vermillion,
-    charcoal), and each army has its own emblem shape, so colour is never the only difference."""
+    """The look of the army in one corner. The four fills differ in lightness (ivory, sky blue, vermillion,
+    charcoal, lightest first) and each army has its own emblem shape, so colour is never the only difference."""
 
     fill: RGB
     edge: RGB  # outline and inner lines, contrasting with the fill
     emblem: str  # circle, triangle, square, diamond
-    colour_name: str
 
 
 ARMIES = (  # by corner: a1, a8, h8, h1 (with two players a1 and h8 meet: ivory against charcoal, as in chess)
-    Army(fill=(247, 243, 233), edge=INK, emblem="circle", colour_name="ivory"),
-    Army(fill=(86, 180, 233), edge=INK, emblem="triangle", colour_name="blue"),
-    Army(fill=(40, 41, 46), edge=(236, 232, 222), emblem="square", colour_name="black"),
-    Army(fill=(213, 94, 0), edge=INK, emblem="diamond", colour_name="orange"),
+    Army(fill=(247, 243, 233), edge=INK, emblem="circle"),
+    Army(fill=(86, 180, 233), edge=INK, emblem="triangle"),
+    Army(fill=(40, 41, 46), edge=(236, 232, 222), emblem="square"),
+    Army(fill=(213, 94, 0), edge=INK, emblem="diamond"),
 )
 
 # The solid chess glyphs of the bundled DejaVu font: filled with the army's colour and stroked with its edge, their
@@ -122,7 +121,7 @@ class TurnedGrid(Grid):
 
 
 def corner_index(view: dict, seat: int) -> int:
-    return CORNER_NAMES.index(view["seat_names"][seat])
+    return CORNER_NAMES.index(view["corners"][seat])
 
 
 def turns_for(view: dict) -> int:
@@ -545,7 +544,7 @@ def _badge_tag(view: dict, seat: int) -> tuple[str, RGB]:
 def _badge_detail(view: dict, seat: int) -> str:
     """'a1 · Mycenae': the corner and the army (a count of pieces would have to leave out the carried ones, and
     counting them would tell how much a knight carries)."""
-    return f"{view['seat_names'][seat]} · {view['armies'][seat].capitalize()}"
+    return f"{view['corners'][seat]} · {view['armies'][seat].capitalize()}"
 
 
 @dataclass(frozen=True)
@@ -567,7 +566,7 @@ def _badge(view: dict, seat: int, name: str, corner: int, width: int) -> Badge:
     tag, tag_colour = _badge_tag(view, seat)
     if view.get("viewer") == seat:
         name += " (you)"
-    return Badge(width, corner, name, tag, tag_colour, _badge_detail(view, seat), view["seat_names"][seat],
+    return Badge(width, corner, name, tag, tag_colour, _badge_detail(view, seat), view["corners"][seat],
                  seat in (view.get("out") or []), 26 if view["num_players"] <= 3 else 23)
 
 
