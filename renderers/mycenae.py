@@ -60,10 +60,10 @@ SWATCH = 46  # an army's emblem in the caption
 CORNER_EMBLEM = 28  # an army's emblem in the margin corner next to its board corner
 CHIP_HEIGHT = 24  # a cargo chip on a knight
 MARKER = 30  # badges in a square's corner: pending request, take-over
+AREA_FRAME = 4  # the band in the army's colour around its start area
 
 LIGHT_SQUARE: RGB = (236, 216, 180)
 DARK_SQUARE: RGB = (206, 172, 126)
-START_TINT = 0.34  # how far a start area leans toward its army's colour
 LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
 LAST_MOVE_FRAME = blend(SKY_BLUE, (0, 0, 0), 0.4)
 DESTROYED = REDDISH_PURPLE  # captures and burns (vermillion would read as the h1 army's colour)
@@ -318,25 +318,27 @@ def marker_sprite(size: int, kind: str) -> Image.Image:
 # --- layer ----------------------------------------------------------------------------------------------------
 
 
-def square_colour(f: int, r: int, corners: tuple[int, ...]) -> RGB:
-    base = DARK_SQUARE if (f + r) % 2 == 0 else LIGHT_SQUARE  # a1 dark, as on a chessboard
-    for corner in corners:
-        if (f, r) in start_area(corner):
-            return blend(base, ARMIES[corner].fill, START_TINT)
-    return base
+def square_colour(f: int, r: int) -> RGB:
+    return DARK_SQUARE if (f + r) % 2 == 0 else LIGHT_SQUARE  # a1 dark, as on a chessboard
+
+
+def area_box(grid: Grid, corner: int) -> tuple[int, int, int, int]:
+    """The screen rectangle of a corner's start area."""
+    boxes = [grid.box(f, r) for f, r in start_area(corner)]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 @lru_cache(maxsize=16)
 def board_layer(corners: tuple[int, ...], turns: int) -> Image.Image:
-    """Everything that never changes in a match: squares with the start areas tinted, coordinates on every edge,
-    each seated army's emblem beside its board corner, the empty caption band."""
+    """Everything that never changes in a match: squares, coordinates on every edge, each seated army's emblem
+    beside its board corner, the empty caption band."""
     grid = grid_for(turns)
     img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + CAPTION_HEIGHT)
     draw = ImageDraw.Draw(img)
     for f in range(BOARD):
         for r in range(BOARD):
             x0, y0, x1, y1 = grid.box(f, r)
-            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=square_colour(f, r, corners))
+            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=square_colour(f, r))
     draw.rectangle((grid.left - 2, grid.top - 2, grid.right + 1, grid.bottom + 1), outline=(18, 20, 24), width=2)
     _draw_coordinates(draw, grid)
     for corner in corners:
@@ -359,6 +361,18 @@ def edge_labels(grid: TurnedGrid) -> tuple[list[str], list[str]]:
             columns[col] = file_label if grid.turns % 2 == 0 else rank_label
             rows[row] = rank_label if grid.turns % 2 == 0 else file_label
     return columns, rows
+
+
+def _frame_start_areas(img: Image.Image, grid: Grid, corners: Sequence[int]) -> None:
+    """Each seated army's start area framed by a band of its colour. A frame, not a tint: a tinted area would look
+    like a highlight (a sky-blue one like the last move's squares). Drawn after the highlights, so that a tinted
+    square does not change the band's colour."""
+    draw = ImageDraw.Draw(img)
+    for corner in corners:
+        x0, y0, x1, y1 = area_box(grid, corner)
+        army = ARMIES[corner]
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=army.edge, width=AREA_FRAME + 2)
+        draw.rectangle((x0 + 2, y0 + 2, x1 - 3, y1 - 3), outline=army.fill, width=AREA_FRAME)
 
 
 def _draw_coordinates(draw: ImageDraw.ImageDraw, grid: TurnedGrid) -> None:
@@ -416,6 +430,7 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
     img = board_layer(seated, grid.turns).copy()
     _highlight_last_move(img, grid, view)
+    _frame_start_areas(img, grid, seated)
     corners = [corner_index(view, s) for s in range(view["num_players"])]
     for p in view["board"]:
         patch, (dx, dy) = piece_patch(p["type"], p["mycenaean"], corners[p["owner"]])
