@@ -569,20 +569,18 @@ class Badge:
     width: int
     corner: int
     name: str
+    you: bool  # the viewer's own badge, in a private view
     tag: str
     tag_colour: RGB
     detail: str
     short_detail: str  # what a narrow badge shows instead
     out: bool
-    name_size: int
 
 
 def _badge(view: dict, seat: int, name: str, corner: int, width: int) -> Badge:
     tag, tag_colour = _badge_tag(view, seat)
-    if view.get("viewer") == seat:
-        name += " (you)"
-    return Badge(width, corner, name, tag, tag_colour, _badge_detail(view, seat), view["corners"][seat],
-                 seat in (view.get("out") or []), 26 if view["num_players"] <= 3 else 23)
+    return Badge(width, corner, name, view.get("viewer") == seat, tag, tag_colour, _badge_detail(view, seat), view["corners"][seat],
+                 seat in (view.get("out") or []))
 
 
 @lru_cache(maxsize=256)
@@ -600,10 +598,15 @@ def badge_image(badge: Badge) -> Image.Image:
         paste_centred(img, cross_sprite(SWATCH), centre)
     text_x = 20 + SWATCH
     right = badge.width - 10
-    name_font = font(badge.name_size, bold=True)
-    draw.text((text_x, 25), fit_text(badge.name, name_font, right - text_x), font=name_font,
+    you = " (you)" if badge.you else ""
+    for size in (26, 23, 20):  # a little smaller before shortening: a four-player badge is narrow
+        name_font = font(size, bold=True)
+        if name_font.getlength(badge.name + you) <= right - text_x:
+            break
+    name = fit_text(badge.name, name_font, right - text_x - name_font.getlength(you)) + you  # "(you)" kept whole
+    draw.text((text_x, 25), name, font=name_font,
               fill=TEXT_DIM if badge.out else TEXT, anchor="lm")
-    tag_font, detail_font = font(17, bold=True), font(17)
+    tag_font, detail_font = font(18, bold=True), font(17)
     x = text_x
     if badge.tag:
         draw.text((x, 56), badge.tag, font=tag_font, fill=badge.tag_colour, anchor="lm")
