@@ -645,7 +645,7 @@ def status(view: dict, names: Sequence[str]) -> str:
 
 
 def history(view: dict, names: Sequence[str]) -> str:
-    """The last move in notation, with what it revealed: destroyed cargo, take-overs, players out."""
+    """The last move in notation, with what it revealed: destroyed cargo, take-overs, a king lost in a knight."""
     pending = view.get("pending")
     if pending:
         return f"Request: {pending['move']} — consent or refuse"
@@ -660,12 +660,16 @@ def history(view: dict, names: Sequence[str]) -> str:
         parts[0] += f" to load {' '.join(squares)}"  # a load's squares: the knight, then the pieces
     elif kind == "refuse" and view.get("refused"):
         parts[0] += f" ({view['refused'][-1]})"
+    kings_lost = []
     for record in revealed_now(view):
         carried = " ".join(p["type"] for p in record["pieces"])
         if record["cause"] == "taken over":
             parts.append(f"{record['square']} taken over" + (f", its cargo {carried} destroyed" if carried else ""))
         else:
             parts.append(f"{record['square']} carried {carried or 'nothing'}")
+        kings_lost += [p["owner"] for p in record["pieces"] if p["type"] == "K"]
+    # a king destroyed inside a knight: its owner is out by this move (other knock-outs the view does not date)
+    parts += [f"{names[seat]} is out" for seat in sorted(set(kings_lost)) if seat in (view.get("out") or [])]
     return " · ".join(parts)
 
 

@@ -418,6 +418,18 @@ def test_a_burn_shows_its_flame_and_crosses_the_destroyed_squares_and_names_the_
     assert f"{knight} carried" in text, "the burnt knight's cargo is public now"
 
 
+def test_a_king_destroyed_inside_a_knight_is_named_and_its_owner_is_out():
+    state = search(3, lambda s: any(r["ply"] == s.ply and any(p["type"] == "K" for p in r["pieces"])
+                                    for r in s.revealed), seeds=range(80))
+    view = GAME.view(state, None)
+    names = ["Alice", "Bob", "Carol"]
+    losers = {p["owner"] for r in myc.revealed_now(view) for p in r["pieces"] if p["type"] == "K"}
+    text = myc.history(view, names)
+    for seat in losers:
+        assert seat in view["out"] and f"{names[seat]} is out" in text
+        assert myc._badge_tag(view, seat)[0] == "OUT"
+
+
 def test_a_take_over_flags_the_knights_that_changed_hands():
     view = GAME.view(takeover(), None)
     img = picture(view)
