@@ -456,6 +456,8 @@ def test_a_sampled_state_shows_every_seat_exactly_its_view(key, n):
                     assert game.view(two, viewer) == view
                     for seat in game.to_act(one):  # a sampled state plays on
                         assert game.legal_moves(one, seat)
+                    if viewer in game.to_act(state):  # and offers the viewer exactly her real choices
+                        assert game.legal_moves(one, viewer) == game.legal_moves(state, viewer)
                     differed += hidden_part(key, one) != hidden_part(key, two)
                     if not game.info.hidden_information:
                         exact, rebuilt = game.dump(state), game.dump(one)
