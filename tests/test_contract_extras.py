@@ -535,3 +535,10 @@ def test_myrmidons_and_myriath_canonical_examples():
     myriath = get_game("myriath")
     board = myriath_position(2, [(0, "O@e5")], to_move=1)
     assert myriath.canonical(board, 1, "e5S:A.A") == myriath.canonical(board, 1, "e4N:A.A") == "e4N:A.A"
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_engine_answers_the_newer_questions_itself(key):
+    engine = type(get_game(key))
+    for name in ("canonical", "in_secret_setup", "in_play", "eliminate", "standings", "sample_state"):
+        assert getattr(engine, name) is not getattr(Game, name), name
