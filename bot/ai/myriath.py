@@ -1,0 +1,9 @@
+"""Myriath."""
+
+from __future__ import annotations
+
+from .policy import Policy
+
+
+class MyriathPolicy(Policy):
+    pass

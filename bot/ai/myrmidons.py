@@ -1,0 +1,9 @@
+"""Myrmidons."""
+
+from __future__ import annotations
+
+from .policy import Policy
+
+
+class MyrmidonsPolicy(Policy):
+    pass
