@@ -1,0 +1,439 @@
+"""The Mycenae engine: the contract methods, the view, dump/load, text board and narration."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from ..base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, PickerOption, event
+from .board import (
+    ARMY_CHOICES,
+    CARRIED_BY_LETTER,
+    CORNERS,
+    DEFAULT_ARMIES,
+    HORSE,
+    HORSE_SQUARES,
+    LETTER,
+    NAMES,
+    PIECE_NAME,
+    SETUP_CARGO,
+    piece,
+)
+from .moves import _cargo_moves, _turn_moves
+from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, parse_move
+from .picker import _cargo_choices, _move_families, _starts_with_command, _take, _turn_choices
+from .state import State, _army_options, _home_board, _horses, _position_digest
+from .turn import _Work, _pieces_json
+
+# --- metadata ---------------------------------------------------------------------------------------------------
+
+INFO = GameInfo(
+    key="mycenae",
+    title="Mycenae",
+    min_players=2,
+    max_players=4,
+    hidden_information=True,
+    summary=(
+        "Corner chess for two to four players on an 8×8 board: no check, capture the king. The Mycenae army starts "
+        "hidden inside three Mycenaean knights that cannot capture but carry pieces: each turn move a piece, load "
+        "adjacent pieces into a knight, unload them around it, or burn a loaded knight to destroy it, its cargo and "
+        "everything orthogonally next to it. Nobody but its owner knows what a knight carries. The last king wins."
+    ),
+    options=(
+        OptionSpec(
+            key="armies",
+            description="Each player's army: mycenae (hidden cargo in three knights) or plain (K, R, B, N, 4 pawns)",
+            default=DEFAULT_ARMIES,
+            choices=ARMY_CHOICES,
+            per_seat=True,
+        ),
+    ),
+    seat_names=("a1", "h8"),
+)
+
+# --- the game ---------------------------------------------------------------------------------------------------
+
+
+class Mycenae(Game):
+    info = INFO
+    RULES_VERSION = 1
+
+    def new_state(self, num_players: int, seed: int, options: JSON | None = None) -> State:
+        if not INFO.min_players <= num_players <= INFO.max_players:
+            raise ValueError("Mycenae is for two to four players")
+        armies = _army_options(num_players, options)
+        board = _home_board(num_players, armies)
+        horses = {sq: () for sq in _horses(board)}
+        waiting = tuple(s for s in range(num_players) if armies[s] == "mycenae")
+        out = (False,) * num_players
+        history = () if waiting else (_position_digest(board, horses, 0, out),)
+        return State(num_players, armies, bytes(board), horses, dict(horses), out, waiting=waiting, history=history)
+
+    def to_act(self, state: State) -> list[int]:
+        if state.outcome is not None:
+            return []
+        if state.waiting:
+            return list(state.waiting)
+        if state.pending:
+            return [state.pending[1]]
+        return [state.turn]
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        if seat not in self.to_act(state):
+            return []
+        if state.waiting:
+            return list(_cargo_moves(state.corners[seat]))
+        if state.pending:
+            return ["consent", "refuse"]
+        return _turn_moves(state, seat)
+
+    def is_private_move(self, move: str) -> bool:
+        return move.strip().lower().startswith("cargo")
+
+    def parse(self, text: str) -> Move:
+        return parse_move(text)
+
+    # --- apply ---
+
+    def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
+        if state.outcome is not None:
+            raise IllegalMoveError("The game is over")
+        parsed = parse_move(move)
+        if seat not in self.to_act(state):
+            if state.waiting and 0 <= seat < state.num_players and state.armies[seat] == "mycenae":
+                raise IllegalMoveError("You have chosen your cargo; wait for the others")
+            raise IllegalMoveError("It is not your turn")
+        if state.waiting:
+            if not isinstance(parsed, CargoSetup):
+                raise IllegalMoveError("First choose what your knights carry (cargo b2:K,P d2:R,B c1:B,P,P)")
+            return self._apply_cargo(state, seat, parsed)
+        if isinstance(parsed, CargoSetup):
+            raise IllegalMoveError("The cargo was chosen before the first move")
+        if state.pending:
+            if not isinstance(parsed, Answer):
+                raise IllegalMoveError("Answer the request first: consent or refuse")
+            return self._apply_answer(state, seat, parsed)
+        if isinstance(parsed, Answer):
+            raise IllegalMoveError("There is no request to answer")
+        work = _Work(state, seat)
+        if isinstance(parsed, PieceMove):
+            text = work.piece_move(parsed)
+        elif isinstance(parsed, Load):
+            asked = work.check_load(parsed)
+            if asked is not None:
+                return self._request(state, seat, asked, str(parsed))
+            text = work.load(parsed)
+        elif isinstance(parsed, Unload):
+            text = work.unload(parsed)
+        else:
+            text = work.burn(parsed)
+        return self._end_turn(state, work, text)
+
+    def _apply_cargo(self, state: State, seat: int, move: CargoSetup) -> tuple[State, list[Event]]:
+        corner = state.corners[seat]
+        order = HORSE_SQUARES[corner]
+        loads: dict[int, tuple[str, ...]] = {}
+        for sq, letters in move.loads:
+            if sq not in order:
+                raise IllegalMoveError(f"Your knights start on {', '.join(NAMES[s] for s in order)}")
+            if sq in loads:
+                raise IllegalMoveError(f"{NAMES[sq]} is listed twice")
+            loads[sq] = letters
+        if sorted(letter for letters in loads.values() for letter in letters) != sorted("KRBBPPP"):
+            raise IllegalMoveError("Spread exactly K, R, B, B, P, P, P over your knights")
+        text = "cargo " + " ".join(f"{NAMES[sq]}:{','.join(loads[sq])}" for sq in order if sq in loads)
+        cargo = dict(state.cargo)
+        for sq in order:
+            cargo[sq] = tuple(sorted(piece(seat, CARRIED_BY_LETTER[letter]) for letter in loads.get(sq, ())))
+        waiting = tuple(s for s in state.waiting if s != seat)
+        history = () if waiting else (_position_digest(state.board, cargo, 0, state.out),)
+        events = [event("cargo", visible_to=[seat], seat=seat, move=text,
+                        cargo={NAMES[sq]: list(loads[sq]) for sq in order if sq in loads})]
+        return replace(state, cargo=cargo, waiting=waiting, ply=state.ply + 1, history=history), events
+
+    def _request(self, state: State, seat: int, asked: int, text: str) -> tuple[State, list[Event]]:
+        load = parse_move(text)
+        ev = event("request", seat=seat, corner=CORNERS[state.corners[seat]].name, asked=asked,
+                   asked_corner=CORNERS[state.corners[asked]].name, move=text,
+                   knight=NAMES[load.knight], squares=[NAMES[sq] for sq in load.squares])
+        return replace(state, pending=(seat, asked, text), ply=state.ply + 1, last_move=text,
+                        last_squares=(load.knight, *load.squares), last_mover=seat), [ev]
+
+    def _apply_answer(self, state: State, seat: int, answer: Answer) -> tuple[State, list[Event]]:
+        requester, _, text = state.pending
+        if answer.consent:
+            work = _Work(replace(state, pending=None), requester)
+            work.events.append(event("consent", seat=seat, corner=work.seat_name(seat), requester=requester,
+                                     move=text))
+            work.load(parse_move(text))
+            return self._end_turn(state, work, "consent")
+        work = _Work(replace(state, pending=None, refused=state.refused + (text,)), seat)
+        work.events.append(event("refuse", seat=seat, corner=work.seat_name(seat), requester=requester,
+                                 move=text))
+        turn = work.start_turn(requester)  # the requester acts again (and is out if nothing is left to her)
+        refused = work.refused if turn == requester else ()
+        return self._freeze(state, work, "refuse", turn, state.quiet, state.history, refused), work.events
+
+    def _end_turn(self, state: State, work: _Work, text: str) -> tuple[State, list[Event]]:
+        work.settle()
+        turn = state.turn
+        if work.outcome is None:
+            work.refused = ()
+            turn = work.start_turn(work.next_seat(work.mover))
+        quiet = 0 if work.progress else state.quiet + 1
+        history = () if work.irreversible else state.history
+        if work.outcome is None:
+            digest = _position_digest(work.board, work.cargo, turn, work.out)
+            history += (digest,)
+            if quiet >= 50 * len(work.active()):
+                self._draw(work, "fifty-move rule: 50 moves by every player without a capture, burn or pawn move")
+            elif history.count(digest) >= 3:
+                self._draw(work, "threefold repetition")
+        return self._freeze(state, work, text, turn, quiet, history), work.events
+
+    @staticmethod
+    def _draw(work: _Work, reason: str) -> None:
+        work.outcome = Outcome((), reason)
+        work.events.append(event("game_over", winners=[], reason=reason))
+
+    @staticmethod
+    def _freeze(state: State, work: _Work, text: str, turn: int, quiet: int, history: tuple[str, ...],
+                refused: tuple[str, ...] = ()) -> State:
+        return State(
+            state.num_players, state.armies, bytes(work.board), work.cargo, work.known, tuple(work.out),
+            turn=turn, refused=refused, ply=work.ply, quiet=quiet, history=history, last_move=text,
+            last_squares=tuple(work.highlight) if work.highlight else state.last_squares,
+            last_mover=work.mover, revealed=tuple(work.revealed), outcome=work.outcome,
+        )
+
+    # --- end check ---
+
+    def outcome(self, state: State) -> Outcome | None:
+        return state.outcome
+
+    # --- view ---
+
+    def view(self, state: State, viewer: int | None) -> JSON:
+        corners = state.corners
+        seat_names = [CORNERS[c].name for c in corners]
+        board = [
+            {"square": NAMES[sq], "owner": code >> 3, "type": LETTER[code & 7], "mycenaean": code & 7 == HORSE}
+            for sq, code in enumerate(state.board) if code
+        ]
+        own_cargo = {
+            NAMES[sq]: _pieces_json(codes) for sq, codes in sorted(state.cargo.items())
+            if viewer is not None and state.board[sq] >> 3 == viewer
+        }
+        pending = None
+        if state.pending:
+            requester, asked, text = state.pending
+            load = parse_move(text)
+            pending = {"requester": requester, "asked": asked, "move": text, "knight": NAMES[load.knight],
+                       "squares": [NAMES[sq] for sq in load.squares]}
+        active = sum(1 for o in state.out if not o)
+        return {
+            "game": INFO.key,
+            "num_players": state.num_players,
+            "viewer": viewer,
+            "to_act": self.to_act(state),
+            "last_move": state.last_move,
+            "last_squares": [NAMES[sq] for sq in state.last_squares],
+            "ply": state.ply,
+            "outcome": state.outcome.to_json() if state.outcome else None,
+            "seat_names": seat_names,
+            "corners": seat_names,
+            "armies": list(state.armies),
+            "pawn_forward": [list(CORNERS[c].forward) for c in corners],
+            "promotions": [
+                {"R": "Rook", "B": "Bishop", "N": "Mycenaean knight (empty)" if army == "mycenae" else "Knight"}
+                for army in state.armies
+            ],
+            "board": board,
+            "cargo": own_cargo,
+            "known_cargo": {NAMES[sq]: _pieces_json(codes) for sq, codes in sorted(state.known.items())},
+            "revealed": [dict(r) for r in state.revealed],
+            "out": [s for s in range(state.num_players) if state.out[s]],
+            "turn": None if state.waiting or state.outcome else state.turn,
+            "setup": {
+                "waiting": list(state.waiting),
+                "pieces": [LETTER[k] for k in SETUP_CARGO],
+                "knights": {str(s): [NAMES[sq] for sq in HORSE_SQUARES[corners[s]]]
+                            for s in range(state.num_players) if state.armies[s] == "mycenae"},
+            },
+            "pending": pending,
+            "refused": list(state.refused),
+            "quiet_turns": state.quiet,
+            "quiet_limit": 50 * active,
+        }
+
+    # --- dump / load ---
+
+    def dump(self, state: State) -> JSON:
+        return {
+            **self.stamp(),
+            "num_players": state.num_players,
+            "armies": list(state.armies),
+            "board": state.board.hex(),
+            "cargo": [[sq, list(codes)] for sq, codes in sorted(state.cargo.items())],
+            "known": [[sq, list(codes)] for sq, codes in sorted(state.known.items())],
+            "out": list(state.out),
+            "waiting": list(state.waiting),
+            "turn": state.turn,
+            "pending": list(state.pending) if state.pending else None,
+            "refused": list(state.refused),
+            "ply": state.ply,
+            "quiet": state.quiet,
+            "history": list(state.history),
+            "last_move": state.last_move,
+            "last_squares": list(state.last_squares),
+            "last_mover": state.last_mover,
+            "revealed": [dict(r) for r in state.revealed],
+            "outcome": state.outcome.to_json() if state.outcome else None,
+        }
+
+    def load(self, data: JSON) -> State:
+        self.check_stamp(data)
+        return State(
+            num_players=data["num_players"],
+            armies=tuple(data["armies"]),
+            board=bytes.fromhex(data["board"]),
+            cargo={sq: tuple(codes) for sq, codes in data["cargo"]},
+            known={sq: tuple(codes) for sq, codes in data["known"]},
+            out=tuple(data["out"]),
+            waiting=tuple(data["waiting"]),
+            turn=data["turn"],
+            pending=tuple(data["pending"]) if data["pending"] else None,
+            refused=tuple(data["refused"]),
+            ply=data["ply"],
+            quiet=data["quiet"],
+            history=tuple(data["history"]),
+            last_move=data["last_move"],
+            last_squares=tuple(data["last_squares"]),
+            last_mover=data["last_mover"],
+            revealed=tuple(dict(r) for r in data["revealed"]),
+            outcome=Outcome.from_json(data["outcome"]),
+        )
+
+    # --- the move picker ---
+
+    def move_steps(self, move: str) -> tuple[str, ...]:
+        m = parse_move(move)
+        if isinstance(m, PieceMove):
+            return (NAMES[m.origin], NAMES[m.target]) + ((m.promotion,) if m.promotion else ())
+        if isinstance(m, Load):
+            return (NAMES[m.knight], "load", *(NAMES[sq] for sq in m.squares))
+        if isinstance(m, Unload):
+            return (NAMES[m.knight], "unload", *(t for sq, letter in m.placements for t in (letter, NAMES[sq])))
+        if isinstance(m, Burn):
+            return (NAMES[m.knight], "burn")
+        if isinstance(m, CargoSetup):
+            where = {}
+            for sq, letters in m.loads:
+                for letter in letters:
+                    where.setdefault(letter, []).append(NAMES[sq])
+            return tuple(where[LETTER[k]].pop(0) for k in SETUP_CARGO)
+        return (str(m),)
+
+    def choices(self, state: State, seat: int, chosen: Sequence[str] = ()) -> Choices:
+        chosen = tuple(chosen)
+        if seat not in self.to_act(state):
+            return Choices("It is not your turn")
+        if state.waiting:
+            return _cargo_choices(state, seat, chosen)
+        if state.pending:
+            if not chosen:
+                requester = CORNERS[state.corners[state.pending[0]]].name
+                return Choices(f"{requester} asks: {state.pending[2]}", [
+                    PickerOption("Consent", "consent", "Let the pieces be loaded"),
+                    PickerOption("Refuse", "refuse", "Nothing moves; they act again"),
+                ])
+            ok = len(chosen) == 1 and chosen[0] in ("consent", "refuse")
+            return Choices("Confirm", move=chosen[0] if ok else None)
+        return _turn_choices(state, seat, chosen)
+
+    def matching_moves(self, state: State, seat: int, typed: str, limit: int = 25) -> list[str]:
+        """Autocomplete: moves starting with what was typed (unloads found branch by branch, never all listed),
+        then moves containing it."""
+        if seat not in self.to_act(state) or state.waiting or state.pending:
+            return super().matching_moves(state, seat, typed, limit)
+        typed = " ".join(typed.strip().lower().split())
+        found: list[str] = []
+        for family in _move_families(state, seat):
+            if callable(family):
+                found.extend(_take(family(typed), limit - len(found)))
+            else:
+                found.extend(m for m in family if m.lower().startswith(typed))
+            if len(found) >= limit:
+                return found[:limit]
+        if not typed or _starts_with_command(typed):
+            return found[:limit]  # no move has a command word anywhere but at its start ("load" aside)
+        starts = set(found)
+        for m in _turn_moves(state, seat):  # e.g. "K@e5" typed: unload lists are cached for the next keystroke
+            if typed in m.lower() and m not in starts:
+                found.append(m)
+                if len(found) >= limit:
+                    break
+        return found[:limit]
+
+    # --- text board ---
+
+    def render_text(self, view: JSON) -> str:
+        cells = {p["square"]: f"{p['owner']}{'M' if p['mycenaean'] else p['type']}" for p in view["board"]}
+        lines = []
+        for rank in range(8, 0, -1):
+            row = " ".join(cells.get(f"{f}{rank}", " .") for f in "abcdefgh")
+            lines.append(f"{rank} {row}")
+        lines.append("   " + "  ".join("abcdefgh"))
+        names = view["seat_names"]
+        lines.append("seats: " + ", ".join(f"{s}={n} ({a})" for s, (n, a) in enumerate(zip(names, view["armies"]))))
+        if view["setup"]["waiting"]:
+            lines.append(f"choosing cargo: {view['setup']['waiting']}")
+        for sq, pieces in view["cargo"].items():
+            lines.append(f"your knight {sq} carries: {_pieces_text(pieces) or 'nothing'}")
+        for sq, pieces in view["known_cargo"].items():
+            if pieces:
+                lines.append(f"seen loaded into {sq}: {_pieces_text(pieces)}")
+        if view["pending"]:
+            p = view["pending"]
+            lines.append(f"{names[p['requester']]} asks {names[p['asked']]}: {p['move']}")
+        if view["out"]:
+            lines.append(f"out: {', '.join(names[s] for s in view['out'])}")
+        lines.append(f"last move: {view['last_move']}   to act: {view['to_act']}   "
+                     f"quiet turns {view['quiet_turns']}/{view['quiet_limit']}")
+        return "\n".join(lines)
+
+    # --- narration ---
+
+    def describe(self, ev: Event) -> str | None:
+        kind = ev["type"]
+        if kind in ("move", "load", "unload", "burn"):
+            return f"{ev['corner']}: {ev['move']}"
+        if kind == "capture":
+            kind = HORSE if ev["mycenaean"] else "KRBNP".index(ev["piece"]) + 1
+            return f"{ev['square']}: {ev['victim_corner']}'s {PIECE_NAME[kind].lower()} is captured"
+        if kind == "promotion":
+            return f"{ev['square']} promotes to {'a Mycenaean knight' if ev['mycenaean'] else ev['piece']}"
+        if kind == "destroyed":
+            return f"burnt: {', '.join(p['type'] + '@' + p['square'] for p in ev['pieces'])}"
+        if kind == "cargo_destroyed":
+            return f"the knight on {ev['square']} carried {_pieces_text(ev['pieces']) or 'nothing'}"
+        if kind == "request":
+            return f"{ev['corner']} asks {ev['asked_corner']} to consent: {ev['move']}"
+        if kind in ("consent", "refuse"):
+            return f"{ev['corner']} {'consents' if kind == 'consent' else 'refuses'}"
+        if kind == "out":
+            return f"{ev['corner']} {ev['reason']} and is out"
+        if kind == "takeover":
+            return f"{ev['corner']} takes over the pieces of {ev['taken_corner']}"
+        if kind == "removed":
+            return f"removed: {', '.join(p['type'] + '@' + p['square'] for p in ev['pieces'])}"
+        if kind == "game_over":
+            return f"game over: {ev['reason']}"
+        return None
+
+
+def _pieces_text(pieces: Sequence[JSON]) -> str:
+    return " ".join(f"{p['owner']}{p['type']}" for p in pieces)
+
+
+GAME = Mycenae()
