@@ -34,7 +34,7 @@ MATCHUPS = ("hard-random", "hard-easy", "normal-easy")
 
 
 def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, dict[str, list[float]]]:
-    """One seeded game: (score of the tested level, unfinished?, seconds per move by level)."""
+    """One seeded game: (score of the tested level, unfinished?, CPU seconds per move by level)."""
     key, num_players, tested, opponent, index, max_plies = task
     game = get_game(key)
     tested_seat = index % num_players
@@ -53,9 +53,10 @@ def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, di
             move = rng.choice(game.legal_moves(state, seat))
         else:
             view = json.loads(json.dumps(game.view(state, seat)))  # what a worker process would receive
-            start = time.perf_counter()
+            # CPU time of this process: what a move costs on one core, whatever else shares the machine.
+            start = time.process_time()
             move = choose_move(view, level=level, seed=seed + ply)
-            times.setdefault(level, []).append(time.perf_counter() - start)
+            times.setdefault(level, []).append(time.process_time() - start)
         state, _ = game.apply(state, seat, move)
     result = game.outcome(state)
     if result is None:
@@ -120,8 +121,9 @@ def _write(all_results: dict[str, dict]) -> None:
         "# Computer opponent: measured strength and speed\n\n"
         "Written by `python -m bot.ai.bench`. Seeded games, seats alternated (with three or four players the tested\n"
         "level takes each seat in turn against the opponent level in all others; a win is finishing first, a shared\n"
-        "first place counting as its share). Times are wall-clock seconds of `choose_move` per move on the\n"
-        "benchmark machine (2 cores shared with other work), from the moves of those same games.\n\n"
+        "first place counting as its share). Times are CPU seconds of `choose_move` per move (one core; the\n"
+        "benchmark machine's 2 cores were shared with other work, so wall-clock times there were noisier), taken\n"
+        "from the moves of those same games.\n\n"
         + table(ordered) + "\n"
     )
 

@@ -33,8 +33,8 @@ class MycenaePolicy(Policy):
     max_candidates = 30
     root_pool = 400
     determinisations = 4
-    normal_iterations = 500
-    hard_iterations = 2000
+    normal_iterations = 420
+    hard_iterations = 1700
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         score = [0.0] * num_players
@@ -61,6 +61,12 @@ class MycenaePolicy(Policy):
 
     def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
         moves = self.game.legal_moves(state, seat)
+        if len(moves) > 8 * limit:
+            # A loaded knight can have tens of thousands of unloads: rank the few forcing moves and a random
+            # sample of the rest instead of every move.
+            forcing = [m for m in moves if "x" in m or "=" in m or m.startswith("burn")]
+            moves = forcing + rng.sample(moves, 4 * limit)
+            moves = list(dict.fromkeys(moves))
         return ranked(moves, lambda m: self._key(state, m), limit, rng)
 
     def playout_move(self, state: Any, seat: int, rng: random.Random) -> str:

@@ -25,7 +25,7 @@ class MyriathPolicy(Policy):
     root_pool = 400
     easy_candidates = 80
     normal_iterations = 150
-    hard_iterations = 600
+    hard_iterations = 520
     playout_choices = 4  # placements compared at each playout ply
 
     def evaluate(self, state: Any, num_players: int) -> Values:

@@ -28,8 +28,8 @@ class MyrmidonsPolicy(Policy):
     playout_depth = 10
     max_candidates = 30
     determinisations = 4
-    normal_iterations = 600
-    hard_iterations = 2400
+    normal_iterations = 220
+    hard_iterations = 850
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         score = [0.0, 0.0]
