@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Sequence
 
 from ..base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, PickerOption, event
 from .board import (
     ARMY_CHOICES,
+    CARRIED,
     CARRIED_BY_LETTER,
     CORNERS,
     DEFAULT_ARMIES,
@@ -22,6 +24,7 @@ from .board import (
 from .moves import _cargo_moves, _turn_moves
 from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, parse_move
 from .picker import _cargo_choices, _move_families, _starts_with_command, _take, _turn_choices
+from .sampling import sample_state
 from .state import State, _army_options, _home_board, _horses, _position_digest
 from .turn import _Work, _pieces_json
 
@@ -67,7 +70,8 @@ class Mycenae(Game):
         waiting = tuple(s for s in range(num_players) if armies[s] == "mycenae")
         out = (False,) * num_players
         history = () if waiting else (_position_digest(board, horses, 0, out),)
-        return State(num_players, armies, bytes(board), horses, dict(horses), out, waiting=waiting, history=history)
+        return State(num_players, armies, bytes(board), horses, dict(horses), out, waiting=waiting, history=history,
+                     sealed=tuple(horses))
 
     def to_act(self, state: State) -> list[int]:
         if state.outcome is not None:
@@ -96,25 +100,11 @@ class Mycenae(Game):
     # --- apply ---
 
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
-        if state.outcome is not None:
-            raise IllegalMoveError("The game is over")
-        parsed = parse_move(move)
-        if seat not in self.to_act(state):
-            if state.waiting and 0 <= seat < state.num_players and state.armies[seat] == "mycenae":
-                raise IllegalMoveError("You have chosen your cargo; wait for the others")
-            raise IllegalMoveError("It is not your turn")
-        if state.waiting:
-            if not isinstance(parsed, CargoSetup):
-                raise IllegalMoveError("First choose what your knights carry (cargo b2:K,P d2:R,B c1:B,P,P)")
-            return self._apply_cargo(state, seat, parsed)
+        parsed = self._parsed_for(state, seat, move)
         if isinstance(parsed, CargoSetup):
-            raise IllegalMoveError("The cargo was chosen before the first move")
-        if state.pending:
-            if not isinstance(parsed, Answer):
-                raise IllegalMoveError("Answer the request first: consent or refuse")
-            return self._apply_answer(state, seat, parsed)
+            return self._apply_cargo(state, seat, parsed)
         if isinstance(parsed, Answer):
-            raise IllegalMoveError("There is no request to answer")
+            return self._apply_answer(state, seat, parsed)
         work = _Work(state, seat)
         if isinstance(parsed, PieceMove):
             text = work.piece_move(parsed)
@@ -129,9 +119,64 @@ class Mycenae(Game):
             text = work.burn(parsed)
         return self._end_turn(state, work, text)
 
+    def canonical(self, state: State, seat: int, text: str) -> str:
+        """The move as `apply` would log it (letters and squares in notation order, a capture written with '-'
+        as 'x'), checked as `apply` checks it but without playing it."""
+        parsed = self._parsed_for(state, seat, text)
+        if isinstance(parsed, CargoSetup):
+            return self._cargo_loads(state, seat, parsed)[0]
+        if isinstance(parsed, Answer):
+            return str(parsed)
+        work = _Work(state, seat)
+        if isinstance(parsed, PieceMove):
+            return str(work.check_piece_move(parsed))
+        if isinstance(parsed, Load):
+            work.check_load(parsed)
+        elif isinstance(parsed, Unload):
+            work.check_unload(parsed)
+        else:
+            work.check_burn(parsed)
+        return str(parsed)
+
+    def _parsed_for(self, state: State, seat: int, text: str) -> Move:
+        """The parsed move, once the checks that do not depend on its details have passed."""
+        if state.outcome is not None:
+            raise IllegalMoveError("The game is over")
+        parsed = parse_move(text)
+        if seat not in self.to_act(state):
+            if state.waiting and 0 <= seat < state.num_players and state.armies[seat] == "mycenae":
+                raise IllegalMoveError("You have chosen your cargo; wait for the others")
+            raise IllegalMoveError("It is not your turn")
+        if state.waiting:
+            if not isinstance(parsed, CargoSetup):
+                raise IllegalMoveError("First choose what your knights carry (cargo b2:K,P d2:R,B c1:B,P,P)")
+            return parsed
+        if isinstance(parsed, CargoSetup):
+            raise IllegalMoveError("The cargo was chosen before the first move")
+        if state.pending:
+            if not isinstance(parsed, Answer):
+                raise IllegalMoveError("Answer the request first: consent or refuse")
+            return parsed
+        if isinstance(parsed, Answer):
+            raise IllegalMoveError("There is no request to answer")
+        return parsed
+
     def _apply_cargo(self, state: State, seat: int, move: CargoSetup) -> tuple[State, list[Event]]:
-        corner = state.corners[seat]
-        order = HORSE_SQUARES[corner]
+        text, loads = self._cargo_loads(state, seat, move)
+        order = HORSE_SQUARES[state.corners[seat]]
+        cargo = dict(state.cargo)
+        for sq in order:
+            cargo[sq] = tuple(sorted(piece(seat, CARRIED_BY_LETTER[letter]) for letter in loads.get(sq, ())))
+        waiting = tuple(s for s in state.waiting if s != seat)
+        history = () if waiting else (_position_digest(state.board, cargo, state.turn, state.out),)
+        events = [event("cargo", visible_to=[seat], seat=seat, move=text,
+                        cargo={NAMES[sq]: list(loads[sq]) for sq in order if sq in loads})]
+        return replace(state, cargo=cargo, waiting=waiting, ply=state.ply + 1, history=history), events
+
+    @staticmethod
+    def _cargo_loads(state: State, seat: int, move: CargoSetup) -> tuple[str, dict[int, tuple[str, ...]]]:
+        """The canonical text of a cargo choice and what it puts in each knight, or why it is not one."""
+        order = HORSE_SQUARES[state.corners[seat]]
         loads: dict[int, tuple[str, ...]] = {}
         for sq, letters in move.loads:
             if sq not in order:
@@ -142,14 +187,7 @@ class Mycenae(Game):
         if sorted(letter for letters in loads.values() for letter in letters) != sorted("KRBBPPP"):
             raise IllegalMoveError("Spread exactly K, R, B, B, P, P, P over your knights")
         text = "cargo " + " ".join(f"{NAMES[sq]}:{','.join(loads[sq])}" for sq in order if sq in loads)
-        cargo = dict(state.cargo)
-        for sq in order:
-            cargo[sq] = tuple(sorted(piece(seat, CARRIED_BY_LETTER[letter]) for letter in loads.get(sq, ())))
-        waiting = tuple(s for s in state.waiting if s != seat)
-        history = () if waiting else (_position_digest(state.board, cargo, 0, state.out),)
-        events = [event("cargo", visible_to=[seat], seat=seat, move=text,
-                        cargo={NAMES[sq]: list(loads[sq]) for sq in order if sq in loads})]
-        return replace(state, cargo=cargo, waiting=waiting, ply=state.ply + 1, history=history), events
+        return text, loads
 
     def _request(self, state: State, seat: int, asked: int, text: str) -> tuple[State, list[Event]]:
         load = parse_move(text)
@@ -204,12 +242,64 @@ class Mycenae(Game):
             turn=turn, refused=refused, ply=work.ply, quiet=quiet, history=history, last_move=text,
             last_squares=tuple(work.highlight) if work.highlight else state.last_squares,
             last_mover=work.mover, revealed=tuple(work.revealed), outcome=work.outcome,
+            sealed=tuple(sorted(work.sealed)), out_order=tuple(work.out_order),
         )
 
     # --- end check ---
 
     def outcome(self, state: State) -> Outcome | None:
         return state.outcome
+
+    # --- leaving, standings, sampling ---
+
+    def in_secret_setup(self, state: State) -> bool:
+        return state.outcome is None and bool(state.waiting)
+
+    def in_play(self, state: State) -> list[int]:
+        return [] if state.outcome is not None else [s for s in range(state.num_players) if not state.out[s]]
+
+    def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
+        """`seat` leaves at any time (see `_Work.leave`). A request to or from her is cancelled: if she asked,
+        the turn passes on; if she was asked, the requester acts again."""
+        if seat not in self.in_play(state):
+            raise IllegalMoveError("The game is over" if state.outcome else f"Seat {seat} is not in the game")
+        work = _Work(replace(state, pending=None), seat)
+        if state.pending:
+            requester, _, text = state.pending
+            work.events.append(event("cancelled", seat=requester, corner=work.seat_name(requester), move=text))
+        waiting = tuple(s for s in state.waiting if s != seat)
+        work.leave(seat, reason, in_setup=bool(state.waiting))
+        turn, refused, quiet, history = state.turn, state.refused, state.quiet, ()
+        if work.outcome is None:
+            if turn == seat:  # her turn, or her request: the next player moves
+                turn, refused = work.next_seat(seat), ()
+            if not waiting:
+                turn = work.start_turn(turn)
+                refused = refused if turn == state.turn else ()
+        if work.outcome is None and not waiting:
+            history = (_position_digest(work.board, work.cargo, turn, work.out),)  # pieces left: nothing repeats
+            if quiet >= 50 * len(work.active()):
+                self._draw(work, "fifty-move rule: 50 moves by every player without a capture, burn or pawn move")
+        new_state = replace(
+            state, board=bytes(work.board), cargo=work.cargo, known=work.known, out=tuple(work.out),
+            waiting=waiting if work.outcome is None else (), turn=turn, pending=None, refused=refused, ply=work.ply,
+            history=history, revealed=tuple(work.revealed), outcome=work.outcome, sealed=tuple(sorted(work.sealed)),
+            out_order=tuple(work.out_order),
+        )
+        return new_state, work.events
+
+    def standings(self, state: State) -> list[list[int]]:
+        """Winners (for a draw: everyone still in), then the others, the last to go out first. Seats out in a
+        state saved before the order was kept went out before all the others, together."""
+        if state.outcome is None:
+            return [self.in_play(state)]
+        top = list(state.outcome.winners) or [s for s in range(state.num_players) if not state.out[s]]
+        ordered = [[s] for s in reversed(state.out_order) if s not in top]
+        unordered = [s for s in range(state.num_players) if state.out[s] and s not in state.out_order + tuple(top)]
+        return [top] + ordered + ([unordered] if unordered else [])
+
+    def sample_state(self, view: JSON, rng: random.Random) -> State:
+        return sample_state(view, rng)
 
     # --- view ---
 
@@ -264,6 +354,14 @@ class Mycenae(Game):
             "refused": list(state.refused),
             "quiet_turns": state.quiet,
             "quiet_limit": 50 * active,
+            "out_order": list(state.out_order),
+            "last_mover": state.last_mover,
+            # Public facts anyone who watched every move knows (loads, unloads and destructions are public), kept
+            # here so a view alone says what is still unseen: which knights may hold unseen pieces, which unseen
+            # pieces each player has in all, and how often the current position has occurred.
+            "sealed": [NAMES[sq] for sq in state.sealed],
+            "unseen": [_unseen_letters(state, s) for s in range(state.num_players)],
+            "repetitions": state.history.count(state.history[-1]) if state.history else 0,
         }
 
     # --- dump / load ---
@@ -289,6 +387,8 @@ class Mycenae(Game):
             "last_mover": state.last_mover,
             "revealed": [dict(r) for r in state.revealed],
             "outcome": state.outcome.to_json() if state.outcome else None,
+            "sealed": list(state.sealed),
+            "out_order": list(state.out_order),
         }
 
     def load(self, data: JSON) -> State:
@@ -312,6 +412,9 @@ class Mycenae(Game):
             last_mover=data["last_mover"],
             revealed=tuple(dict(r) for r in data["revealed"]),
             outcome=Outcome.from_json(data["outcome"]),
+            # Older dumps: any knight may hold unseen pieces, and the order of going out was not kept.
+            sealed=tuple(data.get("sealed", _horses(bytes.fromhex(data["board"])))),
+            out_order=tuple(data.get("out_order", ())),
         )
 
     # --- the move picker ---
@@ -419,6 +522,8 @@ class Mycenae(Game):
             return f"the knight on {ev['square']} carried {_pieces_text(ev['pieces']) or 'nothing'}"
         if kind == "request":
             return f"{ev['corner']} asks {ev['asked_corner']} to consent: {ev['move']}"
+        if kind == "cancelled":
+            return f"{ev['corner']}'s request is cancelled: {ev['move']}"
         if kind in ("consent", "refuse"):
             return f"{ev['corner']} {'consents' if kind == 'consent' else 'refuses'}"
         if kind == "out":
@@ -430,6 +535,17 @@ class Mycenae(Game):
         if kind == "game_over":
             return f"game over: {ev['reason']}"
         return None
+
+
+def _unseen_letters(state: State, seat: int) -> list[str]:
+    """The pieces of `seat` inside knights that nobody but `seat` has seen go in, in K R B P order."""
+    unseen = []
+    for sq in state.sealed:
+        hidden = list(state.cargo[sq])
+        for code in state.known[sq]:
+            hidden.remove(code)
+        unseen += [code for code in hidden if code >> 3 == seat]
+    return [LETTER[code & 7] for code in sorted(unseen, key=lambda c: CARRIED.index(c & 7))]
 
 
 def _pieces_text(pieces: Sequence[JSON]) -> str:

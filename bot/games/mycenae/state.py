@@ -42,6 +42,10 @@ class State:
     last_mover: int | None = None
     revealed: tuple[JSON, ...] = ()  # public records of destroyed cargo
     outcome: Outcome | None = None
+    # Knights that may hold pieces nobody but their owner has seen: the setup's knights, as long as their first
+    # owner has them. Promoted knights and knights taken over start empty, and everything loaded is seen.
+    sealed: tuple[int, ...] = ()
+    out_order: tuple[int, ...] = ()  # seats in the order they went out (knocked out or left)
 
     @property
     def corners(self) -> tuple[int, ...]:
@@ -121,5 +125,5 @@ def position(
     armies = tuple(armies or DEFAULT_ARMIES + ("plain",) * (num_players - 2))
     return State(
         num_players, armies, bytes(cells), loads, seen, outs, turn=turn,
-        history=(_position_digest(cells, loads, turn, outs),),
+        history=(_position_digest(cells, loads, turn, outs),), sealed=tuple(horses),
     )

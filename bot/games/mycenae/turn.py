@@ -43,6 +43,8 @@ class _Work:
         self.out = list(state.out)
         self.refused = state.refused
         self.revealed = list(state.revealed)
+        self.sealed = set(state.sealed)
+        self.out_order = list(state.out_order)
         self.mover = mover
         self.ply = state.ply + 1
         self.events: list[Event] = []
@@ -74,13 +76,17 @@ class _Work:
     def move_piece(self, origin: int, target: int) -> None:
         code = self.board[origin]
         self.board[target], self.board[origin] = code, 0
-        if code & 7 == HORSE:  # the cargo travels with its knight
+        if code & 7 == HORSE:  # the cargo travels with its knight, and so does what nobody has seen inside
             self.put_horse_cargo(target, self.cargo.pop(origin), self.known.pop(origin))
+            if origin in self.sealed:
+                self.sealed.remove(origin)
+                self.sealed.add(target)
 
     def destroy_cargo(self, sq: int, cause: str) -> None:
         """The cargo of the knight on sq is destroyed and shown to everyone."""
         codes = self.cargo.pop(sq, ())
         self.known.pop(sq, None)
+        self.sealed.discard(sq)
         record = {"ply": self.ply, "square": NAMES[sq], "owner": self.board[sq] >> 3, "cause": cause,
                   "pieces": _pieces_json(codes)}
         self.revealed.append(record)
@@ -141,9 +147,28 @@ class _Work:
 
     def knock_out(self, seat: int, why: str) -> None:
         self.out[seat] = True
+        self.out_order.append(seat)
         self.irreversible = True
         self.knockouts.append(f"{self.seat_name(seat)} {why}")
         self.events.append(event("out", seat=seat, corner=self.seat_name(seat), reason=why))
+
+    def leave(self, seat: int, reason: str, in_setup: bool) -> None:
+        """`seat` leaves the game (resigned, timed out). Nobody knocked her out, so nobody takes her pieces over:
+        they are removed like the last unit of a player out by the single-unit rule, and her knights' cargo is
+        destroyed and shown as on any destruction. Guests inside her knights are destroyed with them, which may
+        knock their owners out in turn (judged as after any move; never during the setup, when nothing is
+        loaded yet and a player still choosing has no king anywhere)."""
+        self.out[seat] = True
+        self.out_order.append(seat)
+        self.irreversible = True
+        self.knockouts.append(reason)
+        self.events.append(event("out", seat=seat, corner=self.seat_name(seat), reason=reason))
+        if len(self.active()) <= 1:
+            self.finish_by_knockout()
+            return
+        self.remove_all(seat, "removed")
+        if not in_setup:
+            self.settle()
 
     def finish_by_knockout(self) -> None:
         active = self.active()
@@ -222,7 +247,8 @@ class _Work:
 
     # --- the moves ---
 
-    def piece_move(self, move: PieceMove) -> str:
+    def check_piece_move(self, move: PieceMove) -> PieceMove:
+        """The move as it will be played (a capture written with '-' becomes 'x'), or why it is illegal."""
         seat, board = self.mover, self.board
         code = board[move.origin]
         if not code:
@@ -241,9 +267,14 @@ class _Work:
             raise IllegalMoveError("A pawn reaching the far edge promotes: add =R, =B or =N")
         if move.promotion and not promotes:
             raise IllegalMoveError("Only a pawn reaching its far edge promotes")
-        capture = targets[move.target]
-        text = str(PieceMove(move.origin, move.target, capture, move.promotion))
-        if capture:
+        return PieceMove(move.origin, move.target, targets[move.target], move.promotion)
+
+    def piece_move(self, move: PieceMove) -> str:
+        move = self.check_piece_move(move)
+        seat, board = self.mover, self.board
+        kind = board[move.origin] & 7
+        text = str(move)
+        if move.capture:
             victim = board[move.target]
             self.events.append(event("capture", seat=seat, square=NAMES[move.target], victim=victim >> 3,
                                      victim_corner=self.seat_name(victim >> 3), piece=LETTER[victim & 7],
@@ -315,6 +346,20 @@ class _Work:
         return text
 
     def unload(self, move: Unload) -> str:
+        self.check_unload(move)
+        seat, knight = self.mover, move.knight
+        for sq, letter in move.placements:
+            code = piece(seat, CARRIED_BY_LETTER[letter])
+            self.remove_carried(knight, code)
+            self.board[sq] = code
+        text = str(move)
+        self.events.append(event("unload", seat=seat, corner=self.seat_name(seat), move=text, knight=NAMES[knight],
+                                 pieces=[{"square": NAMES[sq], "owner": seat, "type": letter}
+                                         for sq, letter in move.placements]))
+        self.highlight = [knight, *(sq for sq, _ in move.placements)]
+        return text
+
+    def check_unload(self, move: Unload) -> None:
         seat, knight = self.mover, move.knight
         if self.board[knight] & 7 != HORSE:
             raise IllegalMoveError(f"There is no Mycenaean knight on {NAMES[knight]}")
@@ -336,24 +381,17 @@ class _Work:
                 raise IllegalMoveError(f"The knight on {NAMES[knight]} does not carry that many of your pieces "
                                        f"of type {letter}")
             left.remove(code)
-        for sq, letter in move.placements:
-            code = piece(seat, CARRIED_BY_LETTER[letter])
-            self.remove_carried(knight, code)
-            self.board[sq] = code
-        text = str(move)
-        self.events.append(event("unload", seat=seat, corner=self.seat_name(seat), move=text, knight=NAMES[knight],
-                                 pieces=[{"square": NAMES[sq], "owner": seat, "type": letter}
-                                         for sq, letter in move.placements]))
-        self.highlight = [knight, *(sq for sq, _ in move.placements)]
-        return text
+
+    def check_burn(self, move: Burn) -> None:
+        self.own_knight(move.knight, "burn")
+        if not self.cargo[move.knight]:
+            raise IllegalMoveError("Only a knight that carries something can burn")
+        if _burn_kills_own_king(self, self.mover, move.knight):
+            raise IllegalMoveError("That burn would destroy your own king")
 
     def burn(self, move: Burn) -> str:
+        self.check_burn(move)
         knight = move.knight
-        self.own_knight(knight, "burn")
-        if not self.cargo[knight]:
-            raise IllegalMoveError("Only a knight that carries something can burn")
-        if _burn_kills_own_king(self, self.mover, knight):
-            raise IllegalMoveError("That burn would destroy your own king")
         victims = _burn_victims(self.board, knight)
         text = str(move)
         self.events.append(event("burn", seat=self.mover, corner=self.seat_name(self.mover), move=text,

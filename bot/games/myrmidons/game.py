@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Sequence
 
@@ -25,7 +26,7 @@ from .board import (
     owner_of,
     piece_index,
 )
-from .notation import Army, Deploy, Step, is_setup_move, parse_move
+from .notation import Army, Deploy, Order, Step, is_setup_move, parse_move
 from .picker import _deploy_choices, _draft_choices, _order_choices, _step_choices
 from .rules import (
     _Action,
@@ -39,6 +40,7 @@ from .rules import (
     start_of_turn,
     winner_after_action,
 )
+from .sampling import sample_state
 from .state import State, initial_state
 
 # --- metadata ------------------------------------------------------------------------------------------------
@@ -123,6 +125,22 @@ class MyrmidonsGame(Game):
 
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
         parsed = parse_move(move)
+        checked = self._check(state, seat, parsed)
+        if isinstance(parsed, Army):
+            return self._choose_army(state, seat, parsed)
+        if isinstance(parsed, Deploy):
+            return self._deploy(state, seat, parsed)
+        if isinstance(parsed, Step):
+            return self._act(state, seat, "move", None, checked, str(parsed))
+        return self._act(state, seat, "order", parsed.direction, checked, str(parsed))
+
+    def canonical(self, state: State, seat: int, text: str) -> str:
+        parsed = parse_move(text)
+        self._check(state, seat, parsed)
+        return str(parsed)
+
+    def _check(self, state: State, seat: int, parsed: Army | Deploy | Step | Order) -> tuple[tuple[int, int], ...]:
+        """Raise IllegalMoveError unless `seat` may play `parsed` now; a move's or order's (from, to) items."""
         if state.outcome is not None:
             raise IllegalMoveError("The game is over")
         if seat not in self.to_act(state):
@@ -130,18 +148,20 @@ class MyrmidonsGame(Game):
                 raise IllegalMoveError("Your deployment is final: wait for your opponent to deploy")
             raise IllegalMoveError("It is not your turn")
         if isinstance(parsed, Army):
-            return self._choose_army(state, seat, parsed)
+            self._check_army(state, seat, parsed)
+            return ()
         if isinstance(parsed, Deploy):
-            return self._deploy(state, seat, parsed)
+            self._check_deploy(state, seat, parsed)
+            return ()
         if state.in_setup():
             raise IllegalMoveError("Deploy your army first")
         if isinstance(parsed, Step):
             check_step(state, seat, parsed)
-            return self._act(state, seat, "move", None, ((parsed.src, parsed.dst),), str(parsed))
-        items = check_order(state, seat, parsed)
-        return self._act(state, seat, "order", parsed.direction, items, str(parsed))
+            return ((parsed.src, parsed.dst),)
+        return check_order(state, seat, parsed)
 
-    def _choose_army(self, state: State, seat: int, move: Army) -> tuple[State, list[Event]]:
+    @staticmethod
+    def _check_army(state: State, seat: int, move: Army) -> None:
         if state.army_option != "draft" or not state.in_setup():
             raise IllegalMoveError("Armies are only chosen at the start of a draft game")
         if state.armies[seat] is not None:
@@ -152,15 +172,9 @@ class MyrmidonsGame(Game):
             raise IllegalMoveError("Choose 5 different types")
         if len(move.types) != ARMY_SIZE:
             raise IllegalMoveError(f"Choose exactly {ARMY_SIZE} types (you chose {len(move.types)})")
-        army = canonical_army(move.types)
-        armies = tuple(army if s == seat else a for s, a in enumerate(state.armies))
-        new = replace(state, armies=armies, ply=state.ply + 1)
-        return new, [
-            event("army", [seat], seat=seat, move=str(move), types=[BY_CODE[c].to_json() for c in army]),
-            event("army_chosen", None, seat=seat),
-        ]
 
-    def _deploy(self, state: State, seat: int, move: Deploy) -> tuple[State, list[Event]]:
+    @staticmethod
+    def _check_deploy(state: State, seat: int, move: Deploy) -> None:
         if not state.in_setup():
             raise IllegalMoveError("The armies are already deployed")
         army = state.armies[seat]
@@ -172,6 +186,17 @@ class MyrmidonsGame(Game):
                 f"Deploy each of your {PER_SEAT} pieces once, files a to f: "
                 f"{', '.join(expected)} (you wrote {', '.join(move.codes)})"
             )
+
+    def _choose_army(self, state: State, seat: int, move: Army) -> tuple[State, list[Event]]:
+        army = canonical_army(move.types)
+        armies = tuple(army if s == seat else a for s, a in enumerate(state.armies))
+        new = replace(state, armies=armies, ply=state.ply + 1)
+        return new, [
+            event("army", [seat], seat=seat, move=str(move), types=[BY_CODE[c].to_json() for c in army]),
+            event("army_chosen", None, seat=seat),
+        ]
+
+    def _deploy(self, state: State, seat: int, move: Deploy) -> tuple[State, list[Event]]:
         pieces, board, squares = list(state.pieces), list(state.board), list(state.squares)
         for number, (code, sq) in enumerate(zip(move.codes, HOME_SQUARES[seat]), start=1):
             index = piece_index(seat, number)
@@ -235,6 +260,32 @@ class MyrmidonsGame(Game):
     def outcome(self, state: State) -> Outcome | None:
         return state.outcome
 
+    # --- leaving, standings, sampling --------------------------------------------------------------------------
+
+    def in_secret_setup(self, state: State) -> bool:
+        return state.outcome is None and state.in_setup()
+
+    def in_play(self, state: State) -> list[int]:
+        return [] if state.outcome is not None else [0, 1]
+
+    def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
+        """Leaving ends the game at any time, during the secret setup too; nothing hidden is shown."""
+        if seat not in self.in_play(state):
+            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
+        outcome = Outcome((1 - seat,), reason)
+        new = replace(state, outcome=outcome, turn=EMPTY, left=seat)
+        return new, [event("out", None, seat=seat, reason=reason),
+                     event("win", None, winners=[1 - seat], reason=reason)]
+
+    def standings(self, state: State) -> list[list[int]]:
+        if state.outcome is None or not state.outcome.winners:
+            return [[0, 1]]
+        winner = state.outcome.winners[0]
+        return [[winner], [1 - winner]]
+
+    def sample_state(self, view: JSON, rng: random.Random) -> State:
+        return sample_state(view, rng)
+
     # --- view ------------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> JSON:
@@ -289,6 +340,7 @@ class MyrmidonsGame(Game):
                 else None
             ),
             "last_action": state.report,
+            "left": state.left,
         }
 
     @staticmethod
@@ -324,6 +376,7 @@ class MyrmidonsGame(Game):
             "last_move": state.last_move,
             "report": state.report,
             "outcome": state.outcome.to_json() if state.outcome else None,
+            "left": state.left,
         }
 
     def load(self, data: JSON) -> State:
@@ -352,6 +405,7 @@ class MyrmidonsGame(Game):
             last_move=data["last_move"],
             report=data["report"],
             outcome=Outcome.from_json(data["outcome"]),
+            left=data.get("left"),  # older dumps have no "left": nobody left
         )
 
     # --- text board ------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ class State:
     last_move: str | None  # the last public move
     report: JSON | None  # what the last move or order did, in public terms: the view's "last_action"
     outcome: Outcome | None
+    left: int | None = None  # the seat that resigned or ran out of time; the outcome then says why
 
     def deployed(self, seat: int) -> bool:
         return self.pieces[piece_index(seat, 1)] is not None
