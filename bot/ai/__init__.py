@@ -10,8 +10,6 @@ function is top level and takes only JSON-safe arguments so that it pickles.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games import get_game
 from bot.games.base import JSON, seeded_rng
 
@@ -50,13 +48,7 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     iterations = policy.hard_iterations if level == "hard" else policy.normal_iterations
     budget = Budget(iterations=iterations, determinisations=policy.determinisations)
     root_moves = policy.root_candidates(state, seat, rng, num_players)
-    first = [state]
-
-    def sample(rng: Any) -> Any:
-        # The first tree reuses the state already drawn; the others draw their own.
-        return first.pop() if first else game.sample_state(view, rng)
-
-    return Search(policy, num_players, budget, rng).run(sample, seat, root_moves)
-
+    pool = [state] + [game.sample_state(view, rng) for _ in range(policy.determinisations - 1)]
+    return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
 
 __all__ = ["choose_move", "LEVELS", "Policy"]

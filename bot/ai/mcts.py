@@ -1,9 +1,13 @@
-"""Determinised Monte Carlo tree search.
+"""Information-set Monte Carlo tree search over a pool of determinisations.
 
-Hidden information is handled by sampling: each of a few determinisations is a full state drawn consistently
-with the computer's view (`Game.sample_state`), searched with its own UCT tree; the root statistics of all trees
-are added up and the most visited move wins (an "ensemble" of determinised trees). Perfect-information games use
-one determinisation, which is the exact state.
+Hidden information is handled by sampling: a pool of full states is drawn consistently with the computer's view
+(`Game.sample_state`), and each iteration of one shared tree plays in the next state of the pool (single-observer
+information-set MCTS). A move that only wins when a guess is right (attacking the piece one sample calls the
+Commander) is thereby judged over all the guesses at once, instead of winning the one tree where the guess holds,
+as separate trees per sample would let it. A node's moves can differ between samples (an opponent's hidden
+movement decides its moves), so a child is only chosen among the moves legal in the current sample, and its
+exploration term counts the visits in which it was available. Perfect-information games have a pool of one,
+the exact state, which makes this plain UCT.
 
 Budgets are counted in iterations, never in seconds, so the same view, level and seed always give the same move
 whatever the load of the machine.
@@ -17,27 +21,27 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .policy import Policy, Values, outcome_values
 
 
 @dataclass(frozen=True)
 class Budget:
-    iterations: int  # tree iterations in all, shared among the determinisations
-    determinisations: int = 1
+    iterations: int  # tree iterations
+    determinisations: int = 1  # size of the pool of sampled states
     exploration: float = 0.7  # UCT constant; values lie in [0, 1]
     playout_depth: int | None = None  # None: the policy's own
 
 
 class Node:
-    __slots__ = ("seat", "untried", "children", "visits", "totals")
+    __slots__ = ("children", "candidates", "visits", "available", "totals")
 
     def __init__(self, num_players: int) -> None:
-        self.seat = -1  # who acts here; known once the node is first reached
-        self.untried: list[str] | None = None  # candidates not expanded yet, best last (popped first)
-        self.children: list[tuple[str, Node]] = []
+        self.children: dict[str, Node] = {}
+        self.candidates: dict[int, list[str]] = {}  # per sample of the pool: the moves tried here, best first
         self.visits = 0
+        self.available = 0  # visits of the parent in which this move was legal
         self.totals = [0.0] * num_players
 
 
@@ -57,48 +61,49 @@ class Search:
         self.rng = rng
         self.depth = budget.playout_depth if budget.playout_depth is not None else policy.playout_depth
 
-    def run(self, sample: Callable[[random.Random], Any], seat: int, root_moves: list[str]) -> str:
-        """The most visited root move over all determinisations. `root_moves` are the same in every sample: the
-        computer's own legal moves never depend on what it cannot see."""
-        visits: dict[str, int] = {move: 0 for move in root_moves}
-        wins: dict[str, float] = {move: 0.0 for move in root_moves}
-        trees = self.budget.determinisations
-        for index in range(trees):
-            state = sample(self.rng)
-            root = Node(self.num_players)
-            root.seat = seat
-            root.untried = list(reversed(root_moves))
-            share = self.budget.iterations // trees + (1 if index < self.budget.iterations % trees else 0)
-            for _ in range(share):
-                self._iterate(root, state)
-            for move, child in root.children:
-                visits[move] += child.visits
-                wins[move] += child.totals[seat]
-        return max(root_moves, key=lambda m: (visits[m], wins[m] / visits[m] if visits[m] else 0.0))
+    def run(self, pool: list[Any], seat: int, root_moves: list[str]) -> str:
+        """The most visited of `root_moves`. They are legal in every sample: the computer's own legal moves never
+        depend on what it cannot see."""
+        root = Node(self.num_players)
+        for index in range(len(pool)):
+            root.candidates[index] = root_moves
+        for i in range(self.budget.iterations):
+            index = i % len(pool)
+            self._iterate(root, pool[index], index, seat)
+        return max(root_moves, key=lambda m: self._rank(root.children.get(m), seat))
 
-    def _iterate(self, root: Node, state: Any) -> None:
+    @staticmethod
+    def _rank(child: Node | None, seat: int) -> tuple[int, float]:
+        if child is None or not child.visits:
+            return (0, 0.0)
+        return (child.visits, child.totals[seat] / child.visits)
+
+    def _iterate(self, root: Node, state: Any, index: int, root_seat: int) -> None:
         game, policy = self.game, self.policy
         node, path = root, [root]
-        while True:
-            if node.untried is None:
-                seat = acting_seat(game, state)
-                if seat is None:
-                    break
-                node.seat = seat
-                node.untried = list(reversed(policy.candidates(state, seat, self.rng, policy.max_candidates)))
-            if node.untried:
-                move = node.untried.pop()
-                state, _ = game.apply(state, node.seat, move)
-                child = Node(self.num_players)
-                node.children.append((move, child))
+        seat: int | None = root_seat
+        while seat is not None:
+            moves = node.candidates.get(index)
+            if moves is None:
+                moves = policy.candidates(state, seat, self.rng, policy.max_candidates)
+                node.candidates[index] = moves
+            if not moves:
+                break
+            fresh = next((m for m in moves if m not in node.children), None)
+            if fresh is not None:
+                child = node.children[fresh] = Node(self.num_players)
+                for move in moves:  # every move legal in this sample was available on this visit
+                    sibling = node.children.get(move)
+                    if sibling is not None:
+                        sibling.available += 1
+                state, _ = game.apply(state, seat, fresh)
                 path.append(child)
                 break
-            if not node.children:  # a finished game
-                break
-            parent = node
-            move, node = self._select(parent)
-            state, _ = game.apply(state, parent.seat, move)
+            move = self._select(node, moves, seat)
+            state, _ = game.apply(state, seat, move)
+            node = node.children[move]
             path.append(node)
+            seat = acting_seat(game, state)
         values = self._playout(state)
         for visited in path:
             visited.visits += 1
@@ -106,14 +111,15 @@ class Search:
             for i, v in enumerate(values):
                 totals[i] += v
 
-    def _select(self, node: Node) -> tuple[str, Node]:
-        seat, c = node.seat, self.budget.exploration
-        log_n = math.log(node.visits)
-        best, best_score = node.children[0], -1.0
-        for move, child in node.children:
-            score = child.totals[seat] / child.visits + c * math.sqrt(log_n / child.visits)
+    def _select(self, node: Node, moves: list[str], seat: int) -> str:
+        c = self.budget.exploration
+        best, best_score = moves[0], -1.0
+        for move in moves:
+            child = node.children[move]
+            child.available += 1
+            score = child.totals[seat] / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
-                best, best_score = (move, child), score
+                best, best_score = move, score
         return best
 
     def _playout(self, state: Any) -> Values:

@@ -32,7 +32,7 @@ class MycenaePolicy(Policy):
     playout_depth = 10
     max_candidates = 30
     root_pool = 400
-    determinisations = 4
+    determinisations = 16
     normal_iterations = 420
     hard_iterations = 1700
 
