@@ -275,6 +275,14 @@ class Repository:
             "UPDATE matches SET announced_version = MAX(announced_version, ?) WHERE id = ?", (version, match_id)
         )])
 
+    async def active_matches_with_computers(self) -> list[Match]:
+        async with self.db.execute(
+            "SELECT * FROM matches WHERE status = 'active' AND id IN"
+            " (SELECT match_id FROM match_seats WHERE kind = 'computer') ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._match_from_row(r) for r in rows]
+
     async def unannounced_matches(self) -> list[Match]:
         async with self.db.execute(
             "SELECT * FROM matches WHERE announced_version < version AND thread_id IS NOT NULL ORDER BY id"
