@@ -86,6 +86,7 @@ class Match:
     rated: bool = True
     standings: list[list[int]] | None = None
     finished_at: float | None = None
+    takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/records.py)
 
     @property
     def active(self) -> bool:

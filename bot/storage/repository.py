@@ -95,9 +95,11 @@ class Repository:
         expires_at: float,
         computer_level: str | None = None,
         rated: bool = True,
+        challenger_position: int = 0,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
-        open seats are the computer's."""
+        open seats are the computer's. The challenger sits at `challenger_position` (a rematch rotates the seats);
+        the invited fill the other positions in order."""
         async with self.transaction():
             cur = await self.db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
@@ -107,10 +109,11 @@ class Repository:
             challenge_id = cur.lastrowid
             await self.db.execute(
                 "INSERT INTO challenge_seats (challenge_id, position, invited_id, user_id, user_name)"
-                " VALUES (?, 0, ?, ?, ?)",
-                (challenge_id, challenger_id, challenger_id, challenger_name),
+                " VALUES (?, ?, ?, ?, ?)",
+                (challenge_id, challenger_position, challenger_id, challenger_id, challenger_name),
             )
-            for position, invited_id in enumerate(invited, start=1):
+            others = [p for p in range(len(invited) + 1) if p != challenger_position]
+            for position, invited_id in zip(others, invited):
                 computer = invited_id is None and computer_level is not None
                 await self.db.execute(
                     "INSERT INTO challenge_seats (challenge_id, position, invited_id, kind, level, user_name)"
@@ -262,6 +265,7 @@ class Repository:
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
             announced_version=row["announced_version"], rated=bool(row["rated"]),
             standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
+            takeback=json.loads(row["takeback"]) if row["takeback"] else None,
         )
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
@@ -287,6 +291,15 @@ class Repository:
         (cur,) = await self._write([(
             "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'",
             (_dumps(agreed) if agreed else None, match_id, version),
+        )])
+        if cur.rowcount != 1:
+            raise VersionConflict(f"match {match_id} is no longer at version {version}")
+
+    async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None) -> None:
+        """Record a take-back request (or its answers), only while the match is still at `version`."""
+        (cur,) = await self._write([(
+            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active'",
+            (_dumps(request) if request else None, match_id, version),
         )])
         if cur.rowcount != 1:
             raise VersionConflict(f"match {match_id} is no longer at version {version}")
