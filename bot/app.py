@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.matches.errors import UserError
 
 from bot.matches import MatchService
+from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.settings import Settings, SettingsError
 from bot.storage import Repository, open_database
@@ -23,7 +24,8 @@ from bot.views.common import report_failure
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.ratings", "bot.cogs.rules", "bot.cogs.admin")
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.ratings", "bot.cogs.rules",
+              "bot.cogs.admin")
 
 
 def utc_timestamp() -> float:
@@ -35,6 +37,7 @@ class StrategosBot(commands.Bot):
     repo: Repository
     matches: MatchService
     presenter: Presenter
+    records: MatchRecords
 
     def __init__(self, settings: Settings, *, seed_source=None):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
@@ -57,6 +60,7 @@ class StrategosBot(commands.Bot):
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
+        self.records = MatchRecords(self.matches)
         self.presenter = Presenter(self, self.matches, DiscordControls())
         self.matches.bus.subscribe(self.presenter)
         self.tree.on_error = self.on_app_command_error
