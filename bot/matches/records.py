@@ -237,10 +237,12 @@ class MatchRecords:
     def _refusal(self, match: Match, seat: int, moves: Sequence[LoggedMove]) -> str | None:
         """Why the player of `seat` may not take back her last move now (None: she may ask)."""
         game = self.service.game_of(match)
-        mine = [i for i, entry in enumerate(moves) if entry.seat == seat and entry.move not in MATCH_ACTIONS]
+        mine = [i for i, entry in enumerate(moves) if entry.seat == seat]
         if not mine:
             return "You have no move to take back in this match."
         last = moves[mine[-1]]
+        if last.move in MATCH_ACTIONS:
+            return "Only a move can be taken back."
         later = moves[mine[-1] + 1:]
         if later:
             if self._forced(match, moves, mine[-1] + 1):
