@@ -16,7 +16,7 @@ from PIL import Image
 from bot.games import get_game
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.record import parse_record, replay
-from bot.matches import MatchService
+from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
 from bot.storage import Repository, open_database
 from bot_helpers import (
@@ -196,44 +196,97 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
     assert gifs[0] == gifs[1] == replay_gif(run.views(None), player_names=["alice", "bob"])
 
 
-@pytest.mark.parametrize("game, players", [("myriath", 3), ("mycenae", 2), ("mycenae", 4)])
-async def test_service_level_matches_replay_from_their_records(tmp_path, monkeypatch, game, players):
-    """Mycenae (no pictures yet, so not offered on Discord) and Myriath: seeded random moves, then a resignation."""
+@pytest.fixture
+async def service(tmp_path, monkeypatch):
+    """The match service alone, every game offered (Mycenae has no pictures yet, so Discord does not offer it)."""
     monkeypatch.setattr("bot.matches.service.is_offered", lambda key: True)
     db = await open_database(tmp_path / "r.db")
     clock = itertools.count(1_000_000)
     service = MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 11)
-    try:
-        records = MatchRecords(service)
-        challenge = await service.create_challenge(
-            guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1", game_key=game,
-            invited=list(range(2, players + 1)))
-        for user in range(2, players + 1):
-            challenge = await service.accept_challenge(challenge.id, user, f"u{user}")
-        match_id = challenge.match_id
-        rng = random.Random(5)
-        for _ in range(40):
-            match = await service.get_match(match_id)
-            acting = service.to_act(match)
-            if not acting:
-                break
-            seat = acting[0]
-            legal = service.game_of(match).legal_moves(service.state_of(match), seat)
-            await service.submit_move(match_id, match.user_of(seat), rng.choice(legal))
+    yield service
+    await service.bus.idle()
+    await db.close()
+
+
+async def service_match(service, game: str, players: int) -> int:
+    """A started match of users 1..players (guild 9), seats in that order."""
+    challenge = await service.create_challenge(
+        guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1", game_key=game,
+        invited=list(range(2, players + 1)))
+    for user in range(2, players + 1):
+        challenge = await service.accept_challenge(challenge.id, user, f"u{user}")
+    return challenge.match_id
+
+
+@pytest.mark.parametrize("game, players", [("myriath", 3), ("mycenae", 2), ("mycenae", 4)])
+async def test_service_level_matches_replay_from_their_records(service, game, players):
+    """Mycenae and Myriath: seeded random moves, then resignations to the end."""
+    records = MatchRecords(service)
+    match_id = await service_match(service, game, players)
+    rng = random.Random(5)
+    for _ in range(40):
         match = await service.get_match(match_id)
-        while match.active:
-            seat = service.game_of(match).in_play(service.state_of(match))[0]
-            await service.resign(match_id, match.user_of(seat))
-            match = await service.get_match(match_id)
-        text = (await records.export(match_id, 1, 9)).text
-        assert text == (await records.export(match_id, 99, 9)).text  # finished: an onlooker reads the same
-        run = replay(text)
-        assert run.complete and get_game(game).dump(run.final_state) == match.state
-        with pytest.raises(Exception, match="can't find that match"):
-            await records.export(match_id, 99, 10)  # an onlooker of another server
-    finally:
-        await service.bus.idle()
-        await db.close()
+        acting = service.to_act(match)
+        if not acting:
+            break
+        seat = acting[0]
+        legal = service.game_of(match).legal_moves(service.state_of(match), seat)
+        await service.submit_move(match_id, match.user_of(seat), rng.choice(legal))
+    match = await service.get_match(match_id)
+    while match.active:
+        seat = service.game_of(match).in_play(service.state_of(match))[0]
+        await service.resign(match_id, match.user_of(seat))
+        match = await service.get_match(match_id)
+    text = (await records.export(match_id, 1, 9)).text
+    assert text == (await records.export(match_id, 99, 9)).text  # finished: an onlooker reads the same
+    run = replay(text)
+    assert run.complete and get_game(game).dump(run.final_state) == match.state
+    with pytest.raises(errors.UnknownMatch):
+        await records.export(match_id, 99, 10)  # an onlooker of another server
+
+
+async def test_three_players_must_all_accept_a_takeback(service):
+    records = MatchRecords(service)
+    match_id = await service_match(service, "myriath", 3)
+    match = await service.get_match(match_id)
+    start = match.state
+    (seat,) = service.to_act(match)
+    mover = match.user_of(seat)
+    others = [match.user_of(s) for s in range(3) if s != seat]
+    legal = service.game_of(match).legal_moves(service.state_of(match), seat)
+    await service.submit_move(match_id, mover, legal[0])
+    asked = await records.ask_takeback(match_id, mover)
+    assert asked.kind == "takeback_asked" and asked.move == legal[0]
+    first = await records.answer_takeback(match_id, others[0], asked.match.version, True)
+    assert first.kind == "takeback_agreed" and first.match.version == asked.match.version
+    with pytest.raises(errors.UserError, match="already accepted"):
+        await records.answer_takeback(match_id, others[0], asked.match.version, True)
+    done = await records.answer_takeback(match_id, others[1], asked.match.version, True)
+    assert done.kind == "takeback" and done.match.version == asked.match.version + 1
+    assert done.match.state == start and service.to_act(done.match) == [seat]
+    assert [e.move for e in await service.repo.moves(match_id)] == [legal[0], "takeback"]  # the log keeps both
+    assert await records.moves(done.match) == []
+    with pytest.raises(errors.UserError, match="no move to take back"):
+        await records.ask_takeback(match_id, mover)
+
+
+async def test_no_takeback_once_a_forced_pass_followed(service):
+    """Seeded so that a random Myriath game reaches a move after which the next player must pass."""
+    records = MatchRecords(service)
+    match_id = await service_match(service, "myriath", 2)
+    rng = random.Random(1)  # with the match seed 11: a single pass after the 35th move, and the game goes on
+    for _ in range(200):
+        match = await service.get_match(match_id)
+        (seat,) = service.to_act(match)
+        legal = service.game_of(match).legal_moves(service.state_of(match), seat)
+        report = await service.submit_move(match_id, match.user_of(seat), rng.choice(legal))
+        if report.match.version == match.version + 2:  # her move, then the pass the match played
+            break
+    else:
+        pytest.fail("no forced pass in 200 moves")
+    with pytest.raises(errors.UserError, match="A forced move followed yours"):
+        await records.ask_takeback(match_id, match.user_of(seat))
+    assert (await service.get_match(match_id)).version == report.match.version
 
 
 # --- take-backs ----------------------------------------------------------------------------------------------
