@@ -3,7 +3,7 @@
 import sys
 
 if sys.argv[1:2] == ["ratings"]:
-    from bot.ratings.cli import main as ratings_main
+    from bot.rebuild_ratings import main as ratings_main
 
     raise SystemExit(ratings_main(sys.argv[2:]))
 

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from PIL import Image
 
-from . import archimedes, epaminondas, myriath, myrmidons
+from . import archimedes, epaminondas, mycenae, myriath, myrmidons
 from .common import encode_png
 
 RENDERERS: dict[str, ModuleType] = {
@@ -22,6 +22,7 @@ RENDERERS: dict[str, ModuleType] = {
     "archimedes": archimedes,
     "myrmidons": myrmidons,
     "myriath": myriath,
+    "mycenae": mycenae,
 }
 
 RULES_DIAGRAM_SCALE = 0.7  # a smaller picture for /rules, still readable on a phone

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
-from bot.games import GAMES, Game, IllegalMoveError, MoveSyntaxError, get_game, is_visible
+from bot.games import GAMES, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.games.mycenae import parse_move as mycenae_parse
+from bot.games.mycenae import position as mycenae_position
 from bot.games.myriath import geometry as geo
 from bot.games.myriath import parse_move as myriath_parse
-from bot.games.mycenae import parse_move as mycenae_parse
+from bot.games.myriath import position as myriath_position
 from bot.games.myrmidons import parse_move as myrmidons_parse
+from bot.games.myrmidons import position as myrmidons_position
 from bot.games.playout import random_plies
 
 SIZES = [(key, n) for key, game in GAMES.items() for n in range(game.info.min_players, game.info.max_players + 1)]
@@ -266,8 +270,6 @@ def test_a_mycenae_player_may_leave_during_the_cargo_setup():
 
 def pending_request():
     """Three players; a1 (Mycenae) asks h8 (plain) to load h8's pawn next to a1's knight."""
-    from bot.games.mycenae import position
-
     board = """
     . . . . . . . 2K
     . . . . . . . .
@@ -279,7 +281,7 @@ def pending_request():
     0K . . . . . 1R .
     """
     game = get_game("mycenae")
-    state = position(board, 3, 0, cargo={"d4": "0R 0B"}, armies=["mycenae", "plain", "plain"])
+    state = mycenae_position(board, 3, 0, cargo={"d4": "0R 0B"}, armies=["mycenae", "plain", "plain"])
     state, events = game.apply(state, 0, "load d4 e4")
     assert game.to_act(state) == [2]
     return game, state
@@ -300,8 +302,6 @@ def test_a_pending_request_is_cancelled_when_the_requester_leaves_and_the_turn_p
 
 
 def test_a_request_between_two_others_stands_when_a_third_player_leaves():
-    from bot.games.mycenae import position
-
     board = """
     . . . . . . . 2K
     . . . . . . . .
@@ -313,7 +313,7 @@ def test_a_request_between_two_others_stands_when_a_third_player_leaves():
     0K . . . . . 1K 1R
     """
     game = get_game("mycenae")
-    state = position(board, 4, 0, cargo={"d4": "0R"}, armies=["mycenae", "plain", "plain", "plain"])
+    state = mycenae_position(board, 4, 0, cargo={"d4": "0R"}, armies=["mycenae", "plain", "plain", "plain"])
     state = game.apply(state, 0, "load d4 e4")[0]
     new, events = game.eliminate(state, 3, "left")
     assert game.to_act(new) == [2] and game.view(new, None)["pending"]["move"] == "load d4 e4"
@@ -393,11 +393,9 @@ def test_myriath_the_last_player_in_wins_with_the_reason_given():
 
 
 def test_myriath_a_pass_by_a_player_who_then_leaves_no_longer_counts():
-    from bot.games.myriath import position
-
     game = get_game("myriath")
     # nobody can place anything: all supplies empty, so every turn is a pass
-    state = position(3, [(0, "O@e5"), (1, "O@g5"), (2, "O@e7")], to_move=0, supplies=[{}, {}, {}])
+    state = myriath_position(3, [(0, "O@e5"), (1, "O@g5"), (2, "O@e7")], to_move=0, supplies=[{}, {}, {}])
     state = game.apply(state, 0, "pass")[0]
     state = game.apply(state, 1, "pass")[0]
     left, _ = game.eliminate(state, 0, "left")  # her pass is gone: only seat 1 has passed
@@ -411,10 +409,8 @@ def test_myriath_a_pass_by_a_player_who_then_leaves_no_longer_counts():
 
 
 def test_myriath_standings_rank_by_score_among_those_who_stayed():
-    from bot.games.myriath import position
-
     game = get_game("myriath")
-    state = position(4, [(0, "O@e5"), (1, "O@g5"), (2, "O@e7"), (3, "O@g7")], to_move=0,
+    state = myriath_position(4, [(0, "O@e5"), (1, "O@g5"), (2, "O@e7"), (3, "O@g7")], to_move=0,
                      scores=[3, 5, 3, 9], supplies=[{}, {}, {}, {}])
     state = game.eliminate(state, 3, "left")[0]
     for seat in (0, 1, 2):
@@ -426,10 +422,6 @@ def test_myriath_standings_rank_by_score_among_those_who_stayed():
 def test_a_mycenae_draw_puts_everyone_still_in_first():
     game, state = mycenae_after_setup(3, 5)
     state = game.eliminate(state, 2, "left")[0]
-    from dataclasses import replace
-
-    from bot.games import Outcome
-
     drawn = replace(state, outcome=Outcome((), "threefold repetition"))
     assert game.standings(drawn) == [[0, 1], [2]]
 
@@ -464,6 +456,8 @@ def test_a_sampled_state_shows_every_seat_exactly_its_view(key, n):
                     assert game.view(two, viewer) == view
                     for seat in game.to_act(one):  # a sampled state plays on
                         assert game.legal_moves(one, seat)
+                    if viewer in game.to_act(state):  # and offers the viewer exactly her real choices
+                        assert game.legal_moves(one, viewer) == game.legal_moves(state, viewer)
                     differed += hidden_part(key, one) != hidden_part(key, two)
                     if not game.info.hidden_information:
                         exact, rebuilt = game.dump(state), game.dump(one)
@@ -508,3 +502,43 @@ def test_a_mycenae_sample_spreads_the_unseen_pieces_over_the_sealed_knights_only
                 assert sampled.cargo[sq] == codes  # the viewer's own cargo is never guessed
         spreads.add(tuple(sorted((sq, c) for sq, c in sampled.cargo.items() if state.board[sq] >> 3 == 1)))
     assert len(spreads) > 20
+
+
+def test_mycenae_canonical_examples():
+    board = """
+    . . . . . . . 1K
+    0P . . . . . . .
+    . . . . . . . .
+    . 1P . . . . . .
+    . . . 0M . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . 0R . . . . . .
+    """
+    game = get_game("mycenae")
+    state = mycenae_position(board, 2, 0, cargo={"d4": "0K 0R 0P"})
+    assert game.canonical(state, 0, "B1-B5") == "b1xb5"  # a capture typed with '-'
+    assert game.canonical(state, 0, "a7 - a8 r") == "a7-a8=R"
+    assert game.canonical(state, 0, "unload D4 p@e5 K@c3") == "unload d4 K@c3 P@e5"
+    with pytest.raises(IllegalMoveError, match="does not carry that many"):
+        game.canonical(state, 0, "unload d4 B@c3")
+    fresh = game.new_state(2, 0, {"armies": ["mycenae", "plain"]})
+    assert game.canonical(fresh, 0, "CARGO c1:p,b d2:R,B,p b2:P,k") == "cargo b2:K,P d2:R,B,P c1:B,P"
+
+
+def test_myrmidons_and_myriath_canonical_examples():
+    game = get_game("myrmidons")
+    rows = [". . . . . .", ". . . . . .", ". . . . . .", ". . . . . .", ". n252 . . . .", ". nC . . . .",
+            "s252 sC s513 . . ."]  # rank 7 first
+    state = myrmidons_position("\n".join(rows))
+    assert game.canonical(state, 0, "ORDER n b1-b2 a1-a2") == "order N a1-a2 b1-b2"  # items front to back
+    myriath = get_game("myriath")
+    board = myriath_position(2, [(0, "O@e5")], to_move=1)
+    assert myriath.canonical(board, 1, "e5S:A.A") == myriath.canonical(board, 1, "e4N:A.A") == "e4N:A.A"
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_engine_answers_the_newer_questions_itself(key):
+    engine = type(get_game(key))
+    for name in ("canonical", "in_secret_setup", "in_play", "eliminate", "standings", "sample_state"):
+        assert getattr(engine, name) is not getattr(Game, name), name

@@ -650,9 +650,10 @@ class MatchService:
         else:
             state_json = match.state
             standings = None
-            if outcome:
-                rest = [s.seat for s in match.seats if s.seat not in outcome.winners]
-                standings = [list(outcome.winners), rest] if outcome.winners else [rest]
+            if outcome:  # a draw by agreement: everyone still in shares the first place, those out follow
+                still_in = game.in_play(self.state_of(match))
+                out = [s.seat for s in match.seats if s.seat not in still_in]
+                standings = [still_in] + ([out] if out else [])
         try:
             await self.repo.record_move(
                 match, seat=seat, move=move, private=private, events=events, state=state_json,

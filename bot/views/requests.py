@@ -48,7 +48,7 @@ def consent_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
 
 
 class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"sg:m:(?P<match>\d+):(?P<version>\d+):(?P<move>[a-h1-8 ]{2,20})"):
+                  template=r"sg:m:(?P<match>\d+):(?P<version>\d+):(?P<move>[a-z0-9 @=:,-]{2,60})"):
     """Plays a move that asked for a confirmation (a burn) — only while the position is the one it was asked in."""
 
     def __init__(self, match_id: int, version: int, move: str):

@@ -517,14 +517,14 @@ class Mycenae(Game):
     def describe(self, ev: Event) -> str | None:
         kind = ev["type"]
         if kind in ("move", "load", "unload", "burn"):
-            return f"{ev['corner']}: {ev['move']}"
+            return None  # the move itself: whoever narrates a move already names it
         if kind == "capture":
             kind = HORSE if ev["mycenaean"] else "KRBNP".index(ev["piece"]) + 1
             return f"{ev['square']}: {ev['victim_corner']}'s {PIECE_NAME[kind].lower()} is captured"
         if kind == "promotion":
             return f"{ev['square']} promotes to {'a Mycenaean knight' if ev['mycenaean'] else ev['piece']}"
         if kind == "destroyed":
-            return f"burnt: {', '.join(p['type'] + '@' + p['square'] for p in ev['pieces'])}"
+            return f"burnt: {_placed_text(ev['pieces']) or 'nothing else'}"
         if kind == "cargo_destroyed":
             return f"the knight on {ev['square']} carried {_pieces_text(ev['pieces']) or 'nothing'}"
         if kind == "request":
@@ -538,7 +538,7 @@ class Mycenae(Game):
         if kind == "takeover":
             return f"{ev['corner']} takes over the pieces of {ev['taken_corner']}"
         if kind == "removed":
-            return f"removed: {', '.join(p['type'] + '@' + p['square'] for p in ev['pieces'])}"
+            return f"removed: {_placed_text(ev['pieces'])}"
         if kind == "game_over":
             return f"game over: {ev['reason']}"
         return None
@@ -555,8 +555,22 @@ def _unseen_letters(state: State, seat: int) -> list[str]:
     return [LETTER[code & 7] for code in sorted(unseen, key=lambda c: CARRIED.index(c & 7))]
 
 
+_WORD = {"K": "king", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
+
+
 def _pieces_text(pieces: Sequence[JSON]) -> str:
-    return " ".join(f"{p['owner']}{p['type']}" for p in pieces)
+    """'a king, 2 bishops and a pawn' (carried pieces, in the notation's K R B P order)."""
+    counts: dict[str, int] = {}
+    for p in pieces:
+        counts[p["type"]] = counts.get(p["type"], 0) + 1
+    words = [f"a {_WORD[t]}" if n == 1 else f"{n} {_WORD[t]}s" for t, n in counts.items()]
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else ""
+
+
+def _placed_text(pieces: Sequence[JSON]) -> str:
+    """'the Mycenaean knight on d2, the pawn on e3' (pieces that stood on the board)."""
+    return ", ".join(f"the {'Mycenaean knight' if p.get('mycenaean') else _WORD[p['type']]} on {p['square']}"
+                     for p in pieces)
 
 
 GAME = Mycenae()
