@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenters.replay import replay_caption
-from bot.views.common import answer, presenter_of
+from bot.views.common import answer, presenter_of, service_of
 from bot.views.records import answer_asked, history_buttons, history_embed, records_of
 
 from .common import autocomplete_match
@@ -39,7 +39,7 @@ class RecordsCog(commands.Cog, name="Records"):
         if file is None:
             await interaction.edit_original_response(content="That game has no pictures yet, so no replay.")
             return
-        title = records_of(interaction).service.game_of(found).info.title
+        title = service_of(interaction).game_of(found).info.title
         await interaction.edit_original_response(content=replay_caption(found, title), attachments=[file])
 
     @app_commands.command(name="export", description="A match's record as a text file that replays exactly")
