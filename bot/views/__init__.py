@@ -11,8 +11,8 @@ import discord
 from bot.storage import Challenge, Match
 
 from .board import BoardButton, board_buttons
-from .common import single_view
 from .challenge import ChallengeButton, challenge_buttons
+from .common import single_view
 from .endings import DrawAnswer, ResignConfirm, draw_buttons
 from .leaderboard import LeaderboardButton
 from .options import OptionButton, OptionSelect
