@@ -144,10 +144,28 @@ async def test_rematch_rotates_the_seats_and_is_accepted_as_usual(world):
     assert f"Seats: {world.bob.mention} (invited) · alice ✓" in post.content
     assert "Unrated" in post.content  # the same options and rated flag
     assert {u.id for u in post.mentions} == {world.bob.id}
+    twice = await world.alice.click(final, label="Rematch")
+    assert twice.ephemeral and "already asked for this rematch" in twice.response.content
+    assert world.channel.last_message.id == post.id  # no second challenge
     await world.bob.click(post, label="Accept")
     rematch = thread_of(world)
     board = board_posts(rematch)[-1]
     assert rematch.name.endswith("bob vs alice") and "**bob** (Light) to move" in board.content
+
+
+async def test_both_pressing_rematch_make_one_match(world):
+    thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
+    await play_moves(world, thread, match_id, ARCHIMEDES_BLACK_WINS, [world.alice, world.bob])
+    final = board_posts(thread)[-1]
+    await world.bob.click(final, label="Rematch")  # bob was seat 1: he starts the rematch at seat 0
+    post = world.channel.last_message
+    assert f"Seats: bob ✓ · {world.alice.mention} (invited)" in post.content
+    joined = await world.alice.click(final, label="Rematch")
+    assert joined.ephemeral and joined.response.content.startswith("You accepted the rematch: https://")
+    assert [m.id for m in world.channel.history() if "challenges" in m.content][-1] == post.id  # one challenge
+    rematch = thread_of(world)
+    assert rematch is not thread and rematch.name.endswith("bob vs alice")
+    assert "has started" in stored(world, post).content
 
 
 async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_know(world):

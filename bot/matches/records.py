@@ -45,6 +45,12 @@ class HistoryPage:
 
 
 @dataclass(frozen=True)
+class Rematch:
+    challenge: Challenge  # as it is now
+    opened: bool  # True: a new challenge, to be posted; False: the user took her seat in the open one
+
+
+@dataclass(frozen=True)
 class Export:
     match: Match
     filename: str
@@ -100,9 +106,10 @@ class MatchRecords:
 
     # --- rematch ---------------------------------------------------------------------------------------------
 
-    async def rematch(self, match_id: int, user_id: int, user_name: str) -> Challenge:
+    async def rematch(self, match_id: int, user_id: int, user_name: str) -> Rematch:
         """A challenge to the same players with the same options, seats rotated (the old seat 1 becomes seat 0,
-        and so on, so everyone gets another side); the asking player's seat is taken, the others accept."""
+        and so on, so everyone gets another side); the asking player's seat is taken, the others accept. A player
+        who presses Rematch while another's rematch is open accepts that one: both pressing it is the usual way."""
         match = await self.service.get_match(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
@@ -121,13 +128,21 @@ class MatchRecords:
             invited.append(player.user_id if player.is_member else None)
             if not player.is_member:
                 computer_level = player.level
-        challenge = await self.service.create_challenge(
-            guild_id=match.guild_id, channel_id=match.channel_id, challenger_id=user_id, challenger_name=user_name,
-            game_key=match.game, invited=invited, options=match.options, computer_level=computer_level,
-            rated=match.rated, challenger_position=position,
-        )
+        # Under the match's lock, so two players pressing Rematch at once open one challenge, not two.
+        async with self.service._operation(lock_key=match.id):
+            existing = await self.repo.open_rematch(match.id, self.service.clock())
+            if existing is not None:
+                if existing.holds(user_id):
+                    raise errors.UserError("You have already asked for this rematch; waiting for the others.")
+                return Rematch(await self.service.accept_challenge(existing.id, user_id, user_name), opened=False)
+            challenge = await self.service.create_challenge(
+                guild_id=match.guild_id, channel_id=match.channel_id, challenger_id=user_id,
+                challenger_name=user_name, game_key=match.game, invited=invited, options=match.options,
+                computer_level=computer_level, rated=match.rated, challenger_position=position,
+            )
+            await self.repo.set_rematch_of(challenge.id, match.id)
         log.info("match=%s guild=%s user=%s rematch challenge=%s", match.id, match.guild_id, user_id, challenge.id)
-        return challenge
+        return Rematch(challenge, opened=True)
 
     # --- take-backs ------------------------------------------------------------------------------------------
 
@@ -276,4 +291,4 @@ class MatchRecords:
                    for i in range(start, len(moves)))
 
 
-__all__ = ["Export", "HistoryPage", "MatchRecords", "REVEALING_EVENTS"]
+__all__ = ["Export", "HistoryPage", "MatchRecords", "REVEALING_EVENTS", "Rematch"]

@@ -35,6 +35,7 @@ class Challenge:
     match_id: int | None
     seats: list[ChallengeSeat] = field(default_factory=list)
     rated: bool = True
+    rematch_of: int | None = None  # the finished match this challenge replays, seats rotated
 
     @property
     def is_open(self) -> bool:

@@ -142,7 +142,7 @@ class Repository:
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
             game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
             status=row["status"], created_at=row["created_at"], expires_at=row["expires_at"],
-            match_id=row["match_id"], seats=seats, rated=bool(row["rated"]),
+            match_id=row["match_id"], seats=seats, rated=bool(row["rated"]), rematch_of=row["rematch_of"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -164,6 +164,18 @@ class Repository:
             "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'", (status, challenge_id)
         )])
         return cur.rowcount == 1
+
+    async def set_rematch_of(self, challenge_id: int, match_id: int) -> None:
+        await self._write([("UPDATE challenges SET rematch_of = ? WHERE id = ?", (match_id, challenge_id))])
+
+    async def open_rematch(self, match_id: int, now: float) -> Challenge | None:
+        """The newest open, unexpired rematch challenge of a match, if any."""
+        async with self.db.execute(
+            "SELECT id FROM challenges WHERE rematch_of = ? AND status = 'open' AND expires_at > ?"
+            " ORDER BY id DESC LIMIT 1", (match_id, now),
+        ) as cur:
+            row = await cur.fetchone()
+        return await self.get_challenge(row["id"]) if row else None
 
     async def count_open_challenges(self, challenger_id: int) -> int:
         async with self.db.execute(

@@ -18,7 +18,7 @@ from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
 from bot.storage import Match
 
 from .challenge import challenge_buttons
-from .common import MatchButton, after_presentation, answer, service_of, single_view, user_action
+from .common import MatchButton, after_presentation, answer, presenter_of, service_of, single_view, user_action
 
 
 def records_of(interaction: discord.Interaction) -> MatchRecords:
@@ -76,8 +76,15 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         user = interaction.user
-        challenge = await records_of(interaction).rematch(self.match_id, user.id, user.display_name)
+        rematch = await records_of(interaction).rematch(self.match_id, user.id, user.display_name)
+        challenge = rematch.challenge
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if not rematch.opened:  # she took her seat in the open rematch; a full one starts (the presenters' work)
+            if challenge.status == "open":
+                await presenter_of(interaction).challenges.refresh(challenge)
+            link = message_link(challenge.guild_id, challenge.channel_id, challenge.message_id)
+            await answer(interaction, "You accepted the rematch" + (f": {link}" if link else "."))
+            return
         # The challenge goes where the first one was: the thread of a finished match is closed.
         client = interaction.client
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
