@@ -12,11 +12,11 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from bot.matches.errors import UserError
-
 from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
+from bot.matches.errors import UserError
+from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.settings import Settings, SettingsError
 from bot.storage import Repository, open_database
@@ -25,7 +25,8 @@ from bot.views.common import report_failure
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.ratings", "bot.cogs.rules", "bot.cogs.admin")
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.ratings", "bot.cogs.rules",
+              "bot.cogs.admin")
 
 
 def utc_timestamp() -> float:
@@ -37,6 +38,7 @@ class StrategosBot(commands.Bot):
     repo: Repository
     matches: MatchService
     presenter: Presenter
+    records: MatchRecords
 
     def __init__(self, settings: Settings, *, seed_source=None, computer_executor=process_pool,
                  computer_pause: float = COMPUTER_PAUSE):
@@ -62,6 +64,7 @@ class StrategosBot(commands.Bot):
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
+        self.records = MatchRecords(self.matches)
         self.presenter = Presenter(self, self.matches, DiscordControls())
         self.matches.bus.subscribe(self.presenter)
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)

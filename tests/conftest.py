@@ -31,7 +31,9 @@ def make_bot(settings):
 @pytest_asyncio.fixture
 async def world(settings):
     """A running bot in a guild with a #games channel and three members."""
-    env = simcord.Env(make_bot(settings))
+    # A match's end builds its replay GIF in a worker thread: seconds for a long match on a busy machine, more
+    # than SimCord's default patience of 5 s for the bot to settle after an interaction.
+    env = simcord.Env(make_bot(settings), settle_timeout=30.0)
     guild = env.create_guild("Strategos Test", id=GUILD_ID)
     await env.start()
     world = None

@@ -35,6 +35,7 @@ from .events import (
     MovePlayed,
     SetupProgress,
 )
+from .movelog import effective_moves
 from .ratelimit import RateLimiter
 from .ratings import Ratings
 from .timers import TimerDispatcher
@@ -206,9 +207,11 @@ class MatchService:
         options: dict[str, Any] | None = None,
         computer_level: str | None = None,
         rated: bool = True,
+        challenger_position: int = 0,
     ) -> Challenge:
         """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
-        `computer_level`, the computer's seat). Matches with a computer seat are never rated."""
+        `computer_level`, the computer's seat). Matches with a computer seat are never rated. The challenger sits
+        at `challenger_position` (0 unless a rematch rotates the seats); the invited take the others in order."""
         if not is_offered(game_key):
             raise errors.UserError("That game can't be played here yet.")
         if computer_level is not None and computer_level not in COMPUTER_LEVELS:
@@ -224,6 +227,8 @@ class MatchService:
             raise errors.UserError("You can't challenge yourself. Leave `opponent` empty for an open challenge.")
         if len(set(named)) != len(named):
             raise errors.UserError("Each opponent can take only one seat.")
+        if not 0 <= challenger_position < players:
+            raise ValueError(f"no seat {challenger_position} in a {players}-player challenge")
         options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
         async with self._operation(lock_key=None):
             if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
@@ -236,6 +241,7 @@ class MatchService:
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
                 now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level, rated=rated,
+                challenger_position=challenger_position,
             )
         self.timers.wake()
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
@@ -682,7 +688,7 @@ class MatchService:
     async def move_log(self, match_id: int, viewer_seat: int | None) -> list[str]:
         """The move list as `viewer_seat` may read it: secret moves of others are shown as such."""
         lines = []
-        for entry in await self.repo.moves(match_id):
+        for entry in effective_moves(await self.repo.moves(match_id)):
             text = entry.move if not entry.private or entry.seat == viewer_seat else "(secret setup)"
             lines.append(text)
         return lines
