@@ -10,7 +10,7 @@ import pytest
 
 from bot.ai import choose_move
 from bot.games import get_game
-from bot_helpers import board_posts, match_id_of, move, thread_of
+from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
 
 
 async def computer_match(world, game, level="easy", **options):
@@ -54,7 +54,7 @@ async def test_a_whole_match_against_the_computer(world, game):
     final = await play_against_the_computer(world, thread, match_id, members)
     assert final.result is not None and not final.rated  # never rated: the computer has no rating
     last = board_posts(thread)[-1]
-    assert ("🏆" in last.content or "🤝" in last.content) and not last.components
+    assert ("🏆" in last.content or "🤝" in last.content) and set(buttons(last)) <= {"Rematch"}
     games = await world.alice.slash(world.channel, "games")
     assert "You have no active matches" in games.response.content
 
