@@ -77,6 +77,15 @@ class BoardRequested:
 
 
 @dataclass(frozen=True)
+class TurnReminder:
+    """The player of `seat` is running short of time: her move is due at `deadline` (a Unix time)."""
+
+    match: Match
+    seat: int
+    deadline: float
+
+
+@dataclass(frozen=True)
 class MatchEnded:
     """Follows the MovePlayed that ended the match: once per match."""
 
@@ -85,7 +94,7 @@ class MatchEnded:
 
 
 MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | DrawOffered | DrawDeclined | BoardRequested
-              | MatchEnded)
+              | MatchEnded | TurnReminder)
 
 
 def match_id_of(event: MatchEvent) -> int:

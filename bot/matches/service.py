@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
-from bot.storage import Challenge, Match, Repository, Timer, VersionConflict
+from bot.storage import Challenge, ClockStore, Match, Repository, Timer, VersionConflict
+from bot.storage.clocks import DEADLINE
 
 from . import errors
 from .bus import EventBus
 from .catalogue import checked_options, default_options, is_offered
+from .clocks import ClockKeeper
 from .events import (
     BoardRequested,
     ChallengeEnded,
@@ -36,6 +38,7 @@ from .events import (
     SetupProgress,
 )
 from .ratelimit import RateLimiter
+from .server_settings import ServerSettings
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
@@ -100,6 +103,10 @@ class MatchService:
         self.limiter = limiter or RateLimiter(clock)
         self.timers = TimerDispatcher(repo, clock)
         self.timers.on(CHALLENGE_EXPIRY, self._expire_challenge)
+        clock_store = ClockStore(repo)
+        self.settings = ServerSettings(clock_store)
+        self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act)
+        self.timers.on(DEADLINE, self._deadline_passed)
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
@@ -111,6 +118,7 @@ class MatchService:
 
     async def start(self) -> None:
         """Fire what fell due while the bot was down, then keep the deadlines; re-announce what a crash cut off."""
+        await self.clocks.recover()
         self.timers.start()
         for match in await self.repo.unannounced_matches():
             log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id,
@@ -193,9 +201,10 @@ class MatchService:
         invited: Sequence[int | None],
         options: dict[str, Any] | None = None,
         computer_level: str | None = None,
+        clock: str | None = None,
     ) -> Challenge:
         """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
-        `computer_level`, the computer's seat)."""
+        `computer_level`, the computer's seat). `clock` is a label of CLOCK_CHOICES; None: the server's default."""
         if not is_offered(game_key):
             raise errors.UserError("That game can't be played here yet.")
         game = get_game(game_key)
@@ -210,6 +219,8 @@ class MatchService:
         if len(set(named)) != len(named):
             raise errors.UserError("Each opponent can take only one seat.")
         options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
+        clock_seconds = await self.settings.clock_for(guild_id, clock)
+        ttl = await self.settings.get(guild_id, "challenge_expiry") or self.challenge_ttl
         async with self._operation(lock_key=None):
             if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
                 raise errors.UserError(
@@ -220,7 +231,7 @@ class MatchService:
             challenge = await self.repo.create_challenge(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
-                now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level,
+                now=now, expires_at=now + ttl, computer_level=computer_level, clock_seconds=clock_seconds,
             )
         self.timers.wake()
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
@@ -322,6 +333,7 @@ class MatchService:
             raise errors.ChallengeClosed((await self.get_challenge(challenge.id)).status) from None
         log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
                  challenge.id, match.game, [s.user_id for s in match.seats])
+        await self.clocks.turns_changed(match, [], self.to_act(match), None)
         self.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id)))
         return match
 
@@ -465,6 +477,7 @@ class MatchService:
                      seat, "<secret>" if private else canonical, match.version,
                      f" finished={match.result}" if match.result else "")
             match, forced = await self._play_forced_moves(match, new_state)
+            await self.clocks.player_acted(user_id)  # a move ends her time away
             public = [e for e in events if is_visible(e, None)]
             shown = None if private else canonical
             if secret_setup and self.in_secret_setup(match):
@@ -500,6 +513,24 @@ class MatchService:
             match = await self._playable(match_id, user_id, None)
             seat = match.seat_of(user_id)
             return await self._eliminate(match, seat, "resign", f"{match.seats[seat].user_name} resigned")
+
+    async def time_out(self, match_id: int, seat: int, *, due_at: float | None = None) -> TurnReport | None:
+        """The seat's time ran out: with two players the other wins on time; with more, she is out as if she had
+        resigned and the match goes on. With `due_at` (a fired deadline) only if that deadline still stands, so a
+        move made in time, or a deadline settled before a restart, is never timed out. None when nothing happened."""
+        async with self._operation(lock_key=match_id):
+            match = await self.repo.get_match(match_id)
+            if match is None or not match.active or seat not in self.to_act(match):
+                return None
+            if due_at is not None and not await self.clocks.is_current(match, seat, due_at):
+                return None
+            return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
+
+    async def _deadline_passed(self, timer: Timer) -> None:
+        try:
+            await self.time_out(timer.ref_id, timer.seat, due_at=timer.due_at)
+        except errors.ShuttingDown:
+            pass  # claimed but not settled: ClockKeeper.recover fires it again at the next start
 
     async def _eliminate(self, match: Match, seat: int, kind: str, reason: str) -> TurnReport:
         game = self.game_of(match)
@@ -600,8 +631,10 @@ class MatchService:
         new_state: Any | None,
         outcome: Outcome | None = None,
     ) -> Match:
-        """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`."""
+        """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`, and
+        start or stop the clocks of the seats whose turn began or ended."""
         game = self.game_of(match)
+        acting_before = self.to_act(match)
         if new_state is not None:
             outcome = game.outcome(new_state)
             state_json = game.dump(new_state)
@@ -623,7 +656,9 @@ class MatchService:
             raise errors.StaleBoard(self.board_link(match)) from None
         if new_state is not None:
             self._states[(match.id, match.version + 1)] = new_state
-        return await self.get_match(match.id)
+        match = await self.get_match(match.id)
+        await self.clocks.turns_changed(match, acting_before, self.to_act(match), seat)
+        return match
 
     async def move_log(self, match_id: int, viewer_seat: int | None) -> list[str]:
         """The move list as `viewer_seat` may read it: secret moves of others are shown as such."""

@@ -19,10 +19,12 @@ from bot.matches.events import (
     MatchStarted,
     MovePlayed,
     SetupProgress,
+    TurnReminder,
 )
 
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text
+from .clocks import ClockPresenter
 from .controls import Controls
 from .text import fit, mentions
 
@@ -39,6 +41,7 @@ class Presenter:
         self.private = PrivateChannel(service.repo, self.send_dm, service.clock)
         self.boards = BoardPresenter(client, service, controls)
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
+        self.clocks = ClockPresenter(service, self.boards, self.send_dm)
 
     async def __call__(self, event: MatchEvent) -> bool:
         try:
@@ -68,6 +71,7 @@ class Presenter:
                 done = await self.boards.repair(match)
             else:
                 done = await self.boards.post(match, played=event) is not None
+                await self.clocks.turn_began(match, event)
             await self._announced(match.id, match.version, done)
             return done
         if isinstance(event, BoardRequested):
@@ -75,6 +79,8 @@ class Presenter:
             return await self.boards.post(match, ping=event.ping) is not None
         if isinstance(event, DrawOffered):
             return await self._draw_offered(event)
+        if isinstance(event, TurnReminder):
+            return await self.clocks.remind(event)
         if isinstance(event, (DrawDeclined, MatchEnded)):
             return True  # the offer's own message says it; the final board already said how the match ended
         return True

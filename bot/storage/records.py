@@ -34,6 +34,7 @@ class Challenge:
     expires_at: float
     match_id: int | None
     seats: list[ChallengeSeat] = field(default_factory=list)
+    clock_seconds: int | None = None  # time for each move; None: no clock
 
     @property
     def is_open(self) -> bool:
@@ -85,6 +86,7 @@ class Match:
     rated: bool = True
     standings: list[list[int]] | None = None
     finished_at: float | None = None
+    clock_seconds: int | None = None  # time for each move; None: no clock
 
     @property
     def active(self) -> bool:

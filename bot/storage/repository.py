@@ -94,14 +94,15 @@ class Repository:
         now: float,
         expires_at: float,
         computer_level: str | None = None,
+        clock_seconds: int | None = None,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
-        open seats are the computer's."""
+        open seats are the computer's. `clock_seconds`: the time for each move, None for no clock."""
         async with self.transaction():
             cur = await self.db.execute(
-                "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at),
+                "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
+                " clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at, clock_seconds),
             )
             challenge_id = cur.lastrowid
             await self.db.execute(
@@ -138,7 +139,7 @@ class Repository:
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
             game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
             status=row["status"], created_at=row["created_at"], expires_at=row["expires_at"],
-            match_id=row["match_id"], seats=seats,
+            match_id=row["match_id"], seats=seats, clock_seconds=row["clock_seconds"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -223,9 +224,9 @@ class Repository:
                 raise VersionConflict("challenge is no longer open")
             cur = await self.db.execute(
                 "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
-                " updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, _dumps(challenge.options),
-                 seed, _dumps(state), now, now, int(rated)),
+                 seed, _dumps(state), now, now, int(rated), challenge.clock_seconds),
             )
             match_id = cur.lastrowid
             for seat, taken in enumerate(seats):
@@ -262,6 +263,7 @@ class Repository:
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
             announced_version=row["announced_version"], rated=bool(row["rated"]),
             standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
+            clock_seconds=row["clock_seconds"],
         )
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:

@@ -1,0 +1,169 @@
+"""Clocks: each player has a time limit per move, chosen with the challenge and fixed for the match.
+
+The rules, in one place:
+- A seat's clock starts at the full limit whenever her turn begins: when she becomes one of the seats to act, or
+  when she acts and still has to act (a move proves she is there). Seats already to act keep their running clock,
+  so during a simultaneous secret setup one player's step never gives another more time.
+- One reminder per turn, when the time left falls below the smaller of 24 hours and half the limit.
+- Time away (`/away`) stands her clocks still: her deadlines and reminders are pushed by the time away when she
+  leaves, a turn that begins meanwhile starts its full limit when she is back, and coming back early (`/back`,
+  or any move of hers) gives back the unused part. Away ends on its own; nothing needs to fire for it.
+- When a deadline passes the match service settles it (a win on time, or the player is out); see
+  MatchService.time_out.
+
+Deadlines and reminders are rows of the `timers` table (kinds DEADLINE and REMINDER, seat = the player's seat),
+fired by the service's single TimerDispatcher: a thousand running clocks cost rows, not tasks, and a deadline
+that passed while the bot was down fires once at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from bot.storage import ClockStore, Match, MemberPrefs, Timer
+from bot.storage.clocks import DEADLINE, REMINDER
+
+from . import errors
+from .bus import EventBus
+from .events import TurnReminder
+from .server_settings import DAY
+from .timers import TimerDispatcher
+
+log = logging.getLogger(__name__)
+
+MAX_AWAY_DAYS = 14
+
+
+def reminder_lead(limit: float) -> float:
+    """How long before the deadline the reminder goes out."""
+    return min(DAY, limit / 2)
+
+
+@dataclass(frozen=True)
+class MatchClock:
+    """What a board post or /games shows about a match's clock."""
+
+    clock_seconds: int | None
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat → when her move is due
+    away: dict[int, float] = field(default_factory=dict)  # seat → until when its player is away
+
+
+class ClockKeeper:
+    def __init__(self, store: ClockStore, timers: TimerDispatcher, bus: EventBus, clock: Callable[[], float],
+                 to_act: Callable[[Match], list[int]]):
+        self.store = store
+        self.repo = store.repo
+        self.timers = timers
+        self.bus = bus
+        self.clock = clock
+        self.to_act = to_act
+        timers.on(REMINDER, self._remind)
+
+    # --- the service tells the keeper whenever the seats to act may have changed ----------------------------
+
+    async def turns_changed(self, match: Match, before: Sequence[int], after: Sequence[int],
+                            actor: int | None) -> None:
+        """Start the clocks of the seats whose turn began, stop those whose turn ended, leave the rest running."""
+        if match.clock_seconds is None or not match.active:
+            return  # a finished match's timers went with its last write
+        stopped = [s for s in before if s not in after]
+        started = [s for s in after if (s not in before or s == actor) and match.seats[s].is_member]
+        if stopped:
+            await self.store.cancel_seat_timers(match.id, stopped)
+        if not started:
+            return
+        now = self.clock()
+        prefs = await self.store.prefs(match.user_of(s) for s in started)
+        for seat in started:
+            away = prefs[match.user_of(seat)]
+            begins = away.away_until if away.away(now) else now  # away: her clock starts when she is back
+            deadline = begins + match.clock_seconds
+            await self.store.set_seat_timers(match.id, seat, {
+                DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds),
+            })
+        self.timers.wake()
+
+    async def recover(self) -> None:
+        """At start-up, before the dispatcher runs: a deadline claimed by a process that stopped before settling
+        it fires again (settling is idempotent: a settled match has no deadline left, a moved one a new time)."""
+        for stuck in await self.store.fired_deadlines_of_active_matches():
+            match = await self.repo.get_match(stuck.match_id)
+            if match is not None and stuck.seat in self.to_act(match):
+                log.info("match=%s seat=%s deadline was claimed but not settled; firing it again", match.id,
+                         stuck.seat)
+                await self.store.rearm(DEADLINE, match.id, stuck.seat, stuck.due_at)
+
+    async def is_current(self, match: Match, seat: int, due_at: float) -> bool:
+        """Whether a fired deadline still stands: the match is on, the seat still to act, her deadline unmoved."""
+        if not match.active or seat not in self.to_act(match):
+            return False
+        return await self.store.timer_due(DEADLINE, match.id, seat) == due_at
+
+    async def _remind(self, timer: Timer) -> None:
+        match = await self.repo.get_match(timer.ref_id)
+        if match is None or not match.active or timer.seat not in self.to_act(match):
+            return
+        deadline = await self.store.timer_due(DEADLINE, match.id, timer.seat)
+        user_id = match.user_of(timer.seat)
+        if deadline is None or user_id is None or deadline <= self.clock():
+            return  # a reminder the bot slept through is pointless once the deadline itself has passed
+        if not (await self.store.prefs([user_id]))[user_id].reminders:
+            return
+        log.info("match=%s guild=%s user=%s seat=%s reminded", match.id, match.guild_id, user_id, timer.seat)
+        self.bus.publish(TurnReminder(match, timer.seat, deadline))
+
+    # --- what players see -----------------------------------------------------------------------------------
+
+    async def status(self, matches: Sequence[Match]) -> dict[int, MatchClock]:
+        """Deadlines and players away, per match id, for many matches in two queries."""
+        deadlines: dict[int, dict[int, float]] = {}
+        for d in await self.store.deadlines([m.id for m in matches if m.clock_seconds is not None]):
+            deadlines.setdefault(d.match_id, {})[d.seat] = d.due_at
+        now = self.clock()
+        prefs = await self.store.prefs(uid for m in matches for uid in m.member_ids)
+        result = {}
+        for m in matches:
+            away = {s.seat: prefs[s.user_id].away_until for s in m.seats
+                    if s.user_id is not None and prefs[s.user_id].away(now)}
+            result[m.id] = MatchClock(m.clock_seconds, deadlines.get(m.id, {}), away)
+        return result
+
+    async def of(self, match: Match) -> MatchClock:
+        return (await self.status([match]))[match.id]
+
+    async def prefs(self, user_ids: Sequence[int]) -> dict[int, MemberPrefs]:
+        return await self.store.prefs(user_ids)
+
+    # --- members' choices -------------------------------------------------------------------------------------
+
+    async def go_away(self, user_id: int, days: int) -> float:
+        """Pause the member's clocks for `days` days (1–14); returns when she is back."""
+        if not isinstance(days, int) or not 1 <= days <= MAX_AWAY_DAYS:
+            raise errors.UserError(
+                f"Choose between 1 and {MAX_AWAY_DAYS} days away. To end your time away, use `/back`.")
+        until = self.clock() + days * DAY
+        await self.store.set_away(user_id, until, self.clock())
+        self.timers.wake()
+        log.info("user=%s away for %s days", user_id, days)
+        return until
+
+    async def come_back(self, user_id: int) -> bool:
+        """End the member's time away (her clocks run again from where they stood); False if she was not away."""
+        was_away = await self.store.set_away(user_id, None, self.clock()) is not None
+        if was_away:
+            self.timers.wake()
+            log.info("user=%s is back", user_id)
+        return was_away
+
+    async def notifications(self, user_id: int, *, turn_dms: bool | None, reminders: bool | None) -> MemberPrefs:
+        if turn_dms is not None or reminders is not None:
+            await self.store.set_notifications(user_id, turn_dms=turn_dms, reminders=reminders)
+            log.info("user=%s notifications turn_dms=%s reminders=%s", user_id, turn_dms, reminders)
+        return (await self.store.prefs([user_id]))[user_id]
+
+    async def player_acted(self, user_id: int) -> None:
+        """A move of hers ends her time away (read first: almost every mover is not away)."""
+        if (await self.store.prefs([user_id]))[user_id].away(self.clock()):
+            await self.come_back(user_id)

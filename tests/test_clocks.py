@@ -1,0 +1,295 @@
+"""Matches over days: clocks, reminders, timeouts, time away, notification choices and server settings.
+
+Time moves on SimCord's virtual clock (`env.advance_time`), so a week passes in no real time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sqlite3
+
+import discord
+import pytest
+
+from bot.matches import MatchService, catalogue, errors, service as service_module
+from bot.storage import Repository, open_database
+from bot_helpers import board_posts, match_id_of, move, thread_of
+
+HOUR = 3600
+DAY = 24 * HOUR
+
+
+def db_rows(world, sql, *params):
+    with sqlite3.connect(world.settings.database) as db:
+        return db.execute(sql, params).fetchall()
+
+
+def dms(member) -> list[str]:
+    channel = member.user.dm_channel
+    return [m.content for m in channel.history()]
+
+
+def reminders_of(member) -> list[str]:
+    return [text for text in dms(member) if text.startswith("⏰")]
+
+
+def timeouts(world, match_id) -> int:
+    return db_rows(world, "SELECT COUNT(*) FROM moves WHERE match_id = ? AND move = 'timeout'", match_id)[0][0]
+
+
+def deadline_of(world, match_id, seat) -> float | None:
+    rows = db_rows(world, "SELECT due_at FROM timers WHERE kind = 'turn_deadline' AND ref_id = ? AND seat = ?",
+                   match_id, seat)
+    return rows[0][0] if rows else None
+
+
+def now(world) -> float:
+    return world.env.now().timestamp()
+
+
+async def start(world, game="epaminondas", challenger=None, opponent=None, **options):
+    challenger, opponent = challenger or world.alice, opponent or world.bob
+    result = await challenger.slash(world.channel, "play", game=game, opponent=opponent, **options)
+    assert not result.ephemeral, result.response.content
+    await opponent.click(world.channel.last_message, label="Accept")
+    thread = thread_of(world)
+    return thread, match_id_of(thread)
+
+
+def status(world, match_id) -> str:
+    return db_rows(world, "SELECT status FROM matches WHERE id = ?", match_id)[0][0]
+
+
+# --- the clock is chosen, stored and shown --------------------------------------------------------------------
+
+
+async def test_default_clock_is_three_days_and_shown_everywhere(world):
+    result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
+    assert "Clock: 3 days a move" in result.response.content
+    await world.bob.click(world.channel.last_message, label="Accept")
+    thread = thread_of(world)
+    match_id = match_id_of(thread)
+    due = deadline_of(world, match_id, 0)
+    assert due == pytest.approx(now(world) + 3 * DAY, abs=5)
+    board = board_posts(thread)[-1].content
+    assert f"⏳ **alice** must move <t:{int(due)}:R>" in board
+    assert f"<t:{int(due)}:R>" in dms(world.alice)[-1] and "Clock: 3 days a move" in dms(world.alice)[-1]
+    mine = await world.alice.slash(world.channel, "games")
+    assert mine.ephemeral and f"your move due <t:{int(due)}:R>" in mine.response.content
+    theirs = await world.bob.slash(world.channel, "games")
+    assert f"alice's move due <t:{int(due)}:R>" in theirs.response.content
+
+
+async def test_chosen_clock_and_no_clock(world):
+    thread, match_id = await start(world, clock="1 day")
+    assert deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
+    await move(world.alice, thread, match_id, "a1-a3")
+    assert deadline_of(world, match_id, 0) is None  # her turn ended: her clock stopped
+    assert deadline_of(world, match_id, 1) == pytest.approx(now(world) + DAY, abs=5)
+
+    _, free = await start(world, "archimedes", world.carol, world.bob, clock="No clock")
+    assert db_rows(world, "SELECT COUNT(*) FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", free)[0][0] == 0
+    assert "must move" not in board_posts(thread_of(world))[-1].content
+    await world.env.advance_time(30 * DAY)
+    assert status(world, free) == "active"
+
+
+async def test_clock_option_passes_through_the_options_panel(world):
+    panel = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.bob, clock="5 days")
+    assert panel.ephemeral
+    await world.alice.click(panel.response, label="Post challenge")
+    assert "Clock: 5 days a move" in world.channel.last_message.content
+    assert db_rows(world, "SELECT clock_seconds FROM challenges")[-1][0] == 5 * DAY
+
+
+# --- reminders and timeouts -----------------------------------------------------------------------------------
+
+
+async def test_one_reminder_at_the_right_moment_then_a_win_on_time(world):
+    thread, match_id = await start(world, clock="2 days")  # reminder 24 h before (half of 2 days is not less)
+    await world.env.advance_time(DAY - 60)
+    assert reminders_of(world.alice) == []
+    await world.env.advance_time(120)
+    reminders = reminders_of(world.alice)
+    assert len(reminders) == 1
+    assert f"match #{match_id}" in reminders[0] and f"/{thread.id}" in reminders[0]  # links to the thread
+    assert reminders_of(world.bob) == []
+    await world.env.advance_time(DAY - 120)
+    assert len(reminders_of(world.alice)) == 1 and status(world, match_id) == "active"
+    await world.env.advance_time(120)
+    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+    final = board_posts(thread)[-1]
+    assert "🏆 **bob** (Dark) wins: alice ran out of time." in final.content
+    assert not final.components  # no buttons on a finished match
+    await world.env.advance_time(7 * DAY)
+    assert timeouts(world, match_id) == 1 and len(reminders_of(world.alice)) == 1
+
+
+async def test_reminder_comes_at_half_the_limit_for_short_clocks(world):
+    thread, match_id = await start(world, clock="1 day")
+    await world.env.advance_time(12 * HOUR - 60)
+    assert reminders_of(world.alice) == []
+    await world.env.advance_time(120)
+    assert len(reminders_of(world.alice)) == 1
+
+
+async def test_a_move_one_second_before_the_deadline_counts(world):
+    thread, match_id = await start(world, clock="1 day")
+    await world.env.advance_time(DAY - 1)
+    result = await move(world.alice, thread, match_id, "a1-a3")
+    assert result.response.content.startswith("✅")
+    await world.env.advance_time(2)
+    assert status(world, match_id) == "active" and timeouts(world, match_id) == 0
+    # bob's full day started with alice's move: one more reminder each turn, and bob's own deadline holds
+    await world.env.advance_time(DAY - 10)
+    assert status(world, match_id) == "active"
+    await world.env.advance_time(20)
+    assert status(world, match_id) == "finished"
+    assert "🏆 **alice** (Light) wins: bob ran out of time." in board_posts(thread)[-1].content
+
+
+async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_start(world):
+    thread, match_id = await start(world, clock="1 day")
+    await world.bot.matches.timers.stop()  # the bot is "down": nothing of it watches the clock
+    await world.env.advance_time(2 * DAY)
+    assert status(world, match_id) == "active"
+    await world.restart()
+    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+    assert reminders_of(world.alice) == []  # a reminder for a deadline already past is not sent
+    ended = [m for m in board_posts(thread) if "ran out of time" in m.content]
+    assert len(ended) == 1
+    await world.restart()
+    assert await world.bot.matches.timers.fire_due() == 0
+    assert timeouts(world, match_id) == 1 and len([m for m in board_posts(thread) if "ran out of time" in m.content]) == 1
+
+
+async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(world):
+    thread, match_id = await start(world, clock="1 day")
+    await world.bot.matches.timers.stop()
+    # the process stopped right after claiming the deadline, before settling it
+    due = deadline_of(world, match_id, 0)
+    with sqlite3.connect(world.settings.database) as db:
+        db.execute("UPDATE timers SET fired_at = ? WHERE kind = 'turn_deadline' AND ref_id = ?", (due, match_id))
+    await world.env.advance_time(2 * DAY)
+    await world.restart()
+    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+
+
+# --- DMs closed, notifications --------------------------------------------------------------------------------
+
+
+async def test_closed_dms_turn_the_reminder_into_a_mention_in_the_thread(world):
+    alice_dm = world.alice.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{alice_dm.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    thread, match_id = await start(world, clock="1 day")
+    await world.env.advance_time(12 * HOUR + 60)
+    pings = [m for m in thread.history() if m.content.startswith("⏰")]
+    assert len(pings) == 1 and world.alice.mention in pings[0].content and "due <t:" in pings[0].content
+
+
+async def test_notify_turns_dms_on_and_off_and_reminders_off(world):
+    thread, match_id = await start(world, clock="1 day")
+    shown = await world.bob.slash(world.channel, "notify")
+    assert shown.ephemeral and "turn: **off**" in shown.response.content and "short: **on**" in shown.response.content
+    saved = await world.bob.slash(world.channel, "notify", turns="on", reminders="off")
+    assert saved.ephemeral and "turn: **on**" in saved.response.content and "short: **off**" in saved.response.content
+    await move(world.alice, thread, match_id, "a1-a3")
+    turns = [t for t in dms(world.bob) if t.startswith("🎲")]
+    assert len(turns) == 1 and f"match #{match_id}" in turns[0] and "due <t:" in turns[0]
+    assert not [t for t in dms(world.alice) if t.startswith("🎲")]  # alice never asked for turn DMs
+    await world.env.advance_time(12 * HOUR + 60)
+    assert reminders_of(world.bob) == []  # reminders off
+    await world.bob.slash(world.channel, "notify", turns="off")
+    await move(world.bob, thread, match_id, "a12-a10")
+    await move(world.alice, thread, match_id, "a3-a4")
+    assert len([t for t in dms(world.bob) if t.startswith("🎲")]) == 1
+
+
+# --- time away ------------------------------------------------------------------------------------------------
+
+
+async def test_away_pauses_the_clocks_and_back_resumes_them(world):
+    thread, match_id = await start(world, clock="1 day")
+    started = now(world)
+    away = await world.alice.slash(world.channel, "away", days=3)
+    assert away.ephemeral and "paused until <t:" in away.response.content
+    assert deadline_of(world, match_id, 0) == pytest.approx(started + 4 * DAY, abs=5)
+    await world.env.advance_time(2 * DAY)
+    assert status(world, match_id) == "active"
+    theirs = await world.bob.slash(world.channel, "games")
+    assert "alice away until <t:" in theirs.response.content
+    reposted = await world.bob.slash(world.channel, "board", match=match_id)
+    assert reposted.response.content.startswith("Board re-posted")
+    assert "paused while away until" in board_posts(thread)[-1].content
+    back = await world.alice.slash(world.channel, "back")
+    assert back.ephemeral and "Welcome back" in back.response.content
+    # two days away: the deadline moved by exactly those two days
+    assert deadline_of(world, match_id, 0) == pytest.approx(started + 3 * DAY, abs=5)
+    again = await world.alice.slash(world.channel, "back")
+    assert "not away" in again.response.content
+    await world.env.advance_time(DAY - 60)
+    assert status(world, match_id) == "active"
+    await world.env.advance_time(120)
+    assert status(world, match_id) == "finished"
+
+
+async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(world):
+    thread, match_id = await start(world, clock="1 day")
+    await world.bob.slash(world.channel, "away", days=2)
+    begun = now(world)
+    await move(world.alice, thread, match_id, "a1-a3")
+    assert deadline_of(world, match_id, 1) == pytest.approx(begun + 3 * DAY, abs=5)  # a full day after she is back
+    await world.env.advance_time(HOUR)
+    await move(world.bob, thread, match_id, "a12-a10")  # a move while away ends it
+    assert db_rows(world, "SELECT away_until FROM members WHERE user_id = ?", world.bob.id)[0][0] is None
+    mine = await world.alice.slash(world.channel, "games")
+    assert "away" not in mine.response.content
+
+
+async def test_bad_away_days_are_refused_and_change_nothing(world):
+    thread, match_id = await start(world, clock="1 day")
+    due = deadline_of(world, match_id, 0)
+    for days in (0, 99, -1):
+        result = await world.alice.slash(world.channel, "away", days=days)
+        assert result.ephemeral and "between 1 and 14 days" in result.response.content and "/back" in result.response.content
+    assert deadline_of(world, match_id, 0) == due
+    assert db_rows(world, "SELECT COUNT(*) FROM members")[0][0] == 0
+
+
+# --- server settings ------------------------------------------------------------------------------------------
+
+
+def settings_command_id(world) -> int:
+    return int(world.env.backend.find_command("settings", world.guild.id, type=1)["id"])
+
+
+async def test_settings_change_the_defaults_of_new_challenges_only(world):
+    thread, running = await start(world)  # 3 days, the default
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    dave = world.guild.add_member(world.env.create_user("dave"), roles=[role])
+    shown = await dave.slash(world.channel, "settings")
+    assert shown.ephemeral and "**Default clock**: 3 days" in shown.response.content
+    saved = await dave.slash(world.channel, "settings", setting="default_clock", value="1 day")
+    assert saved.ephemeral and "Saved" in saved.response.content and "**Default clock**: 1 day" in saved.response.content
+    await dave.slash(world.channel, "settings", setting="challenge_expiry", value="1 hour")
+    _, new = await start(world, "archimedes", world.carol, world.bob)
+    assert db_rows(world, "SELECT clock_seconds FROM matches WHERE id = ?", new)[0][0] == DAY
+    assert db_rows(world, "SELECT clock_seconds FROM matches WHERE id = ?", running)[0][0] == 3 * DAY
+    await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.carol)
+    post = world.channel.last_message
+    await world.env.advance_time(HOUR + 60)
+    assert "expired" in world.env.backend.get_message(world.channel.id, post.id).content
+    bad = await dave.slash(world.channel, "settings", setting="default_clock", value="3 weeks")
+    assert bad.ephemeral and "must be one of" in bad.response.content
+
+
+async def test_settings_refused_without_manage_server(world):
+    # the server lets everyone see the command; the bot still checks the permission itself
+    world.guild.set_command_permissions(settings_command_id(world), {world.carol: True})
+    result = await world.carol.slash(world.channel, "settings", setting="default_clock", value="1 day")
+    assert result.ephemeral and "Manage Server" in result.response.content
+    looked = await world.carol.slash(world.channel, "settings")
+    assert looked.ephemeral and "Manage Server" in looked.response.content
+    assert db_rows(world, "SELECT COUNT(*) FROM server_settings")[0][0] == 0
