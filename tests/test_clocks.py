@@ -375,3 +375,24 @@ async def test_time_out_ignores_a_deadline_a_move_has_replaced(service):
     assert await service.time_out(match.id, 0, due_at=stale) is None
     match = await service.get_match(match.id)
     assert match.active and match.version == 1
+
+
+async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
+    thread, match_id = await start(world, clock="1 day")
+    with sqlite3.connect(world.settings.database) as db:  # the bot stopped between a move and its clock's start
+        db.execute("DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", (match_id,))
+    await world.restart()
+    assert deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
+
+
+async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
+    thread, match_id = await start(world, clock="2 days")
+    shown = await world.bob.slash(world.channel, "clock", match=match_id)
+    assert shown.ephemeral and "2 days a move" in shown.response.content and "**alice** must move <t:" in shown.response.content
+    due = deadline_of(world, match_id, 0)
+    refused = await world.alice.slash(world.channel, "clock", match=match_id, clock="14 days")
+    assert refused.ephemeral and "can't change during the game" in refused.response.content
+    assert db_rows(world, "SELECT clock_seconds FROM matches WHERE id = ?", match_id)[0][0] == 2 * DAY
+    assert deadline_of(world, match_id, 0) == due
+    outsider = await world.carol.slash(world.channel, "clock", match=999)
+    assert outsider.ephemeral and outsider.response.content.startswith("I can't find that match")

@@ -8,9 +8,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.matches.clocks import MAX_AWAY_DAYS
-from bot.matches.server_settings import SETTINGS
+from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS, clock_label
+from bot.presenters.clock_text import clock_lines
 from bot.storage import MemberPrefs
 from bot.views.common import answer, service_of
+
+from .common import autocomplete_match
 
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
@@ -41,6 +44,20 @@ class ClocksCog(commands.Cog, name="Clocks"):
             await answer(interaction, "👋 Welcome back: your clocks run again, with the time they had left.")
         else:
             await answer(interaction, "You are not away, so nothing changed.")
+
+    @app_commands.command(name="clock", description="A match's clock: time per move, who must move by when")
+    @app_commands.describe(match="One of your matches", clock="A match keeps the clock it started with")
+    @app_commands.autocomplete(match=autocomplete_match)
+    @app_commands.choices(clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES])
+    async def clock(self, interaction: discord.Interaction, match: int, clock: str | None = None) -> None:
+        service = service_of(interaction)
+        found = await service.match_for(match, interaction.user.id, interaction.guild_id)
+        state = await service.clocks.of_running(found, change=clock)
+        if state.clock_seconds is None:
+            await answer(interaction, f"Match #{found.id} has no clock.")
+            return
+        lines = [f"Match #{found.id}: {clock_label(state.clock_seconds)} a move.", *clock_lines(found, state)]
+        await answer(interaction, "\n".join(lines))
 
     @app_commands.command(name="notify", description="Choose your DMs: each turn (default off), reminders (on)")
     @app_commands.describe(turns="A DM each time it is your turn", reminders="A DM when your time runs short")

@@ -28,7 +28,7 @@ from bot.storage.clocks import DEADLINE, REMINDER
 from . import errors
 from .bus import EventBus
 from .events import TurnReminder
-from .server_settings import DAY
+from .server_settings import DAY, clock_label
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
@@ -86,8 +86,14 @@ class ClockKeeper:
         self.timers.wake()
 
     async def recover(self) -> None:
-        """At start-up, before the dispatcher runs: a deadline claimed by a process that stopped before settling
-        it fires again (settling is idempotent: a settled match has no deadline left, a moved one a new time)."""
+        """At start-up, before the dispatcher runs, repair what a stop between two writes left behind: a deadline
+        claimed but not settled fires again (settling is idempotent: a settled match has no deadline left, a
+        moved one a new time), and a turn whose clock was never started gets one now."""
+        for match_id in await self.store.clocked_matches_without_deadlines():
+            match = await self.repo.get_match(match_id)
+            if match is not None and self.to_act(match):
+                log.info("match=%s had no running clock; starting it", match.id)
+                await self.turns_changed(match, [], self.to_act(match), None)
         for stuck in await self.store.fired_deadlines_of_active_matches():
             match = await self.repo.get_match(stuck.match_id)
             if match is not None and stuck.seat in self.to_act(match):
@@ -132,6 +138,15 @@ class ClockKeeper:
 
     async def of(self, match: Match) -> MatchClock:
         return (await self.status([match]))[match.id]
+
+    async def of_running(self, match: Match, *, change: str | None = None) -> MatchClock:
+        """A match's clock for /clock. Asking to change it is refused: a match keeps the clock its players
+        accepted with the challenge, so nobody can shorten the time of a game in progress."""
+        if change is not None:
+            fixed = clock_label(match.clock_seconds) + (" a move" if match.clock_seconds else "")
+            raise errors.UserError(f"The clock of match #{match.id} was set when it started ({fixed}) and can't "
+                                   "change during the game. Choose a clock with `/play` for your next match.")
+        return await self.of(match)
 
     async def prefs(self, user_ids: Sequence[int]) -> dict[int, MemberPrefs]:
         return await self.store.prefs(user_ids)

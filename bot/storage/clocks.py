@@ -83,6 +83,14 @@ class ClockStore:
         ) as cur:
             return [SeatDeadline(r[0], r[1], r[2]) for r in await cur.fetchall()]
 
+    async def clocked_matches_without_deadlines(self) -> list[int]:
+        """Active matches with a clock and no deadline at all: a stop between a move and its clocks' start."""
+        async with self.db.execute(
+            "SELECT id FROM matches m WHERE status = 'active' AND clock_seconds IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.ref_id = m.id AND t.kind = ?) ORDER BY id", (DEADLINE,),
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
     async def rearm(self, kind: str, match_id: int, seat: int, due_at: float) -> None:
         """Make a claimed timer due again (at its own time), so the dispatcher fires it once more."""
         await self.repo._write([(
