@@ -70,20 +70,18 @@ class ClockKeeper:
             return  # a finished match's timers went with its last write
         stopped = [s for s in before if s not in after]
         started = [s for s in after if (s not in before or s == actor) and match.seats[s].is_member]
-        if stopped:
-            await self.store.cancel_seat_timers(match.id, stopped)
-        if not started:
-            return
-        now = self.clock()
-        prefs = await self.store.prefs(match.user_of(s) for s in started)
-        for seat in started:
-            away = prefs[match.user_of(seat)]
-            begins = away.away_until if away.away(now) else now  # away: her clock starts when she is back
-            deadline = begins + match.clock_seconds
-            await self.store.set_seat_timers(match.id, seat, {
-                DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds),
-            })
-        self.timers.wake()
+        arm = {}
+        if started:
+            now = self.clock()
+            prefs = await self.store.prefs(match.user_of(s) for s in started)
+            for seat in started:
+                away = prefs[match.user_of(seat)]
+                begins = away.away_until if away.away(now) else now  # away: her clock starts when she is back
+                deadline = begins + match.clock_seconds
+                arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds)}
+        await self.store.update_seat_timers(match.id, cancel=stopped, arm=arm)
+        if arm:
+            self.timers.wake()
 
     async def recover(self) -> None:
         """At start-up, before the dispatcher runs, repair what a stop between two writes left behind: a deadline

@@ -45,7 +45,7 @@ def challenge_text(challenge: Challenge) -> str:
     lines.append("Seats: " + " · ".join(seats))
     if challenge.options:
         lines.append("Options: " + ", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items()))
-    lines.append(f"Clock: {clock_label(challenge.clock_seconds)}" + (" a move" if challenge.clock_seconds else ""))
+    lines.append(f"Clock: {clock_label(challenge.clock_seconds)} a move." if challenge.clock_seconds else "No clock.")
     if challenge.status == "open":
         lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
     else:

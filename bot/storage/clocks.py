@@ -43,19 +43,19 @@ class ClockStore:
 
     # --- deadlines and reminders -------------------------------------------------------------------------
 
-    async def set_seat_timers(self, match_id: int, seat: int, timers: dict[str, float]) -> None:
-        """(Re)arm the given kinds of one seat, unfired; a kind not given is left alone."""
-        await self.repo._write([(
+    async def update_seat_timers(self, match_id: int, *, cancel: Iterable[int] = (),
+                                 arm: dict[int, dict[str, float]] | None = None) -> None:
+        """In one transaction: drop the clock timers of the `cancel` seats, and (re)arm, unfired, the given kinds
+        of the `arm` seats ({seat: {kind: due_at}})."""
+        statements = [(f"DELETE FROM timers WHERE ref_id = ? AND seat = ? AND kind IN {_kinds()}", (match_id, seat))
+                      for seat in cancel]
+        statements += [(
             "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
             (kind, match_id, seat, due_at),
-        ) for kind, due_at in timers.items()])
-
-    async def cancel_seat_timers(self, match_id: int, seats: Iterable[int]) -> None:
-        await self.repo._write([
-            (f"DELETE FROM timers WHERE ref_id = ? AND seat = ? AND kind IN {_kinds()}", (match_id, seat))
-            for seat in seats
-        ])
+        ) for seat, timers in (arm or {}).items() for kind, due_at in timers.items()]
+        if statements:
+            await self.repo._write(statements)
 
     async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
         async with self.db.execute(
