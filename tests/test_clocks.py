@@ -89,7 +89,7 @@ async def test_chosen_clock_and_no_clock(world):
     assert deadline_of(world, match_id, 1) == pytest.approx(now(world) + DAY, abs=5)
 
     _, free = await start(world, "archimedes", world.carol, world.bob, clock="No clock")
-    assert "No clock." in world.channel.last_message.content
+    assert any("No clock." in m.content and "carol" in m.content for m in world.channel.history())
     assert db_rows(world, "SELECT COUNT(*) FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", free)[0][0] == 0
     assert "must move" not in board_posts(thread_of(world))[-1].content
     await world.env.advance_time(30 * DAY)
