@@ -6,13 +6,12 @@ Time moves on SimCord's virtual clock (`env.advance_time`), so a week passes in 
 from __future__ import annotations
 
 import itertools
-import re
 import sqlite3
 
 import discord
 import pytest
 
-from bot.matches import MatchService, catalogue, errors, service as service_module
+from bot.matches import MatchService, catalogue, service as service_module
 from bot.storage import Repository, open_database
 from bot_helpers import board_posts, match_id_of, move, thread_of
 

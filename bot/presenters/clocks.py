@@ -3,7 +3,6 @@ anything of a player's hidden information."""
 
 from __future__ import annotations
 
-import logging
 from typing import Awaitable, Callable
 
 from bot.matches import MatchService, catalogue
@@ -13,8 +12,6 @@ from bot.storage import Match
 from .board import BoardPresenter
 from .clock_text import due
 from .text import fit, mentions, message_link
-
-log = logging.getLogger(__name__)
 
 # (user_id, text, png or None, match id for a setup button or None) -> True if the DM went out
 DmSender = Callable[[int, str, "bytes | None", "int | None"], Awaitable[bool]]

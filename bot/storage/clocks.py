@@ -41,6 +41,10 @@ class ClockStore:
         self.repo = repo
         self.db = repo.db
 
+    async def _write(self, statements: list[tuple[str, tuple]]) -> list[Any]:
+        async with self.repo.transaction():
+            return [await self.db.execute(sql, params) for sql, params in statements]
+
     # --- deadlines and reminders -------------------------------------------------------------------------
 
     async def update_seat_timers(self, match_id: int, *, cancel: Iterable[int] = (),
@@ -55,7 +59,7 @@ class ClockStore:
             (kind, match_id, seat, due_at),
         ) for seat, timers in (arm or {}).items() for kind, due_at in timers.items()]
         if statements:
-            await self.repo._write(statements)
+            await self._write(statements)
 
     async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
         async with self.db.execute(
@@ -93,7 +97,7 @@ class ClockStore:
 
     async def rearm(self, kind: str, match_id: int, seat: int, due_at: float) -> None:
         """Make a claimed timer due again (at its own time), so the dispatcher fires it once more."""
-        await self.repo._write([(
+        await self._write([(
             "UPDATE timers SET fired_at = NULL WHERE kind = ? AND ref_id = ? AND seat = ? AND due_at = ?",
             (kind, match_id, seat, due_at),
         )])
@@ -154,7 +158,7 @@ class ClockStore:
             return {r[0]: json.loads(r[1]) for r in await cur.fetchall()}
 
     async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
-        await self.repo._write([(
+        await self._write([(
             "INSERT INTO server_settings (guild_id, key, value) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, json.dumps(value)),
