@@ -396,3 +396,14 @@ async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
     assert deadline_of(world, match_id, 0) == due
     outsider = await world.carol.slash(world.channel, "clock", match=999)
     assert outsider.ephemeral and outsider.response.content.startswith("I can't find that match")
+
+
+async def test_a_move_after_the_deadline_is_refused_even_before_the_timeout_is_settled(world):
+    thread, match_id = await start(world, clock="1 day")
+    await world.bot.matches.timers.stop()  # the dispatcher has not got round to it yet
+    await world.env.advance_time(DAY)
+    late = await move(world.alice, thread, match_id, "a1-a3")
+    assert late.ephemeral and "ran out" in late.response.content
+    assert db_rows(world, "SELECT COUNT(*) FROM moves WHERE match_id = ?", match_id)[0][0] == 0
+    await world.restart()
+    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1

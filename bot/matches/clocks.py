@@ -99,6 +99,16 @@ class ClockKeeper:
                          stuck.seat)
                 await self.store.rearm(DEADLINE, match.id, stuck.seat, stuck.due_at)
 
+    async def check_in_time(self, match: Match, seat: int) -> None:
+        """Refuse a move whose deadline has passed although the dispatcher has not settled it yet (it wakes
+        half a second late, or the bot has just started): a move counts only before its deadline."""
+        if match.clock_seconds is None:
+            return
+        deadline = await self.store.timer_due(DEADLINE, match.id, seat)
+        if deadline is not None and deadline <= self.clock():
+            self.timers.wake()
+            raise errors.UserError(f"Your time for this move ran out <t:{int(deadline)}:R>, so it can't be played.")
+
     async def is_current(self, match: Match, seat: int, due_at: float) -> bool:
         """Whether a fired deadline still stands: the match is on, the seat still to act, her deadline unmoved."""
         if not match.active or seat not in self.to_act(match):

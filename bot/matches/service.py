@@ -462,6 +462,7 @@ class MatchService:
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, expected_version)
             seat = self._seat_to_act(match, user_id)
+            await self.clocks.check_in_time(match, seat)
             game = self.game_of(match)
             state = self.state_of(match)
             secret_setup = game.in_secret_setup(state)

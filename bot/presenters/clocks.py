@@ -3,19 +3,14 @@ anything of a player's hidden information."""
 
 from __future__ import annotations
 
-from typing import Awaitable, Callable
-
 from bot.matches import MatchService, catalogue
 from bot.matches.events import MovePlayed, TurnReminder
+from bot.matches.private import DmSender
 from bot.storage import Match
 
 from .board import BoardPresenter
 from .clock_text import due
 from .text import fit, mentions, message_link
-
-# (user_id, text, png or None, match id for a setup button or None) -> True if the DM went out
-DmSender = Callable[[int, str, "bytes | None", "int | None"], Awaitable[bool]]
-
 
 class ClockPresenter:
     def __init__(self, service: MatchService, boards: BoardPresenter, send_dm: DmSender):
