@@ -11,7 +11,7 @@ import sqlite3
 import discord
 import pytest
 
-from bot.matches import MatchService, catalogue, service as service_module
+from bot.matches import MatchService
 from bot.storage import Repository, open_database
 from bot_helpers import board_posts, match_id_of, move, thread_of
 
@@ -307,9 +307,7 @@ class FakeClock:
 
 
 @pytest.fixture
-async def service(tmp_path, monkeypatch):
-    # Myriath and Mycenae have no pictures yet, so /play does not offer them; the service plays them all the same.
-    monkeypatch.setattr(service_module, "is_offered", lambda key: key in catalogue.GAMES)
+async def service(tmp_path):
     db = await open_database(tmp_path / "clocks.db")
     clock = FakeClock()
     seeds = itertools.count(7)
@@ -349,8 +347,6 @@ async def test_in_a_secret_setup_each_player_has_her_own_clock(service):
     assert match.result["reason"] == "u1 ran out of time"
 
 
-@pytest.mark.xfail(strict=False, reason="needs Game.eliminate in every engine (being implemented on another "
-                                        "branch); until then the service's two-player fallback ends the match")
 async def test_a_timeout_with_three_players_knocks_one_out_and_the_match_goes_on(service):
     match = await started_match(service, "myriath", 3)
     late = service.to_act(match)[0]

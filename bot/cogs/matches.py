@@ -8,7 +8,8 @@ from discord.ext import commands
 
 from bot.presenters.clock_text import games_note
 from bot.presenters.text import message_link
-from bot.views.common import after_presentation, answer, service_of
+from bot.views.common import after_presentation, answer, service_of, single_view
+from bot.views.requests import ConfirmMove
 
 from .common import autocomplete_match, match_label
 
@@ -25,7 +26,14 @@ class MatchesCog(commands.Cog, name="Matches"):
     async def move(self, interaction: discord.Interaction, match: int, move: str) -> None:
         # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await service_of(interaction).submit_move(match, interaction.user.id, move)
+        service = service_of(interaction)
+        asked = await service.confirmation_for(match, interaction.user.id, move)
+        if asked is not None:
+            found, canonical, question = asked
+            await answer(interaction, f"`{canonical}` in match #{match}: {question}",
+                         view=single_view(ConfirmMove(match, found.version, canonical)))
+            return
+        report = await service.submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
         await answer(interaction, f"✅ You played `{shown}` in match #{match}.")
         await after_presentation(interaction, report)

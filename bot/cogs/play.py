@@ -26,6 +26,7 @@ class PlayCog(commands.Cog, name="Play"):
         opponent2="Second opponent (3–4 player games)",
         opponent3="Third opponent (4 player games)",
         clock="Time for each move (empty: this server's default)",
+        rated="Whether the result counts for the server's ratings (default: yes)",
     )
     @app_commands.choices(game=game_choices(), clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES])
     @app_commands.guild_only()
@@ -38,6 +39,7 @@ class PlayCog(commands.Cog, name="Play"):
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         clock: str | None = None,
+        rated: bool = True,
     ) -> None:
         info = catalogue.info(game)
         named = [m for m in (opponent, opponent2, opponent3) if m is not None]
@@ -52,10 +54,10 @@ class PlayCog(commands.Cog, name="Play"):
         if info.options:
             panel = new_panel(interaction, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-                              invited=invited, clock=clock)
+                              invited=invited, rated=rated, clock=clock)
             await interaction.response.send_message(panel_text(panel), view=panel_view(panel), ephemeral=True)
             return
-        await post_challenge(interaction, game, invited, {}, clock=clock)
+        await post_challenge(interaction, game, invited, {}, rated=rated, clock=clock)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -43,6 +43,8 @@ def challenge_text(challenge: Challenge) -> str:
         else:
             seats.append("open seat")
     lines.append("Seats: " + " · ".join(seats))
+    if not challenge.rated:
+        lines.append("Unrated: the result does not count for ratings.")
     if challenge.options:
         lines.append("Options: " + ", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items()))
     lines.append(f"Clock: {clock_label(challenge.clock_seconds)} a move." if challenge.clock_seconds else "No clock.")
@@ -142,4 +144,5 @@ class ChallengePresenter:
             if prompt:
                 text += "\nYour setup is secret: press **Set up in private** to make it. Nobody else sees it."
             text += start_note(clock, seat.seat)
-            await self.private.send(match, seat.seat, text, setup_prompt=prompt)
+            await self.private.send(match, seat.seat, text,
+                                    buttons=self.controls.setup_prompt(match.id) if prompt else None)
