@@ -404,3 +404,25 @@ async def test_a_move_after_the_deadline_is_refused_even_before_the_timeout_is_s
     assert db_rows(world, "SELECT COUNT(*) FROM moves WHERE match_id = ?", match_id)[0][0] == 0
     await world.restart()
     assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+
+
+async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_goes_on(world):
+    await world.alice.slash(world.channel, "play", game="myriath", opponent=world.bob, opponent2=world.carol,
+                            clock="1 day")
+    post = world.channel.last_message
+    await world.bob.click(post, label="Accept")
+    await world.carol.click(post, label="Accept")
+    thread = thread_of(world)
+    match_id = match_id_of(thread)
+    acting = db_rows(world, "SELECT seat FROM timers WHERE kind = 'turn_deadline' AND ref_id = ?", match_id)
+    assert len(acting) == 1
+    late = acting[0][0]
+    name = ["alice", "bob", "carol"][late]
+    await world.env.advance_time(DAY + 1)
+    assert status(world, match_id) == "active" and timeouts(world, match_id) == 1
+    board = board_posts(thread)[-1].content
+    assert f"**{name}**" in board and "ran out of time and is out of the match" in board
+    following = db_rows(world, "SELECT seat, due_at FROM timers WHERE kind = 'turn_deadline' AND ref_id = ?", match_id)
+    assert len(following) == 1 and following[0][0] != late
+    assert following[0][1] == pytest.approx(now(world) + DAY, abs=5)
+    assert f"must move <t:{int(following[0][1])}:R>" in board
