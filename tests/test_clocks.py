@@ -11,6 +11,7 @@ import sqlite3
 import discord
 import pytest
 
+from bot.games import Outcome
 from bot.matches import MatchService
 from bot.storage import Repository, open_database
 from bot_helpers import board_posts, match_id_of, move, thread_of
@@ -426,3 +427,15 @@ async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_
     assert len(following) == 1 and following[0][0] != late
     assert following[0][1] == pytest.approx(now(world) + DAY, abs=5)
     assert f"must move <t:{int(following[0][1])}:R>" in board
+
+
+async def test_when_nobody_makes_a_simultaneous_setup_in_time_nobody_wins_on_time(service):
+    match = await started_match(service, "myrmidons", 2)
+    service.fake_clock.now += DAY + 1
+    await service.timers.fire_due()
+    match = await service.get_match(match.id)
+    assert not match.active
+    outcome = Outcome.from_json(match.result)
+    assert tuple(outcome.winners) == () and outcome.reason == "every player ran out of time"
+    log = await service.repo.moves(match.id)
+    assert [m.move for m in log] == ["timeout"]

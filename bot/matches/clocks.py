@@ -109,6 +109,14 @@ class ClockKeeper:
             self.timers.wake()
             raise errors.UserError(f"Your time for this move ran out <t:{int(deadline)}:R>, so it can't be played.")
 
+    async def all_late(self, match: Match, in_play: Sequence[int]) -> bool:
+        """Whether every seat still in the game is past her deadline (a simultaneous setup nobody made)."""
+        if len(in_play) < 2:
+            return False
+        now = self.clock()
+        deadlines = {d.seat: d.due_at for d in await self.store.deadlines([match.id])}
+        return all(seat in deadlines and deadlines[seat] <= now for seat in in_play)
+
     async def is_current(self, match: Match, seat: int, due_at: float) -> bool:
         """Whether a fired deadline still stands: the match is on, the seat still to act, her deadline unmoved."""
         if not match.active or seat not in self.to_act(match):

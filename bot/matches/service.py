@@ -565,6 +565,16 @@ class MatchService:
                 return None
             if due_at is not None and not await self.clocks.is_current(match, seat, due_at):
                 return None
+            if await self.clocks.all_late(match, self.game_of(match).in_play(self.state_of(match))):
+                # Nobody still in moved in time (a simultaneous setup nobody made): no one deserves a win on time.
+                outcome = Outcome((), "every player ran out of time")
+                match = await self._commit(match, seat=seat, move="timeout", private=False, events=[],
+                                           new_state=None, outcome=outcome)
+                log.info("match=%s guild=%s every player ran out of time version=%s", match.id, match.guild_id,
+                         match.version)
+                presented = self.bus.publish(MovePlayed(match, "draw", seat, None))
+                self._publish_end(match)
+                return TurnReport(match, "timeout", seat, None, [], outcome, presented)
             return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
 
     async def _deadline_passed(self, timer: Timer) -> None:
