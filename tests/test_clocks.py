@@ -5,6 +5,7 @@ Time moves on SimCord's virtual clock (`env.advance_time`), so a week passes in 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import sqlite3
 
@@ -222,6 +223,8 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     assert status(world, match_id) == "active"
     theirs = await world.bob.slash(world.channel, "games")
     assert "alice away until <t:" in theirs.response.content
+    mine = await world.alice.slash(world.channel, "games")
+    assert "you are away until <t:" in mine.response.content
     reposted = await world.bob.slash(world.channel, "board", match=match_id)
     assert reposted.response.content.startswith("Board re-posted")
     assert "paused while away until" in board_posts(thread)[-1].content
@@ -248,6 +251,8 @@ async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(wor
     assert db_rows(world, "SELECT away_until FROM members WHERE user_id = ?", world.bob.id)[0][0] is None
     mine = await world.alice.slash(world.channel, "games")
     assert "away" not in mine.response.content
+    theirs = await world.bob.slash(world.channel, "games")
+    assert "away" not in theirs.response.content
 
 
 async def test_bad_away_days_are_refused_and_change_nothing(world):
@@ -439,3 +444,14 @@ async def test_when_nobody_makes_a_simultaneous_setup_in_time_nobody_wins_on_tim
     assert tuple(outcome.winners) == () and outcome.reason == "every player ran out of time"
     log = await service.repo.moves(match.id)
     assert [m.move for m in log] == ["timeout"]
+
+
+async def test_running_clocks_are_rows_not_tasks(service):
+    for first in range(1, 201, 2):
+        c = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=first, challenger_name="a",
+                                           game_key="epaminondas", invited=[first + 1], clock="3 days")
+        await service.accept_challenge(c.id, first + 1, "b")
+    async with service.repo.db.execute("SELECT COUNT(*) FROM timers WHERE kind = 'turn_deadline'") as cur:
+        assert (await cur.fetchone())[0] == 100
+    tasks = [t for t in asyncio.all_tasks() if not t.done() and t.get_name() == "timer-dispatcher"]
+    assert len(tasks) == 1

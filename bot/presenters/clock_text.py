@@ -32,8 +32,8 @@ def games_note(match: Match, clock: MatchClock, viewer: int) -> str:
         whose = "your move" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}'s move"
         parts.append(f"{whose} due <t:{int(deadline)}:R>")
     for seat, until in sorted(clock.away.items()):
-        if match.user_of(seat) != viewer:
-            parts.append(f"{match.seats[seat].user_name} away until <t:{int(until)}:f>")
+        who = "you are" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}"
+        parts.append(f"{who} away until <t:{int(until)}:f>")
     if clock.clock_seconds is None:
         parts.append("no clock")
     return " · ".join(parts)
