@@ -164,7 +164,8 @@ async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_s
     await world.restart()
     with world.env.time_context():  # the bot's clock is the simulated one, also for calls made from the test
         assert await world.bot.matches.timers.fire_due() == 0
-    assert timeouts(world, match_id) == 1 and len([m for m in board_posts(thread) if "ran out of time" in m.content]) == 1
+    assert timeouts(world, match_id) == 1
+    assert len([m for m in board_posts(thread) if "ran out of time" in m.content]) == 1
 
 
 async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(world):
@@ -260,7 +261,8 @@ async def test_bad_away_days_are_refused_and_change_nothing(world):
     due = deadline_of(world, match_id, 0)
     for days in (0, 99, -1):
         result = await world.alice.slash(world.channel, "away", days=days)
-        assert result.ephemeral and "between 1 and 14 days" in result.response.content and "/back" in result.response.content
+        assert result.ephemeral and "between 1 and 14 days" in result.response.content
+        assert "/back" in result.response.content
     assert deadline_of(world, match_id, 0) == due
     assert db_rows(world, "SELECT COUNT(*) FROM members")[0][0] == 0
 
@@ -279,7 +281,8 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     shown = await dave.slash(world.channel, "settings")
     assert shown.ephemeral and "**Default clock**: 3 days" in shown.response.content
     saved = await dave.slash(world.channel, "settings", setting="default_clock", value="1 day")
-    assert saved.ephemeral and "Saved" in saved.response.content and "**Default clock**: 1 day" in saved.response.content
+    assert saved.ephemeral and "Saved" in saved.response.content
+    assert "**Default clock**: 1 day" in saved.response.content
     await dave.slash(world.channel, "settings", setting="challenge_expiry", value="1 hour")
     _, new = await start(world, "archimedes", world.carol, world.bob)
     assert db_rows(world, "SELECT clock_seconds FROM matches WHERE id = ?", new)[0][0] == DAY
@@ -391,7 +394,8 @@ async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
 async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
     thread, match_id = await start(world, clock="2 days")
     shown = await world.bob.slash(world.channel, "clock", match=match_id)
-    assert shown.ephemeral and "2 days a move" in shown.response.content and "**alice** must move <t:" in shown.response.content
+    assert shown.ephemeral and "2 days a move" in shown.response.content
+    assert "**alice** must move <t:" in shown.response.content
     due = deadline_of(world, match_id, 0)
     refused = await world.alice.slash(world.channel, "clock", match=match_id, clock="14 days")
     assert refused.ephemeral and "can't change during the game" in refused.response.content

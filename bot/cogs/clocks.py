@@ -81,9 +81,10 @@ class ClocksCog(commands.Cog, name="Clocks"):
         may_manage = bool(permissions and permissions.manage_guild)
         head = ""
         if setting is not None or value is not None:
-            await service.settings.change(interaction.guild_id, setting or "", value or "", may_manage=may_manage)
+            await service.server_settings.change(interaction.guild_id, setting or "", value or "",
+                                                 may_manage=may_manage)
             head = "Saved. Running matches keep the clock they started with.\n"
-        values = await service.settings.for_manager(interaction.guild_id, may_manage=may_manage)
+        values = await service.server_settings.for_manager(interaction.guild_id, may_manage=may_manage)
         lines = [f"• **{spec.title}**: {spec.label_of(values[key])} — {spec.description}"
                  for key, spec in SETTINGS.items()]
         await answer(interaction, head + "**Server settings**\n" + "\n".join(lines))

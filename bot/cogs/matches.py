@@ -73,7 +73,8 @@ class MatchesCog(commands.Cog, name="Matches"):
         for match in matches[:GAMES_LISTED]:
             link = message_link(match.guild_id, match.thread_id) or "(no thread)"
             note = games_note(match, clocks[match.id], interaction.user.id)
-            lines.append(f"• {match_label(service, match, interaction.user.id)}{' · ' + note if note else ''} — {link}")
+            note = f" · {note}" if note else ""
+            lines.append(f"• {match_label(service, match, interaction.user.id)}{note} — {link}")
         if len(matches) > GAMES_LISTED:
             lines.append(f"…and {len(matches) - GAMES_LISTED} more.")
         await answer(interaction, "\n".join(lines))

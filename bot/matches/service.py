@@ -116,7 +116,7 @@ class MatchService:
         self.ratings = Ratings(repo)
         self.timers.on(CHALLENGE_EXPIRY, self._expire_challenge)
         clock_store = ClockStore(repo)
-        self.settings = ServerSettings(clock_store)
+        self.server_settings = ServerSettings(clock_store)
         self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act)
         self.timers.on(DEADLINE, self._deadline_passed)
         self._locks: dict[int, asyncio.Lock] = {}
@@ -233,8 +233,8 @@ class MatchService:
         if len(set(named)) != len(named):
             raise errors.UserError("Each opponent can take only one seat.")
         options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
-        clock_seconds = await self.settings.clock_for(guild_id, clock)
-        ttl = await self.settings.get(guild_id, "challenge_expiry") or self.challenge_ttl
+        clock_seconds = await self.server_settings.clock_for(guild_id, clock)
+        ttl = await self.server_settings.get(guild_id, "challenge_expiry") or self.challenge_ttl
         async with self._operation(lock_key=None):
             if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
                 raise errors.UserError(
