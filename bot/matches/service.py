@@ -572,7 +572,8 @@ class MatchService:
                                            new_state=None, outcome=outcome)
                 log.info("match=%s guild=%s every player ran out of time version=%s", match.id, match.guild_id,
                          match.version)
-                presented = self.bus.publish(MovePlayed(match, "draw", seat, None))
+                rated = await self.ratings.rate_finished(match)
+                presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
                 self._publish_end(match)
                 return TurnReport(match, "timeout", seat, None, [], outcome, presented)
             return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
