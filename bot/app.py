@@ -25,8 +25,8 @@ from bot.views.common import report_failure
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.ratings", "bot.cogs.rules",
-              "bot.cogs.admin")
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.clocks", "bot.cogs.ratings",
+              "bot.cogs.rules", "bot.cogs.admin")
 
 
 def utc_timestamp() -> float:

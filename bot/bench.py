@@ -328,6 +328,7 @@ async def run(settings: Settings, directory: Path) -> list[str]:
             lines += ["", f"Bursts ({', '.join(keys)}): every match receives a move at the same instant.", "",
                       *burst_table(results)]
     finally:
+        await service.drain()  # the timer dispatcher keeps the matches' clocks: stop it before the database goes
         await service.repo.close()
     return lines
 

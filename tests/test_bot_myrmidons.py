@@ -309,11 +309,13 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     ref.play(1, deploy_text(1))
     ref.check()
     first = board_posts(thread)[-1]
-    assert first.content.splitlines()[1:] == [
+    lines = first.content.splitlines()[1:]
+    assert [line for line in lines if not line.startswith("⏳")] == [
         "**bob** (North) made a secret move — North has deployed; Both armies stand ready. North moves first.",
         "**bob** (North) to move.",
         world.bob.mention,
     ]
+    assert [line for line in lines if line.startswith("⏳")][0].startswith("⏳ **bob** must move <t:")
     assert [u.id for u in first.mentions] == [world.bob.id]
     assert all(is_disabled(b) for b in buttons(stored(world, setup_board)).values())
 

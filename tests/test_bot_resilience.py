@@ -69,7 +69,8 @@ async def test_closed_dms_fall_back_to_my_view(world):
 async def test_shutdown_finishes_moves_in_flight_and_refuses_new_ones(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     service = world.bot.matches
-    in_flight = asyncio.ensure_future(service.submit_move(match_id, world.alice.id, "a1-a3"))
+    with world.env.time_context():  # the bot's clock is the simulated one, also for calls made from the test
+        in_flight = asyncio.ensure_future(service.submit_move(match_id, world.alice.id, "a1-a3"))
     await asyncio.sleep(0)
     await service.drain()
     assert in_flight.done() and in_flight.result().move == "a1-a3"

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.presenters.clock_text import games_note
 from bot.presenters.text import message_link
 from bot.views.common import after_presentation, answer, service_of, single_view
 from bot.views.records import takeback_offer
@@ -71,9 +72,12 @@ class MatchesCog(commands.Cog, name="Matches"):
             await answer(interaction, "You have no active matches. Start one with `/play`.")
             return
         lines = ["**Your matches**"]
+        clocks = await service.clocks.status(matches[:GAMES_LISTED])
         for match in matches[:GAMES_LISTED]:
             link = message_link(match.guild_id, match.thread_id) or "(no thread)"
-            lines.append(f"• {match_label(service, match, interaction.user.id)} — {link}")
+            note = games_note(match, clocks[match.id], interaction.user.id)
+            note = f" · {note}" if note else ""
+            lines.append(f"• {match_label(service, match, interaction.user.id)}{note} — {link}")
         if len(matches) > GAMES_LISTED:
             lines.append(f"…and {len(matches) - GAMES_LISTED} more.")
         await answer(interaction, "\n".join(lines))

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.matches import catalogue, errors
+from bot.matches.server_settings import CLOCK_CHOICES
 from bot.views.challenge import post_challenge
 from bot.views.options import new_panel, panel_text, panel_view
 
@@ -24,10 +25,12 @@ class PlayCog(commands.Cog, name="Play"):
         players="Number of players, for games of 3–4 (the seats you don't name are open)",
         opponent2="Second opponent (3–4 player games)",
         opponent3="Third opponent (4 player games)",
+        clock="Time for each move (empty: this server's default)",
         rated="Whether the result counts for the server's ratings (default: yes)",
         computer="Fill the open seats with the computer at this level (or name Strategos as the opponent)",
     )
-    @app_commands.choices(game=game_choices(), computer=computer_choices())
+    @app_commands.choices(game=game_choices(), computer=computer_choices(),
+                          clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES])
     @app_commands.guild_only()
     async def play(
         self,
@@ -37,6 +40,7 @@ class PlayCog(commands.Cog, name="Play"):
         players: app_commands.Range[int, 2, 4] | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
+        clock: str | None = None,
         rated: bool = True,
         computer: str | None = None,
     ) -> None:
@@ -59,10 +63,10 @@ class PlayCog(commands.Cog, name="Play"):
         if info.options:
             panel = new_panel(interaction, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-                              invited=invited, rated=rated, computer_level=computer)
+                              invited=invited, rated=rated, computer_level=computer, clock=clock)
             await interaction.response.send_message(panel_text(panel), view=panel_view(panel), ephemeral=True)
             return
-        await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer)
+        await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer, clock=clock)
 
 
 async def setup(bot: commands.Bot) -> None:

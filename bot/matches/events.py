@@ -79,6 +79,15 @@ class BoardRequested:
 
 
 @dataclass(frozen=True)
+class TurnReminder:
+    """The player of `seat` is running short of time: her move is due at `deadline` (a Unix time)."""
+
+    match: Match
+    seat: int
+    deadline: float
+
+
+@dataclass(frozen=True)
 class MatchEnded:
     """Follows the MovePlayed that ended the match: once per match."""
 
@@ -106,7 +115,7 @@ class TakebackAnswered:
 
 
 MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | DrawOffered | DrawDeclined | BoardRequested
-              | MatchEnded | TakebackAsked | TakebackAnswered)
+              | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder)
 
 
 def match_id_of(event: MatchEvent) -> int:

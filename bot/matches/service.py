@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
-from bot.storage import Challenge, Match, Repository, Timer, VersionConflict
+from bot.storage import Challenge, ClockStore, Match, Repository, Timer, VersionConflict
+from bot.storage.clocks import DEADLINE
 
 from . import errors
 from .bus import Delivery, EventBus
 from .catalogue import COMPUTER_LEVELS, checked_options, confirmation_for, default_options, is_offered
+from .clocks import ClockKeeper
 from .events import (
     BoardRequested,
     ChallengeEnded,
@@ -38,6 +40,7 @@ from .events import (
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
 from .ratings import Ratings
+from .server_settings import ServerSettings
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
@@ -113,6 +116,10 @@ class MatchService:
         self.timers = TimerDispatcher(repo, clock)
         self.ratings = Ratings(repo)
         self.timers.on(CHALLENGE_EXPIRY, self._expire_challenge)
+        clock_store = ClockStore(repo)
+        self.server_settings = ServerSettings(clock_store)
+        self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act)
+        self.timers.on(DEADLINE, self._deadline_passed)
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
@@ -124,6 +131,7 @@ class MatchService:
 
     async def start(self) -> None:
         """Fire what fell due while the bot was down, then keep the deadlines; re-announce what a crash cut off."""
+        await self.clocks.recover()
         self.timers.start()
         for match in await self.repo.unannounced_matches():
             log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id,
@@ -208,10 +216,12 @@ class MatchService:
         computer_level: str | None = None,
         rated: bool = True,
         challenger_position: int = 0,
+        clock: str | None = None,
     ) -> Challenge:
         """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
         `computer_level`, the computer's seat). Matches with a computer seat are never rated. The challenger sits
-        at `challenger_position` (0 unless a rematch rotates the seats); the invited take the others in order."""
+        at `challenger_position` (0 unless a rematch rotates the seats); the invited take the others in order.
+        `clock` is a label of CLOCK_CHOICES; None: the server's default."""
         if not is_offered(game_key):
             raise errors.UserError("That game can't be played here yet.")
         if computer_level is not None and computer_level not in COMPUTER_LEVELS:
@@ -230,6 +240,8 @@ class MatchService:
         if not 0 <= challenger_position < players:
             raise ValueError(f"no seat {challenger_position} in a {players}-player challenge")
         options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
+        clock_seconds = await self.server_settings.clock_for(guild_id, clock)
+        ttl = await self.server_settings.get(guild_id, "challenge_expiry") or self.challenge_ttl
         async with self._operation(lock_key=None):
             if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
                 raise errors.UserError(
@@ -240,8 +252,8 @@ class MatchService:
             challenge = await self.repo.create_challenge(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
-                now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level, rated=rated,
-                challenger_position=challenger_position,
+                now=now, expires_at=now + ttl, computer_level=computer_level, rated=rated,
+                challenger_position=challenger_position, clock_seconds=clock_seconds,
             )
         self.timers.wake()
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
@@ -343,6 +355,7 @@ class MatchService:
             raise errors.ChallengeClosed((await self.get_challenge(challenge.id)).status) from None
         log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
                  challenge.id, match.game, [s.user_id for s in match.seats])
+        await self.clocks.turns_changed(match, [], self.to_act(match), None)
         self.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id)))
         return match
 
@@ -494,7 +507,7 @@ class MatchService:
             raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, expected_version)
-            return await self._play(match, self._seat_to_act(match, user_id), move, who=f"user={user_id}")
+            return await self._play(match, self._seat_to_act(match, user_id), move, user_id=user_id)
 
     async def submit_seat_move(self, match_id: int, seat: int, move: str, *, expected_version: int) -> TurnReport:
         """A move of a seat that is not a member's (the computer opponent), under the same versioned write."""
@@ -506,9 +519,11 @@ class MatchService:
                 raise errors.StaleBoard()
             if match.seats[seat].is_member or seat not in self.to_act(match):
                 raise errors.NotYourTurn()
-            return await self._play(match, seat, move, who=f"computer={match.seats[seat].level}")
+            return await self._play(match, seat, move)
 
-    async def _play(self, match: Match, seat: int, move: str, *, who: str) -> TurnReport:
+    async def _play(self, match: Match, seat: int, move: str, *, user_id: int | None = None) -> TurnReport:
+        """Play `seat`'s move: a member's (`user_id`) or the computer's."""
+        await self.clocks.check_in_time(match, seat)
         game = self.game_of(match)
         state = self.state_of(match)
         secret_setup = game.in_secret_setup(state)
@@ -520,10 +535,13 @@ class MatchService:
         private = game.is_private_move(canonical)
         match = await self._commit(match, seat=seat, move=canonical, private=private, events=events,
                                    new_state=new_state)
+        who = f"user={user_id}" if user_id is not None else f"computer={match.seats[seat].level}"
         log.info("match=%s guild=%s %s seat=%s move=%s version=%s%s", match.id, match.guild_id, who,
                  seat, "<secret>" if private else canonical, match.version,
                  f" finished={match.result}" if match.result else "")
         match, forced = await self._play_forced_moves(match, new_state)
+        if user_id is not None:
+            await self.clocks.player_acted(user_id)  # a move ends her time away
         public = [e for e in events if is_visible(e, None)]
         shown = None if private else canonical
         if secret_setup and self.in_secret_setup(match):
@@ -560,6 +578,35 @@ class MatchService:
             match = await self._playable(match_id, user_id, None)
             seat = match.seat_of(user_id)
             return await self._eliminate(match, seat, "resign", f"{match.seats[seat].user_name} resigned")
+
+    async def time_out(self, match_id: int, seat: int, *, due_at: float | None = None) -> TurnReport | None:
+        """The seat's time ran out: with two players the other wins on time; with more, she is out as if she had
+        resigned and the match goes on. With `due_at` (a fired deadline) only if that deadline still stands, so a
+        move made in time, or a deadline settled before a restart, is never timed out. None when nothing happened."""
+        async with self._operation(lock_key=match_id):
+            match = await self.repo.get_match(match_id)
+            if match is None or not match.active or seat not in self.to_act(match):
+                return None
+            if due_at is not None and not await self.clocks.is_current(match, seat, due_at):
+                return None
+            if await self.clocks.all_late(match, self.game_of(match).in_play(self.state_of(match))):
+                # Nobody still in moved in time (a simultaneous setup nobody made): no one deserves a win on time.
+                outcome = Outcome((), "every player ran out of time")
+                match = await self._commit(match, seat=seat, move="timeout", private=False, events=[],
+                                           new_state=None, outcome=outcome)
+                log.info("match=%s guild=%s every player ran out of time version=%s", match.id, match.guild_id,
+                         match.version)
+                rated = await self.ratings.rate_finished(match)
+                presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
+                self._publish_end(match)
+                return TurnReport(match, "timeout", seat, None, [], outcome, presented)
+            return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
+
+    async def _deadline_passed(self, timer: Timer) -> None:
+        try:
+            await self.time_out(timer.ref_id, timer.seat, due_at=timer.due_at)
+        except errors.ShuttingDown:
+            pass  # claimed but not settled: ClockKeeper.recover fires it again at the next start
 
     async def _eliminate(self, match: Match, seat: int, kind: str, reason: str) -> TurnReport:
         game = self.game_of(match)
@@ -659,8 +706,10 @@ class MatchService:
         new_state: Any | None,
         outcome: Outcome | None = None,
     ) -> Match:
-        """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`."""
+        """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`, and
+        start or stop the clocks of the seats whose turn began or ended."""
         game = self.game_of(match)
+        acting_before = self.to_act(match)
         if new_state is not None:
             outcome = game.outcome(new_state)
             state_json = game.dump(new_state)
@@ -683,7 +732,9 @@ class MatchService:
             raise errors.StaleBoard(self.board_link(match)) from None
         if new_state is not None:
             self._states[(match.id, match.version + 1)] = new_state
-        return await self.get_match(match.id)
+        match = await self.get_match(match.id)
+        await self.clocks.turns_changed(match, acting_before, self.to_act(match), seat)
+        return match
 
     async def move_log(self, match_id: int, viewer_seat: int | None) -> list[str]:
         """The move list as `viewer_seat` may read it: secret moves of others are shown as such."""

@@ -21,10 +21,12 @@ from bot.matches.events import (
     SetupProgress,
     TakebackAnswered,
     TakebackAsked,
+    TurnReminder,
 )
 
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text
+from .clocks import ClockPresenter
 from .controls import Controls
 from .replay import ReplayPresenter
 from .text import fit, mentions
@@ -43,6 +45,7 @@ class Presenter:
         self.boards = BoardPresenter(client, service, controls)
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards)
+        self.clocks = ClockPresenter(service, self.boards, self.send_dm)
 
     async def __call__(self, event: MatchEvent) -> bool:
         try:
@@ -72,6 +75,7 @@ class Presenter:
                 done = await self.boards.repair(match)
             else:
                 done = await self.boards.post(match, played=event) is not None
+                await self.clocks.turn_began(match, event)
             await self._ask_for_answer(match)
             await self._announced(match.id, match.version, done)
             return done
@@ -84,6 +88,8 @@ class Presenter:
             return await self.replays.match_ended(event.match)
         if isinstance(event, TakebackAsked):
             return await self._takeback_asked(event)
+        if isinstance(event, TurnReminder):
+            return await self.clocks.remind(event)
         if isinstance(event, (DrawDeclined, TakebackAnswered)):
             return True  # the answer is shown on the request's own message
         return True

@@ -15,6 +15,7 @@ from bot.matches.events import MovePlayed
 from bot.storage import Match
 
 from .captions import turn_caption
+from .clock_text import clock_lines
 from .controls import Controls
 from .pictures import render_file
 from .text import fit, mentions
@@ -55,6 +56,8 @@ class BoardPresenter:
         view = service.view(match, None)
         caption = turn_caption(service.game_of(match), match, view, played=played,
                                secret_setup=service.in_secret_setup(match))
+        if match.active:
+            caption = "\n".join([caption, *clock_lines(match, await service.clocks.of(match))])
         pinged = service.users_to_act(match) if match.active else match.member_ids
         ping_text, allowed = mentions(pinged)
         if not ping:

@@ -10,9 +10,11 @@ import discord
 
 from bot.matches import MatchService, PrivateChannel, catalogue
 from bot.matches.events import MatchStarted
+from bot.matches.server_settings import clock_label
 from bot.storage import Challenge, Match
 
 from .board import BoardPresenter
+from .clock_text import start_note
 from .controls import Controls
 from .text import fit, mentions, message_link
 
@@ -46,6 +48,7 @@ def challenge_text(challenge: Challenge) -> str:
         lines.append("Unrated: the result does not count for ratings.")
     if challenge.options:
         lines.append("Options: " + ", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items()))
+    lines.append(f"Clock: {clock_label(challenge.clock_seconds)} a move." if challenge.clock_seconds else "No clock.")
     if challenge.status == "open":
         lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
     else:
@@ -132,6 +135,7 @@ class ChallengePresenter:
         title = catalogue.info(match.game).title
         secret = self.service.in_secret_setup(match)
         setting_up = self.service.to_act(match)
+        clock = await self.service.clocks.of(match)
         for seat in match.seats:
             if not seat.is_member:
                 continue
@@ -141,5 +145,6 @@ class ChallengePresenter:
             prompt = secret and seat.seat in setting_up
             if prompt:
                 text += "\nYour setup is secret: press **Set up in private** to make it. Nobody else sees it."
+            text += start_note(clock, seat.seat)
             await self.private.send(match, seat.seat, text,
                                     buttons=self.controls.setup_prompt(match.id) if prompt else None)

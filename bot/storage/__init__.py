@@ -1,5 +1,6 @@
 """Storage: the only layer that writes SQL (aiosqlite, WAL, numbered migrations)."""
 
+from .clocks import ClockStore, MemberPrefs, SeatDeadline
 from .database import migrate, open_database
 from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat, Timer
 from .repository import Repository, VersionConflict
@@ -7,4 +8,5 @@ from .repository import Repository, VersionConflict
 __all__ = [
     "open_database", "migrate", "Repository", "VersionConflict",
     "Challenge", "ChallengeSeat", "Match", "Seat", "LoggedMove", "PrivateMessage", "Timer",
+    "ClockStore", "MemberPrefs", "SeatDeadline",
 ]

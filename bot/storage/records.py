@@ -36,6 +36,7 @@ class Challenge:
     seats: list[ChallengeSeat] = field(default_factory=list)
     rated: bool = True
     rematch_of: int | None = None  # the finished match this challenge replays, seats rotated
+    clock_seconds: int | None = None  # time for each move; None: no clock
 
     @property
     def is_open(self) -> bool:
@@ -88,6 +89,7 @@ class Match:
     standings: list[list[int]] | None = None
     finished_at: float | None = None
     takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/records.py)
+    clock_seconds: int | None = None  # time for each move; None: no clock
 
     @property
     def active(self) -> bool:

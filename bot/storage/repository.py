@@ -96,15 +96,17 @@ class Repository:
         computer_level: str | None = None,
         rated: bool = True,
         challenger_position: int = 0,
+        clock_seconds: int | None = None,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
         open seats are the computer's. The challenger sits at `challenger_position` (a rematch rotates the seats);
-        the invited fill the other positions in order."""
+        the invited fill the other positions in order. `clock_seconds`: the time for each move, None for no clock."""
         async with self.transaction():
             cur = await self.db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
-                " rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at, int(rated)),
+                " rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at, int(rated),
+                 clock_seconds),
             )
             challenge_id = cur.lastrowid
             await self.db.execute(
@@ -143,6 +145,7 @@ class Repository:
             game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
             status=row["status"], created_at=row["created_at"], expires_at=row["expires_at"],
             match_id=row["match_id"], seats=seats, rated=bool(row["rated"]), rematch_of=row["rematch_of"],
+            clock_seconds=row["clock_seconds"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -238,9 +241,10 @@ class Repository:
                 raise VersionConflict("challenge is no longer open")
             cur = await self.db.execute(
                 "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
-                " updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, _dumps(challenge.options),
-                 seed, _dumps(state), now, now, int(challenge.rated and all(s.kind == "member" for s in seats))),
+                 seed, _dumps(state), now, now, int(challenge.rated and all(s.kind == "member" for s in seats)),
+                 challenge.clock_seconds),
             )
             match_id = cur.lastrowid
             for seat, taken in enumerate(seats):
@@ -278,6 +282,7 @@ class Repository:
             announced_version=row["announced_version"], rated=bool(row["rated"]),
             standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
             takeback=json.loads(row["takeback"]) if row["takeback"] else None,
+            clock_seconds=row["clock_seconds"],
         )
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:

@@ -38,13 +38,14 @@ async def post_challenge(
     computer_level: str | None = None,
     rated: bool = True,
     via_channel: bool = False,
+    clock: str | None = None,
 ) -> None:
     """Create the challenge and post it: as the answer to /play, or (after an options panel) in the channel."""
     service = service_of(interaction)
     challenge = await service.create_challenge(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id, challenger_id=interaction.user.id,
         challenger_name=interaction.user.display_name, game_key=game_key, invited=invited, options=options,
-        computer_level=computer_level, rated=rated,
+        computer_level=computer_level, rated=rated, clock=clock,
     )
     content, view = challenge_text(challenge), challenge_buttons(challenge) or discord.utils.MISSING
     allowed = challenge_mentions(challenge)

@@ -29,6 +29,7 @@ class OptionPanel:
     invited: list[int | None]
     computer_level: str | None = None
     rated: bool = True
+    clock: str | None = None  # a label of the clock choices; None: the server's default
     options: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -138,4 +139,5 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
             return
         await interaction.response.edit_message(content="Challenge posted below.", view=None)
         await post_challenge(interaction, panel.game, panel.invited, panel.options,
-                             computer_level=panel.computer_level, rated=panel.rated, via_channel=True)
+                             computer_level=panel.computer_level, rated=panel.rated, via_channel=True,
+                             clock=panel.clock)

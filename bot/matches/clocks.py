@@ -1,0 +1,200 @@
+"""Clocks: each player has a time limit per move, chosen with the challenge and fixed for the match.
+
+The rules, in one place:
+- A seat's clock starts at the full limit whenever her turn begins: when she becomes one of the seats to act, or
+  when she acts and still has to act (a move proves she is there). Seats already to act keep their running clock,
+  so during a simultaneous secret setup one player's step never gives another more time.
+- One reminder per turn, when the time left falls below the smaller of 24 hours and half the limit.
+- Time away (`/away`) stands her clocks still: her deadlines and reminders are pushed by the time away when she
+  leaves, a turn that begins meanwhile starts its full limit when she is back, and coming back early (`/back`,
+  or any move of hers) gives back the unused part. Away ends on its own; nothing needs to fire for it.
+- When a deadline passes the match service settles it (a win on time, or the player is out); see
+  MatchService.time_out.
+
+Deadlines and reminders are rows of the `timers` table (kinds DEADLINE and REMINDER, seat = the player's seat),
+fired by the service's single TimerDispatcher: a thousand running clocks cost rows, not tasks, and a deadline
+that passed while the bot was down fires once at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from bot.storage import ClockStore, Match, MemberPrefs, Timer
+from bot.storage.clocks import DEADLINE, REMINDER
+
+from . import errors
+from .bus import EventBus
+from .events import TurnReminder
+from .server_settings import DAY, clock_label
+from .timers import TimerDispatcher
+
+log = logging.getLogger(__name__)
+
+MAX_AWAY_DAYS = 14
+
+
+def reminder_lead(limit: float) -> float:
+    """How long before the deadline the reminder goes out."""
+    return min(DAY, limit / 2)
+
+
+@dataclass(frozen=True)
+class MatchClock:
+    """What a board post or /games shows about a match's clock."""
+
+    clock_seconds: int | None
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat → when her move is due
+    away: dict[int, float] = field(default_factory=dict)  # seat → until when its player is away
+
+
+class ClockKeeper:
+    def __init__(self, store: ClockStore, timers: TimerDispatcher, bus: EventBus, clock: Callable[[], float],
+                 to_act: Callable[[Match], list[int]]):
+        self.store = store
+        self.repo = store.repo
+        self.timers = timers
+        self.bus = bus
+        self.clock = clock
+        self.to_act = to_act
+        timers.on(REMINDER, self._remind)
+
+    # --- the service tells the keeper whenever the seats to act may have changed ----------------------------
+
+    async def turns_changed(self, match: Match, before: Sequence[int], after: Sequence[int],
+                            actor: int | None) -> None:
+        """Start the clocks of the seats whose turn began, stop those whose turn ended, leave the rest running."""
+        if match.clock_seconds is None or not match.active:
+            return  # a finished match's timers went with its last write
+        stopped = [s for s in before if s not in after]
+        started = [s for s in after if (s not in before or s == actor) and match.seats[s].is_member]
+        arm = {}
+        if started:
+            now = self.clock()
+            prefs = await self.store.prefs(match.user_of(s) for s in started)
+            for seat in started:
+                away = prefs[match.user_of(seat)]
+                begins = away.away_until if away.away(now) else now  # away: her clock starts when she is back
+                deadline = begins + match.clock_seconds
+                arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds)}
+        await self.store.update_seat_timers(match.id, cancel=stopped, arm=arm)
+        if arm:
+            self.timers.wake()
+
+    async def recover(self) -> None:
+        """At start-up, before the dispatcher runs, repair what a stop between two writes left behind: a deadline
+        claimed but not settled fires again (settling is idempotent: a settled match has no deadline left, a
+        moved one a new time), and a turn whose clock was never started gets one now."""
+        for match_id in await self.store.clocked_matches_without_deadlines():
+            match = await self.repo.get_match(match_id)
+            if match is not None and self.to_act(match):
+                log.info("match=%s had no running clock; starting it", match.id)
+                await self.turns_changed(match, [], self.to_act(match), None)
+        for stuck in await self.store.fired_deadlines_of_active_matches():
+            match = await self.repo.get_match(stuck.match_id)
+            if match is not None and stuck.seat in self.to_act(match):
+                log.info("match=%s seat=%s deadline was claimed but not settled; firing it again", match.id,
+                         stuck.seat)
+                await self.store.rearm(DEADLINE, match.id, stuck.seat, stuck.due_at)
+
+    async def check_in_time(self, match: Match, seat: int) -> None:
+        """Refuse a move whose deadline has passed although the dispatcher has not settled it yet (it wakes
+        half a second late, or the bot has just started): a move counts only before its deadline."""
+        if match.clock_seconds is None:
+            return
+        deadline = await self.store.timer_due(DEADLINE, match.id, seat)
+        if deadline is not None and deadline <= self.clock():
+            self.timers.wake()
+            raise errors.UserError(f"Your time for this move ran out <t:{int(deadline)}:R>, so it can't be played.")
+
+    async def all_late(self, match: Match, in_play: Sequence[int]) -> bool:
+        """Whether every seat still in the game is past her deadline (a simultaneous setup nobody made)."""
+        if len(in_play) < 2:
+            return False
+        now = self.clock()
+        deadlines = {d.seat: d.due_at for d in await self.store.deadlines([match.id])}
+        return all(seat in deadlines and deadlines[seat] <= now for seat in in_play)
+
+    async def is_current(self, match: Match, seat: int, due_at: float) -> bool:
+        """Whether a fired deadline still stands: the match is on, the seat still to act, her deadline unmoved."""
+        if not match.active or seat not in self.to_act(match):
+            return False
+        return await self.store.timer_due(DEADLINE, match.id, seat) == due_at
+
+    async def _remind(self, timer: Timer) -> None:
+        match = await self.repo.get_match(timer.ref_id)
+        if match is None or not match.active or timer.seat not in self.to_act(match):
+            return
+        deadline = await self.store.timer_due(DEADLINE, match.id, timer.seat)
+        user_id = match.user_of(timer.seat)
+        if deadline is None or user_id is None or deadline <= self.clock():
+            return  # a reminder the bot slept through is pointless once the deadline itself has passed
+        if not (await self.store.prefs([user_id]))[user_id].reminders:
+            return
+        log.info("match=%s guild=%s user=%s seat=%s reminded", match.id, match.guild_id, user_id, timer.seat)
+        self.bus.publish(TurnReminder(match, timer.seat, deadline))
+
+    # --- what players see -----------------------------------------------------------------------------------
+
+    async def status(self, matches: Sequence[Match]) -> dict[int, MatchClock]:
+        """Deadlines and players away, per match id, for many matches in two queries."""
+        deadlines: dict[int, dict[int, float]] = {}
+        for d in await self.store.deadlines([m.id for m in matches if m.clock_seconds is not None]):
+            deadlines.setdefault(d.match_id, {})[d.seat] = d.due_at
+        now = self.clock()
+        prefs = await self.store.prefs(uid for m in matches for uid in m.member_ids)
+        result = {}
+        for m in matches:
+            away = {s.seat: prefs[s.user_id].away_until for s in m.seats
+                    if s.user_id is not None and prefs[s.user_id].away(now)}
+            result[m.id] = MatchClock(m.clock_seconds, deadlines.get(m.id, {}), away)
+        return result
+
+    async def of(self, match: Match) -> MatchClock:
+        return (await self.status([match]))[match.id]
+
+    async def of_running(self, match: Match, *, change: str | None = None) -> MatchClock:
+        """A match's clock for /clock. Asking to change it is refused: a match keeps the clock its players
+        accepted with the challenge, so nobody can shorten the time of a game in progress."""
+        if change is not None:
+            fixed = clock_label(match.clock_seconds) + (" a move" if match.clock_seconds else "")
+            raise errors.UserError(f"The clock of match #{match.id} was set when it started ({fixed}) and can't "
+                                   "change during the game. Choose a clock with `/play` for your next match.")
+        return await self.of(match)
+
+    async def prefs(self, user_ids: Sequence[int]) -> dict[int, MemberPrefs]:
+        return await self.store.prefs(user_ids)
+
+    # --- members' choices -------------------------------------------------------------------------------------
+
+    async def go_away(self, user_id: int, days: int) -> float:
+        """Pause the member's clocks for `days` days (1–14); returns when she is back."""
+        if not isinstance(days, int) or not 1 <= days <= MAX_AWAY_DAYS:
+            raise errors.UserError(
+                f"Choose between 1 and {MAX_AWAY_DAYS} days away. To end your time away, use `/back`.")
+        until = self.clock() + days * DAY
+        await self.store.set_away(user_id, until, self.clock())
+        self.timers.wake()
+        log.info("user=%s away for %s days", user_id, days)
+        return until
+
+    async def come_back(self, user_id: int) -> bool:
+        """End the member's time away (her clocks run again from where they stood); False if she was not away."""
+        was_away = await self.store.set_away(user_id, None, self.clock()) is not None
+        if was_away:
+            self.timers.wake()
+            log.info("user=%s is back", user_id)
+        return was_away
+
+    async def notifications(self, user_id: int, *, turn_dms: bool | None, reminders: bool | None) -> MemberPrefs:
+        if turn_dms is not None or reminders is not None:
+            await self.store.set_notifications(user_id, turn_dms=turn_dms, reminders=reminders)
+            log.info("user=%s notifications turn_dms=%s reminders=%s", user_id, turn_dms, reminders)
+        return (await self.store.prefs([user_id]))[user_id]
+
+    async def player_acted(self, user_id: int) -> None:
+        """A move of hers ends her time away (read first: almost every mover is not away)."""
+        if (await self.store.prefs([user_id]))[user_id].away(self.clock()):
+            await self.come_back(user_id)

@@ -1,0 +1,97 @@
+"""Per-server settings, declared once here with their defaults and allowed values; `/settings` lists and changes
+them, /play and challenges read them. A server that never changed a setting has its default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import ClockStore
+
+from . import errors
+
+HOUR = 3600
+DAY = 24 * HOUR
+
+# The per-move time limits offered by /play and /settings, in the order shown. None: no clock.
+CLOCK_CHOICES: dict[str, int | None] = {
+    "1 day": DAY, "2 days": 2 * DAY, "3 days": 3 * DAY, "5 days": 5 * DAY, "7 days": 7 * DAY, "14 days": 14 * DAY,
+    "No clock": None,
+}
+DEFAULT_CLOCK = 3 * DAY
+
+# None: the bot's own default (STRATEGOS_CHALLENGE_HOURS), so a server that never chose follows the operator.
+EXPIRY_CHOICES: dict[str, int | None] = {
+    "bot default": None, "1 hour": HOUR, "6 hours": 6 * HOUR, "12 hours": 12 * HOUR, "1 day": DAY,
+    "2 days": 2 * DAY, "3 days": 3 * DAY, "7 days": 7 * DAY,
+}
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    key: str
+    title: str
+    description: str
+    choices: dict[str, Any]  # label shown → value stored
+    default: Any
+
+    def label_of(self, value: Any) -> str:
+        return next((label for label, v in self.choices.items() if v == value), str(value))
+
+
+SETTINGS: dict[str, SettingSpec] = {spec.key: spec for spec in (
+    SettingSpec("default_clock", "Default clock",
+                "time for each move when /play leaves `clock` empty (running matches keep theirs)",
+                CLOCK_CHOICES, DEFAULT_CLOCK),
+    SettingSpec("challenge_expiry", "Challenge expiry", "how long an unanswered challenge stays open",
+                EXPIRY_CHOICES, None),
+)}
+
+
+def clock_label(seconds: int | None) -> str:
+    return SETTINGS["default_clock"].label_of(seconds)
+
+
+class ServerSettings:
+    def __init__(self, store: ClockStore):
+        self.store = store
+
+    async def values(self, guild_id: int | None) -> dict[str, Any]:
+        """Every setting of the server, stored or default."""
+        stored = await self.store.server_settings(guild_id) if guild_id is not None else {}
+        return {key: stored.get(key, spec.default) for key, spec in SETTINGS.items()}
+
+    async def get(self, guild_id: int | None, key: str) -> Any:
+        return (await self.values(guild_id))[key]
+
+    async def for_manager(self, guild_id: int | None, *, may_manage: bool) -> dict[str, Any]:
+        """The values, for a member who may manage the server (`/settings` is theirs alone)."""
+        _check_manager(guild_id, may_manage)
+        return await self.values(guild_id)
+
+    async def change(self, guild_id: int | None, key: str, label: str, *, may_manage: bool) -> Any:
+        """Set a setting from the label a member picked. Only members who may manage the server change it."""
+        _check_manager(guild_id, may_manage)
+        spec = SETTINGS.get(key)
+        if spec is None:
+            raise errors.UserError("I don't know that setting. Pick one from the list.")
+        if label not in spec.choices:
+            raise errors.UserError(f"**{spec.title}** must be one of: {', '.join(spec.choices)}.")
+        value = spec.choices[label]
+        await self.store.set_server_setting(guild_id, key, value)
+        return value
+
+    async def clock_for(self, guild_id: int | None, label: str | None) -> int | None:
+        """The clock of a new challenge: the label chosen at /play, or the server's default when left empty."""
+        if label is None:
+            return await self.get(guild_id, "default_clock")
+        if label not in CLOCK_CHOICES:
+            raise errors.UserError(f"`clock` must be one of: {', '.join(CLOCK_CHOICES)}.")
+        return CLOCK_CHOICES[label]
+
+
+def _check_manager(guild_id: int | None, may_manage: bool) -> None:
+    if guild_id is None:
+        raise errors.UserError("Settings belong to a server: use `/settings` there.")
+    if not may_manage:
+        raise errors.UserError("Only members with the **Manage Server** permission can use `/settings`.")

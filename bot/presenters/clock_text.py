@@ -1,0 +1,48 @@
+"""The words of the clocks: deadlines as Discord timestamps (each reader sees her own time zone) and who is away.
+Pure text from public facts: a deadline, a name."""
+
+from __future__ import annotations
+
+from bot.matches.clocks import MatchClock
+from bot.matches.server_settings import clock_label
+from bot.storage import Match
+
+
+def due(deadline: float) -> str:
+    """A deadline as Discord shows it: "in 2 days (Monday 12 May 14:00)" in the reader's own time zone."""
+    return f"<t:{int(deadline)}:R> (<t:{int(deadline)}:f>)"
+
+
+def clock_lines(match: Match, clock: MatchClock) -> list[str]:
+    """The board post's clock lines: each running deadline and each player away."""
+    lines = []
+    for seat, deadline in sorted(clock.deadlines.items()):
+        away = f", paused while away until <t:{int(clock.away[seat])}:f>" if seat in clock.away else ""
+        lines.append(f"⏳ **{match.seats[seat].user_name}** must move <t:{int(deadline)}:R>{away}.")
+    for seat, until in sorted(clock.away.items()):
+        if seat not in clock.deadlines:
+            lines.append(f"💤 **{match.seats[seat].user_name}** is away until <t:{int(until)}:f>.")
+    return lines
+
+
+def games_note(match: Match, clock: MatchClock, viewer: int) -> str:
+    """The clock part of a /games line: when the move is due (yours or theirs), who is away."""
+    parts = []
+    for seat, deadline in sorted(clock.deadlines.items()):
+        whose = "your move" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}'s move"
+        parts.append(f"{whose} due <t:{int(deadline)}:R>")
+    for seat, until in sorted(clock.away.items()):
+        who = "you are" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}"
+        parts.append(f"{who} away until <t:{int(until)}:f>")
+    if clock.clock_seconds is None:
+        parts.append("no clock")
+    return " · ".join(parts)
+
+
+def start_note(clock: MatchClock, seat: int) -> str:
+    """The clock line of a player's private "your match has started" message."""
+    if clock.clock_seconds is None:
+        return "\nThis match has no clock."
+    deadline = clock.deadlines.get(seat)
+    first = f" Your first move is due {due(deadline)}." if deadline else ""
+    return f"\nClock: {clock_label(clock.clock_seconds)} a move.{first}"

@@ -1,0 +1,61 @@
+"""Reminders and the turn DMs members asked for (/notify). Only public facts: a deadline, a name, a link; never
+anything of a player's hidden information."""
+
+from __future__ import annotations
+
+from bot.matches import MatchService, catalogue
+from bot.matches.events import MovePlayed, TurnReminder
+from bot.matches.private import DmSender
+from bot.storage import Match
+
+from .board import BoardPresenter
+from .clock_text import due
+from .text import fit, mentions, message_link
+
+class ClockPresenter:
+    def __init__(self, service: MatchService, boards: BoardPresenter, send_dm: DmSender):
+        self.service = service
+        self.boards = boards
+        self.send_dm = send_dm
+
+    async def remind(self, event: TurnReminder) -> bool:
+        """A DM with the deadline and a link to the thread; when DMs are closed, a mention in the thread."""
+        match = event.match
+        user_id = match.user_of(event.seat)
+        if user_id is None:
+            return True
+        title = catalogue.info(match.game).title
+        link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
+        text = f"⏰ Your move in {title} match #{match.id} is due {due(event.deadline)}. {link}".strip()
+        if await self.send_dm(user_id, fit(text), None, None):
+            return True
+        thread = await self.boards.thread_of(match)
+        if thread is None:
+            return False
+        ping, allowed = mentions([user_id])
+        await thread.send(fit(f"⏰ {ping} your move is due {due(event.deadline)}."), allowed_mentions=allowed)
+        return True
+
+    async def turn_began(self, match: Match, played: MovePlayed) -> None:
+        """DM the players whose turn this move began, if they asked for it (/notify). Best effort: the board post
+        already mentions them, so a closed DM loses nothing."""
+        if not match.active:
+            return
+        waiting = [s for s in self.service.to_act(match) if s != played.seat and match.seats[s].is_member]
+        if not waiting:
+            return
+        prefs = await self.service.clocks.prefs([match.user_of(s) for s in waiting])
+        wanted = [s for s in waiting if prefs[match.user_of(s)].turn_dms]
+        if not wanted:
+            return
+        clock = await self.service.clocks.of(match)
+        title = catalogue.info(match.game).title
+        link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
+        for seat in wanted:
+            deadline = clock.deadlines.get(seat)
+            when = f" It is due {due(deadline)}." if deadline else ""
+            await self.send_dm(match.user_of(seat), fit(f"🎲 Your turn in {title} match #{match.id}.{when} {link}"),
+                               None, None)
+
+
+__all__ = ["ClockPresenter"]

@@ -1,0 +1,169 @@
+"""The SQL of clocks and the choices around them: the deadline and reminder timers of each seat, members' time
+away and notification choices, and per-server settings.
+
+ClockStore shares the Repository's single connection and transaction lock, so moving a member's deadlines never
+interleaves with a move being saved.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .repository import Repository
+
+DEADLINE = "turn_deadline"
+REMINDER = "turn_reminder"
+CLOCK_KINDS = (DEADLINE, REMINDER)
+
+
+@dataclass(frozen=True)
+class MemberPrefs:
+    user_id: int
+    turn_dms: bool = False
+    reminders: bool = True
+    away_until: float | None = None
+
+    def away(self, now: float) -> bool:
+        return self.away_until is not None and self.away_until > now
+
+
+@dataclass(frozen=True)
+class SeatDeadline:
+    match_id: int
+    seat: int
+    due_at: float
+
+
+class ClockStore:
+    def __init__(self, repo: Repository):
+        self.repo = repo
+        self.db = repo.db
+
+    async def _write(self, statements: list[tuple[str, tuple]]) -> list[Any]:
+        async with self.repo.transaction():
+            return [await self.db.execute(sql, params) for sql, params in statements]
+
+    # --- deadlines and reminders -------------------------------------------------------------------------
+
+    async def update_seat_timers(self, match_id: int, *, cancel: Iterable[int] = (),
+                                 arm: dict[int, dict[str, float]] | None = None) -> None:
+        """In one transaction: drop the clock timers of the `cancel` seats, and (re)arm, unfired, the given kinds
+        of the `arm` seats ({seat: {kind: due_at}})."""
+        statements = [(f"DELETE FROM timers WHERE ref_id = ? AND seat = ? AND kind IN {_kinds()}", (match_id, seat))
+                      for seat in cancel]
+        statements += [(
+            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            (kind, match_id, seat, due_at),
+        ) for seat, timers in (arm or {}).items() for kind, due_at in timers.items()]
+        if statements:
+            await self._write(statements)
+
+    async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
+        async with self.db.execute(
+            "SELECT due_at FROM timers WHERE kind = ? AND ref_id = ? AND seat = ?", (kind, match_id, seat)
+        ) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def deadlines(self, match_ids: Sequence[int]) -> list[SeatDeadline]:
+        """The running deadlines of these matches (a fired one stays until the timeout is settled)."""
+        if not match_ids:
+            return []
+        marks = ",".join("?" * len(match_ids))
+        async with self.db.execute(
+            f"SELECT ref_id, seat, due_at FROM timers WHERE kind = ? AND ref_id IN ({marks}) ORDER BY ref_id, seat",
+            (DEADLINE, *match_ids),
+        ) as cur:
+            return [SeatDeadline(r[0], r[1], r[2]) for r in await cur.fetchall()]
+
+    async def fired_deadlines_of_active_matches(self) -> list[SeatDeadline]:
+        """Deadlines claimed by a dispatcher that stopped before it settled them (a crash mid-timeout)."""
+        async with self.db.execute(
+            "SELECT t.ref_id, t.seat, t.due_at FROM timers t JOIN matches m ON m.id = t.ref_id"
+            " WHERE t.kind = ? AND t.fired_at IS NOT NULL AND m.status = 'active'", (DEADLINE,),
+        ) as cur:
+            return [SeatDeadline(r[0], r[1], r[2]) for r in await cur.fetchall()]
+
+    async def clocked_matches_without_deadlines(self) -> list[int]:
+        """Active matches with a clock and no deadline at all: a stop between a move and its clocks' start."""
+        async with self.db.execute(
+            "SELECT id FROM matches m WHERE status = 'active' AND clock_seconds IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.ref_id = m.id AND t.kind = ?) ORDER BY id", (DEADLINE,),
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    async def rearm(self, kind: str, match_id: int, seat: int, due_at: float) -> None:
+        """Make a claimed timer due again (at its own time), so the dispatcher fires it once more."""
+        await self._write([(
+            "UPDATE timers SET fired_at = NULL WHERE kind = ? AND ref_id = ? AND seat = ? AND due_at = ?",
+            (kind, match_id, seat, due_at),
+        )])
+
+    # --- members -----------------------------------------------------------------------------------------
+
+    async def prefs(self, user_ids: Iterable[int]) -> dict[int, MemberPrefs]:
+        """Every asked member's choices; defaults for members who never chose."""
+        ids = sorted(set(user_ids))
+        found = {uid: MemberPrefs(uid) for uid in ids}
+        if not ids:
+            return found
+        marks = ",".join("?" * len(ids))
+        async with self.db.execute(
+            f"SELECT user_id, turn_dms, reminders, away_until FROM members WHERE user_id IN ({marks})", ids
+        ) as cur:
+            for r in await cur.fetchall():
+                found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3])
+        return found
+
+    async def set_notifications(self, user_id: int, *, turn_dms: bool | None, reminders: bool | None) -> None:
+        async with self.repo.transaction():
+            await self.db.execute("INSERT OR IGNORE INTO members (user_id) VALUES (?)", (user_id,))
+            if turn_dms is not None:
+                await self.db.execute("UPDATE members SET turn_dms = ? WHERE user_id = ?", (int(turn_dms), user_id))
+            if reminders is not None:
+                await self.db.execute("UPDATE members SET reminders = ? WHERE user_id = ?",
+                                      (int(reminders), user_id))
+
+    async def set_away(self, user_id: int, until: float | None, now: float) -> float | None:
+        """Set (or end, with None) the member's time away, moving her running deadlines and reminders so that her
+        clocks stand still while she is away; returns her previous `away_until` if she was away.
+
+        Her deadlines already hold the pause granted before (they were pushed by it), so they move by the
+        difference between the new pause and what was left of the old one: coming back early gives back exactly
+        the unused part, and a longer absence pushes them further."""
+        async with self.repo.transaction():
+            async with self.db.execute("SELECT away_until FROM members WHERE user_id = ?", (user_id,)) as cur:
+                row = await cur.fetchone()
+            previous = row[0] if row and row[0] is not None and row[0] > now else None
+            delta = ((until - now) if until is not None else 0.0) - ((previous - now) if previous else 0.0)
+            if delta:
+                await self.db.execute(
+                    f"UPDATE timers SET due_at = due_at + ? WHERE fired_at IS NULL AND kind IN {_kinds()}"
+                    " AND EXISTS (SELECT 1 FROM match_seats s JOIN matches m ON m.id = s.match_id"
+                    "  WHERE s.match_id = timers.ref_id AND s.seat = timers.seat AND s.user_id = ?"
+                    "  AND m.status = 'active')",
+                    (delta, user_id),
+                )
+            await self.db.execute("INSERT OR IGNORE INTO members (user_id) VALUES (?)", (user_id,))
+            await self.db.execute("UPDATE members SET away_until = ? WHERE user_id = ?", (until, user_id))
+        return previous
+
+    # --- server settings ---------------------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        async with self.db.execute("SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            return {r[0]: json.loads(r[1]) for r in await cur.fetchall()}
+
+    async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
+        await self._write([(
+            "INSERT INTO server_settings (guild_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+            (guild_id, key, json.dumps(value)),
+        )])
+
+
+def _kinds() -> str:
+    return "(" + ", ".join(f"'{kind}'" for kind in CLOCK_KINDS) + ")"
