@@ -54,12 +54,13 @@ def history_text(result) -> str:
 async def play_first_moves(world, match_id: int, count: int) -> None:
     """`count` moves through the service (fast), each the engine's first legal move; the match goes on."""
     service = world.bot.matches
-    for _ in range(count):
-        match = await service.get_match(match_id)
-        (seat,) = service.to_act(match)
-        legal = service.game_of(match).legal_moves(service.state_of(match), seat)
-        report = await service.submit_move(match_id, match.user_of(seat), legal[0])
-        assert await report.presented
+    with world.env.time_context():  # the bot's clock is the simulated one, also for calls made from the test
+        for _ in range(count):
+            match = await service.get_match(match_id)
+            (seat,) = service.to_act(match)
+            legal = service.game_of(match).legal_moves(service.state_of(match), seat)
+            report = await service.submit_move(match_id, match.user_of(seat), legal[0])
+            assert await report.presented
     assert (await service.get_match(match_id)).active
 
 
@@ -215,9 +216,8 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
 
 
 @pytest.fixture
-async def service(tmp_path, monkeypatch):
-    """The match service alone, every game offered (Mycenae has no pictures yet, so Discord does not offer it)."""
-    monkeypatch.setattr("bot.matches.service.is_offered", lambda key: True)
+async def service(tmp_path):
+    """The match service alone."""
     db = await open_database(tmp_path / "r.db")
     clock = itertools.count(1_000_000)
     service = MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 11)
