@@ -15,7 +15,7 @@ import pytest
 from bot.games import Outcome
 from bot.matches import MatchService
 from bot.storage import Repository, open_database
-from bot_helpers import board_posts, match_id_of, move, thread_of
+from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -123,7 +123,7 @@ async def test_one_reminder_at_the_right_moment_then_a_win_on_time(world):
     assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
     final = board_posts(thread)[-1]
     assert "🏆 **bob** (Dark) wins: alice ran out of time." in final.content
-    assert not final.components  # no buttons on a finished match
+    assert set(buttons(final)) == {"Rematch"}  # a finished match offers only a rematch
     await world.env.advance_time(7 * DAY)
     assert timeouts(world, match_id) == 1 and len(reminders_of(world.alice)) == 1
 
