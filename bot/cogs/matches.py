@@ -24,7 +24,10 @@ class MatchesCog(commands.Cog, name="Matches"):
     async def move(self, interaction: discord.Interaction, match: int, move: str) -> None:
         # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await service_of(interaction).submit_move(match, interaction.user.id, move)
+        service = service_of(interaction)
+        # Looked up as this member may see it first, so a match of another server answers like a missing one.
+        await service.match_for(match, interaction.user.id, interaction.guild_id)
+        report = await service.submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
         await answer(interaction, f"✅ You played `{shown}` in match #{match}.")
         await after_presentation(interaction, report)
