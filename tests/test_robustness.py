@@ -250,7 +250,7 @@ async def test_cancel_racing_accept_ends_cancelled_in_the_service(world):
         assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 0
 
 
-async def test_cancel_racing_accept_through_clicks(world):
+async def test_cancel_racing_accept_through_a_click(world):
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
     post = world.channel.last_message
     with sqlite3.connect(world.settings.database) as db:
@@ -263,6 +263,39 @@ async def test_cancel_racing_accept_through_clicks(world):
     assert cancelled.status == "cancelled"
     assert accept.ephemeral and accept.response.content == "This challenge was cancelled."
     assert not world.channel.threads and not board_posts(world.channel)
+
+
+def coherent(status: str, accepted, cancelled) -> bool:
+    """Whoever lost the race is told what really happened, and the challenge is what the winner made it."""
+    if status == "cancelled":
+        return not isinstance(cancelled, BaseException) and accepted == "This challenge was cancelled."
+    return status == "started" and str(cancelled) == "This challenge has already been accepted."
+
+
+async def test_cancel_landing_while_an_accept_is_seating_its_player(world):
+    """The cancel arrives just after Bob's seat was written, before his match started."""
+    repo, service = world.bot.repo, world.bot.matches
+    real = repo.take_challenge_seat
+    racing = []
+
+    async def take_seat(challenge_id, *args, **kwargs):
+        taken = await real(challenge_id, *args, **kwargs)
+        racing.append(asyncio.ensure_future(service.cancel_challenge(challenge_id, world.alice.id)))
+        for _ in range(5):  # let the cancel run as far as it can
+            await asyncio.sleep(0)
+        return taken
+
+    repo.take_challenge_seat = take_seat
+    await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
+    post = world.channel.last_message
+    accept = await world.bob.click(post, label="Accept")
+    (cancelled,) = await asyncio.gather(*racing, return_exceptions=True)
+    world.expect_errors()  # the losing cancel's refusal, raised in a task the bot's click started
+    with sqlite3.connect(world.settings.database) as db:
+        (status,) = db.execute("SELECT status FROM challenges").fetchone()
+        matches = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    assert coherent(status, accept.response.content, cancelled), (status, accept.response.content, cancelled)
+    assert matches == (status == "started") == len(world.channel.threads)
 
 
 # --- 6. a challenge to someone outside the server ---------------------------------------------------------------
