@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
 import threading
 from pathlib import Path
 
@@ -120,6 +121,7 @@ def test_a_database_path_under_a_file_is_one_clear_line(offline, monkeypatch, ca
     assert "STRATEGOS_DATABASE" in line and not offline
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_read_only_database_is_one_clear_line_and_exits(offline, monkeypatch, capsys, tmp_path):
     from bot.storage import database
 
@@ -141,3 +143,17 @@ def test_a_read_only_database_is_one_clear_line_and_exits(offline, monkeypatch, 
 def test_a_good_database_goes_on_to_discord(offline, capsys, tmp_path):
     assert app.main() == 0
     assert offline == ["token"] and (tmp_path / "strategos.db").exists()
+
+
+def test_readme_set_up_is_two_commands_in_a_fresh_venv_and_ci_runs_the_second():
+    """A fresh Debian/Ubuntu refuses `pip install` outside a virtual environment (PEP 668)."""
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    set_up = readme.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    commands = [line.strip() for line in set_up.splitlines() if line.startswith("    ")]
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    assert commands == [venv + "pip install -e . && python -m bot",
+                        venv + 'pip install -e ".[test]" && python -m pytest']
+    ci = subprocess.run([str(root / ".ci" / "run"), "--print"], capture_output=True, text=True, check=True)
+    assert ci.stdout.strip() == commands[1]
+    assert "rm -rf .venv" in (root / ".ci" / "run").read_text()
