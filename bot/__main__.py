@@ -1,3 +1,12 @@
+"""`python -m bot` starts the bot; `python -m bot ratings --rebuild` recomputes every rating from the results."""
+
+import sys
+
+if sys.argv[1:2] == ["ratings"]:
+    from bot.rebuild_ratings import main as ratings_main
+
+    raise SystemExit(ratings_main(sys.argv[2:]))
+
 from bot.app import main
 
 raise SystemExit(main())

@@ -23,7 +23,7 @@ from bot.views.common import report_failure
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.rules", "bot.cogs.admin")
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.ratings", "bot.cogs.rules", "bot.cogs.admin")
 
 
 def utc_timestamp() -> float:

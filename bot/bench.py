@@ -1,8 +1,7 @@
-"""Service-layer benchmark: board renders, apply + persist, and the reply latency of many concurrent matches.
+"""Service-layer benchmark: board renders, apply + persist, and bursts of many matches moving at once.
 
-    python -m bot.bench                          # 200 concurrent matches × 10 moves (about 30 s on 2 cores)
-    python -m bot.bench --matches 50 --moves 5   # smaller
-    python -m bot.bench --skip-render --skip-apply --think 2   # players pause 0-4 s between moves
+    python -m bot.bench                          # bursts of 200 and 1,000 matches
+    python -m bot.bench --bursts 50              # smaller
 
 Everything runs against a real SQLite file in a temporary directory, through `MatchService` exactly as the cogs
 use it; no Discord. Prints Markdown tables for the README (budgets in design.md: render ≤ 50 ms median, apply +
@@ -10,11 +9,11 @@ persist ≤ 10 ms median). Times are wall-clock milliseconds.
 
 - render: `renderers.render(view, player_names=...)` over public and private views from seeded random games.
 - apply + persist: `MatchService.submit_move` one move at a time (engine apply, version-guarded write, reload).
-- concurrent: every match has its own asyncio task that picks a random legal move, then measures receive → reply
-  ready = `submit_move` + caption + public board PNG rendered in a worker thread, as `bot/views/board.py`
-  (`post_board`) does before it can answer. All tasks share one event loop, one connection and the default
-  thread pool, so the latency includes queueing behind every other match. By default nobody pauses between
-  moves (a burst: every match wants an answer at once); `--think S` adds a random pause of 0..2S seconds.
+- bursts: N matches each receive a move at the same instant, handled as /move does: acknowledge first (measured
+  as the wait for the event loop), write the move (`submit_move`: the match's lock and the shared connection),
+  and the board through the service's bus to a presenter that builds the caption and renders the PNG in the
+  render queue (bot/presenters/pictures.py). "Board ready" is receive → picture ready to send; every board must
+  be made once, in order per match. RSS is the process's resident memory after the burst, matches active.
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from bot.matches import errors
 from bot.matches.events import MovePlayed
 from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
+from bot.presenters.pictures import RenderQueue
 from bot.storage import Match, Repository, open_database
 
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
@@ -165,77 +165,88 @@ async def bench_apply(
     return Summary.of(times)
 
 
-# --- concurrent matches ------------------------------------------------------------------------------------------
+# --- bursts: many matches moving at the same instant ------------------------------------------------------------
 
 
 @dataclass
-class ReplyTimes:
-    total: list[float] = field(default_factory=list)  # receive → reply ready
-    submit: list[float] = field(default_factory=list)
-    caption: list[float] = field(default_factory=list)
-    render: list[float] = field(default_factory=list)  # includes waiting for a free worker thread
-    stale: int = 0
+class BurstTimes:
+    ack: list[float] = field(default_factory=list)  # interaction received → acknowledged (deferred)
+    submit: list[float] = field(default_factory=list)  # received → move written
+    board: list[float] = field(default_factory=list)  # received → board picture and caption ready to send
+    boards: dict[int, list[int]] = field(default_factory=dict)  # match id → versions whose board was made
+    expected: int = 0  # moves that call for a board (a secret setup move only says who is still setting up)
+    rss_mb: float = 0.0
 
 
-async def reply_to_move(service: MatchService, match: Match, user: int, move: str, times: ReplyTimes) -> Match:
-    """What the bot does between receiving a move and having its board post ready (see post_board)."""
-    t0 = time.perf_counter()
+class BoardMaker:
+    """The presenters' work for a MovePlayed, without Discord: caption, then the PNG through the render queue
+    (bot/presenters/pictures.py), skipping a board whose match has moved on (as the presenters do)."""
+
+    def __init__(self, service: MatchService, queue: RenderQueue, times: BurstTimes):
+        self.service, self.queue, self.times = service, queue, times
+        self.received: dict[tuple[int, int], float] = {}
+
+    async def __call__(self, event) -> bool:
+        if not isinstance(event, MovePlayed):
+            return True
+        self.times.expected += 1
+        match = await self.service.get_match(event.match.id)
+        if match.version != event.match.version:
+            return True  # superseded: a newer board is coming
+        view = self.service.view(match, None)
+        turn_caption(self.service.game_of(match), match, view, played=event)
+        await self.queue.run(renderers.render, view, player_names=list(match.names))
+        self.times.boards.setdefault(match.id, []).append(match.version)
+        started = self.received.pop((match.id, match.version), None)
+        if started is not None:
+            self.times.board.append(time.perf_counter() - started)
+        return True
+
+
+async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rng: random.Random,
+                      times: BurstTimes) -> None:
+    """One interaction, as /move handles it: acknowledge first, then write the move; the board follows."""
+    user, move = choose_move(service, match, rng)
+    received = time.perf_counter()
+    await asyncio.sleep(0)  # the handler runs when the event loop gets to it: that wait is the acknowledgement's
+    times.ack.append(time.perf_counter() - received)
     report = await service.submit_move(match.id, user, move, expected_version=match.version)
-    t1 = time.perf_counter()
-    match = report.match
-    game = service.game_of(match)
-    view = service.view(match, None)
-    turn_caption(game, match, view, played=MovePlayed(match, "move", report.seat, report.move, report.events))
-    t2 = time.perf_counter()
-    await asyncio.to_thread(renderers.render, view, player_names=list(match.names))
-    t3 = time.perf_counter()
-    times.total.append(t3 - t0)
-    times.submit.append(t1 - t0)
-    times.caption.append(t2 - t1)
-    times.render.append(t3 - t2)
-    return match
+    times.submit.append(time.perf_counter() - received)
+    maker.received[(report.match.id, report.match.version)] = received
+    await report.presented
 
 
-async def drive_match(
-    service: MatchService, match: Match, moves: int, rng: random.Random, times: ReplyTimes, think: float = 0.0
-) -> None:
-    """The only driver of its match: plays up to `moves` moves, pausing 0..2×`think` seconds before each."""
-    for _ in range(moves):
-        if not match.active:
-            return
-        if think:
-            await asyncio.sleep(rng.uniform(0, 2 * think))
-        user, move = choose_move(service, match, rng)
-        try:
-            match = await reply_to_move(service, match, user, move, times)
-        except errors.StaleBoard:  # cannot happen with one driver per match; counted to prove it
-            times.stale += 1
-            match = await service.get_match(match.id)
-
-
-async def bench_concurrency(
-    service: MatchService,
-    users: UserIds,
-    keys: Sequence[str],
-    matches: int,
-    moves: int,
-    *,
-    think: float = 0.0,
-    seed: int = 0,
-) -> tuple[ReplyTimes, float]:
-    """Start `matches` matches (games taken in turn from `keys`), then play them all at once.
-    Returns the reply times and the wall-clock seconds of the play."""
+async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str], matches: int,
+                      seed: int = 0) -> tuple[BurstTimes, float]:
+    """Start `matches` matches, then every one of them receives a move at the same instant."""
     started = [await start_match(service, keys[i % len(keys)], users.pair()) for i in range(matches)]
     for key in keys:  # the first render of a game builds its caches; keep that out of the latencies
         game = get_game(key)
         renderers.render(game.view(game.new_state(2, 0, None), None), player_names=PLAYER_NAMES)
-    times = ReplyTimes()
+    times = BurstTimes()
+    queue = RenderQueue()
+    maker = BoardMaker(service, queue, times)
+    service.bus.subscribe(maker)
     t0 = time.perf_counter()
-    await asyncio.gather(*(
-        drive_match(service, match, moves, random.Random(seed * 100_003 + i), times, think)
-        for i, match in enumerate(started)
-    ))
-    return times, time.perf_counter() - t0
+    await asyncio.gather(*(handle_move(service, maker, m, random.Random(seed * 100_003 + i), times)
+                           for i, m in enumerate(started)))
+    wall = time.perf_counter() - t0
+    service.bus._subscribers.remove(maker)
+    queue.close()
+    times.rss_mb = rss_megabytes()
+    return times, wall
+
+
+def rss_megabytes() -> float:
+    """Resident memory of this process now (Linux), in MB."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
 
 
 # --- report --------------------------------------------------------------------------------------------------------
@@ -262,42 +273,31 @@ def apply_table(results: dict[str, Summary]) -> list[str]:
     return lines
 
 
-def concurrency_table(
-    keys: Sequence[str], matches: int, times: ReplyTimes, wall: float, think: float = 0.0
-) -> list[str]:
-    total = Summary.of(times.total)
-    parts = {name: Summary.of(getattr(times, name)) for name in ("submit", "caption", "render")}
-    pause = f"a random pause of 0–{2 * think:g} s before each move" if think else "no pause between moves"
-    return [
-        f"{matches} concurrent matches ({', '.join(keys)}), each played by its own task, {pause}:",
-        "",
-        "| measure | moves | median | p90 | p99 | max |",
-        "|---|---|---|---|---|---|",
-        f"| receive → reply ready | {total.n} | {total.median:.1f} ms | {total.p90:.1f} ms | {total.p99:.1f} ms "
-        f"| {total.max:.1f} ms |",
-        *(
-            f"| · {label} | {s.n} | {s.median:.1f} ms | {s.p90:.1f} ms | {s.p99:.1f} ms | {s.max:.1f} ms |"
-            for label, s in (
-                ("submit_move (apply + persist, queued)", parts["submit"]),
-                ("caption", parts["caption"]),
-                ("render PNG in a worker thread", parts["render"]),
-            )
-        ),
-        "",
-        f"Throughput: {total.n / wall:.0f} moves/s ({total.n} moves in {wall:.1f} s); "
-        f"moves refused as stale: {times.stale}.",
+def burst_table(results: list[tuple[int, BurstTimes, float]]) -> list[str]:
+    lines = [
+        "| matches moving at once | acknowledged: median | p99 | move written: median | p99 | board ready: median "
+        "| p99 | max | boards | RSS |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    for matches, t, wall in results:
+        ack, submit, board = Summary.of(t.ack), Summary.of(t.submit), Summary.of(t.board)
+        made = sum(len(v) for v in t.boards.values())
+        in_order = all(v == sorted(set(v)) for v in t.boards.values())
+        lines.append(
+            f"| {matches} | {ack.median:.1f} ms | {ack.p99:.1f} ms | {submit.median:.0f} ms | {submit.p99:.0f} ms "
+            f"| {board.median:.0f} ms | {board.p99:.0f} ms | {board.max:.0f} ms | {made} of {t.expected}"
+            f"{', in order' if in_order else ', OUT OF ORDER'} | {t.rss_mb:.0f} MB |"
+        )
+    return lines
 
 
 @dataclass
 class Settings:
-    matches: int = 200
-    moves: int = 10
+    bursts: tuple[int, ...] = (200, 1000)
     render_games: int = 4
     render_every: int = 4
     apply_matches: int = 4
     apply_moves: int = 40
-    think: float = 0.0
     skip_render: bool = False
     skip_apply: bool = False
     skip_concurrency: bool = False
@@ -321,10 +321,12 @@ async def run(settings: Settings, directory: Path) -> list[str]:
             lines += ["", *apply_table(results)]
         if not settings.skip_concurrency:
             keys = renderable_games()
-            times, wall = await bench_concurrency(
-                service, users, keys, settings.matches, settings.moves, think=settings.think
-            )
-            lines += ["", *concurrency_table(keys, settings.matches, times, wall, settings.think)]
+            results = []
+            for matches in settings.bursts:
+                times, wall = await bench_burst(service, users, keys, matches)
+                results.append((matches, times, wall))
+            lines += ["", f"Bursts ({', '.join(keys)}): every match receives a move at the same instant.", "",
+                      *burst_table(results)]
     finally:
         await service.repo.close()
     return lines
@@ -332,17 +334,17 @@ async def run(settings: Settings, directory: Path) -> list[str]:
 
 def parse_args(argv: list[str] | None) -> Settings:
     parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=200, help="concurrent matches (default 200)")
-    parser.add_argument("--moves", type=int, default=10, help="moves per concurrent match (default 10)")
+    parser.add_argument("--bursts", type=int, nargs="+", default=[200, 1000],
+                        help="how many matches move at the same instant, one burst each (default 200 1000)")
     parser.add_argument("--render-games", type=int, default=4, help="random games per game for render views")
     parser.add_argument("--render-every", type=int, default=4, help="render every N-th position")
     parser.add_argument("--apply-matches", type=int, default=4, help="matches per game for apply + persist")
     parser.add_argument("--apply-moves", type=int, default=40, help="moves per match for apply + persist")
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="mean seconds a player pauses before each move (default 0: a burst)")
     for section in ("render", "apply", "concurrency"):
         parser.add_argument(f"--skip-{section}", action="store_true")
-    return Settings(**vars(parser.parse_args(argv)))
+    args = vars(parser.parse_args(argv))
+    args["bursts"] = tuple(args["bursts"])
+    return Settings(**args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,13 +14,15 @@ from typing import Sequence
 
 from PIL import Image
 
-from . import archimedes, epaminondas, myrmidons
+from . import archimedes, epaminondas, mycenae, myriath, myrmidons
 from .common import encode_png
 
 RENDERERS: dict[str, ModuleType] = {
     "epaminondas": epaminondas,
     "archimedes": archimedes,
     "myrmidons": myrmidons,
+    "myriath": myriath,
+    "mycenae": mycenae,
 }
 
 RULES_DIAGRAM_SCALE = 0.7  # a smaller picture for /rules, still readable on a phone

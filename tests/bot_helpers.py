@@ -78,3 +78,41 @@ async def choose(world, member, message, value: str):
             if isinstance(comp, discord.SelectMenu) and any(o.value == value for o in comp.options):
                 return await member.select(message, [value], custom_id=comp.custom_id)
     raise AssertionError(f"no menu offers {value!r}")
+
+
+async def open_match(world, game: str, members, **options):
+    """/play by members[0] naming members[1:] (as many as the game has players), everyone accepts."""
+    named = {"opponent": members[1]}
+    if len(members) > 2:
+        named["opponent2"] = members[2]
+    if len(members) > 3:
+        named["opponent3"] = members[3]
+    result = await members[0].slash(world.channel, "play", game=game, players=len(members), **named, **options)
+    if result.ephemeral and result.response.components:  # an options panel: post it with the defaults
+        await members[0].click(result.response, label="Post challenge")
+    post = world.channel.last_message
+    for member in members[1:]:
+        await member.click(post, label="Accept")
+    thread = thread_of(world)
+    return thread, match_id_of(thread)
+
+
+async def play_out(world, thread, match_id, members, choose, *, restart_after=None, limit=600):
+    """Play a match to its end through /move: `choose(game, state, seat, moves)` picks each move (the test's
+    player thinking, read from the engine). Optionally restarts the bot after that many moves. Returns the
+    number of moves played."""
+    played = 0
+    while played < limit:
+        service = world.bot.matches
+        match = await service.get_match(match_id)
+        if not match.active:
+            return played
+        game, state = service.game_of(match), service.state_of(match)
+        seat = game.to_act(state)[0]
+        text = choose(game, state, seat, game.legal_moves(state, seat))
+        result = await move(members[seat], thread, match_id, text)
+        assert result.response.content.startswith("✅"), (text, result.response.content)
+        played += 1
+        if restart_after is not None and played == restart_after:
+            await world.restart()
+    raise AssertionError(f"match {match_id} did not end within {limit} moves")

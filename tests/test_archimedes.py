@@ -422,7 +422,7 @@ def test_view_has_the_agreed_shape():
     view = GAME.view(state, WHITE)
     assert set(view) == {
         "game", "num_players", "viewer", "to_act", "last_move", "ply", "outcome", "seat_names",
-        "files", "ranks", "board", "ports", "ships", "reserve", "last",
+        "files", "ranks", "board", "ports", "ships", "reserve", "last", "to_move", "left",
     }
     assert view["game"] == "archimedes" and view["viewer"] == WHITE and view["to_act"] == [BLACK]
     assert view["seat_names"] == ["White", "Black"] and view["ports"] == ["a1", "h8"]

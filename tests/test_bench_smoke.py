@@ -16,36 +16,33 @@ def test_percentile_is_nearest_rank():
 
 
 def test_every_section_runs_at_a_tiny_size(tmp_path):
-    settings = bench.Settings(
-        matches=4, moves=2, render_games=1, render_every=40, apply_matches=1, apply_moves=2
-    )
+    settings = bench.Settings(bursts=(6,), render_games=1, render_every=40, apply_matches=1, apply_moves=2)
     lines = asyncio.run(bench.run(settings, tmp_path))
     text = "\n".join(lines)
     assert lines[0].startswith("Measured ") and "cores" in lines[0] and "Python" in lines[0]
     for key in bench.renderable_games():
         assert f"| {key} |" in text
     assert "render median" in text and "apply + persist median" in text
-    assert "receive → reply ready | 8 |" in text  # 4 matches × 2 moves, none lost
-    assert "moves refused as stale: 0." in text
+    assert "| 6 |" in text and ", in order |" in text
 
 
-def test_concurrent_drivers_are_never_stale(tmp_path):
+def test_a_burst_makes_every_board_once_in_order(tmp_path):
+    """Every match moving at once: each move is acknowledged, written and gets its board exactly once."""
     async def play():
         service = await bench.open_service(tmp_path / "b.db")
         try:
-            keys = bench.renderable_games()
-            return await bench.bench_concurrency(service, bench.UserIds(), keys, matches=3, moves=2, think=0.001)
+            return await bench.bench_burst(service, bench.UserIds(), bench.renderable_games(), matches=30)
         finally:
             await service.repo.close()
 
     times, wall = asyncio.run(play())
-    assert times.stale == 0
-    assert len(times.total) == len(times.submit) == len(times.render) == 6
-    assert all(t >= s for t, s in zip(times.total, times.submit))
+    assert len(times.ack) == len(times.submit) == 30
+    assert times.expected == len(times.board) == sum(len(v) for v in times.boards.values())
+    assert all(len(versions) == 1 for versions in times.boards.values())  # once each
     assert wall > 0
 
 
 def test_main_prints_the_tables(capsys):
-    assert bench.main(["--matches", "2", "--moves", "1", "--skip-render", "--skip-apply"]) == 0
+    assert bench.main(["--bursts", "2", "--skip-render", "--skip-apply"]) == 0
     out = capsys.readouterr().out
-    assert "2 concurrent matches" in out and "moves/s" in out
+    assert "matches moving at once" in out and "| 2 |" in out

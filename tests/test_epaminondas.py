@@ -418,7 +418,7 @@ def test_view_matches_the_agreed_format():
     view = GAME.view(state, DARK)
     assert set(view) == {
         "game", "num_players", "viewer", "to_act", "ply", "last_move", "outcome", "seat_names",
-        "files", "ranks", "board", "home_rows", "counts", "crossings", "last",
+        "files", "ranks", "board", "home_rows", "counts", "crossings", "last", "to_move", "left",
     }
     assert view["game"] == "epaminondas" and view["num_players"] == 2 and view["viewer"] == DARK
     assert view["to_act"] == [DARK] and view["ply"] == 1 and view["outcome"] is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import bot.games.mycenae as mycenae
+import bot.games.mycenae.moves as mycenae  # where the unload lists are built
 from bot.games.mycenae import GAME as G
 from bot.games.mycenae import position
 

@@ -819,6 +819,7 @@ def test_events_narrate_in_one_line():
     s = at({"a1": "0K", "d4": "0M", "d5": "1P", "h8": "1K", "h7": "1P"}, cargo={"d4": "0P"}, armies=MIXED)
     _, events = G.apply(s, 0, "burn d4")
     lines = [G.describe(e) for e in events]
-    assert lines[0] == "a1: burn d4" and "the knight on d4 carried 0P" in lines
-    assert all(line and "\n" not in line for line in lines)
+    assert lines[0] is None  # the burn itself: the caption names the move
+    assert "the knight on d4 carried a pawn" in lines and "burnt: the Mycenaean knight on d4, the pawn on d5" in lines
+    assert all("\n" not in line for line in lines if line)
     assert "d4" in G.render_text(G.view(s, 0))

@@ -20,7 +20,7 @@ from bot.games.myrmidons import (
     parse_move,
     position,
 )
-from bot.games.myrmidons.game import check_order, orders
+from bot.games.myrmidons.rules import check_order, orders
 
 STANDARD_DEPLOY = "deploy 5/1/3,4/4/1,C,3/2/4,2/5/2,1/3/5"
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot.games import IllegalMoveError, is_visible
 from bot.games.myrmidons import GAME, parse_move
-from bot.games.myrmidons.game import EMPTY, PER_SEAT, owner_of
+from bot.games.myrmidons.board import EMPTY, PER_SEAT, owner_of
 from bot.games.playout import random_plies
 
 CONFIGS = [

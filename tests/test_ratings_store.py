@@ -8,7 +8,8 @@ import json
 import pytest
 import pytest_asyncio
 
-from bot.ratings import MatchResult, RatingError, UnknownGame, cli, replay
+from bot import rebuild_ratings as cli
+from bot.ratings import MatchResult, RatingError, UnknownGame, replay
 from bot.storage import Repository, open_database
 from bot.storage.ratings import RatingStore
 

@@ -7,7 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenters.text import message_link
-from bot.views.common import after_presentation, answer, service_of
+from bot.views.common import after_presentation, answer, service_of, single_view
+from bot.views.requests import ConfirmMove
 
 from .common import autocomplete_match, match_label
 
@@ -27,6 +28,12 @@ class MatchesCog(commands.Cog, name="Matches"):
         service = service_of(interaction)
         # Looked up as this member may see it first, so a match of another server answers like a missing one.
         await service.match_for(match, interaction.user.id, interaction.guild_id)
+        asked = await service.confirmation_for(match, interaction.user.id, move)
+        if asked is not None:
+            found, canonical, question = asked
+            await answer(interaction, f"`{canonical}` in match #{match}: {question}",
+                         view=single_view(ConfirmMove(match, found.version, canonical)))
+            return
         report = await service.submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
         await answer(interaction, f"✅ You played `{shown}` in match #{match}.")

@@ -24,6 +24,7 @@ class PlayCog(commands.Cog, name="Play"):
         players="Number of players, for games of 3–4 (the seats you don't name are open)",
         opponent2="Second opponent (3–4 player games)",
         opponent3="Third opponent (4 player games)",
+        rated="Whether the result counts for the server's ratings (default: yes)",
     )
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
@@ -35,6 +36,7 @@ class PlayCog(commands.Cog, name="Play"):
         players: app_commands.Range[int, 2, 4] | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
+        rated: bool = True,
     ) -> None:
         info = catalogue.info(game)
         named = [m for m in (opponent, opponent2, opponent3) if m is not None]
@@ -49,10 +51,10 @@ class PlayCog(commands.Cog, name="Play"):
         if info.options:
             panel = new_panel(interaction, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-                              invited=invited)
+                              invited=invited, rated=rated)
             await interaction.response.send_message(panel_text(panel), view=panel_view(panel), ephemeral=True)
             return
-        await post_challenge(interaction, game, invited, {})
+        await post_challenge(interaction, game, invited, {}, rated=rated)
 
 
 async def setup(bot: commands.Bot) -> None:

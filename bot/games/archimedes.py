@@ -11,6 +11,7 @@ Tests build positions with `position_from_text` (a compact picture of the board)
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from dataclasses import dataclass
 from typing import Sequence
@@ -157,6 +158,7 @@ class State:
     ply: int = 0
     last: LastMove | None = None
     outcome: Outcome | None = None  # decided at the start of `to_move`'s turn
+    left: int | None = None  # the seat that resigned or ran out of time; the outcome then says why
 
 
 def initial_board() -> bytes:
@@ -407,6 +409,15 @@ class ArchimedesGame(Game):
         return generate(state.board, state.reserve, seat)
 
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
+        parsed = self._checked(state, seat, move)
+        new, waves = play(state, seat, parsed)
+        return new, self._events(new, seat, parsed, waves)
+
+    def canonical(self, state: State, seat: int, text: str) -> str:
+        return format_move(self._checked(state, seat, text))
+
+    @staticmethod
+    def _checked(state: State, seat: int, move: str) -> Move:
         parsed = parse_move(move)
         if state.outcome:
             raise IllegalMoveError("The game is over")
@@ -415,8 +426,33 @@ class ArchimedesGame(Game):
         reason = illegal_reason(state, seat, parsed)
         if reason:
             raise IllegalMoveError(reason)
-        new, waves = play(state, seat, parsed)
-        return new, self._events(new, seat, parsed, waves)
+        return parsed
+
+    def in_secret_setup(self, state: State) -> bool:
+        return False
+
+    def in_play(self, state: State) -> list[int]:
+        return [] if state.outcome else [0, 1]
+
+    def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
+        if seat not in self.in_play(state):
+            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
+        new = dataclasses.replace(state, outcome=Outcome((1 - seat,), reason), left=seat)
+        return new, [event("out", seat=seat, reason=reason), event("win", winners=[1 - seat], reason=reason)]
+
+    def standings(self, state: State) -> list[list[int]]:
+        if state.outcome is None or not state.outcome.winners:
+            return [[0, 1]]
+        winner = state.outcome.winners[0]
+        return [[winner], [1 - winner]]
+
+    def sample_state(self, view: JSON, rng: random.Random) -> State:
+        """Everything is public: the view holds the whole state."""
+        rows = ["".join("." if c is None else ".WB"[c + 1] for c in row) for row in view["board"]]  # rank 1 first
+        return State(
+            _board_from_rows(rows), (view["reserve"][0], view["reserve"][1]), view["to_move"], view["ply"],
+            LastMove.from_json(view["last"]), Outcome.from_json(view["outcome"]), view["left"],
+        )
 
     @staticmethod
     def _events(new: State, seat: int, move: Move, waves: list[list[int]]) -> list[Event]:
@@ -447,6 +483,8 @@ class ArchimedesGame(Game):
             "ply": state.ply,
             "outcome": state.outcome.to_json() if state.outcome else None,
             "seat_names": list(SEAT_NAMES),
+            "to_move": state.to_move,
+            "left": state.left,
             "files": SIZE,
             "ranks": SIZE,
             "board": [
@@ -469,6 +507,7 @@ class ArchimedesGame(Game):
             "ply": state.ply,
             "last": state.last.to_json() if state.last else None,
             "outcome": state.outcome.to_json() if state.outcome else None,
+            "left": state.left,
         }
 
     def load(self, data: JSON) -> State:
@@ -483,6 +522,7 @@ class ArchimedesGame(Game):
             int(data["ply"]),
             LastMove.from_json(data["last"]),
             Outcome.from_json(data["outcome"]),
+            data.get("left"),  # older dumps have no "left": nobody left
         )
 
     # --- text board ------------------------------------------------------------------------------------------

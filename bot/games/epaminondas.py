@@ -9,8 +9,9 @@ Tests build positions with `position_from_text` (a compact picture of the board)
 
 from __future__ import annotations
 
+import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from .base import (
@@ -152,6 +153,7 @@ class State:
     ply: int = 0
     last: LastMove | None = None
     outcome: Outcome | None = None  # derived from board and to_move when the state is made (see _with_outcome)
+    left: int | None = None  # the seat that resigned or ran out of time; the outcome then says why
 
 
 def initial_board() -> bytes:
@@ -391,14 +393,50 @@ class EpaminondasGame(Game):
         ]
 
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
+        resolved = self._resolve(state, seat, move)
+        new = play(state, seat, resolved)
+        return new, self._events(new, seat, resolved)
+
+    def canonical(self, state: State, seat: int, text: str) -> str:
+        return str(self._resolve(state, seat, text).move)
+
+    @staticmethod
+    def _resolve(state: State, seat: int, move: str) -> Resolved:
         parsed = parse_move(move)
         if state.outcome:
             raise IllegalMoveError("The game is over")
         if seat != state.to_move:
             raise IllegalMoveError("It is not your turn")
-        resolved = resolve(state.board, seat, parsed)
-        new = play(state, seat, resolved)
-        return new, self._events(new, seat, resolved)
+        return resolve(state.board, seat, parsed)
+
+    def in_secret_setup(self, state: State) -> bool:
+        return False
+
+    def in_play(self, state: State) -> list[int]:
+        return [] if state.outcome else [0, 1]
+
+    def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
+        if seat not in self.in_play(state):
+            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
+        outcome = Outcome((1 - seat,), reason)
+        new = replace(state, outcome=outcome, left=seat)
+        return new, [event("out", seat=seat, reason=reason), event("win", winner=1 - seat, reason=reason)]
+
+    def standings(self, state: State) -> list[list[int]]:
+        if state.outcome is None:
+            return [[0, 1]]
+        winner = state.outcome.winners[0]
+        return [[winner], [1 - winner]]
+
+    def sample_state(self, view: JSON, rng: random.Random) -> State:
+        """Everything is public: the view holds the whole state."""
+        rows = ["".join("." if c is None else "LD"[c] for c in row) for row in reversed(view["board"])]  # rank 12 first
+        board = _board_from_rows(rows)
+        last = LastMove.from_json(view["last"])
+        state = State(board, view["to_move"], view["ply"], last, left=view["left"])
+        if view["left"] is not None:
+            return replace(state, outcome=Outcome.from_json(view["outcome"]))
+        return _with_outcome(state)
 
     @staticmethod
     def _events(new: State, seat: int, resolved: Resolved) -> list[Event]:
@@ -439,6 +477,8 @@ class EpaminondasGame(Game):
             "ply": state.ply,
             "outcome": state.outcome.to_json() if state.outcome else None,
             "seat_names": list(SEAT_NAMES),
+            "to_move": state.to_move,
+            "left": state.left,
             "files": FILES,
             "ranks": RANKS,
             "board": [
@@ -460,12 +500,17 @@ class EpaminondasGame(Game):
             "to_move": state.to_move,
             "ply": state.ply,
             "last": state.last.to_json() if state.last else None,
+            "left": [state.left, state.outcome.reason] if state.left is not None and state.outcome else None,
         }
 
     def load(self, data: JSON) -> State:
         self.check_stamp(data)
         board = _board_from_rows(data["board"])
-        return _with_outcome(State(board, data["to_move"], data["ply"], LastMove.from_json(data["last"])))
+        state = State(board, data["to_move"], data["ply"], LastMove.from_json(data["last"]))
+        if data.get("left"):  # older dumps have no "left": nobody left
+            seat, reason = data["left"]
+            return replace(state, outcome=Outcome((1 - seat,), reason), left=seat)
+        return _with_outcome(state)
 
     # --- text board --------------------------------------------------------------------------------------------
 

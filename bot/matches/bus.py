@@ -2,8 +2,8 @@
 
 The service publishes and moves on: each match (or challenge) has its own queue, drained by a task that ends when
 the queue is empty, so a slow board post of one match never delays another and nothing lingers per idle match.
-`publish` returns a future that tells the caller whether every subscriber managed (for "your move counts, but the
-board could not be posted").
+`publish` returns a Delivery: awaiting it tells the caller whether every subscriber managed (for "your move
+counts, but the board could not be posted").
 """
 
 from __future__ import annotations
@@ -20,26 +20,52 @@ log = logging.getLogger(__name__)
 Subscriber = Callable[[MatchEvent], Awaitable[bool | None]]
 
 
+class Delivery:
+    """Awaitable: True once the event was presented, False if a subscriber failed or delivery was cancelled.
+
+    It waits on the match's delivery task (shielded, so a caller that gives up cancels nothing), which makes the
+    wait visible as what it is to anything that inspects tasks."""
+
+    def __init__(self, task: asyncio.Task, done: asyncio.Future[bool]):
+        self._task, self._done = task, done
+
+    def __await__(self):
+        return self._result().__await__()
+
+    async def _result(self) -> bool:
+        if not self._done.done():
+            try:
+                await asyncio.shield(self._task)
+            except asyncio.CancelledError:
+                if not self._task.cancelled():
+                    raise  # the caller was cancelled, not the delivery
+        if self._done.done() and not self._done.cancelled():
+            return self._done.result()
+        return False
+
+
 class EventBus:
     def __init__(self) -> None:
         self._subscribers: list[Subscriber] = []
         self._queues: dict[int, asyncio.Queue[tuple[MatchEvent, asyncio.Future[bool]]]] = {}
+        self._drains: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
 
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
 
-    def publish(self, event: MatchEvent) -> asyncio.Future[bool]:
+    def publish(self, event: MatchEvent) -> Delivery:
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         key = match_id_of(event)
         queue = self._queues.get(key)
         if queue is None:
             queue = self._queues[key] = asyncio.Queue()
             task = asyncio.create_task(self._drain(key, queue), name=f"present-{key}")
+            self._drains[key] = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         queue.put_nowait((event, done))
-        return done
+        return Delivery(self._drains[key], done)
 
     async def _drain(self, key: int, queue: asyncio.Queue) -> None:
         try:
@@ -59,6 +85,7 @@ class EventBus:
                     done.set_result(ok)
         finally:
             self._queues.pop(key, None)
+            self._drains.pop(key, None)
             while not queue.empty():  # cancelled mid-way: tell waiting callers rather than hang them
                 _, done = queue.get_nowait()
                 done.cancel()

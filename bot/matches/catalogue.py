@@ -61,3 +61,17 @@ def checked_options(game: Game, options: dict[str, Any], players: int) -> dict[s
             raise errors.UserError(f"`{key}` must be one of: {', '.join(spec.choices)}.")
         checked[key] = values if spec.per_seat else value
     return checked
+
+
+# Moves that are played only after the player confirms them when typed (the picker's Confirm already is one):
+# game → {first word of the move: the question}.
+CONFIRMATIONS: dict[str, dict[str, str]] = {
+    "mycenae": {
+        "burn": "Burn this knight? It destroys the knight, all it carries, and every piece on the four squares "
+                "next to it (yours too). This can't be undone.",
+    },
+}
+
+
+def confirmation_for(game_key: str, move: str) -> str | None:
+    return CONFIRMATIONS.get(game_key, {}).get(move.split(" ", 1)[0])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.games import Event, Outcome
+from bot.ratings import RatingChange
 from bot.storage import Challenge, Match
 
 
@@ -54,6 +55,7 @@ class MovePlayed:
     move: str | None
     events: list[Event] = field(default_factory=list)
     forced: list[ForcedMove] = field(default_factory=list)
+    ratings: list[RatingChange] = field(default_factory=list)  # how a rated match's end moved each rating
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,15 @@ The hidden-information games send secrets through here only, so "who saw what" h
 from __future__ import annotations
 
 import logging
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from bot.storage import Match, PrivateMessage, Repository
 
 log = logging.getLogger(__name__)
 
-# (user_id, text, png or None, match id whose secret setup the DM should offer to open, or None)
-#   -> True if the DM went out, False if Discord refused it (DMs closed).
-DmSender = Callable[[int, str, "bytes | None", "int | None"], Awaitable[bool]]
+# (user_id, text, png or None, buttons to attach or None) -> True if the DM went out, False if Discord refused it
+# (DMs closed). The buttons are the presenter's business: this layer only passes them on.
+DmSender = Callable[[int, str, "bytes | None", Any], Awaitable[bool]]
 
 
 class PrivateChannel:
@@ -24,13 +24,14 @@ class PrivateChannel:
         self.clock = clock
 
     async def send(
-        self, match: Match, seat: int, content: str, *, image: bytes | None = None, setup_prompt: bool = False
+        self, match: Match, seat: int, content: str, *, image: bytes | None = None, buttons: Any = None
     ) -> str:
-        """Deliver to the player of `seat`; returns "dm" or "pending" (shown at her next My view).
-
-        `setup_prompt` adds a button that opens her secret setup privately."""
+        """Deliver to the player of `seat`; returns "dm" or "pending" (shown at her next My view, which offers
+        the same buttons while they still apply)."""
         user_id = match.user_of(seat)
-        delivered = await self.send_dm(user_id, content, image, match.id if setup_prompt else None)
+        if user_id is None:
+            return "none"  # a computer seat reads no messages
+        delivered = await self.send_dm(user_id, content, image, buttons)
         channel = "dm" if delivered else "pending"
         await self.repo.add_private_message(
             match_id=match.id, seat=seat, user_id=user_id, content=content, with_view=image is not None,

@@ -22,8 +22,8 @@ from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, O
 from bot.storage import Challenge, Match, Repository, Timer, VersionConflict
 
 from . import errors
-from .bus import EventBus
-from .catalogue import checked_options, default_options, is_offered
+from .bus import Delivery, EventBus
+from .catalogue import checked_options, confirmation_for, default_options, is_offered
 from .events import (
     BoardRequested,
     ChallengeEnded,
@@ -36,6 +36,7 @@ from .events import (
     SetupProgress,
 )
 from .ratelimit import RateLimiter
+from .ratings import Ratings
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class TurnReport:
     move: str | None = None  # None for private moves: their text never leaves the engine's owner
     events: list[Event] = field(default_factory=list)
     outcome: Outcome | None = None
-    presented: asyncio.Future | None = None
+    presented: Delivery | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,16 @@ class PrivateView:
     seat: int
     view: dict[str, Any]
     setup_open: bool  # she still has a secret setup to make
+    consent_open: bool  # a load request waits for her answer
+
+
+@dataclass(frozen=True)
+class Request:
+    """Another player's request that only `asked` may answer (a Mycenae load of her pieces)."""
+
+    requester: int
+    asked: int
+    move: str
 
 
 class MatchService:
@@ -99,6 +110,7 @@ class MatchService:
         self.bus = bus or EventBus()
         self.limiter = limiter or RateLimiter(clock)
         self.timers = TimerDispatcher(repo, clock)
+        self.ratings = Ratings(repo)
         self.timers.on(CHALLENGE_EXPIRY, self._expire_challenge)
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
@@ -193,9 +205,10 @@ class MatchService:
         invited: Sequence[int | None],
         options: dict[str, Any] | None = None,
         computer_level: str | None = None,
+        rated: bool = True,
     ) -> Challenge:
         """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
-        `computer_level`, the computer's seat)."""
+        `computer_level`, the computer's seat). Matches with a computer seat are never rated."""
         if not is_offered(game_key):
             raise errors.UserError("That game can't be played here yet.")
         game = get_game(game_key)
@@ -220,7 +233,7 @@ class MatchService:
             challenge = await self.repo.create_challenge(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
-                now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level,
+                now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level, rated=rated,
             )
         self.timers.wake()
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
@@ -429,7 +442,31 @@ class MatchService:
         if seat is None:
             raise errors.NotInMatch()
         setup_open = self.in_secret_setup(match) and seat in self.to_act(match)
-        return PrivateView(match, seat, self.view(match, seat), setup_open)
+        request = self.pending_request(match)
+        return PrivateView(match, seat, self.view(match, seat), setup_open,
+                           request is not None and request.asked == seat)
+
+    def pending_request(self, match: Match) -> Request | None:
+        """The request waiting for an answer, as every player may see it (loading is public)."""
+        pending = self.view(match, None).get("pending") if match.active else None
+        if not pending or pending.get("asked") not in self.to_act(match):
+            return None
+        return Request(pending["requester"], pending["asked"], pending["move"])
+
+    async def confirmation_for(self, match_id: int, user_id: int, move: str) -> tuple[Match, str, str] | None:
+        """(match, canonical move, question) when a typed move must be confirmed before it is played (a burn);
+        None when it can be played at once. Raises what submit_move would for a move that can't be played."""
+        move = move.strip()
+        if len(move) > MAX_MOVE_LENGTH:
+            raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
+        match = await self._playable(match_id, user_id, None)
+        seat = self._seat_to_act(match, user_id)
+        try:
+            canonical = self.game_of(match).canonical(self.state_of(match), seat, move)
+        except (MoveSyntaxError, IllegalMoveError) as exc:
+            raise errors.BadMove(str(exc)) from None
+        question = confirmation_for(match.game, canonical)
+        return (match, canonical, question) if question else None
 
     async def secret_setup_for(self, match_id: int, user_id: int) -> Match:
         """The match if the user still has a secret setup to make (the DM's "Set up in private" button)."""
@@ -470,7 +507,8 @@ class MatchService:
             if secret_setup and self.in_secret_setup(match):
                 presented = self.bus.publish(SetupProgress(match, seat))
             else:
-                presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced))
+                rated = await self.ratings.rate_finished(match)
+                presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced, rated))
             self._publish_end(match)
             return TurnReport(match, "move", seat, shown, public + [e for f in forced for e in f.events],
                               Outcome.from_json(match.result), presented)
@@ -505,19 +543,15 @@ class MatchService:
         game = self.game_of(match)
         try:
             new_state, events = game.eliminate(self.state_of(match), seat, reason)
-            outcome = None
-        except NotImplementedError:  # TEMPORARY until every engine implements eliminate
-            new_state, events = None, []
-            outcome = Outcome(tuple(s.seat for s in match.seats if s.seat != seat), reason)
-        match = await self._commit(match, seat=seat, move=kind, private=False, events=events, new_state=new_state,
-                                   outcome=outcome)
+        except IllegalMoveError as exc:
+            raise errors.UserError(str(exc)) from None
+        match = await self._commit(match, seat=seat, move=kind, private=False, events=events, new_state=new_state)
         log.info("match=%s guild=%s seat=%s %s version=%s%s", match.id, match.guild_id, seat, kind, match.version,
                  f" finished={match.result}" if match.result else "")
-        forced: list[ForcedMove] = []
-        if new_state is not None:
-            match, forced = await self._play_forced_moves(match, new_state)
+        match, forced = await self._play_forced_moves(match, new_state)
         public = [e for e in events if is_visible(e, None)]
-        presented = self.bus.publish(MovePlayed(match, kind, seat, kind, public, forced))
+        rated = await self.ratings.rate_finished(match)
+        presented = self.bus.publish(MovePlayed(match, kind, seat, kind, public, forced, rated))
         self._publish_end(match)
         return TurnReport(match, kind, seat, kind, public, Outcome.from_json(match.result), presented)
 
@@ -552,7 +586,8 @@ class MatchService:
             match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
                                        outcome=outcome)
             log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
-            presented = self.bus.publish(MovePlayed(match, "draw", seat, None))
+            rated = await self.ratings.rate_finished(match)
+            presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
             self._publish_end(match)
             return TurnReport(match, "draw", seat, None, [], outcome, presented)
 
@@ -609,9 +644,10 @@ class MatchService:
         else:
             state_json = match.state
             standings = None
-            if outcome:
-                rest = [s.seat for s in match.seats if s.seat not in outcome.winners]
-                standings = [list(outcome.winners), rest] if outcome.winners else [rest]
+            if outcome:  # a draw by agreement: everyone still in shares the first place, those out follow
+                still_in = game.in_play(self.state_of(match))
+                out = [s.seat for s in match.seats if s.seat not in still_in]
+                standings = [still_in] + ([out] if out else [])
         try:
             await self.repo.record_move(
                 match, seat=seat, move=move, private=private, events=events, state=state_json,

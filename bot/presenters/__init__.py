@@ -68,6 +68,7 @@ class Presenter:
                 done = await self.boards.repair(match)
             else:
                 done = await self.boards.post(match, played=event) is not None
+            await self._ask_for_answer(match)
             await self._announced(match.id, match.version, done)
             return done
         if isinstance(event, BoardRequested):
@@ -82,6 +83,16 @@ class Presenter:
     async def _announced(self, match_id: int, version: int, done: bool) -> None:
         if done:
             await self.service.mark_announced(match_id, version)
+
+    async def _ask_for_answer(self, match) -> None:
+        """A load request of her pieces waits for one player: ask her in private (her answer is her move)."""
+        request = self.service.pending_request(match)
+        if request is None:
+            return
+        names = match.names
+        text = (f"Match #{match.id}: **{names[request.requester]}** asks to load your pieces: `{request.move}`. "
+                "Your answer is your move — Consent or Refuse?")
+        await self.private.send(match, request.asked, text, buttons=self.controls.consent(match))
 
     async def _setup_progress(self, event: SetupProgress) -> bool:
         """One player finished a secret setup step: say so (nothing more) and remind whoever is still at it."""
@@ -111,13 +122,12 @@ class Presenter:
         )
         return True
 
-    async def send_dm(self, user_id: int, content: str, image: bytes | None, setup_match: int | None) -> bool:
+    async def send_dm(self, user_id: int, content: str, image: bytes | None, buttons: discord.ui.View | None) -> bool:
         """Deliver a private message; False when Discord refuses (DMs closed), so it waits for her My view."""
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             file = discord.File(io.BytesIO(image), filename="your-view.png") if image else discord.utils.MISSING
-            view = self.controls.setup_prompt(setup_match) if setup_match is not None else discord.utils.MISSING
-            await user.send(fit(content), file=file, view=view)
+            await user.send(fit(content), file=file, view=buttons or discord.utils.MISSING)
             return True
         except discord.Forbidden:  # 50007: the user does not accept DMs from this server's members
             return False

@@ -69,6 +69,8 @@ def turn_caption(
     scores = view.get("scores")
     if scores is not None:
         lines.append("Scores: " + " · ".join(f"{names[i]} {format_score(v)}" for i, v in enumerate(scores)))
+    if played is not None and played.ratings:
+        lines.append("Ratings: " + " · ".join(f"{names[c.seat]} {c.summary()}" for c in played.ratings))
     return "\n".join(lines)
 
 

@@ -41,6 +41,8 @@ def challenge_text(challenge: Challenge) -> str:
         else:
             seats.append("open seat")
     lines.append("Seats: " + " · ".join(seats))
+    if not challenge.rated:
+        lines.append("Unrated: the result does not count for ratings.")
     if challenge.options:
         lines.append("Options: " + ", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items()))
     if challenge.status == "open":
@@ -137,4 +139,5 @@ class ChallengePresenter:
             prompt = secret and seat.seat in setting_up
             if prompt:
                 text += "\nYour setup is secret: press **Set up in private** to make it. Nobody else sees it."
-            await self.private.send(match, seat.seat, text, setup_prompt=prompt)
+            await self.private.send(match, seat.seat, text,
+                                    buttons=self.controls.setup_prompt(match.id) if prompt else None)

@@ -34,6 +34,7 @@ class Challenge:
     expires_at: float
     match_id: int | None
     seats: list[ChallengeSeat] = field(default_factory=list)
+    rated: bool = True
 
     @property
     def is_open(self) -> bool:

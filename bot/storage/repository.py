@@ -94,14 +94,15 @@ class Repository:
         now: float,
         expires_at: float,
         computer_level: str | None = None,
+        rated: bool = True,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
         open seats are the computer's."""
         async with self.transaction():
             cur = await self.db.execute(
-                "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at),
+                "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
+                " rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at, int(rated)),
             )
             challenge_id = cur.lastrowid
             await self.db.execute(
@@ -138,7 +139,7 @@ class Repository:
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
             game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
             status=row["status"], created_at=row["created_at"], expires_at=row["expires_at"],
-            match_id=row["match_id"], seats=seats,
+            match_id=row["match_id"], seats=seats, rated=bool(row["rated"]),
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -212,7 +213,6 @@ class Repository:
         state: dict[str, Any],
         seats: list[ChallengeSeat],
         now: float,
-        rated: bool = True,
     ) -> Match:
         """Create the match and mark its challenge started, in one transaction (a challenge starts once)."""
         async with self.transaction():
@@ -225,7 +225,7 @@ class Repository:
                 "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
                 " updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, _dumps(challenge.options),
-                 seed, _dumps(state), now, now, int(rated)),
+                 seed, _dumps(state), now, now, int(challenge.rated and all(s.kind == "member" for s in seats))),
             )
             match_id = cur.lastrowid
             for seat, taken in enumerate(seats):

@@ -17,6 +17,7 @@ from bot.storage import Match
 from .common import after_presentation, answer, presenter_of, service_of, single_view, user_action
 from .endings import ResignConfirm
 from .picker import SetupButton, open_picker
+from .requests import consent_buttons
 
 BOARD_ACTIONS = {
     "move": ("Move", discord.ButtonStyle.primary),
@@ -73,7 +74,11 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     pending = await presenter_of(interaction).private.take_pending(match, interaction.user.id)
     lines += [f"📬 {m.content}" for m in pending]
     file = await render_file(mine.view, match.names, filename="your-view.png")
-    extra = {"view": single_view(SetupButton(match.id))} if mine.setup_open else {}
+    extra = {}
+    if mine.setup_open:
+        extra["view"] = single_view(SetupButton(match.id))
+    elif mine.consent_open:
+        extra["view"] = consent_buttons(match)
     await answer(interaction, "\n".join(lines), file=file, **extra)
 
 

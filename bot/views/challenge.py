@@ -36,6 +36,7 @@ async def post_challenge(
     options: dict[str, Any],
     *,
     computer_level: str | None = None,
+    rated: bool = True,
     via_channel: bool = False,
 ) -> None:
     """Create the challenge and post it: as the answer to /play, or (after an options panel) in the channel."""
@@ -43,7 +44,7 @@ async def post_challenge(
     challenge = await service.create_challenge(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id, challenger_id=interaction.user.id,
         challenger_name=interaction.user.display_name, game_key=game_key, invited=invited, options=options,
-        computer_level=computer_level,
+        computer_level=computer_level, rated=rated,
     )
     content, view = challenge_text(challenge), challenge_buttons(challenge) or discord.utils.MISSING
     allowed = challenge_mentions(challenge)

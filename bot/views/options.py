@@ -28,6 +28,7 @@ class OptionPanel:
     game: str
     invited: list[int | None]
     computer_level: str | None = None
+    rated: bool = True
     options: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -137,4 +138,4 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
             return
         await interaction.response.edit_message(content="Challenge posted below.", view=None)
         await post_challenge(interaction, panel.game, panel.invited, panel.options,
-                             computer_level=panel.computer_level, via_channel=True)
+                             computer_level=panel.computer_level, rated=panel.rated, via_channel=True)

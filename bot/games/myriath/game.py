@@ -8,10 +8,25 @@ integer operations. Move generation starts from the triangles of other players t
 neighbour: only a tile with an end edge right there can connect, and `geometry.Area.touching` lists those.
 
 Tests build positions with `position(num_players, [(seat, "c3NE:A.Wr"), ...], to_move=...)`.
+
+A player who leaves (resigns or runs out of time, `eliminate`) — the rules page does not foresee it, so:
+
+- Her tiles stay on the board as they are: they still count as another player's tile for the contact rule and
+  still score by the scoring rules (for whoever touches them, and 0.5 for her when a new tile touches one of her
+  ends, as for any tile). She places nothing more and is skipped in the turn order; she cannot win.
+- The game ends when every player still in has passed in succession (a pass she made no longer counts), or at
+  once when a single player is left, who wins with the reason given. Otherwise the highest score among the
+  players still in wins.
+- A player who leaves during the setup before placing her octagon shortens the setup by one turn.
+- `standings`: winners, then the others still in by score (ties grouped), then those who left, the later first.
+  Leaving never ranks above playing on, so nobody gains a place by resigning.
+- The seed (it only drew the starting player, which the view shows) is not in the view: `sample_state` rebuilds
+  everything else exactly and leaves the seed at 0.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
@@ -39,6 +54,7 @@ SEAT_NAMES = tuple(name for name, _ in SEAT_COLOURS)
 STARTING_HALVES = (0, 0, 1, 2)  # by turn position: the 3rd player starts with ½, the 4th with 1
 PASS = "pass"
 FULL_SUPPLY = tuple(k.count for k in TILE_SET)
+OCTAGON_KIND = next(i for i, k in enumerate(TILE_SET) if k.key == OCTAGON)
 
 
 def points_text(halves: int) -> str:
@@ -179,14 +195,27 @@ class State:
     passes: int  # passes in a row
     last_move: str | None
     over: bool = False
+    to_move: int = 0  # the seat to play: the next seat still in after the last mover
+    left: tuple[int, ...] = ()  # seats that left the game (resigned, timed out), in the order they left
+    end_reason: str | None = None  # set when the game ended because a single player was left
 
     @property
-    def to_move(self) -> int:
-        return (self.start + self.ply) % self.num_players
+    def in_play(self) -> list[int]:
+        return [] if self.over else [s for s in range(self.num_players) if s not in self.left]
 
     @property
     def in_setup(self) -> bool:
-        return self.ply < self.num_players
+        """Setup is one octagon per player; a player who left before placing hers shortens it."""
+        skipped = sum(1 for s in self.left if self.supplies[s][OCTAGON_KIND])
+        return self.ply < self.num_players - skipped
+
+    def next_seat(self, seat: int, backwards: bool = False) -> int:
+        """The next seat after `seat` in turn order (or before it) that is still in the game."""
+        for step in range(1, self.num_players + 1):
+            nxt = (seat - step if backwards else seat + step) % self.num_players
+            if nxt not in self.left:
+                return nxt
+        return seat
 
     def turn_position(self, seat: int) -> int:
         return (seat - self.start) % self.num_players
@@ -206,6 +235,7 @@ def _empty_state(num_players: int, seed: int, start: int, scores: tuple[int, ...
         scores=scores,
         passes=0,
         last_move=None,
+        to_move=start,
     )
 
 
@@ -380,23 +410,72 @@ def _place(state: State, seat: int, pid: int) -> tuple[State, list[Event]]:
                 event("score", seat=seat, gains=[points_number(g) for g in gains],
                       scores=[points_number(s) for s in new_state.scores], contacts=described)
             )
-    return replace(new_state, ply=state.ply + 1, passes=0, last_move=pl.notation), events
+    new_state = replace(new_state, ply=state.ply + 1, passes=0, last_move=pl.notation, to_move=state.next_seat(seat))
+    return new_state, events
 
 
-def _pass(state: State, seat: int) -> tuple[State, list[Event]]:
+def _parse_for(state: State, seat: int, text: str) -> Move:
+    parsed = parse_move(text)
+    if state.over:
+        raise IllegalMoveError("The game is over")
+    if seat != state.to_move:
+        raise IllegalMoveError(f"It is not your turn: {SEAT_NAMES[state.to_move]} is to play")
+    return parsed
+
+
+def _check_pass(state: State, seat: int) -> None:
     possible = _legal_ids(state, seat)
     if possible:
         raise IllegalMoveError(f"You cannot pass: {len(possible)} placements are possible (e.g. "
                                f"{geo.catalogue().placements[possible[0]].notation})")
-    new_state = replace(state, ply=state.ply + 1, passes=state.passes + 1, last_move=PASS)
+
+
+def _pass(state: State, seat: int) -> tuple[State, list[Event]]:
+    _check_pass(state, seat)
+    new_state = replace(state, ply=state.ply + 1, passes=state.passes + 1, last_move=PASS,
+                        to_move=state.next_seat(seat))
     events = [event("pass", seat=seat, empty_supply=not any(state.supplies[seat]))]
-    if new_state.passes >= state.num_players:
-        new_state = replace(new_state, over=True)
-        outcome = _outcome(new_state)
-        assert outcome is not None
-        events.append(event("end", winners=list(outcome.winners), reason=outcome.reason,
-                            scores=[points_number(s) for s in new_state.scores]))
-    return new_state, events
+    return _end_if_all_passed(new_state, events)
+
+
+def _end_if_all_passed(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """The game ends when every player still in has passed in succession."""
+    if state.passes < len(state.in_play):
+        return state, events
+    return _finish(replace(state, over=True), events)
+
+
+def _finish(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    outcome = _outcome(state)
+    assert outcome is not None
+    events.append(event("end", winners=list(outcome.winners), reason=outcome.reason,
+                        scores=[points_number(s) for s in state.scores]))
+    return state, events
+
+
+def _leave(state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
+    """`seat` leaves: skipped from now on; her pass, if it is among the passes in a row, no longer counts."""
+    if seat not in state.in_play:
+        raise IllegalMoveError("The game is over" if state.over else f"Seat {seat} is not in the game")
+    passes = state.passes
+    if seat != state.to_move and seat in _recent_passers(state):
+        passes -= 1
+    new_state = replace(state, left=state.left + (seat,), passes=passes)
+    if seat == state.to_move:
+        new_state = replace(new_state, to_move=new_state.next_seat(seat))
+    events = [event("out", seat=seat, reason=reason)]
+    if len(new_state.in_play) == 1:
+        return _finish(replace(new_state, over=True, end_reason=reason), events)
+    return _end_if_all_passed(new_state, events)
+
+
+def _recent_passers(state: State) -> list[int]:
+    """The seats whose passes make up `passes`: the players still in just before the one to move."""
+    seats, seat = [], state.to_move
+    for _ in range(state.passes):
+        seat = state.next_seat(seat, backwards=True)
+        seats.append(seat)
+    return seats
 
 
 # --- end check -----------------------------------------------------------------------------------------------
@@ -405,8 +484,11 @@ def _pass(state: State, seat: int) -> tuple[State, list[Event]]:
 def _outcome(state: State) -> Outcome | None:
     if not state.over:
         return None
-    best = max(state.scores)
-    winners = tuple(s for s, score in enumerate(state.scores) if score == best)
+    staying = [s for s in range(state.num_players) if s not in state.left]  # a player who left cannot win
+    if state.end_reason is not None:
+        return Outcome(tuple(staying), state.end_reason)
+    best = max(state.scores[s] for s in staying)
+    winners = tuple(s for s in staying if state.scores[s] == best)
     if len(winners) > 1:
         return Outcome(winners, f"shared win on {points_text(best)} points")
     return Outcome(winners, f"most points ({points_text(best)})")
@@ -469,6 +551,8 @@ def _view(state: State, viewer: int | None) -> JSON:
         "num_players": n,
         "viewer": viewer,
         "to_act": [] if state.over else [state.to_move],
+        "to_move": state.to_move,
+        "left": list(state.left),
         "last_move": state.last_move,
         "ply": state.ply,
         "outcome": outcome.to_json() if outcome else None,
@@ -513,6 +597,9 @@ def _dump(state: State) -> JSON:
         "passes": state.passes,
         "last_move": state.last_move,
         "over": state.over,
+        "to_move": state.to_move,
+        "left": list(state.left),
+        "end_reason": state.end_reason,
     }
 
 
@@ -522,7 +609,28 @@ def _load(data: JSON) -> State:
     by_text = geo.catalogue().by_text
     for owner, text in data["tiles"]:
         state = _with_tile(state, owner, by_text[text])
-    return replace(state, ply=data["ply"], passes=data["passes"], last_move=data["last_move"], over=data["over"])
+    # Older dumps have no "to_move" (nobody had left, so the turn followed the ply) and nobody had left.
+    to_move = data.get("to_move", (data["start"] + data["ply"]) % n)
+    return replace(state, ply=data["ply"], passes=data["passes"], last_move=data["last_move"], over=data["over"],
+                   to_move=to_move, left=tuple(data.get("left", ())), end_reason=data.get("end_reason"))
+
+
+def _from_view(view: JSON) -> State:
+    """The exact state a view shows (everything in Myriath is public), but for the seed, which no view holds."""
+    n = view["num_players"]
+    state = _empty_state(n, 0, view["turn_order"][0], ())
+    by_text = geo.catalogue().by_text
+    for tile in view["tiles"]:
+        state = _with_tile(state, tile["owner"], by_text[tile["move"]])
+    supplies = tuple(tuple(sup[k.key] for k in TILE_SET) for sup in view["supplies"])
+    over = view["phase"] == "over"
+    staying = [s for s in range(n) if s not in view["left"]]
+    ended_by_leaving = over and len(staying) == 1
+    return replace(
+        state, ply=view["ply"], supplies=supplies, scores=tuple(int(x * 2) for x in view["scores"]),
+        passes=view["passes_in_a_row"], last_move=view["last_move"], over=over, to_move=view["to_move"],
+        left=tuple(view["left"]), end_reason=view["outcome"]["reason"] if ended_by_leaving else None,
+    )
 
 
 # --- text board ----------------------------------------------------------------------------------------------
@@ -586,14 +694,41 @@ class MyriathGame(Game):
         return "pass" if self.legal_moves(state, seat) == ["pass"] else None
 
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
-        parsed = parse_move(move)
-        if state.over:
-            raise IllegalMoveError("The game is over")
-        if seat != state.to_move:
-            raise IllegalMoveError(f"It is not your turn: {SEAT_NAMES[state.to_move]} is to play")
+        parsed = _parse_for(state, seat, move)
         if isinstance(parsed, PassMove):
             return _pass(state, seat)
         return _place(state, seat, _placement_id(parsed))
+
+    def canonical(self, state: State, seat: int, text: str) -> str:
+        """A path written from either end becomes its canonical form, checked as `apply` checks it."""
+        parsed = _parse_for(state, seat, text)
+        if isinstance(parsed, PassMove):
+            _check_pass(state, seat)
+            return PASS
+        pl = geo.catalogue().placements[_placement_id(parsed)]
+        _check_placement(state, seat, pl.id, pl.notation)
+        return pl.notation
+
+    def in_secret_setup(self, state: State) -> bool:
+        return False  # the octagons go down in public
+
+    def in_play(self, state: State) -> list[int]:
+        return state.in_play
+
+    def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
+        return _leave(state, seat, reason)
+
+    def standings(self, state: State) -> list[list[int]]:
+        outcome = _outcome(state)
+        winners = list(outcome.winners) if outcome else []
+        rest = [s for s in range(state.num_players) if s not in state.left and s not in winners]
+        groups = [winners] if winners else []
+        for score in sorted({state.scores[s] for s in rest}, reverse=True):
+            groups.append([s for s in rest if state.scores[s] == score])
+        return groups + [[s] for s in reversed(state.left)]
+
+    def sample_state(self, view: JSON, rng: random.Random) -> State:
+        return _from_view(view)
 
     def outcome(self, state: State) -> Outcome | None:
         return _outcome(state)
@@ -622,6 +757,8 @@ class MyriathGame(Game):
         if kind == "pass":
             why = "has no tile left" if ev["empty_supply"] else "cannot place a tile"
             return f"{SEAT_NAMES[ev['seat']]} {why} and passes"
+        if kind == "out":
+            return f"{SEAT_NAMES[ev['seat']]} leaves the game ({ev['reason']})"
         if kind == "end":
             names = " and ".join(SEAT_NAMES[s] for s in ev["winners"])
             verb = "share the win" if len(ev["winners"]) > 1 else "wins"

@@ -1,114 +1,47 @@
-"""Myrmidons (Néstor Romeral Andrés): two hidden armies of six on a 6×7 board.
-
-The rules are those of `shared/rules/myrmidons.md`. Squares are indices `rank * 6 + file` (a1 = 0, f7 = 41).
-Pieces are indices too: seat * 6 + (number - 1), where a piece's number is the file of the home square it was
-deployed on (a = 1 … f = 6). A piece's id ("S1" … "S6", "N1" … "N6") is therefore public and says nothing about
-its values. The state keeps the true values of every piece; `view` is the one place that decides who sees them.
-
-Tests build positions with `position` (a compact picture of the board).
-"""
+"""The Myrmidons engine: the contract methods, the view, dump/load, text board and narration."""
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Iterable, Sequence, Union
+import random
+from dataclasses import replace
+from typing import Sequence
 
-from ..base import (
-    JSON,
-    Choices,
-    Event,
-    Game,
-    GameInfo,
-    IllegalMoveError,
-    MoveSyntaxError,
-    OptionSpec,
-    Outcome,
-    PickerOption,
-    event,
-    seeded_rng,
+from ..base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, event, seeded_rng
+from ..grid import DIRECTION_NAMES
+from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, canonical_army
+from .board import (
+    ARMY_CHOICES,
+    CELLS,
+    EMPTY,
+    FILES,
+    HOME_RANK,
+    HOME_SQUARES,
+    MEMORY_CHOICES,
+    NAMES,
+    PER_SEAT,
+    RANKS,
+    SEAT_LETTERS,
+    SEAT_NAMES,
+    Piece,
+    owner_of,
+    piece_index,
 )
-from ..grid import DIRECTION_NAMES, DIRECTIONS, parse_square
-from ..grid import ray as grid_ray
-from .army import (
-    ARMY_SIZE,
-    BY_CODE,
-    COMMANDER_CODE,
-    STANDARD_ARMY,
-    TYPE_CODES,
-    TYPES,
-    MyrmidonType,
-    canonical_army,
+from .notation import Army, Deploy, Order, Step, is_setup_move, parse_move
+from .picker import _deploy_choices, _draft_choices, _order_choices, _step_choices
+from .rules import (
+    _Action,
+    _piece_values,
+    check_order,
+    check_step,
+    deployments,
+    draft_moves,
+    orders,
+    single_moves,
+    start_of_turn,
+    winner_after_action,
 )
-
-# --- types and constants -------------------------------------------------------------------------------------
-
-FILES, RANKS = 6, 7
-CELLS = FILES * RANKS
-EMPTY = -1
-PER_SEAT = 6  # pieces per army: the Commander and ARMY_SIZE others
-SEAT_NAMES = ("South", "North")
-SEAT_LETTERS = ("S", "N")
-HOME_RANK = (0, RANKS - 1)  # 0-based home rank of each seat; a seat's goal is the other seat's home rank
-LOSING_LOSSES = 4  # eliminated pieces that lose the game
-ARMY_CHOICES = ("standard", "draft", "random")
-MEMORY_CHOICES = ("off", "on")
-
-
-def _index(file: int, rank: int) -> int:
-    return rank * FILES + file
-
-
-NAMES: tuple[str, ...] = tuple(f"{chr(ord('a') + i % FILES)}{i // FILES + 1}" for i in range(CELLS))
-HOME_SQUARES: tuple[tuple[int, ...], ...] = tuple(tuple(_index(f, r) for f in range(FILES)) for r in HOME_RANK)
-
-
-def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
-    """The squares from `start` along `step` up to the edge, `start` excluded."""
-    return tuple(_index(f, r) for f, r in grid_ray((start % FILES, start // FILES), step, FILES, RANKS))
-
-
-# RAYS[sq][d]: the squares a piece on sq passes through going in direction d (DIRECTIONS order: N NE E … NW).
-RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(_ray(sq, s) for s in DIRECTIONS) for sq in range(CELLS))
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(tuple(r[0] for r in RAYS[sq] if r) for sq in range(CELLS))
-# LINE_TO[(src, dst)] = (direction, distance) for every pair of squares on one straight line.
-LINE_TO: dict[tuple[int, int], tuple[int, int]] = {
-    (sq, to): (d, i + 1) for sq in range(CELLS) for d, ray in enumerate(RAYS[sq]) for i, to in enumerate(ray)
-}
-
-
-def front_key(direction: int, sq: int) -> tuple[int, int, int]:
-    """Sort key of an order's participants: furthest along the direction first, ties by file a→f, then rank."""
-    dx, dy = DIRECTIONS[direction]
-    file, rank = sq % FILES, sq // FILES
-    return (-(file * dx + rank * dy), file, rank)
-
-
-def line_key(direction: int, sq: int) -> int:
-    """Squares share a line along `direction` exactly when this (a cross product) is equal."""
-    dx, dy = DIRECTIONS[direction]
-    return (sq % FILES) * dy - (sq // FILES) * dx
-
-
-@dataclass(frozen=True)
-class Piece:
-    owner: int
-    number: int  # 1..6: the file of the home square it was deployed on
-    kind: MyrmidonType
-
-    @property
-    def id(self) -> str:
-        return f"{SEAT_LETTERS[self.owner]}{self.number}"
-
-
-def piece_index(owner: int, number: int) -> int:
-    return owner * PER_SEAT + number - 1
-
-
-def owner_of(index: int) -> int:
-    return index // PER_SEAT
-
+from .sampling import sample_state
+from .state import State, initial_state
 
 # --- metadata ------------------------------------------------------------------------------------------------
 
@@ -139,531 +72,6 @@ INFO = GameInfo(
     ),
     seat_names=SEAT_NAMES,
 )
-
-# --- notation ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Army:
-    """`army 5/1/3,4/4/1,…`: the secret choice of five types in a draft (any order; listed in table order)."""
-
-    types: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return "army " + ",".join(canonical_army(self.types))
-
-
-@dataclass(frozen=True)
-class Deploy:
-    """`deploy 2/5/2,4/4/1,C,…`: the secret deployment, listing the home rank from file a to file f."""
-
-    codes: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return "deploy " + ",".join(self.codes)
-
-
-@dataclass(frozen=True)
-class Step:
-    """`c1-c4`: one myrmidon moves (and fights when c4 holds an enemy)."""
-
-    src: int
-    dst: int
-
-    def __str__(self) -> str:
-        return f"{NAMES[self.src]}-{NAMES[self.dst]}"
-
-
-@dataclass(frozen=True)
-class Order:
-    """`order NE b1-c2 a1-d4`: the Commander and friends next to it move along one direction."""
-
-    direction: int
-    items: tuple[tuple[int, int], ...]  # (from, to), as written; `front_to_back` is the canonical sequence
-
-    def front_to_back(self) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted(self.items, key=lambda item: front_key(self.direction, item[0])))
-
-    def __str__(self) -> str:
-        items = " ".join(f"{NAMES[a]}-{NAMES[b]}" for a, b in self.front_to_back())
-        return f"order {DIRECTION_NAMES[self.direction]} {items}"
-
-
-Move = Union[Army, Deploy, Step, Order]
-
-
-def _square(text: str) -> int:
-    file, rank = parse_square(text, FILES, RANKS)
-    return _index(file, rank)
-
-
-def _pair(text: str) -> tuple[int, int]:
-    parts = text.split("-")
-    if len(parts) != 2:
-        raise MoveSyntaxError(f"'{text}' is not a move (write the two squares like c1-c4)")
-    return _square(parts[0]), _square(parts[1])
-
-
-def _code(text: str) -> str:
-    code = text.strip().upper()
-    if code not in BY_CODE:
-        raise MoveSyntaxError(
-            f"'{text.strip()}' is not a myrmidon type (write C for the Commander, or sword/shield/movement "
-            "adding up to 9, like 5/1/3)"
-        )
-    return code
-
-
-def _codes(text: str) -> tuple[str, ...]:
-    if not text.strip():
-        raise MoveSyntaxError("list the pieces, separated by commas")
-    return tuple(_code(part) for part in text.split(","))
-
-
-def parse_move(text: str) -> Move:
-    """Parse any move of the game; raises MoveSyntaxError when the text is not one."""
-    words = text.strip().split(None, 1)
-    if not words:
-        raise MoveSyntaxError("Type a move, like c1-c4, or an order like order N c1-c2 b1-b3")
-    head, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
-    if head == "deploy":
-        return Deploy(_codes(rest))
-    if head == "army":
-        return Army(_codes(rest))
-    if head == "order":
-        parts = rest.replace(",", " ").split()
-        if not parts or parts[0].upper() not in DIRECTION_NAMES:
-            raise MoveSyntaxError("An order starts with a direction: N, NE, E, SE, S, SW, W or NW")
-        if len(parts) < 2:
-            raise MoveSyntaxError("An order lists its participants' moves, like order N c1-c2 b1-b4")
-        return Order(DIRECTION_NAMES.index(parts[0].upper()), tuple(_pair(p) for p in parts[1:]))
-    if len(words) > 1:
-        raise MoveSyntaxError(f"'{text.strip()}' is not a move (a move looks like c1-c4)")
-    return Step(*_pair(words[0]))
-
-
-def format_move(move: Move) -> str:
-    return str(move)
-
-
-def deploy_move(codes: Sequence[str]) -> str:
-    """The canonical deployment for `codes` listed from file a to file f ("C" for the Commander)."""
-    return str(Deploy(tuple(_code(c) for c in codes)))
-
-
-def army_move(codes: Iterable[str]) -> str:
-    """The canonical draft move for five types, in any order."""
-    return str(Army(tuple(_code(c) for c in codes)))
-
-
-def order_move(direction: str, items: Iterable[tuple[str, str]]) -> str:
-    """The canonical order for a direction name and (from, to) square names, in any order."""
-    return str(Order(DIRECTION_NAMES.index(direction.upper()), tuple((_square(a), _square(b)) for a, b in items)))
-
-
-def is_setup_move(text: str) -> bool:
-    words = text.strip().split(None, 1)
-    return bool(words) and words[0].lower() in ("deploy", "army")
-
-
-# --- state ---------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class State:
-    seed: int
-    army_option: str
-    memory: bool
-    armies: tuple[tuple[str, ...] | None, ...]  # per seat: its five types in table order, None until drafted
-    pieces: tuple[Piece | None, ...]  # per piece index; None until that seat has deployed
-    board: tuple[int, ...]  # per square: a piece index or EMPTY
-    squares: tuple[int, ...]  # per piece index: its square, EMPTY before deployment and once eliminated
-    revealed: tuple[bool, ...]  # per piece index: face up for everyone
-    turn: int  # the seat to move, EMPTY during setup and once the game is over
-    first: int  # the seat that moved first, EMPTY until both have deployed
-    ply: int
-    last_move: str | None  # the last public move
-    report: JSON | None  # what the last move or order did, in public terms: the view's "last_action"
-    outcome: Outcome | None
-
-    def deployed(self, seat: int) -> bool:
-        return self.pieces[piece_index(seat, 1)] is not None
-
-    def in_setup(self) -> bool:
-        return self.first == EMPTY
-
-    def losses(self, seat: int) -> int:
-        """How many of `seat`'s pieces have been eliminated."""
-        return sum(
-            1
-            for i in range(seat * PER_SEAT, (seat + 1) * PER_SEAT)
-            if self.pieces[i] is not None and self.squares[i] == EMPTY
-        )
-
-    def commander(self, seat: int) -> int:
-        for i in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
-            piece = self.pieces[i]
-            if piece is not None and piece.kind.is_commander:
-                return i
-        return EMPTY
-
-
-def _army_for(option: str, seed: int) -> tuple[str, ...] | None:
-    if option == "standard":
-        return STANDARD_ARMY
-    if option == "random":
-        return canonical_army(seeded_rng(seed, "army").sample(TYPE_CODES, ARMY_SIZE))
-    return None  # draft: each seat chooses
-
-
-def initial_state(seed: int, army_option: str = "standard", memory: bool = False) -> State:
-    army = _army_for(army_option, seed)
-    return State(
-        seed=seed,
-        army_option=army_option,
-        memory=memory,
-        armies=(army, army),
-        pieces=(None,) * (2 * PER_SEAT),
-        board=(EMPTY,) * CELLS,
-        squares=(EMPTY,) * (2 * PER_SEAT),
-        revealed=(False,) * (2 * PER_SEAT),
-        turn=EMPTY,
-        first=EMPTY,
-        ply=0,
-        last_move=None,
-        report=None,
-        outcome=None,
-    )
-
-
-def position(
-    text: str,
-    to_move: int = 0,
-    *,
-    memory: bool = False,
-    eliminated: tuple[int, int] = (0, 0),
-    army_option: str = "standard",
-    seed: int = 0,
-) -> State:
-    """A play-phase state from a picture of the board, for tests and experiments.
-
-    Seven lines, rank 7 first, six tokens per line: `.` for an empty square, `sC` / `nC` for a South / North
-    Commander, `s513` / `n252` for a myrmidon with sword 5, shield 1, movement 3 (an owner letter and the three
-    digits); a trailing `*` marks a piece already revealed. `eliminated` adds that many already-eliminated pieces
-    per seat (they count towards the four that lose). Pieces are numbered per seat from a1 onwards, rank by rank.
-    """
-    rows = [line.split() for line in text.strip().splitlines() if line.strip()]
-    if len(rows) != RANKS or any(len(row) != FILES for row in rows):
-        raise ValueError(f"a position has {RANKS} lines of {FILES} tokens")
-    pieces: list[Piece | None] = [None] * (2 * PER_SEAT)
-    squares = [EMPTY] * (2 * PER_SEAT)
-    revealed = [False] * (2 * PER_SEAT)
-    board = [EMPTY] * CELLS
-    counts = [0, 0]
-    for sq in range(CELLS):
-        token = rows[RANKS - 1 - sq // FILES][sq % FILES]
-        if token == ".":
-            continue
-        seat = "sn".index(token[0].lower())
-        body = token[1:].rstrip("*")
-        code = COMMANDER_CODE if body.upper() == "C" else "/".join(body)
-        counts[seat] += 1
-        index = piece_index(seat, counts[seat])
-        pieces[index] = Piece(seat, counts[seat], BY_CODE[code])
-        squares[index], board[sq], revealed[index] = sq, index, token.endswith("*")
-    for seat in (0, 1):
-        for _ in range(eliminated[seat]):
-            counts[seat] += 1
-            pieces[piece_index(seat, counts[seat])] = Piece(seat, counts[seat], BY_CODE["3/3/3"])
-    armies = tuple(
-        canonical_army({p.kind.code for p in pieces if p and p.owner == seat and not p.kind.is_commander})
-        for seat in (0, 1)
-    )
-    return State(
-        seed=seed,
-        army_option=army_option,
-        memory=memory,
-        armies=armies,
-        pieces=tuple(pieces),
-        board=tuple(board),
-        squares=tuple(squares),
-        revealed=tuple(revealed),
-        turn=to_move,
-        first=to_move,
-        ply=0,
-        last_move=None,
-        report=None,
-        outcome=None,
-    )
-
-
-# --- move generation -----------------------------------------------------------------------------------------
-
-
-def _blocked(board: Sequence[int], seat: int, src: int, direction: int, distance: int) -> str | None:
-    """Why a piece of `seat` on `src` cannot go `distance` squares along `direction` on `board`, or None."""
-    ray = RAYS[src][direction]
-    if distance > len(ray):
-        return f"{NAMES[src]} would leave the board"
-    for sq in ray[: distance - 1]:
-        if board[sq] != EMPTY:
-            return f"the way from {NAMES[src]} is blocked at {NAMES[sq]} (no jumping)"
-    target = board[ray[distance - 1]]
-    if target != EMPTY and owner_of(target) == seat:
-        return f"{NAMES[ray[distance - 1]]} holds one of your own pieces"
-    return None
-
-
-def single_moves(state: State, seat: int) -> list[Step]:
-    moves = []
-    board = state.board
-    for index in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
-        src = state.squares[index]
-        if src == EMPTY:
-            continue
-        reach = state.pieces[index].kind.move
-        for ray in RAYS[src]:
-            for sq in ray[:reach]:
-                occupant = board[sq]
-                if occupant == EMPTY:
-                    moves.append(Step(src, sq))
-                    continue
-                if owner_of(occupant) != seat:
-                    moves.append(Step(src, sq))  # an attack
-                break
-    return moves
-
-
-def _line_options(
-    board: list[int], state: State, seat: int, direction: int, line: Sequence[int], commander_sq: int
-) -> list[tuple[tuple[int, int], ...]]:
-    """Every legal way the candidates on one line (front to back) can take part, judged as if attacks win."""
-    results: list[tuple[tuple[int, int], ...]] = []
-    items: list[tuple[int, int]] = []
-
-    def extend(i: int) -> None:
-        if i == len(line):
-            results.append(tuple(items))
-            return
-        src = line[i]
-        index = board[src]
-        if src != commander_sq:  # the Commander always moves; the others may stay
-            extend(i + 1)
-        reach = 1 if src == commander_sq else state.pieces[index].kind.move
-        for sq in RAYS[src][direction][:reach]:
-            occupant = board[sq]
-            if occupant != EMPTY and owner_of(occupant) == seat:
-                break
-            board[src], board[sq] = EMPTY, index  # as if it got there (an attack wins)
-            items.append((src, sq))
-            extend(i + 1)
-            items.pop()
-            board[src], board[sq] = index, occupant
-            if occupant != EMPTY:
-                break
-
-    extend(0)
-    return results
-
-
-def orders(state: State, seat: int) -> list[Order]:
-    """Every legal order. Participants on different lines never interfere, so each line is solved alone and
-    the orders are the combinations of one option per line."""
-    commander = state.commander(seat)
-    commander_sq = state.squares[commander] if commander != EMPTY else EMPTY
-    if commander_sq == EMPTY:
-        return []
-    friends = [sq for sq in NEIGHBOURS[commander_sq] if state.board[sq] != EMPTY and owner_of(state.board[sq]) == seat]
-    if not friends:
-        return []
-    board = list(state.board)
-    result = []
-    for direction in range(8):
-        lines: dict[int, list[int]] = {}
-        for sq in sorted([commander_sq, *friends], key=lambda s: front_key(direction, s)):
-            lines.setdefault(line_key(direction, sq), []).append(sq)
-        per_line = [_line_options(board, state, seat, direction, line, commander_sq) for line in lines.values()]
-        for combination in itertools.product(*per_line):
-            items = [item for option in combination for item in option]
-            if len(items) >= 2:
-                result.append(Order(direction, tuple(sorted(items, key=lambda it: front_key(direction, it[0])))))
-    return result
-
-
-def has_an_action(state: State, seat: int) -> bool:
-    # An order's front participant on each line makes a plain single move, so no single move means no order.
-    return bool(single_moves(state, seat))
-
-
-@lru_cache(maxsize=64)
-def deployments(army: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(str(Deploy(p)) for p in itertools.permutations((COMMANDER_CODE, *army)))
-
-
-@lru_cache(maxsize=1)
-def draft_moves() -> tuple[str, ...]:
-    return tuple(str(Army(c)) for c in itertools.combinations(TYPE_CODES, ARMY_SIZE))
-
-
-# --- apply ---------------------------------------------------------------------------------------------------
-
-
-def check_step(state: State, seat: int, move: Step) -> None:
-    index = state.board[move.src]
-    if index == EMPTY or owner_of(index) != seat:
-        raise IllegalMoveError(f"{NAMES[move.src]} is not your piece")
-    line = LINE_TO.get((move.src, move.dst))
-    if line is None:
-        raise IllegalMoveError(f"{move} is not a straight line (move orthogonally or diagonally)")
-    direction, distance = line
-    piece = state.pieces[index]
-    if distance > piece.kind.move:
-        raise IllegalMoveError(f"your {piece.kind.name} on {NAMES[move.src]} moves at most {piece.kind.move}")
-    problem = _blocked(state.board, seat, move.src, direction, distance)
-    if problem:
-        raise IllegalMoveError(f"{move}: {problem}")
-
-
-def check_order(state: State, seat: int, move: Order) -> tuple[tuple[int, int], ...]:
-    """Raise IllegalMoveError unless `move` is a legal order; return its items front to back."""
-    commander = state.commander(seat)
-    commander_sq = state.squares[commander] if commander != EMPTY else EMPTY
-    sources = [src for src, _ in move.items]
-    if len(set(sources)) != len(sources):
-        raise IllegalMoveError("each myrmidon may appear only once in an order")
-    for src in sources:
-        if state.board[src] == EMPTY or owner_of(state.board[src]) != seat:
-            raise IllegalMoveError(f"{NAMES[src]} is not your piece")
-    if commander_sq not in sources:
-        raise IllegalMoveError("an order must include your Commander")
-    if len(sources) < 2:
-        raise IllegalMoveError("an order needs your Commander and at least one other myrmidon next to it")
-    name = DIRECTION_NAMES[move.direction]
-    for src, dst in move.items:
-        if src != commander_sq and src not in NEIGHBOURS[commander_sq]:
-            raise IllegalMoveError(f"{NAMES[src]} is not next to your Commander")
-        line = LINE_TO.get((src, dst))
-        if line is None or line[0] != move.direction:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]} does not go {name}")
-        if src == commander_sq and line[1] != 1:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: in an order the Commander moves exactly 1 square")
-        kind = state.pieces[state.board[src]].kind
-        if line[1] > kind.move:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: your {kind.name} moves at most {kind.move}")
-    board = list(state.board)
-    items = move.front_to_back()
-    for src, dst in items:
-        problem = _blocked(board, seat, src, move.direction, LINE_TO[(src, dst)][1])
-        if problem:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: {problem}")
-        board[dst], board[src] = board[src], EMPTY
-    return items
-
-
-@dataclass
-class _Action:
-    """The board being changed by one move or order, and the public record of what happened."""
-
-    state: State
-    seat: int
-    board: list[int]
-    squares: list[int]
-    revealed: list[bool]
-    paths: list[JSON]
-    fights: list[JSON]
-    eliminated: list[int]
-
-    @classmethod
-    def start(cls, state: State, seat: int) -> _Action:
-        return cls(state, seat, list(state.board), list(state.squares), list(state.revealed), [], [], [])
-
-    def march(self, src: int, dst: int) -> None:
-        """One participant goes from src towards dst, fighting at dst or stopping behind a repelled friend."""
-        index = self.board[src]
-        direction, distance = LINE_TO[(src, dst)]
-        path = RAYS[src][direction][:distance]
-        end, result = src, "moved"
-        for sq in path:
-            occupant = self.board[sq]
-            if occupant == EMPTY:
-                end = sq
-                continue
-            if owner_of(occupant) == self.seat:
-                result = "blocked"  # a friend ahead was repelled: stop just behind it, no fight
-            else:
-                result = self._fight(index, occupant, sq, end)
-                if result == "win":
-                    end = sq
-            break
-        self.board[src] = EMPTY
-        self.board[end] = index
-        self.squares[index] = end
-        self.paths.append(
-            {
-                "piece": self.state.pieces[index].id,
-                "from": NAMES[src],
-                "to": NAMES[dst],
-                "end": NAMES[end],
-                "path": [NAMES[src], *(NAMES[sq] for sq in path)],
-                "result": result,
-            }
-        )
-
-    def _fight(self, attacker: int, defender: int, sq: int, back: int) -> str:
-        pieces = self.state.pieces
-        won = pieces[attacker].kind.sword >= pieces[defender].kind.shield
-        if won:
-            self.board[sq] = EMPTY
-            self.squares[defender] = EMPTY
-            self.eliminated.append(defender)
-        if not self.state.memory:
-            self.revealed[attacker] = self.revealed[defender] = True
-        self.fights.append(
-            {
-                "square": NAMES[sq],
-                "attacker": _piece_values(pieces[attacker]),
-                "defender": _piece_values(pieces[defender]),
-                "result": "win" if won else "repelled",
-                "attacker_end": NAMES[sq] if won else NAMES[back],
-            }
-        )
-        return "win" if won else "repelled"
-
-    def report(self, kind: str, direction: int | None) -> JSON:
-        return {
-            "kind": kind,
-            "seat": self.seat,
-            "direction": None if direction is None else DIRECTION_NAMES[direction],
-            "paths": self.paths,
-            "fights": self.fights,
-            "eliminated": [self.state.pieces[i].id for i in self.eliminated],
-            "repelled": [p["end"] for p in self.paths if p["result"] in ("repelled", "blocked")],
-        }
-
-
-def _piece_values(piece: Piece) -> JSON:
-    """A piece with its values: only ever built for a fight (public) or for a viewer allowed to see them."""
-    return {"id": piece.id, "owner": piece.owner, "commander": piece.kind.is_commander, **piece.kind.to_json()}
-
-
-def winner_after_action(state: State, seat: int, eliminated: Sequence[int]) -> Outcome | None:
-    enemy = 1 - seat
-    if any(state.pieces[i].kind.is_commander for i in eliminated):
-        return Outcome((seat,), f"{SEAT_NAMES[seat]} eliminated the enemy Commander")
-    if eliminated and state.losses(enemy) >= LOSING_LOSSES:
-        return Outcome((seat,), f"{SEAT_NAMES[seat]} eliminated {LOSING_LOSSES} enemy pieces")
-    return None
-
-
-def start_of_turn(state: State, seat: int) -> Outcome | None:
-    """Checked before `seat` acts: a piece on the enemy home rank wins; having no action loses."""
-    goal = HOME_SQUARES[1 - seat]
-    if any(state.board[sq] != EMPTY and owner_of(state.board[sq]) == seat for sq in goal):
-        return Outcome((seat,), f"{SEAT_NAMES[seat]} holds the enemy home rank")
-    if not has_an_action(state, seat):
-        return Outcome((1 - seat,), f"{SEAT_NAMES[seat]} has no legal action")
-    return None
-
 
 # --- the game ------------------------------------------------------------------------------------------------
 
@@ -699,6 +107,10 @@ class MyrmidonsGame(Game):
             return list(draft_moves() if army is None else deployments(army))
         return [str(m) for m in single_moves(state, seat)] + [str(o) for o in orders(state, seat)]
 
+    def clear_caches(self) -> None:
+        deployments.cache_clear()
+        draft_moves.cache_clear()
+
     def is_private_move(self, move: str) -> bool:
         return is_setup_move(move)
 
@@ -717,6 +129,22 @@ class MyrmidonsGame(Game):
 
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list[Event]]:
         parsed = parse_move(move)
+        checked = self._check(state, seat, parsed)
+        if isinstance(parsed, Army):
+            return self._choose_army(state, seat, parsed)
+        if isinstance(parsed, Deploy):
+            return self._deploy(state, seat, parsed)
+        if isinstance(parsed, Step):
+            return self._act(state, seat, "move", None, checked, str(parsed))
+        return self._act(state, seat, "order", parsed.direction, checked, str(parsed))
+
+    def canonical(self, state: State, seat: int, text: str) -> str:
+        parsed = parse_move(text)
+        self._check(state, seat, parsed)
+        return str(parsed)
+
+    def _check(self, state: State, seat: int, parsed: Army | Deploy | Step | Order) -> tuple[tuple[int, int], ...]:
+        """Raise IllegalMoveError unless `seat` may play `parsed` now; a move's or order's (from, to) items."""
         if state.outcome is not None:
             raise IllegalMoveError("The game is over")
         if seat not in self.to_act(state):
@@ -724,18 +152,20 @@ class MyrmidonsGame(Game):
                 raise IllegalMoveError("Your deployment is final: wait for your opponent to deploy")
             raise IllegalMoveError("It is not your turn")
         if isinstance(parsed, Army):
-            return self._choose_army(state, seat, parsed)
+            self._check_army(state, seat, parsed)
+            return ()
         if isinstance(parsed, Deploy):
-            return self._deploy(state, seat, parsed)
+            self._check_deploy(state, seat, parsed)
+            return ()
         if state.in_setup():
             raise IllegalMoveError("Deploy your army first")
         if isinstance(parsed, Step):
             check_step(state, seat, parsed)
-            return self._act(state, seat, "move", None, ((parsed.src, parsed.dst),), str(parsed))
-        items = check_order(state, seat, parsed)
-        return self._act(state, seat, "order", parsed.direction, items, str(parsed))
+            return ((parsed.src, parsed.dst),)
+        return check_order(state, seat, parsed)
 
-    def _choose_army(self, state: State, seat: int, move: Army) -> tuple[State, list[Event]]:
+    @staticmethod
+    def _check_army(state: State, seat: int, move: Army) -> None:
         if state.army_option != "draft" or not state.in_setup():
             raise IllegalMoveError("Armies are only chosen at the start of a draft game")
         if state.armies[seat] is not None:
@@ -746,15 +176,9 @@ class MyrmidonsGame(Game):
             raise IllegalMoveError("Choose 5 different types")
         if len(move.types) != ARMY_SIZE:
             raise IllegalMoveError(f"Choose exactly {ARMY_SIZE} types (you chose {len(move.types)})")
-        army = canonical_army(move.types)
-        armies = tuple(army if s == seat else a for s, a in enumerate(state.armies))
-        new = replace(state, armies=armies, ply=state.ply + 1)
-        return new, [
-            event("army", [seat], seat=seat, move=str(move), types=[BY_CODE[c].to_json() for c in army]),
-            event("army_chosen", None, seat=seat),
-        ]
 
-    def _deploy(self, state: State, seat: int, move: Deploy) -> tuple[State, list[Event]]:
+    @staticmethod
+    def _check_deploy(state: State, seat: int, move: Deploy) -> None:
         if not state.in_setup():
             raise IllegalMoveError("The armies are already deployed")
         army = state.armies[seat]
@@ -766,6 +190,17 @@ class MyrmidonsGame(Game):
                 f"Deploy each of your {PER_SEAT} pieces once, files a to f: "
                 f"{', '.join(expected)} (you wrote {', '.join(move.codes)})"
             )
+
+    def _choose_army(self, state: State, seat: int, move: Army) -> tuple[State, list[Event]]:
+        army = canonical_army(move.types)
+        armies = tuple(army if s == seat else a for s, a in enumerate(state.armies))
+        new = replace(state, armies=armies, ply=state.ply + 1)
+        return new, [
+            event("army", [seat], seat=seat, move=str(move), types=[BY_CODE[c].to_json() for c in army]),
+            event("army_chosen", None, seat=seat),
+        ]
+
+    def _deploy(self, state: State, seat: int, move: Deploy) -> tuple[State, list[Event]]:
         pieces, board, squares = list(state.pieces), list(state.board), list(state.squares)
         for number, (code, sq) in enumerate(zip(move.codes, HOME_SQUARES[seat]), start=1):
             index = piece_index(seat, number)
@@ -829,6 +264,32 @@ class MyrmidonsGame(Game):
     def outcome(self, state: State) -> Outcome | None:
         return state.outcome
 
+    # --- leaving, standings, sampling --------------------------------------------------------------------------
+
+    def in_secret_setup(self, state: State) -> bool:
+        return state.outcome is None and state.in_setup()
+
+    def in_play(self, state: State) -> list[int]:
+        return [] if state.outcome is not None else [0, 1]
+
+    def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
+        """Leaving ends the game at any time, during the secret setup too; nothing hidden is shown."""
+        if seat not in self.in_play(state):
+            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
+        outcome = Outcome((1 - seat,), reason)
+        new = replace(state, outcome=outcome, turn=EMPTY, left=seat)
+        return new, [event("out", None, seat=seat, reason=reason),
+                     event("win", None, winners=[1 - seat], reason=reason)]
+
+    def standings(self, state: State) -> list[list[int]]:
+        if state.outcome is None or not state.outcome.winners:
+            return [[0, 1]]
+        winner = state.outcome.winners[0]
+        return [[winner], [1 - winner]]
+
+    def sample_state(self, view: JSON, rng: random.Random) -> State:
+        return sample_state(view, rng)
+
     # --- view ------------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> JSON:
@@ -883,6 +344,7 @@ class MyrmidonsGame(Game):
                 else None
             ),
             "last_action": state.report,
+            "left": state.left,
         }
 
     @staticmethod
@@ -918,6 +380,7 @@ class MyrmidonsGame(Game):
             "last_move": state.last_move,
             "report": state.report,
             "outcome": state.outcome.to_json() if state.outcome else None,
+            "left": state.left,
         }
 
     def load(self, data: JSON) -> State:
@@ -946,6 +409,7 @@ class MyrmidonsGame(Game):
             last_move=data["last_move"],
             report=data["report"],
             outcome=Outcome.from_json(data["outcome"]),
+            left=data.get("left"),  # older dumps have no "left": nobody left
         )
 
     # --- text board ------------------------------------------------------------------------------------------
@@ -1055,96 +519,6 @@ def _fight_text(fight: JSON) -> str:
         f"Fight on {fight['square']}: {a['id']} {a['name']} {a['code']} attacks "
         f"{d['id']} {d['name']} {d['code']} and {outcome}."
     )
-
-
-def _type_label(t: MyrmidonType) -> str:
-    return f"{t.name} ({t.code})" if not t.is_commander else "Commander (1/1/1)"
-
-
-def _draft_choices(chosen: tuple[str, ...]) -> Choices:
-    if len(chosen) >= ARMY_SIZE:
-        valid = len(chosen) == len(set(chosen)) == ARMY_SIZE and set(chosen) <= set(TYPE_CODES)
-        return Choices(prompt="Your army", move=army_move(chosen) if valid else None)
-    options = [
-        PickerOption(label=_type_label(t), value=t.code, description=f"sword {t.sword}, shield {t.shield}, move {t.move}")
-        for t in TYPES
-        if t.code not in chosen
-    ]
-    return Choices(prompt=f"Choose type {len(chosen) + 1} of {ARMY_SIZE} for your army", options=options)
-
-
-def _deploy_choices(seat: int, army: tuple[str, ...], chosen: tuple[str, ...]) -> Choices:
-    remaining = [c for c in (COMMANDER_CODE, *army)]
-    for code in chosen:
-        if code not in remaining:
-            return Choices(prompt="That piece is already placed")
-        remaining.remove(code)
-    if not remaining:
-        return Choices(prompt="Your deployment", move=deploy_move(chosen))
-    square = NAMES[HOME_SQUARES[seat][len(chosen)]]
-    options = [PickerOption(label=f"{square}: {_type_label(BY_CODE[c])}", value=c) for c in remaining]
-    return Choices(prompt=f"Which piece stands on {square}?", options=options)
-
-
-def _step_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
-    moves = single_moves(state, seat)
-    prompt = "Choose a myrmidon to move, or give an order" if not chosen else f"Move {chosen[0]} to"
-    if not chosen:
-        options = []
-        for src in dict.fromkeys(m.src for m in moves):
-            kind = state.pieces[state.board[src]].kind
-            options.append(PickerOption(label=f"{NAMES[src]}: {_type_label(kind)}", value=NAMES[src]))
-        if orders(state, seat):
-            options.append(PickerOption(label="Give an order with the Commander", value="order"))
-        return Choices(prompt=prompt, options=options)
-    if len(chosen) == 1:
-        options = []
-        for m in moves:
-            if NAMES[m.src] == chosen[0]:
-                attack = state.board[m.dst] != EMPTY
-                label = f"{NAMES[m.dst]} (attack)" if attack else NAMES[m.dst]
-                options.append(PickerOption(label=label, value=NAMES[m.dst]))
-        return Choices(prompt=prompt, options=options)
-    move = f"{chosen[0]}-{chosen[1]}" if len(chosen) == 2 else None
-    legal = move is not None and any(str(m) == move for m in moves)
-    return Choices(prompt=prompt, move=move if legal else None)
-
-
-def _order_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
-    every = orders(state, seat)
-    if len(chosen) == 1:
-        names = dict.fromkeys(DIRECTION_NAMES[o.direction] for o in every)
-        return Choices(prompt="Order: which direction?", options=[PickerOption(label=n, value=n) for n in names])
-    direction = chosen[1]
-    picked = set(chosen[2:])
-    # Participants may be picked in any order: offer every item of a legal order holding all picked so far.
-    fitting = [
-        (o, items)
-        for o in every
-        if DIRECTION_NAMES[o.direction] == direction
-        and picked <= (items := {f"{NAMES[a]}-{NAMES[b]}" for a, b in o.items})
-    ]
-    complete = next((str(o) for o, items in fitting if items == picked), None)
-    offered: dict[str, None] = {}
-    for o, items in fitting:
-        for a, b in o.items:
-            token = f"{NAMES[a]}-{NAMES[b]}"
-            if token not in picked:
-                offered.setdefault(token)
-    options = [_participant_option(state, token) for token in sorted(offered)]
-    prompt = "Add a participant and its distance (the Commander moves 1)"
-    if complete:
-        prompt = "Confirm the order, or add another participant"
-    return Choices(prompt=prompt, options=options, move=complete)
-
-
-def _participant_option(state: State, token: str) -> PickerOption:
-    src, dst = _pair(token)
-    distance = LINE_TO[(src, dst)][1]
-    kind = state.pieces[state.board[src]].kind
-    attack = " (attack)" if state.board[dst] != EMPTY else ""
-    label = f"{NAMES[src]} {kind.name} → {NAMES[dst]}, {distance} square{'s' if distance > 1 else ''}{attack}"
-    return PickerOption(label=label, value=token)
 
 
 GAME = MyrmidonsGame()

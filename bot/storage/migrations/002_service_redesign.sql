@@ -18,6 +18,7 @@ DROP TABLE match_seats;
 ALTER TABLE match_seats_new RENAME TO match_seats;
 CREATE INDEX match_seats_by_user ON match_seats(user_id);
 
+ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE challenge_seats ADD COLUMN kind TEXT NOT NULL DEFAULT 'member';
 ALTER TABLE challenge_seats ADD COLUMN level TEXT;
 

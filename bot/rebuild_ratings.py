@@ -1,6 +1,6 @@
 """`python -m bot ratings --rebuild`: recompute every rating from the stored match results.
 
-The one module of bot/ratings that touches storage: it is an entry point, imported by nothing but `bot.__main__`.
+An entry point beside the bot (bot/ratings stays pure): imported by nothing but `bot.__main__`.
 Safe while the bot runs: the rebuild is one transaction, and SQLite's busy timeout makes either side wait.
 """
 

@@ -1,7 +1,7 @@
 """Ratings benchmark: leaderboard and profile reads on a server with 1,000 rated members.
 
-    python -m bot.ratings.bench                    # 1,000 members, ~12 games each, 300 timed reads per query
-    python -m bot.ratings.bench --members 5000     # a bigger server
+    python -m bot.ratings_bench                    # 1,000 members, ~12 games each, 300 timed reads per query
+    python -m bot.ratings_bench --members 5000     # a bigger server
 
 Fills a temporary SQLite file the way the bot does (finished rated matches with their seats, then a rebuild through
 RatingStore, which also times the rebuild), plus two other servers and another game as noise, then times through
@@ -214,7 +214,7 @@ async def run(members: int, games_each: int, veteran_games: int, runs: int) -> N
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bot.ratings.bench", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m bot.ratings_bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--members", type=int, default=1000)
     p.add_argument("--games", type=int, default=12, help="rated games per member on average")
     p.add_argument("--veteran", type=int, default=500, help="games of the one long-time member")

@@ -1,0 +1,54 @@
+"""The computer opponent: `choose_move(view, level=..., seed=...)` picks a move for the seat whose view it is.
+
+It decides from that view alone — hidden values and cargo it may not know are sampled (`Game.sample_state`) —
+so it can never play on a secret. Pure and synchronous: the match layer runs it in a worker process; the
+function is top level and takes only JSON-safe arguments so that it pickles.
+
+    from bot.ai import choose_move
+    move = choose_move(game.view(state, seat), level="normal", seed=match_seed)
+"""
+
+from __future__ import annotations
+
+from bot.games import get_game
+from bot.games.base import JSON, seeded_rng
+
+from .mcts import Budget, Search, greedy
+from .policy import Policy
+from .policies import policy_for
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
+    """A legal move, in canonical notation, for `view["viewer"]`, who must be one of the seats to act.
+
+    The same view, level and seed always give the same move. Raises ValueError for an unknown level, a public
+    view or a seat that may not act now.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+    seat = view.get("viewer")
+    if seat is None or seat not in view.get("to_act", ()):
+        raise ValueError("the computer needs the private view of a seat that is to act")
+    game = get_game(view["game"])
+    policy = policy_for(game)
+    num_players = view["num_players"]
+    # Salted with the ply so that one match seed does not make the same random choices every turn.
+    rng = seeded_rng(seed, "ai", level, view.get("ply"), seat)
+    state = game.sample_state(view, rng)
+    moves = game.legal_moves(state, seat)
+    if not moves:
+        raise ValueError("no legal move for that seat")
+    if len(moves) == 1:
+        return moves[0]
+    if level == "easy":
+        candidates = policy.candidates(state, seat, rng, policy.easy_candidates)
+        return greedy(policy, state, seat, candidates, num_players, rng, policy.easy_noise)
+    iterations = policy.hard_iterations if level == "hard" else policy.normal_iterations
+    budget = Budget(iterations=iterations, determinisations=policy.determinisations)
+    root_moves = policy.root_candidates(state, seat, rng, num_players)
+    pool = [state] + [game.sample_state(view, rng) for _ in range(policy.determinisations - 1)]
+    return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
+
+__all__ = ["choose_move", "LEVELS", "Policy"]

@@ -1,0 +1,162 @@
+"""Strength and speed of the computer opponent: seeded games between levels, seats alternated.
+
+    python -m bot.ai.bench                                   # every game, every matchup, 20 games each
+    python -m bot.ai.bench epaminondas myriath --games 40 --matchups hard-random,normal-easy --jobs 2
+    python -m bot.ai.bench myriath --players 4 --games 12
+
+Matchups are `<level>-<opponent>`, the opponent a level or `random` (a uniformly random legal move). With three or
+four players the tested level takes one seat (rotating over all seats from game to game) and the opponent every
+other; a "win" is finishing first, a shared first place counting as its share. A game still running after
+`--max-plies` counts as half a win and is reported as unfinished.
+
+Each run merges its numbers into bench_results.json beside this file and rewrites BENCH.md from all of them, so
+the benchmark can be run in parts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+from bot.games import GAMES, get_game
+
+from . import choose_move
+
+HERE = Path(__file__).parent
+RESULTS = HERE / "bench_results.json"
+REPORT = HERE / "BENCH.md"
+MATCHUPS = ("hard-random", "hard-easy", "normal-easy")
+
+
+def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, dict[str, list[float]]]:
+    """One seeded game: (score of the tested level, unfinished?, CPU seconds per move by level)."""
+    key, num_players, tested, opponent, index, max_plies = task
+    game = get_game(key)
+    tested_seat = index % num_players
+    levels = [tested if seat == tested_seat else opponent for seat in range(num_players)]
+    seed = 1000 * index + 17
+    rng = random.Random(seed)
+    state = game.new_state(num_players, seed)
+    times: dict[str, list[float]] = {}
+    for ply in range(max_plies):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = acting[0]
+        level = levels[seat]
+        if level == "random":
+            move = rng.choice(game.legal_moves(state, seat))
+        else:
+            view = json.loads(json.dumps(game.view(state, seat)))  # what a worker process would receive
+            # CPU time of this process: what a move costs on one core, whatever else shares the machine.
+            start = time.process_time()
+            move = choose_move(view, level=level, seed=seed + ply)
+            times.setdefault(level, []).append(time.process_time() - start)
+        state, _ = game.apply(state, seat, move)
+    result = game.outcome(state)
+    if result is None:
+        return 0.5, True, times
+    if not result.winners:
+        return 1.0 / num_players, False, times
+    return (1.0 / len(result.winners) if tested_seat in result.winners else 0.0), False, times
+
+
+def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool) -> dict:
+    tested, opponent = matchup.split("-")
+    tasks = [(key, num_players, tested, opponent, i, max_plies) for i in range(games)]
+    scores, unfinished, times = [], 0, {}
+    for score, open_, game_times in pool.imap(play_one, tasks):
+        scores.append(score)
+        unfinished += open_
+        for level, values in game_times.items():
+            times.setdefault(level, []).extend(values)
+    return {
+        "game": key, "players": num_players, "matchup": matchup, "games": games,
+        "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
+        "times": {level: _timing(values) for level, values in times.items()},
+    }
+
+
+def _timing(values: list[float]) -> dict:
+    values = sorted(values)
+    p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
+    return {"moves": len(values), "median": statistics.median(values), "p99": p99, "max": values[-1]}
+
+
+def _row(r: dict) -> str:
+    rate = 100.0 * r["wins"] / r["games"]
+    tested = r["matchup"].split("-")[0]
+    timing = " ".join(
+        f"{level}: {t['median'] * 1000:.0f} / {t['p99'] * 1000:.0f} ms (n={t['moves']})"
+        for level, t in sorted(r["times"].items(), key=lambda kv: kv[0] != tested)
+    )
+    open_ = f", {r['unfinished']} unfinished" if r["unfinished"] else ""
+    return (f"| {r['game']} | {r['players']} | {r['matchup'].replace('-', ' vs ')} | "
+            f"{r['wins']:g}/{r['games']} = {rate:.0f} %{open_} | {timing} |")
+
+
+def table(results: list[dict]) -> str:
+    lines = [
+        "| game | players | matchup | wins of the first-named | time per move: median / p99 (moves) |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [_row(r) for r in results]
+    return "\n".join(lines)
+
+
+def _load() -> dict[str, dict]:
+    return json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+
+
+def _write(all_results: dict[str, dict]) -> None:
+    RESULTS.write_text(json.dumps(all_results, indent=1, sort_keys=True) + "\n")
+    ordered = sorted(all_results.values(), key=lambda r: (r["game"], r["players"], MATCHUPS.index(r["matchup"])
+                                                          if r["matchup"] in MATCHUPS else 9))
+    REPORT.write_text(
+        "# Computer opponent: measured strength and speed\n\n"
+        "Written by `python -m bot.ai.bench`. Seeded games, seats alternated (with three or four players the tested\n"
+        "level takes each seat in turn against the opponent level in all others; a win is finishing first, a shared\n"
+        "first place counting as its share). Times are CPU seconds of `choose_move` per move (one core; the\n"
+        "benchmark machine's 2 cores were shared with other work, so wall-clock times there were noisier), taken\n"
+        "from the moves of those same games.\n\n"
+        + table(ordered) + "\n"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.ai.bench")
+    parser.add_argument("games", nargs="*", default=list(GAMES))
+    parser.add_argument("--games", dest="count", type=int, default=20, help="games per matchup")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--matchups", default=",".join(MATCHUPS))
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--max-plies", type=int, default=600)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCH.md alone")
+    args = parser.parse_args(argv)
+    results = []
+    with Pool(args.jobs) as pool:
+        for key in args.games:
+            info = get_game(key).info
+            if not info.min_players <= args.players <= info.max_players:
+                continue
+            for matchup in args.matchups.split(","):
+                r = run(key, args.players, matchup, args.count, args.max_plies, pool)
+                print(_row(r), flush=True)
+                results.append(r)
+    print()
+    print(table(results))
+    if not args.no_write:
+        stored = _load()
+        for r in results:
+            stored[f"{r['game']}/{r['players']}/{r['matchup']}"] = r
+        _write(stored)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,56 @@
+"""Myriath: points.
+
+The score is the whole game, and a placement's points show at once, so candidates are ordered by what they score
+for the mover against what they hand to the others, and playouts are greedy among a few random placements
+instead of uniformly random (random placements waste the edges that score).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .policy import Policy, Values, leader_values
+
+
+def _gain(before: tuple[int, ...], after: tuple[int, ...], seat: int) -> int:
+    """Half points the mover gains minus the most any other seat gains from the same placement."""
+    others = [after[s] - before[s] for s in range(len(before)) if s != seat]
+    return (after[seat] - before[seat]) - (max(others) if others else 0)
+
+
+class MyriathPolicy(Policy):
+    playout_depth = 6
+    max_candidates = 20
+    root_pool = 400
+    easy_candidates = 80
+    normal_iterations = 150
+    hard_iterations = 520
+    playout_choices = 4  # placements compared at each playout ply
+
+    def evaluate(self, state: Any, num_players: int) -> Values:
+        # Scores are kept in half points; a point is worth about as much as a tile's typical gain.
+        return leader_values(state.scores, 0.3)
+
+    def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
+        moves = self.game.legal_moves(state, seat)
+        if len(moves) > limit:
+            moves = rng.sample(moves, limit)
+        scored = []
+        for index, move in enumerate(moves):
+            after, _ = self.game.apply(state, seat, move)
+            scored.append((-_gain(state.scores, after.scores, seat), rng.random(), move))
+        scored.sort()
+        return [move for *_, move in scored]
+
+    def playout_move(self, state: Any, seat: int, rng: random.Random) -> str:
+        moves = self.game.legal_moves(state, seat)
+        if len(moves) <= 1:
+            return moves[0]
+        best, best_gain = moves[0], None
+        for move in rng.sample(moves, min(self.playout_choices, len(moves))):
+            after, _ = self.game.apply(state, seat, move)
+            gain = _gain(state.scores, after.scores, seat)
+            if best_gain is None or gain > best_gain:
+                best, best_gain = move, gain
+        return best

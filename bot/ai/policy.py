@@ -1,0 +1,116 @@
+"""What the search needs to know about one game: which moves are worth trying, how to play fast in a playout and
+how good a position is when the playout stops.
+
+The default knows nothing about any game: every move is a candidate, playouts are uniformly random and a
+position is judged only once the game is over. Each game refines it in bot/ai/<game>.py.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Callable, Sequence
+
+from bot.games.base import Game
+
+Values = list[float]
+"""One number per seat in [0, 1]: 1 = certainly finishes first, 0 = certainly does not."""
+
+
+def logistic(x: float) -> float:
+    if x < -30:
+        return 0.0
+    if x > 30:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def leader_values(scores: Sequence[float], scale: float) -> Values:
+    """Turn per-seat scores into win chances: each seat is judged against its strongest rival, which is what
+    finishing first means with two, three or four players."""
+    if len(scores) == 1:
+        return [1.0]
+    values = []
+    for seat, mine in enumerate(scores):
+        best_other = max(s for other, s in enumerate(scores) if other != seat)
+        values.append(logistic(scale * (mine - best_other)))
+    return values
+
+
+def outcome_values(game: Game, state: Any, num_players: int) -> Values | None:
+    """Exact values of a finished game (a shared win is worth a share), None while it runs."""
+    result = game.outcome(state)
+    if result is None:
+        return None
+    if not result.winners:
+        return [1.0 / num_players] * num_players
+    share = 1.0 / len(result.winners)
+    return [share if seat in result.winners else 0.0 for seat in range(num_players)]
+
+
+class Policy:
+    """Game knowledge for the search. Subclasses override what random play gets wrong in their game."""
+
+    # Playout length before the position is judged by `evaluate`; None plays to the end.
+    playout_depth: int | None = None
+    # How many moves a tree node considers at most; the rest of a long list is a random sample.
+    max_candidates: int = 40
+    root_pool: int = 300
+    # The easy level looks one ply ahead over this many candidates, with this much noise on the values.
+    easy_candidates: int = 60
+    easy_noise: float = 0.15
+    # Iterations of the tree search for the other levels, calibrated on this game's speed (see bench.py) so
+    # that a move stays within 0.5 s (normal) and 2 s (hard) on one core. Subclasses set them.
+    normal_iterations: int = 300
+    hard_iterations: int = 1200
+    # Determinisations for hidden-information games; perfect-information games need one.
+    determinisations: int = 1
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
+        """The moves a node tries, best first. The default keeps the engine's list, sampled down to `limit`."""
+        moves = self.game.legal_moves(state, seat)
+        if len(moves) > limit:
+            moves = rng.sample(moves, limit)
+        else:
+            moves = list(moves)
+            rng.shuffle(moves)
+        return moves
+
+    def root_candidates(self, state: Any, seat: int, rng: random.Random, num_players: int) -> list[str]:
+        """The moves the root of the search considers: the best `max_candidates` by one ply of look-ahead over a
+        pool of `root_pool` candidates. Done once a move, so it can afford to apply every candidate; inner
+        nodes cannot and use the cheaper `candidates`."""
+        pool = self.candidates(state, seat, rng, self.root_pool)
+        if len(pool) <= self.max_candidates:
+            return pool
+        scored = []
+        for index, move in enumerate(pool):
+            after, _ = self.game.apply(state, seat, move)
+            values = outcome_values(self.game, after, num_players) or self.evaluate(after, num_players)
+            scored.append((-values[seat], index, move))
+        scored.sort()
+        return [move for _, _, move in scored[: self.max_candidates]]
+
+    def playout_move(self, state: Any, seat: int, rng: random.Random) -> str:
+        return rng.choice(self.game.legal_moves(state, seat))
+
+    def evaluate(self, state: Any, num_players: int) -> Values:
+        """Chances of each seat in a running game. The default has no opinion."""
+        return [1.0 / num_players] * num_players
+
+
+def ranked(moves: Sequence[str], key: Callable[[str], float], limit: int, rng: random.Random, explore: float = 0.25
+           ) -> list[str]:
+    """The `limit` best moves by a cheap `key`, best first, with a share of random others mixed in: a bad key then
+    hides a good move from some nodes only, not from the whole search."""
+    if len(moves) <= limit:
+        return sorted(moves, key=lambda m: -key(m))
+    wild = int(limit * explore)
+    order = sorted(moves, key=lambda m: (-key(m), rng.random()))
+    chosen = order[: limit - wild]
+    rest = order[limit - wild:]
+    chosen += rng.sample(rest, min(wild, len(rest)))
+    return chosen

@@ -1,0 +1,65 @@
+"""/leaderboard and /profile: the server's ratings per game, and a member's record with her rating over time."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.matches import catalogue, errors
+from bot.presenters.pictures import rating_chart_file
+from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
+from bot.views.common import answer, service_of
+from bot.views.leaderboard import leaderboard_buttons, leaderboard_embed
+
+from .common import all_game_choices
+
+RECENT_RESULTS = 10
+
+
+class RatingsCog(commands.Cog, name="Ratings"):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="The server's ratings in a game")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=all_game_choices())
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        page = await service_of(interaction).ratings.leaderboard(interaction.guild_id, game, interaction.user.id)
+        await interaction.response.send_message(embed=leaderboard_embed(page), view=leaderboard_buttons(page),
+                                                ephemeral=True)
+
+    @app_commands.command(name="profile", description="A member's ratings and record on this server")
+    @app_commands.describe(member="Whose profile (yours if left empty)")
+    @app_commands.guild_only()
+    async def profile(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        who = member or interaction.user
+        if who.bot:
+            raise errors.UserError("Bots have no ratings: only members who play rated matches do.")
+        games = await service_of(interaction).ratings.profile(interaction.guild_id, who.id)
+        if not games:
+            await answer(interaction, f"**{who.display_name}** has no rated matches on this server yet.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lines, charted = [], None
+        for rating, profile in games:
+            title = catalogue.info(rating.game).title
+            rank = f" · #{profile.rank} of {profile.total}" if profile else ""
+            lines.append(f"**{title}** — {rating.label}{rank}")
+            lines.append(f"{rating.games} games: {rating.wins} won, {rating.draws} drawn, {rating.losses} lost"
+                         f" · streak {rating.streak_text or '—'} · last {rating.recent[-RECENT_RESULTS:] or '—'}")
+            if charted is None or (profile and len(profile.history) > len(charted[1].history)):
+                charted = (title, profile) if profile else charted
+        embed = discord.Embed(title=f"{who.display_name} on this server",
+                              description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
+        kwargs = {}
+        if charted is not None:
+            title, profile = charted
+            kwargs["file"] = await rating_chart_file(profile.chart_points(), f"{who.display_name} · {title}")
+            embed.set_image(url="attachment://rating.png")
+        await interaction.followup.send(embed=embed, ephemeral=True, **kwargs)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RatingsCog(bot))

@@ -1,0 +1,136 @@
+"""A full Myrmidons state consistent with one seat's view, for a computer opponent that decides from that view.
+
+What the viewer cannot see is drawn at random, subject to everything the view shows:
+
+- values shown in the view (own pieces, pieces face up, both pieces of a fight in the last action's report);
+- an army the viewer knows (her own, or both armies unless drafted): its types are exactly the ones placed;
+- a drafted army the viewer does not know: the types seen so far, and fresh distinct types for the rest;
+- the Commander is never an unseen eliminated piece (losing it ends the game, and the fight that did it is the
+  last action, which shows its values); a piece that moved n squares in the last action has movement ≥ n, and
+  the Commander moves exactly one square.
+
+With the `memory` option, values shown in earlier fights have gone face down again and are in no view (that is
+the option), so a sample keeps only those of the last action.
+
+A deployment not yet made stays not made; an army not yet drafted stays undrafted. The seed, which no view
+shows, is drawn too: it only matters for the first player, who is drawn once both armies stand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable
+
+from ..base import JSON, Outcome
+from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, TYPE_CODES, canonical_army
+from .board import CELLS, EMPTY, LINE_TO, NAMES, PER_SEAT, SEAT_LETTERS, Piece, piece_index
+from .state import State
+
+SQUARE = {name: sq for sq, name in enumerate(NAMES)}
+
+
+def sample_state(view: JSON, rng: random.Random) -> State:
+    pieces_json = {p["id"]: p for p in view["cells"].values()} | {p["id"]: p for p in view["eliminated_pieces"]}
+    squares = [EMPTY] * (2 * PER_SEAT)
+    revealed = [False] * (2 * PER_SEAT)
+    for p in pieces_json.values():
+        index = _index_of(p["id"])
+        revealed[index] = p["revealed"]
+        if "square" in p:
+            squares[index] = SQUARE[p["square"]]
+    known = {p["id"]: p["code"] for p in pieces_json.values() if p["known"]}
+    reach = _reach(view["last_action"])
+    for fight in (view["last_action"] or {}).get("fights", ()):
+        known[fight["attacker"]["id"]] = fight["attacker"]["code"]
+        known[fight["defender"]["id"]] = fight["defender"]["code"]
+
+    armies: list[tuple[str, ...] | None] = []
+    pieces: list[Piece | None] = [None] * (2 * PER_SEAT)
+    for seat in (0, 1):
+        army_json = view["armies"][seat]
+        army = None if army_json is None else tuple(t["code"] for t in army_json if t["code"] != COMMANDER_CODE)
+        setup = view["setup"][seat]
+        if not setup["deployed"]:
+            if setup["army_chosen"] and army is None:  # drafted in secret: any five types will do
+                army = canonical_army(rng.sample(TYPE_CODES, ARMY_SIZE))
+            armies.append(canonical_army(army) if army else None)
+            continue
+        ids = [f"{SEAT_LETTERS[seat]}{n}" for n in range(1, PER_SEAT + 1)]
+        gone = {i for i in ids if squares[_index_of(i)] == EMPTY}
+        codes = _assign(ids, known, army, gone, reach, rng)
+        armies.append(canonical_army([c for c in codes.values() if c != COMMANDER_CODE]))
+        for number, piece_id in enumerate(ids, start=1):
+            pieces[piece_index(seat, number)] = Piece(seat, number, BY_CODE[codes[piece_id]])
+
+    board = [EMPTY] * CELLS
+    for index, sq in enumerate(squares):
+        if sq != EMPTY:
+            board[sq] = index
+    return State(
+        seed=rng.randrange(1 << 31),
+        army_option=view["options"]["army"],
+        memory=view["options"]["memory"] == "on",
+        armies=tuple(armies),
+        pieces=tuple(pieces),
+        board=tuple(board),
+        squares=tuple(squares),
+        revealed=tuple(revealed),
+        turn=EMPTY if view["turn"] is None else view["turn"],
+        first=EMPTY if view["first_player"] is None else view["first_player"],
+        ply=view["ply"],
+        last_move=view["last_move"],
+        report=view["last_action"],
+        outcome=Outcome.from_json(view["outcome"]),
+        left=view["left"],
+    )
+
+
+def _index_of(piece_id: str) -> int:
+    return piece_index(SEAT_LETTERS.index(piece_id[0]), int(piece_id[1:]))
+
+
+def _reach(report: JSON | None) -> dict[str, int]:
+    """How far each piece of the last action went: its movement is at least that."""
+    reach: dict[str, int] = {}
+    for path in (report or {}).get("paths", ()):
+        src, dst = SQUARE[path["from"]], SQUARE[path["to"]]
+        reach[path["piece"]] = max(reach.get(path["piece"], 0), LINE_TO[(src, dst)][1])
+    return reach
+
+
+def _assign(
+    ids: list[str], known: dict[str, str], army: Iterable[str] | None, gone: set[str], reach: dict[str, int],
+    rng: random.Random,
+) -> dict[str, str]:
+    """A type for every piece of one seat: the known ones as shown, the others drawn so that every constraint of
+    the module docstring holds. The Commander's piece is drawn first, uniformly among the pieces that may be it;
+    the rest is a backtracking search over at most six pieces, so it finds an answer whenever one exists."""
+    codes = {i: known[i] for i in ids if i in known}
+    unknown = [i for i in ids if i not in codes]
+    others = set(army) if army is not None else set(TYPE_CODES)  # a drafted army nobody has shown: any type
+    pool = sorted(others - set(codes.values()))
+    if COMMANDER_CODE in codes.values():
+        commander_at: list[str | None] = [None]
+    else:
+        commander_at = [i for i in unknown if i not in gone and reach.get(i, 1) <= 1]
+        rng.shuffle(commander_at)
+
+    def fill(rest: list[str], used: set[str], found: dict[str, str]) -> bool:
+        if not rest:
+            return True
+        candidates = [c for c in pool if c not in used and BY_CODE[c].move >= reach.get(rest[0], 0)]
+        rng.shuffle(candidates)
+        for code in candidates:
+            found[rest[0]] = code
+            if fill(rest[1:], used | {code}, found):
+                return True
+        found.pop(rest[0], None)
+        return False
+
+    for commander in commander_at:
+        found = dict(codes)
+        if commander is not None:
+            found[commander] = COMMANDER_CODE
+        if fill([i for i in unknown if i != commander], set(), found):
+            return found
+    raise ValueError("no army fits this view")

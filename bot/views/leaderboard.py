@@ -1,0 +1,57 @@
+"""The leaderboard's page buttons: each carries the server, game and page it shows, so paging needs no memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.matches import catalogue
+from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
+from bot.ratings import LeaderboardPage
+
+from .common import service_of, single_view, user_action
+
+
+def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
+    title = catalogue.info(page.game).title
+    lines = []
+    for entry in page.entries:
+        r = entry.rating
+        lines.append(f"**{entry.rank}.** {r.name} — {r.label} · {r.games} games ({r.wins}W {r.draws}D {r.losses}L)")
+    if not lines:
+        lines.append("Nobody has played a rated match of this game here yet. Start one with `/play`.")
+    if page.me is not None and page.me not in page.entries:
+        lines += ["", f"You: **{page.me.rank}.** {page.me.rating.label} · {page.me.rating.games} games"]
+    pages = max(1, -(-page.total // page.limit))
+    embed = discord.Embed(title=f"{title} leaderboard", description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
+    embed.set_footer(text=f"Page {page.offset // page.limit + 1} of {pages} · {page.total} rated players · "
+                          "a ? marks a provisional rating (fewer than 5 games)")
+    return embed
+
+
+def leaderboard_buttons(page: LeaderboardPage) -> discord.ui.View:
+    number = page.offset // page.limit
+    return single_view(
+        LeaderboardButton(page.guild_id, page.game, number - 1, "prev", disabled=number == 0),
+        LeaderboardButton(page.guild_id, page.game, number + 1, "next", disabled=not page.has_more),
+    )
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button],
+                        template=r"sg:l:(?P<guild>\d+):(?P<game>[a-z]+):(?P<page>-?\d+):(?P<dir>prev|next)"):
+    def __init__(self, guild_id: int, game: str, page: int, direction: str, *, disabled: bool = False):
+        label = "◀ Previous" if direction == "prev" else "Next ▶"
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"sg:l:{guild_id}:{game}:{page}:{direction}"))
+        self.guild_id, self.game, self.page = guild_id, game, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["guild"]), match["game"], int(match["page"]), match["dir"])
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        page = await service_of(interaction).ratings.leaderboard(self.guild_id, self.game, interaction.user.id,
+                                                                 self.page)
+        await interaction.response.edit_message(embed=leaderboard_embed(page), view=leaderboard_buttons(page))

@@ -1,0 +1,70 @@
+"""Answers that are moves of their own, asked for in private: a Mycenae load request's Consent / Refuse, and the
+confirmation a burn needs before it is played from /move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.storage import Match
+
+from .common import after_presentation, service_of, single_view, user_action
+
+CONSENT_ANSWERS = {
+    "consent": ("Consent", discord.ButtonStyle.success),
+    "refuse": ("Refuse", discord.ButtonStyle.danger),
+}
+
+
+class ConsentButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
+    """The asked player's answer to a load request: her move, valid only while the request stands (the version)."""
+
+    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False):
+        label, style = CONSENT_ANSWERS[answer]
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"sg:k:{match_id}:{version}:{answer}"))
+        self.match_id, self.version, self.answer = match_id, version, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["version"]), match["answer"])
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        await service.playable_match(self.match_id, interaction.user.id, version=self.version, need_turn=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        report = await service.submit_move(self.match_id, interaction.user.id, self.answer,
+                                           expected_version=self.version)
+        verb = "let the pieces be loaded" if self.answer == "consent" else "refused the request"
+        await interaction.followup.send(f"✅ You {verb} in match #{self.match_id}.", ephemeral=True)
+        await after_presentation(interaction, report)
+
+
+def consent_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
+    return single_view(*(ConsentButton(match.id, match.version, a, disabled=disabled) for a in CONSENT_ANSWERS))
+
+
+class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"sg:m:(?P<match>\d+):(?P<version>\d+):(?P<move>[a-z0-9 @=:,-]{2,60})"):
+    """Plays a move that asked for a confirmation (a burn) — only while the position is the one it was asked in."""
+
+    def __init__(self, match_id: int, version: int, move: str):
+        super().__init__(discord.ui.Button(label=f"Yes, {move}", style=discord.ButtonStyle.danger,
+                                           custom_id=f"sg:m:{match_id}:{version}:{move}"))
+        self.match_id, self.version, self.move = match_id, version, move
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["version"]), match["move"])
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        await interaction.response.defer()
+        report = await service.submit_move(self.match_id, interaction.user.id, self.move,
+                                           expected_version=self.version)
+        await interaction.edit_original_response(content=f"✅ You played `{self.move}`.", view=None)
+        await after_presentation(interaction, report)

@@ -1,0 +1,688 @@
+"""Mycenae board picture: an 8 x 8 corner-chess board for two to four armies, chess pieces, and Mycenaean knights
+(wooden horses on wheels) with the cargo the viewer may know written on them.
+
+    render(view, player_names=["Alice", "Bob"]) -> PNG bytes
+
+The view is `Mycenae.view` (bot/games/mycenae.py). This module draws only what the view holds, so a picture can
+never show a secret: a knight shows cargo chips from `cargo` (the viewer's own knights, in her private view) or
+from `known_cargo` (what everybody saw being loaded); a knight with no known cargo shows nothing at all, never a
+count. Two states that differ only in secret cargo give equal views, hence byte-identical pictures.
+
+Each army has a colour *and* an emblem (circle, triangle, square, diamond) drawn on every one of its pieces and in
+the caption, and the four fills differ in lightness, so the armies read apart in greyscale and for every kind of
+colour vision. A private view is turned so that the viewer's corner is bottom left.
+
+The board, start areas, coordinates and corner emblems are a cached layer per (seats, orientation); every piece,
+chip and marker is a cached sprite. A render copies the layer, tints the last move's squares, pastes sprites and
+writes the caption.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from PIL import Image, ImageDraw
+
+from .common import (
+    BACKGROUND,
+    PANEL,
+    REDDISH_PURPLE,
+    SKY_BLUE,
+    SUPERSAMPLE,
+    TEXT,
+    TEXT_DIM,
+    VERMILLION,
+    YELLOW,
+    Grid,
+    RGB,
+    blend,
+    encode_png,
+    fit_text,
+    font,
+    new_canvas,
+    outline_squares,
+    paste_centred,
+    player_names_for,
+    status_line,
+    supersampled,
+    tint_squares,
+)
+
+SQUARE = 112
+MARGIN = 40  # room for the coordinates on every edge
+BOARD = 8
+CAPTION_HEIGHT = 178
+SWATCH = 46  # an army's emblem in the caption
+CORNER_EMBLEM = 28  # an army's emblem in the margin corner next to its board corner
+CHIP_HEIGHT = 24  # a cargo chip on a knight
+MARKER = 30  # badges in a square's corner: pending request, take-over
+AREA_FRAME = 4  # the band in the army's colour around its start area
+
+LIGHT_SQUARE: RGB = (236, 216, 180)
+DARK_SQUARE: RGB = (206, 172, 126)
+LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
+LAST_MOVE_FRAME = blend(SKY_BLUE, (0, 0, 0), 0.4)
+DESTROYED = REDDISH_PURPLE  # captures and burns (vermillion would read as the h1 army's colour)
+REQUEST = YELLOW
+INK: RGB = (26, 26, 30)
+PAPER: RGB = (250, 248, 242)
+WOOD: RGB = (150, 104, 58)  # the Mycenaean knight's wheeled platform
+
+CORNER_NAMES = ("a1", "a8", "h8", "h1")  # the rules' seat table, clockwise; a view's "corners" are these
+
+
+@dataclass(frozen=True)
+class Army:
+    """The look of the army in one corner. The four fills differ in lightness (ivory, sky blue, vermillion,
+    charcoal, lightest first) and each army has its own emblem shape, so colour is never the only difference."""
+
+    fill: RGB
+    edge: RGB  # outline and inner lines, contrasting with the fill
+    emblem: str  # circle, triangle, square, diamond
+
+
+ARMIES = (  # by corner: a1, a8, h8, h1 (with two players a1 and h8 meet: ivory against charcoal, as in chess)
+    Army(fill=(247, 243, 233), edge=INK, emblem="circle"),
+    Army(fill=(86, 180, 233), edge=INK, emblem="triangle"),
+    Army(fill=(40, 41, 46), edge=(236, 232, 222), emblem="square"),
+    Army(fill=(213, 94, 0), edge=INK, emblem="diamond"),
+)
+
+# The solid chess glyphs of the bundled DejaVu font: filled with the army's colour and stroked with its edge, their
+# inner cut-outs become lines in the edge colour, so one glyph reads right on every fill.
+GLYPHS = {"K": "\u265a", "R": "\u265c", "B": "\u265d", "N": "\u265e", "P": "\u265f"}
+GLYPH_HEIGHT = 0.66  # of a square, for the plain pieces
+HORSE_HEIGHT = 0.5  # the Mycenaean knight's horse, which leaves the square's top for its cargo chips
+
+
+# --- orientation ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnedGrid(Grid):
+    """The board turned by quarter turns (counter-clockwise) so that corner `turns` of CORNER_NAMES lands bottom
+    left: 0 a1 (the public view), 1 a8, 2 h8, 3 h1. A turn, never a mirror, so the clockwise seat order stays
+    clockwise on screen."""
+
+    turns: int = 0
+
+    def screen(self, f: int, r: int) -> tuple[int, int]:
+        """(column, row) on screen of square (f, r); row 0 is the top."""
+        last = BOARD - 1
+        return ((f, last - r), (last - r, last - f), (last - f, r), (r, f))[self.turns]
+
+    def origin(self, f: int, r: int) -> tuple[int, int]:
+        col, row = self.screen(f, r)
+        return self.left + col * self.square, self.top + row * self.square
+
+
+def corner_index(view: dict, seat: int) -> int:
+    return CORNER_NAMES.index(view["corners"][seat])
+
+
+def turns_for(view: dict) -> int:
+    """The private view puts its viewer's corner bottom left; everyone else sees a1 there."""
+    viewer = view.get("viewer")
+    return 0 if viewer is None else corner_index(view, viewer)
+
+
+def grid_for(turns: int) -> TurnedGrid:
+    return TurnedGrid(BOARD, BOARD, SQUARE, MARGIN, MARGIN, turns=turns)
+
+
+def square_name(f: int, r: int) -> str:
+    return f"{chr(ord('a') + f)}{r + 1}"
+
+
+# The start area of each corner: 4 squares along its edge, 2 deep (the rules' frame: origin, edge, forward).
+FRAMES = (((0, 0), (1, 0), (0, 1)), ((0, 7), (0, -1), (1, 0)), ((7, 7), (-1, 0), (0, -1)), ((7, 0), (0, 1), (-1, 0)))
+
+
+def start_area(corner: int) -> set[tuple[int, int]]:
+    (fo, ro), (fe, re), (ff, rf) = FRAMES[corner]
+    return {(fo + i * fe + j * ff, ro + i * re + j * rf) for i in range(4) for j in range(2)}
+
+
+# --- sprites --------------------------------------------------------------------------------------------------
+
+
+def _paint_emblem(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, army: Army, line: float) -> None:
+    """The army's emblem filled with its colour and edged with its contrasting one."""
+    r = radius
+    if army.emblem == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=army.fill, outline=army.edge, width=round(line))
+        return
+    if army.emblem == "square":
+        s = r * 0.86
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=army.fill, outline=army.edge, width=round(line))
+        return
+    if army.emblem == "triangle":
+        points = [(cx, cy - r * 1.02), (cx + r * 1.02, cy + r * 0.8), (cx - r * 1.02, cy + r * 0.8)]
+    else:  # diamond
+        points = [(cx, cy - r * 1.08), (cx + r * 1.08, cy), (cx, cy + r * 1.08), (cx - r * 1.08, cy)]
+    draw.polygon(points, fill=army.fill, outline=army.edge, width=round(line))
+
+
+@lru_cache(maxsize=16)
+def emblem_sprite(size: int, corner: int) -> Image.Image:
+    army = ARMIES[corner]
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        line = max(SUPERSAMPLE * 2, big // 11)
+        _paint_emblem(draw, big / 2, big / 2, big / 2 - line / 2 - SUPERSAMPLE, army, line)
+
+    return supersampled(size, paint)
+
+
+def _paint_glyph(draw: ImageDraw.ImageDraw, letter: str, cx: float, bottom: float, height: float, army: Army,
+                 stroke: int) -> None:
+    """A chess glyph standing on `bottom`, centred on cx, about `height` tall."""
+    fnt = font(round(height / 0.73))  # DejaVu's chess glyphs are about 0.73 of the font size tall
+    glyph = GLYPHS[letter]
+    x0, y0, x1, y1 = draw.textbbox((0, 0), glyph, font=fnt, stroke_width=stroke)
+    draw.text((cx - (x0 + x1) / 2, bottom - y1), glyph, font=fnt, fill=army.fill, stroke_width=stroke,
+              stroke_fill=army.edge)
+
+
+def _paint_platform(draw: ImageDraw.ImageDraw, big: int, army: Army) -> float:
+    """The wooden horse's wheeled plank; returns the y the horse stands on."""
+    line = max(SUPERSAMPLE * 2, big // 40)
+    plank_top, plank_bottom = big * 0.78, big * 0.87
+    left, right = big * 0.2, big * 0.76
+    draw.rounded_rectangle((left, plank_top, right, plank_bottom), radius=big * 0.02, fill=WOOD, outline=army.edge,
+                           width=line)
+    wheel = big * 0.062
+    for x in (left + big * 0.1, right - big * 0.1):
+        y = plank_bottom + wheel * 0.55
+        draw.ellipse((x - wheel, y - wheel, x + wheel, y + wheel), fill=army.fill, outline=army.edge, width=line)
+        hub = wheel * 0.3
+        draw.ellipse((x - hub, y - hub, x + hub, y + hub), fill=army.edge)
+    return plank_top + line / 2
+
+
+@lru_cache(maxsize=64)
+def piece_sprite(size: int, letter: str, mycenaean: bool, corner: int) -> Image.Image:
+    """A piece filling a whole square: the chess glyph (a Mycenaean knight: a smaller horse on a wheeled plank,
+    leaving the top of the square to its cargo chips) and the army's emblem in the bottom-right corner."""
+    army = ARMIES[corner]
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        stroke = max(SUPERSAMPLE * 2, round(big * 0.026))
+        cx = big * 0.48  # a little left of centre: the emblem sits bottom right
+        if mycenaean:
+            stands_on = _paint_platform(draw, big, army)
+            _paint_glyph(draw, "N", cx, stands_on + stroke, big * HORSE_HEIGHT, army, stroke)
+        else:
+            _paint_glyph(draw, letter, cx, big * 0.88, big * GLYPH_HEIGHT, army, stroke)
+        line = max(SUPERSAMPLE * 2, big // 50)
+        _paint_emblem(draw, big * 0.865, big * 0.865, big * 0.085, army, line)
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=64)
+def piece_patch(letter: str, mycenaean: bool, corner: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The piece sprite cut down to its visible part, and where that part sits in the square: pasting a third
+    of the pixels makes a render measurably faster."""
+    sprite = piece_sprite(SQUARE, letter, mycenaean, corner)
+    box = sprite.getchannel("A").getbbox()
+    return sprite.crop(box), box[:2]
+
+
+@lru_cache(maxsize=128)
+def chip_sprite(letter: str, count: int, corner: int, struck: bool = False, height: int = CHIP_HEIGHT) -> Image.Image:
+    """A cargo chip: the piece letter in the owner's colours, with a small count when there are several; struck
+    through for destroyed cargo."""
+    army = ARMIES[corner]
+    letter_font = font(round(height * 0.72), bold=True)
+    count_font = font(round(height * 0.48), bold=True)
+    width = round(letter_font.getlength(letter) + height * 0.36)  # narrow: a full cargo K R B2 P3 fits one row
+    if count > 1:
+        width += round(count_font.getlength(str(count)))
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=height // 4, fill=army.fill, outline=army.edge,
+                           width=2)
+    x = round(height * 0.18)
+    draw.text((x, height / 2), letter, font=letter_font, fill=army.edge, anchor="lm")
+    if count > 1:
+        x += round(letter_font.getlength(letter))
+        draw.text((x, height - 3), str(count), font=count_font, fill=army.edge, anchor="ls")
+    if struck:
+        draw.line((2, height - 3, width - 3, 2), fill=VERMILLION if corner != 3 else INK, width=2)
+    return img
+
+
+@lru_cache(maxsize=4)
+def cross_sprite(size: int) -> Image.Image:
+    """A bold X in ink with a light edge: a piece was destroyed or taken here (its owner is no longer known)."""
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        inset = big * 0.12
+        lo, hi = inset, big - inset
+        for colour, width in ((PAPER, big // 8), (INK, big // 8 - 2 * max(SUPERSAMPLE * 2, big // 44))):
+            draw.line((lo, lo, hi, hi), fill=colour, width=width)
+            draw.line((lo, hi, hi, lo), fill=colour, width=width)
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=4)
+def flame_sprite(size: int) -> Image.Image:
+    """A flame on the square of a burnt knight."""
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        line = max(SUPERSAMPLE * 2, big // 22)
+
+        def flame(scale: float, fill: RGB) -> None:
+            # a drop shape: a round bottom half, sides narrowing to a point at the top
+            cx, base = big / 2, big * 0.94
+            h, w = big * 0.86 * scale, big * 0.36 * scale
+            belly = base - w
+            points = [(cx + w * math.cos(t), belly + w * math.sin(t)) for t in (i / 16 * math.pi for i in range(17))]
+            points += [(cx - w * (1 - t) ** 1.5, belly - (h - w) * t) for t in (i / 10 for i in range(11))]
+            points += [(cx + w * t ** 1.5, belly - (h - w) * (1 - t)) for t in (i / 10 for i in range(11))]
+            draw.polygon(points, fill=fill, outline=INK, width=line)
+
+        flame(1.0, VERMILLION)
+        flame(0.55, YELLOW)
+
+    return supersampled(size, paint)
+
+
+@lru_cache(maxsize=4)
+def marker_sprite(size: int, kind: str) -> Image.Image:
+    """A corner badge: 'ask' (a question mark on yellow: this knight asks consent) or 'flag' (a take-over)."""
+
+    def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
+        line = max(SUPERSAMPLE * 2, big // 14)
+        pad = SUPERSAMPLE
+        fill = REQUEST if kind == "ask" else PAPER
+        draw.ellipse((pad, pad, big - pad, big - pad), fill=fill, outline=INK, width=line)
+        if kind == "ask":
+            draw.text((big / 2, big / 2 + big * 0.03), "?", font=font(round(big * 0.72), bold=True), fill=INK,
+                      anchor="mm")
+        else:
+            pole = big * 0.32
+            draw.rectangle((pole, big * 0.2, pole + big * 0.07, big * 0.8), fill=INK)
+            draw.polygon([(pole + big * 0.07, big * 0.2), (big * 0.76, big * 0.33), (pole + big * 0.07, big * 0.47)],
+                         fill=INK)
+
+    return supersampled(size, paint)
+
+
+# --- layer ----------------------------------------------------------------------------------------------------
+
+
+def square_colour(f: int, r: int) -> RGB:
+    return DARK_SQUARE if (f + r) % 2 == 0 else LIGHT_SQUARE  # a1 dark, as on a chessboard
+
+
+def area_box(grid: Grid, corner: int) -> tuple[int, int, int, int]:
+    """The screen rectangle of a corner's start area."""
+    boxes = [grid.box(f, r) for f, r in start_area(corner)]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+@lru_cache(maxsize=16)
+def board_layer(corners: tuple[int, ...], turns: int) -> Image.Image:
+    """Everything that never changes in a match: squares, coordinates on every edge, each seated army's emblem
+    beside its board corner, the empty caption band."""
+    grid = grid_for(turns)
+    img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + CAPTION_HEIGHT)
+    draw = ImageDraw.Draw(img)
+    for f in range(BOARD):
+        for r in range(BOARD):
+            x0, y0, x1, y1 = grid.box(f, r)
+            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=square_colour(f, r))
+    draw.rectangle((grid.left - 2, grid.top - 2, grid.right + 1, grid.bottom + 1), outline=(18, 20, 24), width=2)
+    _draw_coordinates(draw, grid)
+    for corner in corners:
+        f, r = FRAMES[corner][0]
+        x0, y0, x1, y1 = grid.box(f, r)
+        x = x0 - MARGIN // 2 if x0 == grid.left else x1 + MARGIN // 2
+        y = y0 - MARGIN // 2 if y0 == grid.top else y1 + MARGIN // 2
+        paste_centred(img, emblem_sprite(CORNER_EMBLEM, corner), (x, y))
+    return img
+
+
+def edge_labels(grid: TurnedGrid) -> tuple[list[str], list[str]]:
+    """The labels of the screen columns (left to right) and rows (top to bottom): after a quarter turn the files
+    run up the sides and the ranks along the top and bottom."""
+    columns, rows = [""] * BOARD, [""] * BOARD
+    for f in range(BOARD):
+        for r in range(BOARD):
+            col, row = grid.screen(f, r)
+            file_label, rank_label = chr(ord("a") + f), str(r + 1)
+            columns[col] = file_label if grid.turns % 2 == 0 else rank_label
+            rows[row] = rank_label if grid.turns % 2 == 0 else file_label
+    return columns, rows
+
+
+def _frame_start_areas(img: Image.Image, grid: Grid, corners: Sequence[int]) -> None:
+    """Each seated army's start area framed by a band of its colour. A frame, not a tint: a tinted area would look
+    like a highlight (a sky-blue one like the last move's squares). Drawn after the highlights, so that a tinted
+    square does not change the band's colour."""
+    draw = ImageDraw.Draw(img)
+    for corner in corners:
+        x0, y0, x1, y1 = area_box(grid, corner)
+        army = ARMIES[corner]
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=army.edge, width=AREA_FRAME + 2)
+        draw.rectangle((x0 + 2, y0 + 2, x1 - 3, y1 - 3), outline=army.fill, width=AREA_FRAME)
+
+
+def _draw_coordinates(draw: ImageDraw.ImageDraw, grid: TurnedGrid) -> None:
+    fnt = font(22, bold=True)
+    half = SQUARE // 2
+    columns, rows = edge_labels(grid)
+    for col, label in enumerate(columns):
+        x = grid.left + col * SQUARE + half
+        for y in (grid.top - MARGIN // 2 - 1, grid.bottom + MARGIN // 2 + 1):
+            draw.text((x, y), label, font=fnt, fill=TEXT_DIM, anchor="mm")
+    for row, label in enumerate(rows):
+        y = grid.top + row * SQUARE + half
+        for x in (grid.left - MARGIN // 2 - 1, grid.right + MARGIN // 2 + 1):
+            draw.text((x, y), label, font=fnt, fill=TEXT_DIM, anchor="mm")
+
+
+# --- what the view says about the last move -------------------------------------------------------------------
+
+
+def last_kind(view: dict) -> str | None:
+    """'move', 'load', 'unload', 'burn', 'consent', 'refuse' (or None before the first move)."""
+    move = view.get("last_move")
+    if not move:
+        return None
+    head = move.split(" ")[0]
+    return head if head in ("load", "unload", "burn", "consent", "refuse") else "move"
+
+
+def revealed_now(view: dict) -> list[dict]:
+    """Cargo destroyed (and so shown to everyone) by the last move."""
+    return [r for r in view.get("revealed") or [] if r["ply"] == view["ply"]]
+
+
+def cargo_counts(pieces: Sequence[dict], first_owner: int) -> list[tuple[int, str, int]]:
+    """(owner, letter, count) in chip order: the knight owner's pieces first, each owner's in K R B P order."""
+    counts = Counter((p["owner"], p["type"]) for p in pieces)
+    order = sorted(counts, key=lambda k: (k[0] != first_owner, k[0], "KRBP".index(k[1])))
+    return [(owner, letter, counts[owner, letter]) for owner, letter in order]
+
+
+def visible_cargo(view: dict, square: str) -> list[dict]:
+    """What this viewer may know a knight carries: all of it for her own knight, else what was seen loaded."""
+    own = view.get("cargo") or {}
+    if square in own:
+        return own[square]
+    return (view.get("known_cargo") or {}).get(square) or []
+
+
+# --- render ---------------------------------------------------------------------------------------------------
+
+
+def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
+    """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
+    grid = grid_for(turns_for(view))
+    seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
+    img = board_layer(seated, grid.turns).copy()
+    _highlight_last_move(img, grid, view)
+    _frame_start_areas(img, grid, seated)
+    corners = [corner_index(view, s) for s in range(view["num_players"])]
+    for p in view["board"]:
+        patch, (dx, dy) = piece_patch(p["type"], p["mycenaean"], corners[p["owner"]])
+        x0, y0, _, _ = grid.box_of(p["square"])
+        img.paste(patch, (x0 + dx, y0 + dy), patch)
+        if p["mycenaean"]:
+            _draw_chips(img, grid, p["square"], cargo_counts(visible_cargo(view, p["square"]), p["owner"]),
+                        corners, top=True)
+    _mark_revealed(img, grid, view, corners)
+    if view.get("pending"):
+        _mark_request(img, grid, view["pending"])
+    if board_only:
+        return img.crop((0, 0, img.width, grid.bottom + MARGIN))
+    _draw_caption(img, grid.bottom + MARGIN, view, player_names_for(view, player_names), corners)
+    return img
+
+
+def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
+    """The PNG of a Mycenae view. player_names: display names per seat (default: the corners, a1 h8 ...)."""
+    return encode_png(draw(view, player_names))
+
+
+def _draw_chips(img: Image.Image, grid: Grid, square: str, counts: list[tuple[int, str, int]], corners: list[int],
+                top: bool) -> None:
+    """Cargo chips in one or two centred rows along the top (a knight's cargo) or bottom (destroyed cargo) of a
+    square."""
+    if not counts:
+        return
+    chips = [chip_sprite(letter, count, corners[owner], struck=not top) for owner, letter, count in counts]
+    rows: list[list[Image.Image]] = [[]]
+    room = SQUARE - 2
+    for chip in chips:
+        if rows[-1] and sum(c.width + 2 for c in rows[-1]) + chip.width > room:
+            rows.append([])
+        rows[-1].append(chip)
+    x0, y0, x1, y1 = grid.box_of(square)
+    for i, row in enumerate(rows):
+        width = sum(c.width for c in row) + 2 * (len(row) - 1)
+        x = x0 + (SQUARE - width) // 2
+        y = y0 + 3 + i * (CHIP_HEIGHT + 2) if top else y1 - 3 - (len(rows) - i) * (CHIP_HEIGHT + 2) + 2
+        for chip in row:
+            img.paste(chip, (x, y), chip)
+            x += chip.width + 2
+
+
+def _highlight_last_move(img: Image.Image, grid: Grid, view: dict) -> None:
+    """From and to squares tinted blue, where the move ended framed; a capture's square tinted purple and crossed;
+    a burn's squares tinted purple and crossed, with a flame where the knight stood."""
+    kind = last_kind(view)
+    squares = view.get("last_squares") or []
+    if not kind or not squares:
+        return
+    if kind == "burn":
+        tint_squares(img, grid, squares, DESTROYED, 0.6)
+        paste_centred(img, flame_sprite(round(SQUARE * 0.8)), grid.centre_of(squares[0]))
+        for name in squares[1:]:
+            paste_centred(img, cross_sprite(SQUARE), grid.centre_of(name))
+        return
+    if kind == "move" and "x" in view["last_move"]:
+        tint_squares(img, grid, squares[:1], LAST_MOVE, 0.5)
+        tint_squares(img, grid, squares[1:], DESTROYED, 0.55)
+        paste_centred(img, cross_sprite(SQUARE), grid.centre_of(squares[1]))
+        outline_squares(img, grid, squares[1:], LAST_MOVE_FRAME, 4)
+        return
+    tint_squares(img, grid, squares, LAST_MOVE, 0.5)
+    # a move ends on its target; a load in its knight; an unload on the squares it placed pieces on
+    ended = squares[:1] if kind in ("load", "consent", "refuse") else squares[1:]
+    outline_squares(img, grid, ended, LAST_MOVE_FRAME, 4)
+
+
+def _mark_revealed(img: Image.Image, grid: Grid, view: dict, corners: list[int]) -> None:
+    """Cargo the last move destroyed, shown along the bottom of the knight's square (now everyone's knowledge);
+    knights that changed hands in a take-over carry a flag."""
+    for record in revealed_now(view):
+        if record["cause"] == "taken over":
+            x0, y0, _, _ = grid.box_of(record["square"])
+            paste_centred(img, marker_sprite(MARKER, "flag"), (x0 + MARKER // 2 + 2, y0 + MARKER // 2 + 2))
+        _draw_chips(img, grid, record["square"], cargo_counts(record["pieces"], record["owner"]), corners, top=False)
+
+
+def _mark_request(img: Image.Image, grid: Grid, pending: dict) -> None:
+    """A request for consent: the asking knight and the asked pieces framed in yellow, a question mark on the
+    knight."""
+    outline_squares(img, grid, [pending["knight"]], REQUEST, 6)
+    for name in pending["squares"]:
+        _dashed_frame(img, grid, name, REQUEST, 5)
+    x0, y0, x1, _ = grid.box_of(pending["knight"])
+    paste_centred(img, marker_sprite(MARKER, "ask"), (x1 - MARKER // 2 - 2, y0 + CHIP_HEIGHT + MARKER // 2 + 6))
+
+
+def _dashed_frame(img: Image.Image, grid: Grid, name: str, colour: RGB, width: int) -> None:
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = grid.box_of(name)
+    dash = SQUARE // 8
+    for i in range(0, SQUARE, 2 * dash):
+        draw.rectangle((x0 + i, y0, x0 + i + dash - 1, y0 + width - 1), fill=colour)
+        draw.rectangle((x0 + i, y1 - width, x0 + i + dash - 1, y1 - 1), fill=colour)
+        draw.rectangle((x0, y0 + i, x0 + width - 1, y0 + i + dash - 1), fill=colour)
+        draw.rectangle((x1 - width, y0 + i, x1 - 1, y0 + i + dash - 1), fill=colour)
+
+
+# --- caption --------------------------------------------------------------------------------------------------
+
+_PAD = 14
+BADGE_HEIGHT = 76
+
+
+def _badge_tag(view: dict, seat: int) -> tuple[str, RGB]:
+    outcome = view.get("outcome")
+    if outcome and seat in outcome["winners"]:
+        return "WINNER", YELLOW
+    if seat in (view.get("out") or []):
+        return "OUT", TEXT
+    waiting = view["setup"]["waiting"]
+    if waiting:
+        if seat in waiting:
+            return "SETTING UP", SKY_BLUE
+        return ("READY", TEXT_DIM) if view["armies"][seat] == "mycenae" else ("", TEXT_DIM)
+    if view.get("pending") and view["pending"]["asked"] == seat:
+        return "ASKED", YELLOW
+    if seat in (view.get("to_act") or []):
+        return "TO MOVE", SKY_BLUE
+    return "", TEXT_DIM
+
+
+def _badge_detail(view: dict, seat: int) -> str:
+    """'a1 · Mycenae': the corner and the army (a count of pieces would have to leave out the carried ones, and
+    counting them would tell how much a knight carries)."""
+    return f"{view['corners'][seat]} · {view['armies'][seat].capitalize()}"
+
+
+@dataclass(frozen=True)
+class Badge:
+    """Everything one player's badge shows; equal badges are drawn once (see badge_image)."""
+
+    width: int
+    corner: int
+    name: str
+    you: bool  # the viewer's own badge, in a private view
+    tag: str
+    tag_colour: RGB
+    detail: str
+    short_detail: str  # what a narrow badge shows instead
+    out: bool
+
+
+def _badge(view: dict, seat: int, name: str, corner: int, width: int) -> Badge:
+    tag, tag_colour = _badge_tag(view, seat)
+    return Badge(width, corner, name, view.get("viewer") == seat, tag, tag_colour, _badge_detail(view, seat), view["corners"][seat],
+                 seat in (view.get("out") or []))
+
+
+@lru_cache(maxsize=256)
+def badge_image(badge: Badge) -> Image.Image:
+    """A player's badge on the caption's background: emblem (crossed out when the player is out), name, and a
+    line with the state tag, corner and army. Cached: consecutive boards of a match mostly repeat them."""
+    img = Image.new("RGB", (badge.width, BADGE_HEIGHT + 1), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    if badge.tag in ("TO MOVE", "WINNER", "ASKED"):
+        draw.rounded_rectangle((0, 0, badge.width - 1, BADGE_HEIGHT), radius=12, fill=PANEL,
+                               outline=badge.tag_colour, width=3)
+    centre = (10 + SWATCH // 2, BADGE_HEIGHT // 2)
+    paste_centred(img, emblem_sprite(SWATCH, badge.corner), centre)
+    if badge.out:
+        paste_centred(img, cross_sprite(SWATCH), centre)
+    text_x = 20 + SWATCH
+    right = badge.width - 10
+    you = " (you)" if badge.you else ""
+    for size in (26, 23, 20):  # a little smaller before shortening: a four-player badge is narrow
+        name_font = font(size, bold=True)
+        if name_font.getlength(badge.name + you) <= right - text_x:
+            break
+    name = fit_text(badge.name, name_font, right - text_x - name_font.getlength(you)) + you  # "(you)" kept whole
+    draw.text((text_x, 25), name, font=name_font,
+              fill=TEXT_DIM if badge.out else TEXT, anchor="lm")
+    tag_font, detail_font = font(18, bold=True), font(17)
+    x = text_x
+    if badge.tag:
+        draw.text((x, 56), badge.tag, font=tag_font, fill=badge.tag_colour, anchor="lm")
+        x += round(draw.textlength(badge.tag, font=tag_font)) + 8
+    detail = badge.detail if detail_font.getlength(badge.detail) <= right - x else badge.short_detail
+    draw.text((x, 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def text_line(text: str, size: int, bold: bool, colour: RGB, width: int) -> Image.Image:
+    """One caption line on the background, shortened to fit. Cached: the public and private boards of one move
+    share their status and last-move lines."""
+    fnt = font(size, bold)
+    img = Image.new("RGB", (width, round(size * 1.3)), BACKGROUND)
+    ImageDraw.Draw(img).text((0, img.height // 2), fit_text(text, fnt, width), font=fnt, fill=colour, anchor="lm")
+    return img
+
+
+def _names_list(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def status(view: dict, names: Sequence[str]) -> str:
+    """Whose turn it is, who is still setting up (nothing more: the cargo is secret), or how the game ended."""
+    waiting = view["setup"]["waiting"]
+    if view.get("outcome"):
+        return status_line(view, names)
+    if waiting:
+        return f"Secret setup: {_names_list([names[s] for s in waiting])} still choosing cargo"
+    pending = view.get("pending")
+    if pending:
+        return (f"{names[pending['asked']]} to answer {names[pending['requester']]}'s request to load into "
+                f"{pending['knight']}")
+    return status_line(view, names)
+
+
+def history(view: dict, names: Sequence[str]) -> str:
+    """The last move in notation, with what it revealed: destroyed cargo, take-overs, a king lost in a knight."""
+    pending = view.get("pending")
+    if pending:
+        return f"Request: {pending['move']} — consent or refuse"
+    move = view.get("last_move")
+    if not move:
+        return "No move yet" if not view["setup"]["waiting"] else "The first move follows the setup"
+    parts = [f"Last: {move}"]
+    kind, squares = last_kind(view), view.get("last_squares") or []
+    if kind == "burn":
+        parts[0] += f" (destroyed {len(squares)})"
+    elif kind == "consent" and squares:
+        parts[0] += f" to load {' '.join(squares)}"  # a load's squares: the knight, then the pieces
+    elif kind == "refuse" and view.get("refused"):
+        parts[0] += f" ({view['refused'][-1]})"
+    kings_lost = []
+    for record in revealed_now(view):
+        carried = " ".join(p["type"] for p in record["pieces"])
+        if record["cause"] == "taken over":
+            parts.append(f"{record['square']} taken over" + (f", its cargo {carried} destroyed" if carried else ""))
+        else:
+            parts.append(f"{record['square']} carried {carried or 'nothing'}")
+        kings_lost += [p["owner"] for p in record["pieces"] if p["type"] == "K"]
+    # a king destroyed inside a knight: its owner is out by this move (other knock-outs the view does not date)
+    parts += [f"{names[seat]} is out" for seat in sorted(set(kings_lost)) if seat in (view.get("out") or [])]
+    return " · ".join(parts)
+
+
+def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], corners: list[int]) -> None:
+    """One badge per player (emblem, name, state, corner and army), then whose turn in large type, then the last
+    move."""
+    count = view["num_players"]
+    slot = (img.width - _PAD * (count + 1)) // count
+    for seat in range(count):
+        badge = badge_image(_badge(view, seat, names[seat], corners[seat], slot))
+        img.paste(badge, (_PAD + seat * (slot + _PAD), top + 6))
+    room = img.width - 2 * _PAD - 8
+    line = text_line(status(view, names), 31, True, TEXT, room)
+    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 36 - line.height // 2))
+    line = text_line(history(view, names), 26, False, TEXT_DIM, room)
+    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 74 - line.height // 2))

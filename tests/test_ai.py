@@ -1,0 +1,213 @@
+"""The computer opponent: legal, deterministic, blind to what its seat may not know, fast at the easy level and
+better than random.
+
+Search levels are exercised with small budgets (the real ones are measured by `python -m bot.ai.bench`, not here)
+so the whole file stays quick.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+import statistics
+import time
+
+import pytest
+
+import bot.ai
+from bot.ai import LEVELS, choose_move
+from bot.ai.policies import policy_for
+from bot.games import get_game
+from bot.games.playout import random_plies
+
+SIZES = [
+    ("epaminondas", 2, None),
+    ("archimedes", 2, None),
+    ("myriath", 2, None),
+    ("myriath", 3, None),
+    ("myriath", 4, None),
+    ("myrmidons", 2, None),
+    ("myrmidons", 2, {"army": "draft"}),
+    ("mycenae", 2, None),
+    ("mycenae", 2, {"armies": ["mycenae", "mycenae"]}),
+    ("mycenae", 3, {"armies": ["mycenae", "mycenae", "mycenae"]}),
+    ("mycenae", 4, None),
+]
+
+
+def _ids(size: tuple) -> str:
+    key, n, options = size
+    return f"{key}-{n}" + ("-" + "-".join(str(v) for v in options.values()) if options else "")
+
+
+@pytest.fixture
+def small_budgets(monkeypatch):
+    """Searches of a few dozen iterations: the same code paths as the real levels, a fraction of the time."""
+    for key in ("epaminondas", "archimedes", "myriath", "myrmidons", "mycenae"):
+        policy = policy_for(get_game(key))
+        monkeypatch.setattr(policy, "normal_iterations", 24)
+        monkeypatch.setattr(policy, "hard_iterations", 40)
+
+
+def _private_view(game, state, seat) -> dict:
+    """The view exactly as a worker process receives it: through JSON."""
+    return json.loads(json.dumps(game.view(state, seat)))
+
+
+def _positions(key: str, n: int, options, seed: int, every: int):
+    """Every `every`-th position of a seeded random game, the first (a set-up) always included."""
+    game = get_game(key)
+    for i, ply in enumerate(random_plies(game, n, seed, options)):
+        if i % every == 0:
+            yield ply
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_ids)
+def test_easy_plays_a_legal_move_everywhere(size):
+    key, n, options = size
+    game = get_game(key)
+    checked = 0
+    for ply in _positions(key, n, options, seed=3, every=9):
+        move = choose_move(_private_view(game, ply.state, ply.seat), level="easy", seed=ply.state.ply)
+        assert move in ply.moves
+        checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_ids)
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_search_levels_play_legal_moves(size, level, small_budgets):
+    key, n, options = size
+    game = get_game(key)
+    plies = list(_positions(key, n, options, seed=5, every=1))
+    for ply in (plies[0], plies[len(plies) // 3], plies[2 * len(plies) // 3]):
+        move = choose_move(_private_view(game, ply.state, ply.seat), level=level, seed=1)
+        assert move in ply.moves
+
+
+def test_every_secret_setup_move_kind():
+    """Myrmidons deployment and draft, Mycenae cargo: the computer's first move is one of its setup moves."""
+    cases = [("myrmidons", 2, None, "deploy "), ("myrmidons", 2, {"army": "draft"}, "army "),
+             ("mycenae", 2, None, "cargo "), ("mycenae", 4, {"armies": ["mycenae"] * 4}, "cargo ")]
+    for key, n, options, prefix in cases:
+        game = get_game(key)
+        state = game.new_state(n, 11, options)
+        for seat in game.to_act(state):
+            if not game.legal_moves(state, seat)[0].startswith(prefix):
+                continue
+            move = choose_move(_private_view(game, state, seat), level="easy", seed=2)
+            assert move.startswith(prefix) and move in game.legal_moves(state, seat)
+
+
+def _consent_position():
+    """A three-player Mycenae position where a player is asked to let her pieces be loaded."""
+    game = get_game("mycenae")
+    for ply in random_plies(game, 3, 0, {"armies": ["mycenae"] * 3}):
+        if "consent" in ply.moves:
+            return game, ply
+    raise AssertionError("no load request in that random game")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_mycenae_consent_is_answered(level, small_budgets):
+    game, ply = _consent_position()
+    move = choose_move(_private_view(game, ply.state, ply.seat), level=level, seed=4)
+    assert move in ("consent", "refuse")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_ids)
+def test_same_view_level_and_seed_give_the_same_move(size, small_budgets):
+    key, n, options = size
+    game = get_game(key)
+    plies = list(_positions(key, n, options, seed=8, every=1))
+    ply = plies[len(plies) // 2]
+    view = _private_view(game, ply.state, ply.seat)
+    for level in LEVELS:
+        assert choose_move(view, level=level, seed=42) == choose_move(json.loads(json.dumps(view)), level=level,
+                                                                      seed=42)
+
+
+@pytest.mark.parametrize("key, n, options", [
+    ("myrmidons", 2, None),
+    ("mycenae", 2, {"armies": ["mycenae", "mycenae"]}),
+    ("mycenae", 3, {"armies": ["mycenae", "mycenae", "mycenae"]}),
+])
+def test_what_the_seat_cannot_see_does_not_change_the_move(key, n, options, small_budgets):
+    """Two full states that differ only in the opponents' secrets (two different draws consistent with the
+    computer's view) give the same move, at every level."""
+    game = get_game(key)
+    for ply in list(_positions(key, n, options, seed=6, every=1))[4:]:
+        seat = ply.seat
+        view = game.view(ply.state, seat)
+        first = game.sample_state(view, random.Random(1))
+        second = game.sample_state(view, random.Random(2))
+        if game.dump(first) != game.dump(second):
+            break
+    else:
+        raise AssertionError("no position of that game had secrets to draw")
+    assert game.view(first, seat) == game.view(second, seat) == view
+    for level in LEVELS:
+        assert choose_move(_private_view(game, first, seat), level=level, seed=9) == \
+            choose_move(_private_view(game, second, seat), level=level, seed=9)
+
+
+def test_easy_stays_within_its_time_budget():
+    times = []
+    for key, n, options in SIZES:
+        game = get_game(key)
+        for ply in _positions(key, n, options, seed=12, every=15):
+            view = _private_view(game, ply.state, ply.seat)
+            start = time.perf_counter()
+            choose_move(view, level="easy", seed=0)
+            times.append(time.perf_counter() - start)
+    assert times
+    assert statistics.median(times) < 0.05
+    assert max(times) < 0.25  # generous: the machine running the tests is shared
+
+
+def _play(key: str, levels: list[str], seed: int, max_plies: int = 400) -> tuple[int, ...]:
+    game = get_game(key)
+    rng = random.Random(seed)
+    state = game.new_state(len(levels), seed)
+    for ply in range(max_plies):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = acting[0]
+        if levels[seat] == "random":
+            move = rng.choice(game.legal_moves(state, seat))
+        else:
+            move = choose_move(game.view(state, seat), level=levels[seat], seed=seed + ply)
+        state, _ = game.apply(state, seat, move)
+    result = game.outcome(state)
+    return result.winners if result else ()
+
+
+@pytest.mark.parametrize("key", ["epaminondas", "archimedes", "myriath"])
+def test_easy_beats_random(key):
+    wins = 0
+    for seed in range(4):
+        levels = ["easy", "random"] if seed % 2 == 0 else ["random", "easy"]
+        wins += levels.index("easy") in _play(key, levels, seed) and 1
+    assert wins >= 3
+
+
+def test_choose_move_can_cross_to_a_worker_process():
+    """The match layer calls it in another process: the function pickles by name and its input is plain JSON."""
+    assert pickle.loads(pickle.dumps(choose_move)) is bot.ai.choose_move
+    game = get_game("epaminondas")
+    state = game.new_state(2, 0)
+    view = _private_view(game, state, 0)
+    assert choose_move(view, level="easy", seed=0) in game.legal_moves(state, 0)
+
+
+def test_refuses_a_view_that_is_not_to_act():
+    game = get_game("epaminondas")
+    state = game.new_state(2, 0)
+    with pytest.raises(ValueError):
+        choose_move(game.view(state, 1), level="easy", seed=0)
+    with pytest.raises(ValueError):
+        choose_move(game.view(state, None), level="easy", seed=0)
+    with pytest.raises(ValueError):
+        choose_move(game.view(state, 0), level="grandmaster", seed=0)

@@ -1,0 +1,153 @@
+"""Mycenae on Discord for 2, 3 and 4 players: secret cargo set-up, load requests answered in private, burns
+confirmed, take-overs, a restart halfway, and nothing about cargo reaching anyone who may not know it."""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+
+import pytest
+
+from bot_helpers import board_posts, buttons, move, open_match, stored
+from mycenae_policy import make_policy
+
+# Seeds of make_policy found to give short matches (the first match of a test has seed 1000) that show a burn, and
+# with 3-4 players a request asked and refused and a take-over.
+POLICY_SEED = {2: 19, 3: 28, 4: 33}
+
+
+def members_for(world, count):
+    extra = [world.guild.add_member(world.env.create_user("dave"))] if count == 4 else []
+    return [world.alice, world.bob, world.carol, *extra][:count]
+
+
+def last_dm(member):
+    return member.user.dm_channel.last_message
+
+
+async def act(world, thread, match_id, member, text):
+    """Play `text` as the member would: an answer to a request from her private prompt, a burn after
+    confirming it, anything else by /move."""
+    if text in ("consent", "refuse"):
+        prompt = last_dm(member)
+        assert "asks to load your pieces" in prompt.content
+        result = await member.user.click(prompt, label=text.capitalize())
+        assert result.ephemeral and "✅" in result.response.content, result.response.content
+        return
+    result = await move(member, thread, match_id, text)
+    if text.startswith("burn "):
+        assert "Burn this knight?" in result.response.content and not result.response.content.startswith("✅")
+        confirm = await member.click(result.response, label=f"Yes, {text}")
+        assert "✅ You played" in stored(world, result.response).content
+        return
+    assert result.response.content.startswith("✅"), (text, result.response.content)
+
+
+async def play_mycenae(world, thread, match_id, members, choose, *, restart_after=None, limit=200):
+    events = set()
+    for played in range(limit):
+        service = world.bot.matches
+        match = await service.get_match(match_id)
+        if not match.active:
+            return events
+        game, state = service.game_of(match), service.state_of(match)
+        seat = game.to_act(state)[0]
+        text = choose(game, state, seat, game.legal_moves(state, seat))
+        events.add(text.split(" ")[0])
+        await act(world, thread, match_id, members[seat], text)
+        if restart_after is not None and played + 1 == restart_after:
+            await world.restart()
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_whole_mycenae_match(world, players, caplog):
+    caplog.set_level(logging.INFO)
+    members = members_for(world, players)
+    thread, match_id = await open_match(world, "mycenae", members)
+    assert "Secret setup" in board_posts(thread)[-1].content
+    setup_dm = last_dm(world.alice)
+    assert "Set up in private" in buttons(setup_dm)
+    played = await play_mycenae(world, thread, match_id, members, make_policy(POLICY_SEED[players]),
+                                restart_after=6)
+    assert {"cargo", "burn"} <= played
+    posts = "\n".join(m.content for m in thread.history())
+    final = board_posts(thread)[-1]
+    assert "🏆" in final.content and not final.components
+    if players > 2:
+        assert {"load", "refuse"} <= played
+        assert "refuse" in posts.lower() and "take" in posts.lower()  # the request's answer and a take-over said
+    cargo_moves = [line for line in caplog.text.splitlines() if "move=cargo" in line]
+    assert not cargo_moves and "<secret>" in caplog.text  # the set-up never reaches a log line
+
+
+async def test_two_matches_differing_only_in_secret_cargo_look_the_same_to_others(world):
+    """Same seed, same public moves; only alice's hidden cargo differs. Everything public, and bob's private
+    pictures, must be byte for byte the same."""
+    seen = []
+    for cargo_choice in (0, -1):
+        world.bot.matches.seed_source = lambda: 1000
+        thread, match_id = await open_match(world, "mycenae", [world.alice, world.bob])
+        rng = random.Random(5)
+        for _ in range(14):
+            service = world.bot.matches
+            match = await service.get_match(match_id)
+            game, state = service.game_of(match), service.state_of(match)
+            seat = game.to_act(state)[0]
+            moves = game.legal_moves(state, seat)
+            if moves[0].startswith("cargo"):
+                text = moves[cargo_choice]
+            else:  # nothing whose legality depends on the hidden cargo
+                text = rng.choice([m for m in moves if not m.startswith(("unload", "burn"))])
+            await act(world, thread, match_id, [world.alice, world.bob][seat], text)
+        mine = await world.bob.click(board_posts(thread)[-1], label="My view")
+        posts = [(re.sub(r"#\d+", "#N", m.content), [await a.read() for a in m.attachments])
+                 for m in thread.history()]
+        seen.append((posts, await mine.response.attachments[0].read()))
+    assert seen[0][0] == seen[1][0]  # every public post, pictures included
+    assert seen[0][1] == seen[1][1]  # bob's own view
+
+
+async def test_request_answers_from_others_or_after_the_fact_are_refused(world):
+    members = [world.alice, world.bob, world.carol]
+    thread, match_id = await open_match(world, "mycenae", members)
+    choose = make_policy(POLICY_SEED[3])
+    service = world.bot.matches
+    while True:  # play until a request waits for an answer
+        match = await service.get_match(match_id)
+        game, state = service.game_of(match), service.state_of(match)
+        seat = game.to_act(state)[0]
+        moves = game.legal_moves(state, seat)
+        if moves[0] in ("consent", "refuse"):
+            break
+        await act(world, thread, match_id, members[seat], choose(game, state, seat, moves))
+    asked = members[seat]
+    prompt = last_dm(asked)
+    outsider = next(m for m in members if m is not asked)
+    other = await move(outsider, thread, match_id, "consent")  # only the asked player may answer
+    assert other.ephemeral and other.response.content.startswith("It is not your turn")
+    refused = await move(asked, thread, match_id, "refuse")  # answered by notation instead
+    assert refused.response.content.startswith("✅")
+    late = await asked.user.click(prompt, label="Consent")
+    assert late.ephemeral and late.response.content.startswith("This board is out of date")
+    assert (await service.get_match(match_id)).version == match.version + 1  # only the refusal counted
+
+
+async def test_a_mistyped_full_knight_unload_is_refused_clearly(world):
+    thread, match_id = await open_match(world, "mycenae", [world.alice, world.bob])
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    game, state = service.game_of(match), service.state_of(match)
+    full = next(m for m in game.legal_moves(state, 0) if m.count(":") == 1)  # everything in one knight
+    knight = full.split()[1].split(":")[0]
+    await act(world, thread, match_id, world.alice, full)
+    for seat, member in ((0, world.alice), (1, world.bob)):  # a move each that leaves the full knight alone
+        state = service.state_of(await service.get_match(match_id))
+        await act(world, thread, match_id, member, next(
+            m for m in game.legal_moves(state, seat) if not m.startswith(("unload", "burn", "load", knight))))
+    typo = f"unload {knight} K@{knight[0]}9"
+    result = await move(world.alice, thread, match_id, typo)
+    assert result.ephemeral and not result.response.content.startswith("✅")
+    assert len(result.response.content) < 500 and result.response.content
+    assert (await service.get_match(match_id)).version == 3
