@@ -116,22 +116,28 @@ STEPS = [("BEGIN", "before"), ("BEGIN", "after"), ("INSERT INTO moves", "before"
          ("UPDATE matches", "before"), ("UPDATE matches", "after"), ("COMMIT", "before"), ("COMMIT", "after")]
 
 
+# Keeps aiosqlite's worker thread busy for a while (tens of milliseconds), as a loaded machine would.
+SLOW_QUERY = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT COUNT(*) FROM c"
+
+
 def cancel_at(repo, prefix: str, when: str):
-    """Make the next statement starting with `prefix` cancel the task running it: `before` while SQLite may still
-    run it (aiosqlite works on its own thread), `after` once it ran."""
+    """Make the next statement starting with `prefix` cancel the task running it: `before` while the statement
+    still waits in aiosqlite's queue behind a slow query (it runs later, on aiosqlite's own thread), `after` once
+    it ran. Returns what fired, and the slow query's task to await."""
     real = repo.db.execute
     fired = []
 
     def execute(sql, *args, **kwargs):
         if fired or not sql.lstrip().upper().startswith(prefix.upper()):
             return real(sql, *args, **kwargs)
-        fired.append(sql)
 
         async def cancelled():
             if when == "before":
+                fired.append(asyncio.ensure_future(real(SLOW_QUERY)))
+                await asyncio.sleep(0)  # the slow query is queued first
                 asyncio.current_task().cancel()
                 return await real(sql, *args, **kwargs)
-            result = await real(sql, *args, **kwargs)
+            fired.append(await real(sql, *args, **kwargs))
             raise asyncio.CancelledError()
 
         return cancelled()
@@ -148,7 +154,10 @@ async def test_a_move_cancelled_inside_its_transaction_blocks_nothing(world, pre
     with pytest.raises(asyncio.CancelledError):
         await asyncio.ensure_future(world.bot.matches.submit_move(match_id, world.alice.id, "a1-a3"))
     del repo.db.execute
-    assert fired and not repo.db.in_transaction
+    assert fired
+    if when == "before":
+        await (await fired[0]).close()  # the slow query, and so the cancelled statement, ran
+    assert not repo.db.in_transaction
     await world.bot.matches.bus.idle()
 
     # the move landed whole or not at all; either way the next move and challenge work
