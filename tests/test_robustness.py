@@ -71,6 +71,19 @@ async def test_long_display_names_fit_challenges_captions_and_choices(world):
     assert len(listed.response.content) <= DISCORD_LIMIT
 
 
+async def test_four_long_names_fit_the_thread_name_and_the_board(world):
+    players = [world.guild.add_member(world.env.create_user(f"p{i}"), nick=f"{i}" + "Ж" * 31) for i in range(4)]
+    result = await players[0].slash(world.channel, "play", game="myriath", players=4, opponent=players[1],
+                                    opponent2=players[2], opponent3=players[3])
+    assert not result.ephemeral
+    for member in players[1:]:
+        await member.click(world.channel.last_message, label="Accept")
+    thread = world.channel.threads[-1]
+    assert len(thread.name) <= 100
+    board = board_posts(thread)[-1]
+    assert len(board.content) <= DISCORD_LIMIT and "Ж" * 31 in board.content
+
+
 # --- 2. nobody can make the bot ping others without end --------------------------------------------------------
 
 async def test_challenge_spam_is_refused_and_pings_at_most_five_times(world):
