@@ -12,9 +12,11 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from bot.matches.errors import UserError
-
 from bot.matches import MatchService
+from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
+from bot.matches.computer import ComputerPlayers, process_pool
+from bot.matches.errors import UserError
+from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.settings import Settings, SettingsError
 from bot.storage import Repository, open_database
@@ -23,7 +25,8 @@ from bot.views.common import report_failure
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.ratings", "bot.cogs.rules", "bot.cogs.admin")
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.ratings", "bot.cogs.rules",
+              "bot.cogs.admin")
 
 
 def utc_timestamp() -> float:
@@ -35,8 +38,10 @@ class StrategosBot(commands.Bot):
     repo: Repository
     matches: MatchService
     presenter: Presenter
+    records: MatchRecords
 
-    def __init__(self, settings: Settings, *, seed_source=None):
+    def __init__(self, settings: Settings, *, seed_source=None, computer_executor=process_pool,
+                 computer_pause: float = COMPUTER_PAUSE):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
         super().__init__(
             command_prefix=commands.when_mentioned,  # only "@Strategos sync"; everything else is a slash command
@@ -46,6 +51,8 @@ class StrategosBot(commands.Bot):
         )
         self.settings = settings
         self._seed_source = seed_source
+        self._computer_executor = computer_executor  # tests think in a thread: their simulated Discord runs one process
+        self._computer_pause = computer_pause
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
 
     async def setup_hook(self) -> None:
@@ -57,8 +64,10 @@ class StrategosBot(commands.Bot):
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
+        self.records = MatchRecords(self.matches)
         self.presenter = Presenter(self, self.matches, DiscordControls())
         self.matches.bus.subscribe(self.presenter)
+        self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
         self.tree.on_error = self.on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -69,6 +78,7 @@ class StrategosBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to development guild %s", len(synced), self.settings.dev_guild)
         await self.matches.start()
+        await self.computers.resume()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
@@ -92,6 +102,9 @@ class StrategosBot(commands.Bot):
         matches = getattr(self, "matches", None)
         if matches is not None:
             await matches.drain()
+        computers = getattr(self, "computers", None)
+        if computers is not None:
+            computers.close()
         repo = getattr(self, "repo", None)
         if repo is not None:
             await repo.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import pytest_asyncio
@@ -21,13 +22,18 @@ def settings(tmp_path):
 
 def make_bot(settings):
     seeds = itertools.count(1000)  # deterministic seeds make every match replayable in the tests
-    return create_bot(settings, seed_source=lambda: next(seeds))
+    # The computer thinks in a thread here (the simulated Discord follows work in threads, not in other processes),
+    # and without its pause, which only makes its replies read naturally.
+    return create_bot(settings, seed_source=lambda: next(seeds), computer_executor=lambda: ThreadPoolExecutor(1),
+                      computer_pause=0.0)
 
 
 @pytest_asyncio.fixture
 async def world(settings):
     """A running bot in a guild with a #games channel and three members."""
-    env = simcord.Env(make_bot(settings))
+    # A match's end builds its replay GIF in a worker thread: seconds for a long match on a busy machine, more
+    # than SimCord's default patience of 5 s for the bot to settle after an interaction.
+    env = simcord.Env(make_bot(settings), settle_timeout=30.0)
     guild = env.create_guild("Strategos Test", id=GUILD_ID)
     await env.start()
     world = None

@@ -58,7 +58,7 @@ async def test_whole_epaminondas_match_to_a_win(world):
     await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS[1:], [world.bob, world.alice])
     final = board_posts(thread)[-1]
     assert "🏆 **alice** (Light) wins: Light has more pieces across (1 to 0)." in final.content
-    assert not final.components  # the finished match has no buttons
+    assert set(buttons(final)) == {"Rematch"}  # the finished match: no board buttons, only a rematch
     assert {u.id for u in final.mentions} == {world.alice.id, world.bob.id}
     result = await move(world.bob, thread, match_id, "a12-a11")
     assert result.ephemeral and result.response.content == "This match is already over."
@@ -69,7 +69,7 @@ async def test_whole_archimedes_match_to_a_port_win(world):
     await play_moves(world, thread, match_id, ARCHIMEDES_BLACK_WINS, [world.alice, world.bob])
     final = board_posts(thread)[-1]
     assert "🏆 **bob** (Black) wins: Black's ship held White's port." in final.content
-    assert not final.components
+    assert set(buttons(final)) == {"Rematch"}
 
 
 SIDES = {"epaminondas": ("Light", "Dark"), "archimedes": ("White", "Black")}
@@ -100,7 +100,7 @@ async def test_draw_offer_accepted(world, game):
     await world.bob.click(offer, label="Accept draw")
     final = board_posts(thread)[-1]
     assert "🤝 The match is drawn: draw by agreement." in final.content
-    assert not final.components
+    assert set(buttons(final)) == {"Rematch"}
 
 
 async def test_draw_offer_declined_and_withdrawn_by_a_move(world):

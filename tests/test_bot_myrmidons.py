@@ -17,6 +17,7 @@ import sqlite3
 from dataclasses import dataclass
 
 import renderers
+from renderers.replay import replay_gif
 from bot.games.myrmidons import GAME
 from bot_helpers import board_posts, buttons, choose, is_disabled, match_id_of, move, stored, thread_of
 
@@ -120,6 +121,7 @@ class Referee:
         self.world, self.tap = world, tap
         self.seat_of = {world.alice.id: 0, world.bob.id: 1}
         self.state = GAME.new_state(2, SEED, OPTIONS)
+        self.states = [self.state]  # every position, for the replay at the end
         self.public_pieces: dict[str, dict] = {}  # piece id -> its values, once a public fight report named it
         self.checked = 0
         self.images_checked: set[str] = set()
@@ -128,6 +130,7 @@ class Referee:
     def play(self, seat: int, text: str) -> None:
         """A move the bot accepted: play it here too."""
         self.state, events = GAME.apply(self.state, seat, text)
+        self.states.append(self.state)
         for ev in events:
             if ev["type"] == "fight" and ev["visible_to"] is None:
                 for side in ("attacker", "defender"):
@@ -144,6 +147,10 @@ class Referee:
     def _check_public(self, sent: Sent) -> None:
         assert not any(c.startswith(("sg:p:", "sg:s:")) for c in sent.component_ids), sent  # pickers are private
         for filename, url in self._new_images(sent):
+            if filename == "replay.gif":  # the match's end: every frame is a public view, nothing more
+                expected = replay_gif([GAME.view(s, None) for s in self.states], player_names=NAMES)
+                assert self.tap.image(url) == expected, f"the replay is not the public course of the match: {sent}"
+                continue
             assert filename == "board.png", sent
             assert self.tap.image(url) == _render(self.state, None), f"public picture is not the public view: {sent}"
         for tell in self._tells(None):
@@ -342,7 +349,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     final = board_posts(thread)[-1]
     assert "Fight on d7: S6 Peltast 3/2/4 attacks N4 Commander C and wins" in final.content
     assert "🏆 **alice** (South) wins: South eliminated the enemy Commander." in final.content
-    assert not final.components
+    assert set(buttons(final)) == {"Rematch"}
     assert {u.id for u in final.mentions} == {world.alice.id, world.bob.id}
     over = await world.alice.user.click(invitation, label="Set up in private")
     assert over.response.content == "This match is already over."
@@ -358,7 +365,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
             assert s.reader == world.bob.id and s.ephemeral, s
     # and the checks were not empty: every board post (one from /board), both deployment previews and the
     # fight-free order's preview, bob's view
-    assert ref.pictures == {"board.png": 3 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3}
+    assert ref.pictures == {"board.png": 3 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3, "replay.gif": 1}
 
 
 async def play_order_in_picker(world, thread, ref, player, text: str) -> None:

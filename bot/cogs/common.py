@@ -14,6 +14,10 @@ def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=info.title, value=info.key) for info in catalogue.offered()]
 
 
+def computer_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=level, value=level) for level in catalogue.COMPUTER_LEVELS]
+
+
 def all_game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=info.title, value=info.key) for info in catalogue.all_games()]
 

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.presenters.text import message_link
 from bot.views.common import after_presentation, answer, service_of, single_view
+from bot.views.records import takeback_offer
 from bot.views.requests import ConfirmMove
 
 from .common import autocomplete_match, match_label
@@ -36,7 +37,9 @@ class MatchesCog(commands.Cog, name="Matches"):
             return
         report = await service.submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
-        await answer(interaction, f"✅ You played `{shown}` in match #{match}.")
+        offer = takeback_offer(interaction, report)
+        await answer(interaction, f"✅ You played `{shown}` in match #{match}.",
+                     **({"view": offer} if offer else {}))
         await after_presentation(interaction, report)
 
     @move.autocomplete("move")

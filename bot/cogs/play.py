@@ -10,7 +10,7 @@ from bot.matches import catalogue, errors
 from bot.views.challenge import post_challenge
 from bot.views.options import new_panel, panel_text, panel_view
 
-from .common import game_choices
+from .common import computer_choices, game_choices
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -25,8 +25,9 @@ class PlayCog(commands.Cog, name="Play"):
         opponent2="Second opponent (3–4 player games)",
         opponent3="Third opponent (4 player games)",
         rated="Whether the result counts for the server's ratings (default: yes)",
+        computer="Fill the open seats with the computer at this level (or name Strategos as the opponent)",
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(game=game_choices(), computer=computer_choices())
     @app_commands.guild_only()
     async def play(
         self,
@@ -37,24 +38,31 @@ class PlayCog(commands.Cog, name="Play"):
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         rated: bool = True,
+        computer: str | None = None,
     ) -> None:
         info = catalogue.info(game)
-        named = [m for m in (opponent, opponent2, opponent3) if m is not None]
+        me = self.bot.user
+        named = [m for m in (opponent, opponent2, opponent3) if m is not None and (me is None or m.id != me.id)]
+        if len(named) < len([m for m in (opponent, opponent2, opponent3) if m is not None]):
+            computer = computer or "normal"  # Strategos itself named as an opponent: a computer seat
         if any(m.bot for m in named):
-            raise errors.UserError("Bots can't play. Challenge a person, or leave `opponent` empty.")
+            raise errors.UserError("Bots can't play. Challenge a person, leave `opponent` empty, or pick "
+                                   "`computer:` to play against Strategos.")
         count = players or max(info.min_players, len(named) + 1)
         if len(named) + 1 > count:
             raise errors.UserError(f"You named {len(named)} opponents for a {count}-player game.")
         if not info.min_players <= count <= info.max_players:
             raise errors.UserError(f"{info.title} is for {info.min_players}–{info.max_players} players.")
         invited: list[int | None] = [m.id for m in named] + [None] * (count - 1 - len(named))
+        if computer and None not in invited:
+            raise errors.UserError("Every seat already has a player: leave a seat open for the computer.")
         if info.options:
             panel = new_panel(interaction, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-                              invited=invited, rated=rated)
+                              invited=invited, rated=rated, computer_level=computer)
             await interaction.response.send_message(panel_text(panel), view=panel_view(panel), ephemeral=True)
             return
-        await post_challenge(interaction, game, invited, {}, rated=rated)
+        await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,6 +10,8 @@ from bot.games import GAMES, Game, GameInfo, get_game
 
 from . import errors
 
+COMPUTER_LEVELS = ("easy", "normal", "hard")
+
 
 def offered() -> list[GameInfo]:
     """Games with an engine and a picture: the ones /play offers."""

@@ -45,8 +45,8 @@ class ForcedMove:
 
 @dataclass(frozen=True)
 class MovePlayed:
-    """A move changed the position (the board must be posted again). `kind`: "move", "resign", "timeout" or
-    "draw"; `move` is None for a secret move; `events` are public; `forced` are the moves the match then played
+    """A move changed the position (the board must be posted again). `kind`: "move", "resign", "timeout",
+    "draw" or "takeback" (`move` is then the move taken back); `move` is None for a secret move; `events` are public; `forced` are the moves the match then played
     for players who had no choice (Myriath's passes)."""
 
     match: Match
@@ -86,8 +86,27 @@ class MatchEnded:
     outcome: Outcome
 
 
+@dataclass(frozen=True)
+class TakebackAsked:
+    """The player of `seat` asks to take back her last move (`move`, public: secret moves are never taken back)."""
+
+    match: Match
+    seat: int
+    move: str
+
+
+@dataclass(frozen=True)
+class TakebackAnswered:
+    """A player answered a take-back request without settling it all (an agreement others must join), or
+    declined it. An accepted take-back is a MovePlayed of kind "takeback"."""
+
+    match: Match
+    seat: int
+    accepted: bool
+
+
 MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | DrawOffered | DrawDeclined | BoardRequested
-              | MatchEnded)
+              | MatchEnded | TakebackAsked | TakebackAnswered)
 
 
 def match_id_of(event: MatchEvent) -> int:

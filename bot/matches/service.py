@@ -23,7 +23,7 @@ from bot.storage import Challenge, Match, Repository, Timer, VersionConflict
 
 from . import errors
 from .bus import Delivery, EventBus
-from .catalogue import checked_options, confirmation_for, default_options, is_offered
+from .catalogue import COMPUTER_LEVELS, checked_options, confirmation_for, default_options, is_offered
 from .events import (
     BoardRequested,
     ChallengeEnded,
@@ -35,6 +35,7 @@ from .events import (
     MovePlayed,
     SetupProgress,
 )
+from .movelog import effective_moves
 from .ratelimit import RateLimiter
 from .ratings import Ratings
 from .timers import TimerDispatcher
@@ -206,11 +207,15 @@ class MatchService:
         options: dict[str, Any] | None = None,
         computer_level: str | None = None,
         rated: bool = True,
+        challenger_position: int = 0,
     ) -> Challenge:
         """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
-        `computer_level`, the computer's seat). Matches with a computer seat are never rated."""
+        `computer_level`, the computer's seat). Matches with a computer seat are never rated. The challenger sits
+        at `challenger_position` (0 unless a rematch rotates the seats); the invited take the others in order."""
         if not is_offered(game_key):
             raise errors.UserError("That game can't be played here yet.")
+        if computer_level is not None and computer_level not in COMPUTER_LEVELS:
+            raise errors.UserError(f"The computer plays at these levels: {', '.join(COMPUTER_LEVELS)}.")
         game = get_game(game_key)
         players = len(invited) + 1
         if not game.info.min_players <= players <= game.info.max_players:
@@ -222,6 +227,8 @@ class MatchService:
             raise errors.UserError("You can't challenge yourself. Leave `opponent` empty for an open challenge.")
         if len(set(named)) != len(named):
             raise errors.UserError("Each opponent can take only one seat.")
+        if not 0 <= challenger_position < players:
+            raise ValueError(f"no seat {challenger_position} in a {players}-player challenge")
         options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
         async with self._operation(lock_key=None):
             if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
@@ -234,6 +241,7 @@ class MatchService:
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
                 now=now, expires_at=now + self.challenge_ttl, computer_level=computer_level, rated=rated,
+                challenger_position=challenger_position,
             )
         self.timers.wake()
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
@@ -486,32 +494,46 @@ class MatchService:
             raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, expected_version)
-            seat = self._seat_to_act(match, user_id)
-            game = self.game_of(match)
-            state = self.state_of(match)
-            secret_setup = game.in_secret_setup(state)
-            try:
-                canonical = game.canonical(state, seat, move)
-                new_state, events = game.apply(state, seat, canonical)
-            except (MoveSyntaxError, IllegalMoveError) as exc:
-                raise errors.BadMove(str(exc)) from None
-            private = game.is_private_move(canonical)
-            match = await self._commit(match, seat=seat, move=canonical, private=private, events=events,
-                                       new_state=new_state)
-            log.info("match=%s guild=%s user=%s seat=%s move=%s version=%s%s", match.id, match.guild_id, user_id,
-                     seat, "<secret>" if private else canonical, match.version,
-                     f" finished={match.result}" if match.result else "")
-            match, forced = await self._play_forced_moves(match, new_state)
-            public = [e for e in events if is_visible(e, None)]
-            shown = None if private else canonical
-            if secret_setup and self.in_secret_setup(match):
-                presented = self.bus.publish(SetupProgress(match, seat))
-            else:
-                rated = await self.ratings.rate_finished(match)
-                presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced, rated))
-            self._publish_end(match)
-            return TurnReport(match, "move", seat, shown, public + [e for f in forced for e in f.events],
-                              Outcome.from_json(match.result), presented)
+            return await self._play(match, self._seat_to_act(match, user_id), move, who=f"user={user_id}")
+
+    async def submit_seat_move(self, match_id: int, seat: int, move: str, *, expected_version: int) -> TurnReport:
+        """A move of a seat that is not a member's (the computer opponent), under the same versioned write."""
+        async with self._operation(lock_key=match_id):
+            match = await self.get_match(match_id)
+            if not match.active:
+                raise errors.MatchOver()
+            if match.version != expected_version:
+                raise errors.StaleBoard()
+            if match.seats[seat].is_member or seat not in self.to_act(match):
+                raise errors.NotYourTurn()
+            return await self._play(match, seat, move, who=f"computer={match.seats[seat].level}")
+
+    async def _play(self, match: Match, seat: int, move: str, *, who: str) -> TurnReport:
+        game = self.game_of(match)
+        state = self.state_of(match)
+        secret_setup = game.in_secret_setup(state)
+        try:
+            canonical = game.canonical(state, seat, move)
+            new_state, events = game.apply(state, seat, canonical)
+        except (MoveSyntaxError, IllegalMoveError) as exc:
+            raise errors.BadMove(str(exc)) from None
+        private = game.is_private_move(canonical)
+        match = await self._commit(match, seat=seat, move=canonical, private=private, events=events,
+                                   new_state=new_state)
+        log.info("match=%s guild=%s %s seat=%s move=%s version=%s%s", match.id, match.guild_id, who,
+                 seat, "<secret>" if private else canonical, match.version,
+                 f" finished={match.result}" if match.result else "")
+        match, forced = await self._play_forced_moves(match, new_state)
+        public = [e for e in events if is_visible(e, None)]
+        shown = None if private else canonical
+        if secret_setup and self.in_secret_setup(match):
+            presented = self.bus.publish(SetupProgress(match, seat))
+        else:
+            rated = await self.ratings.rate_finished(match)
+            presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced, rated))
+        self._publish_end(match)
+        return TurnReport(match, "move", seat, shown, public + [e for f in forced for e in f.events],
+                          Outcome.from_json(match.result), presented)
 
     async def _play_forced_moves(self, match: Match, state: Any) -> tuple[Match, list[ForcedMove]]:
         """Play the moves nobody has a choice about (a pass with nothing to place), each logged as that seat's
@@ -570,6 +592,8 @@ class MatchService:
             in_play = self.game_of(match).in_play(self.state_of(match))
             if seat not in in_play:
                 raise errors.UserError("You are out of this match, so you can't offer or accept a draw.")
+            if any(not match.seats[s].is_member for s in in_play):
+                raise errors.UserError("The computer plays every match to its end: no draws. Play on, or resign.")
             if match.draw_agreed and seat in match.draw_agreed:
                 raise errors.UserError("You have already offered a draw; waiting for an answer.")
             agreed = sorted(set(match.draw_agreed or []) | {seat})
@@ -664,7 +688,7 @@ class MatchService:
     async def move_log(self, match_id: int, viewer_seat: int | None) -> list[str]:
         """The move list as `viewer_seat` may read it: secret moves of others are shown as such."""
         lines = []
-        for entry in await self.repo.moves(match_id):
+        for entry in effective_moves(await self.repo.moves(match_id)):
             text = entry.move if not entry.private or entry.seat == viewer_seat else "(secret setup)"
             lines.append(text)
         return lines

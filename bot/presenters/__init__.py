@@ -19,11 +19,14 @@ from bot.matches.events import (
     MatchStarted,
     MovePlayed,
     SetupProgress,
+    TakebackAnswered,
+    TakebackAsked,
 )
 
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text
 from .controls import Controls
+from .replay import ReplayPresenter
 from .text import fit, mentions
 
 log = logging.getLogger(__name__)
@@ -39,6 +42,7 @@ class Presenter:
         self.private = PrivateChannel(service.repo, self.send_dm, service.clock)
         self.boards = BoardPresenter(client, service, controls)
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
+        self.replays = ReplayPresenter(client, service, self.boards)
 
     async def __call__(self, event: MatchEvent) -> bool:
         try:
@@ -76,8 +80,12 @@ class Presenter:
             return await self.boards.post(match, ping=event.ping) is not None
         if isinstance(event, DrawOffered):
             return await self._draw_offered(event)
-        if isinstance(event, (DrawDeclined, MatchEnded)):
-            return True  # the offer's own message says it; the final board already said how the match ended
+        if isinstance(event, MatchEnded):
+            return await self.replays.match_ended(event.match)
+        if isinstance(event, TakebackAsked):
+            return await self._takeback_asked(event)
+        if isinstance(event, (DrawDeclined, TakebackAnswered)):
+            return True  # the answer is shown on the request's own message
         return True
 
     async def _announced(self, match_id: int, version: int, done: bool) -> None:
@@ -119,6 +127,19 @@ class Presenter:
         await thread.send(
             fit(f"🤝 **{match.seats[event.seat].user_name}** offers a draw. {ping}"),
             view=self.controls.draw_answers(match), allowed_mentions=allowed,
+        )
+        return True
+
+    async def _takeback_asked(self, event: TakebackAsked) -> bool:
+        match = event.match
+        thread = await self.boards.thread_of(match)
+        if thread is None:
+            return False
+        in_play = self.service.game_of(match).in_play(self.service.state_of(match))
+        ping, allowed = mentions([match.user_of(s) for s in in_play if s != event.seat])
+        await thread.send(
+            fit(f"↩️ **{match.seats[event.seat].user_name}** asks to take back `{event.move}`. {ping}"),
+            view=self.controls.takeback_answers(match), allowed_mentions=allowed,
         )
         return True
 

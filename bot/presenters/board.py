@@ -62,7 +62,7 @@ class BoardPresenter:
         file = await render_file(view, match.names, filename=BOARD_FILENAME)
         message = await thread.send(
             fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
-            view=self.controls.board(match) if match.active else discord.utils.MISSING,
+            view=self.controls.board(match) if match.active else self.controls.finished(match),
         )
         previous = match.board_message_id
         await service.set_board_message(match.id, message.id)
@@ -122,7 +122,7 @@ def _is_board_of(message: discord.Message, match_id: int) -> bool:
 
 
 def _shows_version(message: discord.Message, match: Match) -> bool:
-    """A live board carries its version in its buttons; a finished match's last post has no buttons."""
+    """A live board carries its version in its buttons; a finished match's last post has none of a board's."""
     if not match.active:
-        return not message.components
+        return not any(cid.startswith("sg:b:") for cid in _custom_ids(message))
     return any(cid.startswith(f"sg:b:{match.id}:{match.version}:") for cid in _custom_ids(message))

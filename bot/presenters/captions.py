@@ -81,6 +81,8 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
     tail = (" — " + "; ".join(story) if story else "") + "."
     if played.kind == "move":
         lines.append((f"{who} played `{played.move}`" if played.move else f"{who} made a secret move") + tail)
+    elif played.kind == "takeback":
+        lines.append(f"↩️ {who} took back `{played.move}` with everyone's consent.")
     elif played.kind in ("resign", "timeout") and view.get("outcome") is None:
         did = "resigned" if played.kind == "resign" else "ran out of time"
         lines.append(f"{who} {did} and is out of the match" + tail)

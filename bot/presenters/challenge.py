@@ -26,8 +26,9 @@ STATUS_LINES = {
 
 def challenge_text(challenge: Challenge) -> str:
     title = catalogue.info(challenge.game).title
-    challenger = next(s.user_name for s in challenge.seats if s.position == 0)
-    invited = [f"<@{s.invited_id}>" for s in challenge.seats[1:] if s.invited_id]
+    challenger = next(s.user_name for s in challenge.seats if s.user_id == challenge.challenger_id)
+    invited = [f"<@{s.invited_id}>" for s in challenge.seats
+               if s.invited_id and s.invited_id != challenge.challenger_id]
     target = " and ".join(invited) if invited else "anyone"
     lines = [f"⚔️ **{challenger}** challenges {target} to **{title}**!"]
     seats = []
@@ -57,7 +58,8 @@ def _option_text(value: Any) -> str:
 
 
 def challenge_mentions(challenge: Challenge) -> discord.AllowedMentions:
-    return mentions([s.invited_id for s in challenge.seats[1:] if s.invited_id])[1]
+    return mentions([s.invited_id for s in challenge.seats
+                     if s.invited_id and s.invited_id != challenge.challenger_id])[1]
 
 
 class ChallengePresenter:

@@ -35,6 +35,7 @@ class Challenge:
     match_id: int | None
     seats: list[ChallengeSeat] = field(default_factory=list)
     rated: bool = True
+    rematch_of: int | None = None  # the finished match this challenge replays, seats rotated
 
     @property
     def is_open(self) -> bool:
@@ -86,6 +87,7 @@ class Match:
     rated: bool = True
     standings: list[list[int]] | None = None
     finished_at: float | None = None
+    takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/records.py)
 
     @property
     def active(self) -> bool:

@@ -100,9 +100,11 @@ class Repository:
         expires_at: float,
         computer_level: str | None = None,
         rated: bool = True,
+        challenger_position: int = 0,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
-        open seats are the computer's."""
+        open seats are the computer's. The challenger sits at `challenger_position` (a rematch rotates the seats);
+        the invited fill the other positions in order."""
         async with self.transaction():
             cur = await self.db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
@@ -112,10 +114,11 @@ class Repository:
             challenge_id = cur.lastrowid
             await self.db.execute(
                 "INSERT INTO challenge_seats (challenge_id, position, invited_id, user_id, user_name)"
-                " VALUES (?, 0, ?, ?, ?)",
-                (challenge_id, challenger_id, challenger_id, challenger_name),
+                " VALUES (?, ?, ?, ?, ?)",
+                (challenge_id, challenger_position, challenger_id, challenger_id, challenger_name),
             )
-            for position, invited_id in enumerate(invited, start=1):
+            others = [p for p in range(len(invited) + 1) if p != challenger_position]
+            for position, invited_id in zip(others, invited):
                 computer = invited_id is None and computer_level is not None
                 await self.db.execute(
                     "INSERT INTO challenge_seats (challenge_id, position, invited_id, kind, level, user_name)"
@@ -144,7 +147,7 @@ class Repository:
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
             game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
             status=row["status"], created_at=row["created_at"], expires_at=row["expires_at"],
-            match_id=row["match_id"], seats=seats, rated=bool(row["rated"]),
+            match_id=row["match_id"], seats=seats, rated=bool(row["rated"]), rematch_of=row["rematch_of"],
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -166,6 +169,18 @@ class Repository:
             "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'", (status, challenge_id)
         )])
         return cur.rowcount == 1
+
+    async def set_rematch_of(self, challenge_id: int, match_id: int) -> None:
+        await self._write([("UPDATE challenges SET rematch_of = ? WHERE id = ?", (match_id, challenge_id))])
+
+    async def open_rematch(self, match_id: int, now: float) -> Challenge | None:
+        """The newest open, unexpired rematch challenge of a match, if any."""
+        async with self.db.execute(
+            "SELECT id FROM challenges WHERE rematch_of = ? AND status = 'open' AND expires_at > ?"
+            " ORDER BY id DESC LIMIT 1", (match_id, now),
+        ) as cur:
+            row = await cur.fetchone()
+        return await self.get_challenge(row["id"]) if row else None
 
     async def count_open_challenges(self, challenger_id: int) -> int:
         async with self.db.execute(
@@ -267,6 +282,7 @@ class Repository:
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
             announced_version=row["announced_version"], rated=bool(row["rated"]),
             standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
+            takeback=json.loads(row["takeback"]) if row["takeback"] else None,
         )
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
@@ -280,6 +296,14 @@ class Repository:
             "UPDATE matches SET announced_version = MAX(announced_version, ?) WHERE id = ?", (version, match_id)
         )])
 
+    async def active_matches_with_computers(self) -> list[Match]:
+        async with self.db.execute(
+            "SELECT * FROM matches WHERE status = 'active' AND id IN"
+            " (SELECT match_id FROM match_seats WHERE kind = 'computer') ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._match_from_row(r) for r in rows]
+
     async def unannounced_matches(self) -> list[Match]:
         async with self.db.execute(
             "SELECT * FROM matches WHERE announced_version < version AND thread_id IS NOT NULL ORDER BY id"
@@ -292,6 +316,15 @@ class Repository:
         (cur,) = await self._write([(
             "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'",
             (_dumps(agreed) if agreed else None, match_id, version),
+        )])
+        if cur.rowcount != 1:
+            raise VersionConflict(f"match {match_id} is no longer at version {version}")
+
+    async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None) -> None:
+        """Record a take-back request (or its answers), only while the match is still at `version`."""
+        (cur,) = await self._write([(
+            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active'",
+            (_dumps(request) if request else None, match_id, version),
         )])
         if cur.rowcount != 1:
             raise VersionConflict(f"match {match_id} is no longer at version {version}")

@@ -12,15 +12,17 @@ from bot.storage import Challenge, Match
 
 from .board import BoardButton, board_buttons
 from .challenge import ChallengeButton, challenge_buttons
+from .common import single_view
 from .endings import DrawAnswer, ResignConfirm, draw_buttons
 from .leaderboard import LeaderboardButton
 from .options import OptionButton, OptionSelect
 from .picker import PickerButton, PickerSelect, SetupButton, setup_prompt_view
+from .records import RECORD_ITEMS, RematchButton, takeback_buttons
 from .requests import ConfirmMove, ConsentButton, consent_buttons
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
-    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton,
+    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, *RECORD_ITEMS,
 )
 
 
@@ -41,6 +43,12 @@ class DiscordControls:
 
     def consent(self, match: Match) -> discord.ui.View:
         return consent_buttons(match)
+
+    def finished(self, match: Match) -> discord.ui.View:
+        return single_view(RematchButton(match.id))
+
+    def takeback_answers(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
+        return takeback_buttons(match, disabled=disabled)
 
 
 __all__ = ["PERSISTENT_ITEMS", "DiscordControls"]

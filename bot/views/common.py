@@ -95,6 +95,28 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstr
         return cls(int(match["match"]))
 
 
+class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstract:(?P<match>\d+):(?P<version>\d+):(?P<answer>\w+)"):
+    """One answer to a question about one match at one version (a draw offer, a load request): a stale answer
+    is refused because the version moved on. Subclasses give the template, PREFIX and ANSWERS."""
+
+    PREFIX: str
+    ANSWERS: dict[str, tuple[str, discord.ButtonStyle]]
+
+    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False):
+        label, style = self.ANSWERS[answer]
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"{self.PREFIX}:{match_id}:{version}:{answer}"))
+        self.match_id, self.version, self.answer = match_id, version, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["match"]), int(match["version"]), match["answer"])
+
+    @classmethod
+    def answers_view(cls, match_id: int, version: int, *, disabled: bool = False) -> discord.ui.View:
+        return single_view(*(cls(match_id, version, a, disabled=disabled) for a in cls.ANSWERS))
+
+
 def single_view(*items: discord.ui.Item) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:

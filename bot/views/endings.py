@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.storage import Match
 
-from .common import MatchButton, after_presentation, service_of, single_view, user_action
+from .common import AnswerButton, MatchButton, after_presentation, service_of, user_action
 
 
 class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
@@ -21,19 +19,12 @@ class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
         await after_presentation(interaction, report)
 
 
-class DrawAnswer(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"sg:d:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
-    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False):
-        label, style = (("Accept draw", discord.ButtonStyle.success) if answer == "yes"
-                        else ("Decline draw", discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(
-            label=label, style=style, disabled=disabled, custom_id=f"sg:d:{match_id}:{version}:{answer}"
-        ))
-        self.match_id, self.version, self.answer = match_id, version, answer
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(int(match["match"]), int(match["version"]), match["answer"])
+class DrawAnswer(AnswerButton, template=r"sg:d:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
+    PREFIX = "sg:d"
+    ANSWERS = {
+        "yes": ("Accept draw", discord.ButtonStyle.success),
+        "no": ("Decline draw", discord.ButtonStyle.secondary),
+    }
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -53,6 +44,4 @@ class DrawAnswer(discord.ui.DynamicItem[discord.ui.Button],
 
 
 def draw_buttons(match: Match, *, disabled: bool = False, version: int | None = None) -> discord.ui.View:
-    version = match.version if version is None else version
-    return single_view(DrawAnswer(match.id, version, "yes", disabled=disabled),
-                       DrawAnswer(match.id, version, "no", disabled=disabled))
+    return DrawAnswer.answers_view(match.id, match.version if version is None else version, disabled=disabled)

@@ -21,6 +21,7 @@ from bot.presenters.text import fit
 from bot.storage import Match
 
 from .common import MatchButton, after_presentation, service_of, single_view, ui_state, user_action
+from .records import takeback_offer
 
 OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 4  # the fifth row holds the buttons
@@ -206,8 +207,8 @@ async def _confirm(interaction: discord.Interaction, session: PickerSession) -> 
     await interaction.response.defer()  # acknowledged before the write, which may queue behind other matches
     report = await service_of(interaction).submit_move(session.match_id, interaction.user.id, step.choices.move,
                                                        expected_version=expected)
-    await interaction.edit_original_response(content=f"✅ You played `{step.choices.move}`.", view=None,
-                                             attachments=[])
+    await interaction.edit_original_response(content=f"✅ You played `{step.choices.move}`.",
+                                             view=takeback_offer(interaction, report), attachments=[])
     await after_presentation(interaction, report)
 
 

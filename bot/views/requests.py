@@ -9,27 +9,16 @@ import discord
 
 from bot.storage import Match
 
-from .common import after_presentation, service_of, single_view, user_action
+from .common import AnswerButton, after_presentation, service_of, user_action
 
-CONSENT_ANSWERS = {
-    "consent": ("Consent", discord.ButtonStyle.success),
-    "refuse": ("Refuse", discord.ButtonStyle.danger),
-}
-
-
-class ConsentButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
+class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
     """The asked player's answer to a load request: her move, valid only while the request stands (the version)."""
 
-    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False):
-        label, style = CONSENT_ANSWERS[answer]
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
-                                           custom_id=f"sg:k:{match_id}:{version}:{answer}"))
-        self.match_id, self.version, self.answer = match_id, version, answer
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(int(match["match"]), int(match["version"]), match["answer"])
+    PREFIX = "sg:k"
+    ANSWERS = {
+        "consent": ("Consent", discord.ButtonStyle.success),
+        "refuse": ("Refuse", discord.ButtonStyle.danger),
+    }
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -44,7 +33,7 @@ class ConsentButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 def consent_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
-    return single_view(*(ConsentButton(match.id, match.version, a, disabled=disabled) for a in CONSENT_ANSWERS))
+    return ConsentButton.answers_view(match.id, match.version, disabled=disabled)
 
 
 class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],

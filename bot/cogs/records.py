@@ -1,0 +1,70 @@
+"""/history, /replay, /export and /takeback: what a match leaves behind, and undoing a move by consent."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.record import RecordError
+from bot.presenters.replay import replay_caption
+from bot.views.common import answer, presenter_of, service_of
+from bot.views.records import answer_asked, history_buttons, history_embed, records_of
+
+from .common import autocomplete_match
+
+
+class RecordsCog(commands.Cog, name="Records"):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(name="history", description="The moves of a match so far, page by page")
+    @app_commands.describe(match="The match number (yours are suggested)")
+    @app_commands.autocomplete(match=autocomplete_match)
+    async def history(self, interaction: discord.Interaction, match: int) -> None:
+        page = await records_of(interaction).history(match, interaction.user.id, interaction.guild_id)
+        buttons = history_buttons(page)
+        await interaction.response.send_message(embed=history_embed(page), ephemeral=True,
+                                                **({"view": buttons} if buttons else {}))
+
+    @app_commands.command(name="replay", description="An animated replay of a finished match")
+    @app_commands.describe(match="The number of a finished match of this server")
+    async def replay(self, interaction: discord.Interaction, match: int) -> None:
+        found = await records_of(interaction).finished_match(match, interaction.user.id, interaction.guild_id)
+        # A long match takes seconds to draw: say so at once, then put the file in the same answer.
+        await interaction.response.send_message(f"🎞️ Making the replay of match #{found.id}…", ephemeral=True)
+        replays = presenter_of(interaction).replays
+        try:
+            file = await replays.gif_file(found)
+        except RecordError:  # a match played under older rules than this bot's
+            await interaction.edit_original_response(
+                content="This match's moves no longer replay under the current rules, so I can't make its replay.")
+            return
+        if file is None:
+            await interaction.edit_original_response(content="That game has no pictures yet, so no replay.")
+            return
+        title = service_of(interaction).game_of(found).info.title
+        await interaction.edit_original_response(content=replay_caption(found, title), attachments=[file])
+
+    @app_commands.command(name="export", description="A match's record as a text file that replays exactly")
+    @app_commands.describe(match="The match number (yours are suggested)")
+    @app_commands.autocomplete(match=autocomplete_match)
+    async def export(self, interaction: discord.Interaction, match: int) -> None:
+        exported = await records_of(interaction).export(match, interaction.user.id, interaction.guild_id)
+        file = discord.File(io.BytesIO(exported.text.encode("utf-8")), filename=exported.filename)
+        note = "" if not exported.match.active else " While it runs, it holds only what you may know."
+        await answer(interaction, f"📄 The record of match #{exported.match.id}: "
+                                  f"`python -m bot.games replay {exported.filename}` replays it.{note}", file=file)
+
+    @app_commands.command(name="takeback", description="Ask to take back your last move, until the next player acts")
+    @app_commands.describe(match="One of your matches")
+    @app_commands.autocomplete(match=autocomplete_match)
+    async def takeback(self, interaction: discord.Interaction, match: int) -> None:
+        report = await records_of(interaction).ask_takeback(match, interaction.user.id)
+        await answer_asked(interaction, report)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RecordsCog(bot))

@@ -1,0 +1,82 @@
+"""The computer opponent's seats: when one is to act, it thinks in a worker process and plays like anyone else.
+
+Each turn of a computer seat is a timer row ("computer_move", due after a short pause so its moves read
+naturally), so a turn survives a restart; at start-up every computer seat that is to act gets its turn again.
+Its move goes through the same versioned write as a person's, so a move is made once even if a think is repeated.
+The computer decides from its seat's view alone (bot.ai), never from the full state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from bot.ai import choose_move
+from bot.games.base import seeded_rng
+from bot.storage import Match, Timer
+
+from . import errors
+from .events import MatchStarted, MovePlayed, SetupProgress
+from .service import MatchService
+
+log = logging.getLogger(__name__)
+
+COMPUTER_MOVE = "computer_move"
+PAUSE_SECONDS = 2.0  # a move that lands the instant the player moved reads like a glitch, not a reply
+
+
+def process_pool() -> Executor:
+    """One worker process: a think holds a core for up to two seconds, never the event loop."""
+    return ProcessPoolExecutor(max_workers=1)
+
+
+class ComputerPlayers:
+    def __init__(self, service: MatchService, executor_factory=process_pool, pause: float = PAUSE_SECONDS):
+        self.service = service
+        self.pause = pause
+        self._executor_factory = executor_factory
+        self._executor: Executor | None = None
+        service.timers.on(COMPUTER_MOVE, self._think)
+        service.bus.subscribe(self._on_event)
+
+    async def resume(self) -> None:
+        """At start-up: every computer seat that is to act gets its turn (again, if a think was cut off)."""
+        for match in await self.service.repo.active_matches_with_computers():
+            await self._schedule(match)
+
+    async def _on_event(self, event) -> bool:
+        if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)):
+            match = await self.service.get_match(event.match.id)
+            await self._schedule(match)
+        return True
+
+    async def _schedule(self, match: Match) -> None:
+        if not match.active:
+            return
+        for seat in self.service.to_act(match):
+            if not match.seats[seat].is_member:
+                await self.service.repo.set_timer(COMPUTER_MOVE, match.id, self.service.clock() + self.pause, seat)
+        self.service.timers.wake()
+
+    async def _think(self, timer: Timer) -> None:
+        match = await self.service.repo.get_match(timer.ref_id)
+        if match is None or not match.active or timer.seat not in self.service.to_act(match):
+            return
+        seat = match.seats[timer.seat]
+        view = self.service.view(match, timer.seat)
+        seed = seeded_rng(match.seed, "computer", match.version, timer.seat).randrange(2**31)
+        if self._executor is None:
+            self._executor = self._executor_factory()
+        loop = asyncio.get_running_loop()
+        move = await loop.run_in_executor(
+            self._executor, functools.partial(choose_move, view, level=seat.level or "normal", seed=seed))
+        try:
+            await self.service.submit_seat_move(match.id, timer.seat, move, expected_version=match.version)
+        except errors.UserError as exc:  # the match moved on meanwhile (a resignation, a draw): nothing to do
+            log.info("match=%s computer seat=%s move dropped: %s", match.id, timer.seat, exc)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)

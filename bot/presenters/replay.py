@@ -1,0 +1,83 @@
+"""The animated replay of a finished match: posted in its thread when it ends, and made again for /replay.
+
+A replay takes seconds for a long match (every position drawn and compressed), so it is built in a worker thread
+of its own, never on the event loop and never in the board render queue, where it would hold up the boards of
+matches being played. One replay is built at a time: they are rare, and the cores belong to the boards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Sequence
+
+import discord
+
+import renderers
+from bot.matches import MatchService
+from bot.matches.records import MatchRecords
+from bot.storage import LoggedMove, Match
+from renderers.replay import replay_gif
+
+from .board import BoardPresenter
+from .text import fit
+
+log = logging.getLogger(__name__)
+
+REPLAY_FILENAME = "replay.gif"
+_EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="replay")
+
+
+def replay_caption(match: Match, title: str) -> str:
+    return f"🎞️ Replay of {title} match #{match.id}: every move from the start, the final position held."
+
+
+class ReplayPresenter:
+    def __init__(self, client: discord.Client, service: MatchService, boards: BoardPresenter):
+        self.client = client
+        self.service = service
+        self.records = MatchRecords(service)
+        self.boards = boards
+
+    async def gif(self, match: Match) -> bytes | None:
+        """The GIF of the public course of a finished match; None for a game without pictures."""
+        if not renderers.can_render(match.game):
+            return None
+        moves = await self.records.moves(match)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_EXECUTOR, self._build, match, moves)
+
+    def _build(self, match: Match, moves: Sequence[LoggedMove]) -> bytes:
+        # Public views only: the replay is shown to everyone, so it holds what the public saw, move by move.
+        return replay_gif(self.records.public_views(match, moves), player_names=match.names)
+
+    async def gif_file(self, match: Match) -> discord.File | None:
+        data = await self.gif(match)
+        return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME) if data is not None else None
+
+    async def match_ended(self, match: Match) -> bool:
+        """Post the replay right after the final board, then close the thread again (posting reopened it)."""
+        thread = await self.boards.thread_of(match)
+        if thread is None:
+            return False
+        try:
+            file = await self.gif_file(match)
+        except Exception:  # a replay is a bonus: a log that no longer replays must not fail the match's end
+            log.exception("match=%s guild=%s could not build its replay", match.id, match.guild_id)
+            return True
+        if file is None:
+            return True
+        title = self.service.game_of(match).info.title
+        await thread.send(fit(replay_caption(match, title)), file=file,
+                          allowed_mentions=discord.AllowedMentions.none())
+        if isinstance(thread, discord.Thread):
+            try:
+                await thread.edit(archived=True)
+            except discord.HTTPException:
+                log.info("match=%s could not archive thread %s", match.id, thread.id)
+        return True
+
+
+__all__ = ["REPLAY_FILENAME", "ReplayPresenter", "replay_caption"]

@@ -1,0 +1,95 @@
+"""Playing the computer on Discord: it takes its seat at once, thinks off the event loop, moves once per turn
+(also across a restart), and is named with its level wherever players look."""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from bot.ai import choose_move
+from bot.games import get_game
+from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
+
+
+async def computer_match(world, game, level="easy", **options):
+    result = await world.alice.slash(world.channel, "play", game=game, computer=level, **options)
+    if result.ephemeral and result.response.components:  # an options panel: post it with the defaults
+        await world.alice.click(result.response, label="Post challenge")
+    thread = thread_of(world)
+    return thread, match_id_of(thread)
+
+
+async def play_against_the_computer(world, thread, match_id, members, patience=25):
+    """The members play random legal moves; the computer answers (without its pause in the tests). A member who
+    has moved `patience` times without an end in sight resigns, which ends the match too."""
+    rng = random.Random(1)
+    service = world.bot.matches
+    for _ in range(patience):
+        match = await service.get_match(match_id)
+        if not match.active:
+            return match
+        acting = [s for s in service.to_act(match) if match.seats[s].is_member]
+        if not acting:
+            await world.env.advance_time(1)
+            continue
+        seat = acting[0]
+        game, state = service.game_of(match), service.state_of(match)
+        text = rng.choice([m for m in game.legal_moves(state, seat) if not m.startswith("burn")]
+                          or game.legal_moves(state, seat))
+        result = await move(members[seat], thread, match_id, text)
+        assert result.response.content.startswith("✅"), result.response.content
+    asked = await members[0].click(board_posts(thread)[-1], label="Resign")
+    await members[0].click(asked.response, label="Yes, resign")
+    return await service.get_match(match_id)
+
+
+@pytest.mark.parametrize("game", ["epaminondas", "archimedes", "myrmidons", "mycenae", "myriath"])
+async def test_a_whole_match_against_the_computer(world, game):
+    thread, match_id = await computer_match(world, game)
+    first = board_posts(thread)[0]
+    assert "Strategos (easy)" in first.content or "Strategos (easy)" in thread.name
+    members = {0: world.alice}
+    final = await play_against_the_computer(world, thread, match_id, members)
+    assert final.result is not None and not final.rated  # never rated: the computer has no rating
+    last = board_posts(thread)[-1]
+    assert ("🏆" in last.content or "🤝" in last.content) and set(buttons(last)) <= {"Rematch"}
+    games = await world.alice.slash(world.channel, "games")
+    assert "You have no active matches" in games.response.content
+
+
+async def test_the_computer_moves_once_after_a_restart_mid_think(world):
+    world.bot.computers.pause = 3600.0  # its turn is pending when the bot stops
+    thread, match_id = await computer_match(world, "epaminondas")
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    human = next(s.seat for s in match.seats if s.is_member)
+    if service.to_act(match) == [human]:
+        game, state = service.game_of(match), service.state_of(match)
+        await move(world.alice, thread, match_id, game.legal_moves(state, human)[0])
+    before = (await service.get_match(match_id)).version
+    assert service.to_act(await service.get_match(match_id)) != [human]
+    await world.restart()
+    await world.env.advance_time(5)
+    after = await world.bot.matches.get_match(match_id)
+    assert after.version == before + 1  # exactly one computer move
+    assert world.bot.matches.to_act(after) == [human]
+
+
+async def test_bad_computer_requests_are_refused(world):
+    full = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob, computer="hard")
+    assert full.ephemeral and "leave a seat open" in full.response.content
+    thread, match_id = await computer_match(world, "epaminondas")
+    offer = await world.alice.click(board_posts(thread)[-1], label="Offer draw")
+    assert offer.ephemeral and "no draws" in offer.response.content
+
+
+def test_the_computer_thinks_in_a_worker_process():
+    """Production runs choose_move in another process: it must pickle and give the same move as in-process."""
+    game = get_game("epaminondas")
+    view = game.view(game.new_state(2, 3, None), 0)
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        remote = pool.submit(choose_move, view, level="easy", seed=9).result(timeout=60)
+    assert remote == choose_move(view, level="easy", seed=9) and remote in game.legal_moves(
+        game.new_state(2, 3, None), 0)
