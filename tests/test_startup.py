@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
+import subprocess
+import threading
+from pathlib import Path
+
 import pytest
 
 from bot import app
@@ -54,3 +59,101 @@ def test_create_bot_builds_without_connecting(tmp_path):
     bot = app.create_bot(Settings(database=tmp_path / "s.db"))
     assert bot.settings.database == tmp_path / "s.db"
     assert not bot.is_ready()
+
+
+# --- a first deployment: everything the bot needs locally is checked before Discord is contacted -----------------
+
+@pytest.fixture
+def offline(monkeypatch, tmp_path):
+    """main() with a token, in an empty folder, recording whether it went on to contact Discord."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    for key in ("STRATEGOS_DATABASE", "STRATEGOS_LOG_LEVEL", "STRATEGOS_DEV_GUILD", "STRATEGOS_CHALLENGE_HOURS"):
+        monkeypatch.delenv(key, raising=False)
+    contacted = []
+
+    async def connect(bot, token):
+        contacted.append(token)
+
+    monkeypatch.setattr(app, "_run", connect)
+    return contacted
+
+
+def one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert "could not reach Discord" not in err[0]
+    return err[0]
+
+
+def test_env_example_leaves_the_database_to_the_default_or_the_image():
+    example = read_dotenv(Path(__file__).parent.parent / ".env.example")
+    assert "DISCORD_TOKEN" in example and "STRATEGOS_DATABASE" not in example
+
+
+def test_a_loud_log_level_is_refused_before_anything_else(offline, monkeypatch, capsys):
+    monkeypatch.setenv("STRATEGOS_LOG_LEVEL", "LOUD")
+    assert app.main() == 2
+    line = one_line(capsys)
+    assert line.startswith("strategos: STRATEGOS_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR")
+    assert not offline
+
+
+def test_a_folder_that_cannot_be_created_is_one_clear_line(offline, monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("STRATEGOS_DATABASE", "/data/strategos.db")
+
+    def refuse(self, *args, **kwargs):  # as for an unprivileged user outside a Docker volume
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    assert app.main() == 2
+    line = one_line(capsys)
+    assert line.startswith("strategos: cannot write the database at /data/strategos.db (/data: permission denied)")
+    assert "STRATEGOS_DATABASE" in line and not offline
+
+
+def test_a_database_path_under_a_file_is_one_clear_line(offline, monkeypatch, capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("a file, not a folder")
+    monkeypatch.setenv("STRATEGOS_DATABASE", str(tmp_path / "notes.txt" / "strategos.db"))
+    assert app.main() == 2
+    line = one_line(capsys)
+    assert line.startswith(f"strategos: cannot open the database at {tmp_path}/notes.txt/strategos.db")
+    assert "STRATEGOS_DATABASE" in line and not offline
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_read_only_database_is_one_clear_line_and_exits(offline, monkeypatch, capsys, tmp_path):
+    from bot.storage import database
+
+    async def read_only(db):  # what SQLite says when the file or its folder is not writable
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(database, "migrate", read_only)
+    threads = set(threading.enumerate())
+    assert app.main() == 2
+    line = one_line(capsys)
+    assert line.startswith(f"strategos: cannot open the database at strategos.db (attempt to write a readonly")
+    assert "STRATEGOS_DATABASE" in line and not offline
+    # the half-opened connection was closed: its worker thread would otherwise keep the process from exiting
+    for thread in set(threading.enumerate()) - threads:
+        thread.join(timeout=1)
+        assert not thread.is_alive(), thread
+
+
+def test_a_good_database_goes_on_to_discord(offline, capsys, tmp_path):
+    assert app.main() == 0
+    assert offline == ["token"] and (tmp_path / "strategos.db").exists()
+
+
+def test_readme_set_up_is_two_commands_in_a_fresh_venv_and_ci_runs_the_second():
+    """A fresh Debian/Ubuntu refuses `pip install` outside a virtual environment (PEP 668)."""
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    set_up = readme.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    commands = [line.strip() for line in set_up.splitlines() if line.startswith("    ")]
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    assert commands == [venv + "pip install -e . && python -m bot",
+                        venv + 'pip install -e ".[test]" && python -m pytest']
+    ci = subprocess.run([str(root / ".ci" / "run"), "--print"], capture_output=True, text=True, check=True)
+    assert ci.stdout.strip() == commands[1]
+    assert "rm -rf .venv" in (root / ".ci" / "run").read_text()

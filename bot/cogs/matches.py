@@ -28,6 +28,8 @@ class MatchesCog(commands.Cog, name="Matches"):
         # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds.
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = service_of(interaction)
+        # Looked up as this member may see it first, so a match of another server answers like a missing one.
+        await service.match_for(match, interaction.user.id, interaction.guild_id)
         asked = await service.confirmation_for(match, interaction.user.id, move)
         if asked is not None:
             found, canonical, question = asked

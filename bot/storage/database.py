@@ -30,15 +30,21 @@ async def open_database(path: str | Path) -> aiosqlite.Connection:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = await aiosqlite.connect(str(path), isolation_level=None)  # we issue BEGIN/COMMIT ourselves
     db.row_factory = aiosqlite.Row
-    for pragma in (
-        "journal_mode=WAL",
-        "foreign_keys=ON",
-        "busy_timeout=5000",
-        "synchronous=NORMAL",  # with WAL, durable across application crashes; fast commits
-    ):
-        async with db.execute(f"PRAGMA {pragma}"):
-            pass  # some pragmas answer with a row; close the cursor so COMMIT is never blocked by it
-    await migrate(db)
+    try:
+        for pragma in (
+            "journal_mode=WAL",
+            "foreign_keys=ON",
+            "busy_timeout=5000",
+            "synchronous=NORMAL",  # with WAL, durable across application crashes; fast commits
+        ):
+            async with db.execute(f"PRAGMA {pragma}"):
+                pass  # some pragmas answer with a row; close the cursor so COMMIT is never blocked by it
+        await migrate(db)
+    except BaseException:
+        # A read-only file fails here, after connecting: close the connection, whose worker thread would
+        # otherwise outlive the event loop that reports the error.
+        await db.close()
+        raise
     return db
 
 

@@ -70,8 +70,13 @@ class Repository:
                 raise
 
     async def _end(self, statement: str) -> None:
-        # A cancelled BEGIN may or may not have reached SQLite (aiosqlite runs it on its own thread); ask the
-        # connection, so a ROLLBACK never fails with "no transaction is active".
+        # A cancelled BEGIN (or COMMIT) may or may not have reached SQLite (aiosqlite runs it on its own thread);
+        # ask the connection, so a ROLLBACK never fails with "no transaction is active". A cancelled statement
+        # can still wait in aiosqlite's queue, though, and run after we asked: a no-op queued behind it (the
+        # queue runs in order) makes the answer true, or a late BEGIN would leave the connection in a transaction.
+        if statement == "ROLLBACK":
+            async with self.db.execute("SELECT 1"):
+                pass
         if self.db.in_transaction:
             await self.db.execute(statement)
 
