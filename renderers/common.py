@@ -390,12 +390,71 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
 
 # --- output -----------------------------------------------------------------------------------------------------
 
-# Measured on a ~980x980 board: level 1 encodes in ~16 ms (~90 KiB), the default 6 in ~23 ms (~77 KiB); levels 2-3
-# and the RLE strategy gain nothing. Most of the time is PNG's per-row filter choice, not zlib.
-PNG_COMPRESS_LEVEL = 1
+# Measured on a ~980x980 board: an RGB PNG spends ~14 ms of a ~17 ms render in the encoder (mostly PNG's per-row
+# filter choice, which no zlib level or strategy avoids). The same picture as a palette PNG (one byte a pixel, no
+# filtering) encodes in ~2.3 ms and is a third smaller, and a board picture fits a palette easily: ~1,000 distinct
+# colours, 99% of the pixels in fewer than 120 of them (flat squares, panels, piece bodies); the rest are
+# antialiased edges, where a shade a few levels off cannot be seen.
+PNG_COMPRESS_LEVEL = 1  # for palette data level 2 saves ~5% for ~+5% time; level 3 doubles the time
+
+PALETTE_SIZE = 256
+_SAMPLE_STEP = 3  # every 3rd pixel both ways for the edge shades: ~1 ms; every 4th misses shades (errors up to 24)
+_FLAT_STEP = 8  # a sparse grid for the flat colours, which must stay exact
+_FLAT_MIN_HITS = 8  # a colour at 8 grid points covers >= ~500 pixels: a square, a panel, a piece body, a rim
+
+
+def palette_colours(img: Image.Image) -> list[RGB]:
+    """Up to 256 colours for an RGB picture, chosen from the picture itself: its flat colours first, exactly, then
+    the shades of its antialiased edges.
+
+    Per picture rather than one fixed palette, so every renderer (its own board colours, any number of seats) gets
+    a faithful palette without declaring anything, and deterministic: the same picture gets the same palette. The
+    flat colours (squares, panels, piece bodies) come from a sparse grid, so they keep their exact RGB; the shades
+    come from a fast octree over a denser subsample, so rims and text keep their gradations instead of banding.
+    ~1 ms on a ~980x980 board (an octree over the whole picture would take ~10 ms)."""
+    sparse = _subsample(img, _FLAT_STEP)
+    flat = sorted(c for n, c in sparse.getcolors(sparse.width * sparse.height) if n >= _FLAT_MIN_HITS)
+    flat = flat[: PALETTE_SIZE // 4]  # more big flat areas than that is not a board picture; keep room for edges
+    octree = _subsample(img, _SAMPLE_STEP).quantize(PALETTE_SIZE - len(flat), method=Image.Quantize.FASTOCTREE)
+    values = octree.getpalette() or []
+    shades = [tuple(values[i:i + 3]) for i in range(0, len(values) - 2, 3)]
+    return flat + shades[: PALETTE_SIZE - len(flat)]  # type: ignore[list-item]
+
+
+def _subsample(img: Image.Image, step: int) -> Image.Image:
+    """Every step-th pixel both ways: real pixel colours, none averaged."""
+    return img.resize((max(1, img.width // step), max(1, img.height // step)), Image.Resampling.NEAREST)
+
+
+def _lookup_cell(colour: RGB) -> RGB:
+    return tuple(v & ~3 for v in colour)  # type: ignore[return-value]
+
+
+def to_palette(img: Image.Image) -> Image.Image:
+    """The picture as a "P" image: exact if it has at most 256 colours, else mapped to palette_colours(img)."""
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    exact = img.getcolors(PALETTE_SIZE)  # gives up at the 257th colour: ~0.1 ms on a board picture
+    colours = [c for _, c in exact] if exact is not None else palette_colours(img)
+    # Pillow maps a pixel through a cache of 4x4x4-value cells, to the palette entry nearest the cell's lowest
+    # corner, not nearest the pixel: a flat colour can lose its own pixels to a shade a level or two away. So the
+    # mapping is done against each entry's cell corner (one entry a cell, earlier entries first: flat colours win),
+    # and the true colours are put back afterwards. A pixel of a palette colour then maps to exactly that colour.
+    kept: dict[RGB, RGB] = {}
+    for colour in colours:
+        kept.setdefault(_lookup_cell(colour), colour)
+    corners, true = list(kept), list(kept.values())
+    padding = PALETTE_SIZE - len(true)
+    lookup = Image.new("P", (1, 1))
+    lookup.putpalette([v for c in corners + corners[:1] * padding for v in c])
+    # No dithering: it would speckle the flat areas; the nearest colour is what keeps them flat.
+    mapped = img.quantize(palette=lookup, dither=Image.Dither.NONE)
+    mapped.putpalette([v for c in true + true[:1] * padding for v in c])
+    return mapped
 
 
 def encode_png(img: Image.Image) -> bytes:
+    """The PNG bytes of a picture, as a palette PNG: every renderer's output goes through here."""
     buffer = io.BytesIO()
-    img.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    to_palette(img).save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
