@@ -8,6 +8,7 @@ no larger than the RGB PNG it replaces."""
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 import pytest
 from PIL import Image, ImageChops, ImageFilter
@@ -101,11 +102,23 @@ def mean(histogram: list[int]) -> float:
 CASES = cases()
 
 
+@dataclass
+class Picture:
+    drawn: Image.Image  # the RGB drawing
+    png: bytes  # what render() returns
+    decoded: Image.Image  # the PNG read back, as RGB
+    edges: Image.Image  # edge_mask(drawn)
+
+
 @pytest.fixture(scope="module", params=CASES, ids=[f"{key}-{players}p" for key, players in CASES])
-def pictures(request) -> list[tuple[Image.Image, bytes]]:
+def pictures(request) -> list[Picture]:
     key, players = request.param
     module = renderers.RENDERERS[key]
-    return [(module.draw(view), module.render(view)) for view in views(key, players)]
+    result = []
+    for view in views(key, players):
+        drawn, png = module.draw(view), module.render(view)
+        result.append(Picture(drawn, png, decode(png).convert("RGB"), edge_mask(drawn)))
+    return result
 
 
 def test_every_renderer_with_an_engine_is_checked():
@@ -113,44 +126,41 @@ def test_every_renderer_with_an_engine_is_checked():
 
 
 def test_png_is_a_palette_image_of_the_drawings_size(pictures):
-    for drawn, png in pictures:
-        img = decode(png)
+    for pic in pictures:
+        img = decode(pic.png)
         assert img.format == "PNG" and img.mode == "P"
-        assert img.size == drawn.size
+        assert img.size == pic.drawn.size
 
 
 def test_flat_areas_keep_their_exact_colours(pictures):
     """Squares, tinted highlight squares, piece bodies, panels, the caption band: wherever the drawing is one colour
     over a 5x5 patch, the PNG has that colour."""
-    for drawn, png in pictures:
-        diff = ImageChops.difference(decode(png).convert("RGB"), drawn)
-        flat = ImageChops.invert(edge_mask(drawn))
-        errors = error_histogram(diff, flat)
-        assert sum(errors) > drawn.width * drawn.height, "most of a board picture is flat"
+    for pic in pictures:
+        errors = error_histogram(ImageChops.difference(pic.decoded, pic.drawn), ImageChops.invert(pic.edges))
+        assert sum(errors) > pic.drawn.width * pic.drawn.height, "most of a board picture is flat"
         assert worst(errors) <= FLAT_TOLERANCE
         assert sum(errors[1:]) <= sum(errors) // 1000, "nearly every flat pixel is exact"
 
 
 def test_edges_stay_close_and_keep_their_gradations(pictures):
     """Antialiased rims, icons and text: within a few levels, never snapped to one side of the edge (banding)."""
-    for drawn, png in pictures:
-        decoded = decode(png).convert("RGB")
-        edges = edge_mask(drawn)
-        errors = error_histogram(ImageChops.difference(decoded, drawn), edges)
+    for pic in pictures:
+        errors = error_histogram(ImageChops.difference(pic.decoded, pic.drawn), pic.edges)
         assert worst(errors) <= EDGE_TOLERANCE
         assert quantile(errors, 0.999) <= EDGE_P999_TOLERANCE
         assert mean(errors) <= EDGE_MEAN_TOLERANCE
         # No banding: the edge pixels keep many distinct shades (168-240 today), not a handful.
-        drawn_shades = len(Image.composite(drawn, Image.new("RGB", drawn.size), edges).getcolors(1 << 20))
-        kept_shades = len(Image.composite(decoded, Image.new("RGB", drawn.size), edges).getcolors(1 << 20))
+        black = Image.new("RGB", pic.drawn.size)
+        drawn_shades = len(Image.composite(pic.drawn, black, pic.edges).getcolors(1 << 20))
+        kept_shades = len(Image.composite(pic.decoded, black, pic.edges).getcolors(1 << 20))
         assert kept_shades >= min(drawn_shades, PALETTE_SIZE) // 2
 
 
 def test_the_caption_text_reads_the_same(pictures):
     """The caption band on its own: names, counts and status in small antialiased type."""
-    for drawn, png in pictures:
-        band = (0, drawn.height - CAPTION_HEIGHT, drawn.width, drawn.height)
-        drawn_band, decoded_band = drawn.crop(band), decode(png).convert("RGB").crop(band)
+    for pic in pictures:
+        band = (0, pic.drawn.height - CAPTION_HEIGHT, pic.drawn.width, pic.drawn.height)
+        drawn_band, decoded_band = pic.drawn.crop(band), pic.decoded.crop(band)
         ink = any_band(ImageChops.difference(drawn_band, Image.new("RGB", drawn_band.size, BACKGROUND)))
         errors = error_histogram(ImageChops.difference(decoded_band, drawn_band), ink)
         assert sum(errors) > 3 * 2000, "there is text in the caption"
@@ -158,27 +168,23 @@ def test_the_caption_text_reads_the_same(pictures):
 
 
 def test_antialiased_piece_edges_keep_several_shades(pictures):
-    """Across a piece's rim the drawing steps through intermediate shades; the PNG keeps at least three of them
-    on every edge row it crosses (a banded rim would jump straight from the square's colour to the rim's)."""
-    for drawn, png in pictures:
-        decoded = decode(png).convert("RGB")
-        edges = edge_mask(drawn)
+    """Across a piece's rim the drawing steps through intermediate shades; the PNG keeps at least half of them (up
+    to 8) on every board row with many edges (a banded rim jumps straight from the square's colour to the rim's)."""
+    for pic in pictures:
+        edges, drawn, decoded = pic.edges.load(), pic.drawn.load(), pic.decoded.load()
         rows_checked = 0
-        for y in range(0, drawn.height - CAPTION_HEIGHT, 7):
-            row_edges = [x for x in range(drawn.width) if edges.getpixel((x, y))]
-            if len(row_edges) < 40:
-                continue
-            drawn_row = {drawn.getpixel((x, y)) for x in row_edges}
-            png_row = {decoded.getpixel((x, y)) for x in row_edges}
-            if len(drawn_row) >= 6:
-                assert len(png_row) >= min(len(drawn_row) // 2, 8), y
+        for y in range(0, pic.drawn.height - CAPTION_HEIGHT, 7):
+            on_edge = [x for x in range(pic.drawn.width) if edges[x, y]]
+            drawn_shades = {drawn[x, y] for x in on_edge}
+            if len(on_edge) >= 40 and len(drawn_shades) >= 6:
+                assert len({decoded[x, y] for x in on_edge}) >= min(len(drawn_shades) // 2, 8), y
                 rows_checked += 1
         assert rows_checked >= 10
 
 
 def test_png_is_no_larger_than_the_rgb_png(pictures):
-    for drawn, png in pictures:
-        assert len(png) <= len(rgb_png(drawn))
+    for pic in pictures:
+        assert len(pic.png) <= len(rgb_png(pic.drawn))
 
 
 def test_encode_png_is_exact_for_pictures_of_few_colours():
