@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import renderers
 from renderers import common
@@ -37,6 +37,17 @@ def test_fit_text_keeps_short_text_and_shortens_long_text_with_an_ellipsis():
     assert common.fit_text("Alice", fnt, 200) == "Alice"
     short = common.fit_text("A display name far too long for its slot", fnt, 120)
     assert short.endswith("…") and fnt.getlength(short) <= 120
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "rm", "mm"])
+def test_draw_text_stamps_exactly_what_imagedraw_draws_and_caches_the_glyphs(anchor):
+    fnt = common.font(22, bold=True)
+    expected = Image.new("RGB", (300, 60), common.PANEL)
+    ImageDraw.Draw(expected).text((150, 30), "Alice wins — Ægir", font=fnt, fill=common.YELLOW, anchor=anchor)
+    got = Image.new("RGB", (300, 60), common.PANEL)
+    common.draw_text(got, (150, 30), "Alice wins — Ægir", fnt, common.YELLOW, anchor)
+    assert got.tobytes() == expected.tobytes()
+    assert common._text_stamp("Alice wins — Ægir", fnt, anchor) is common._text_stamp("Alice wins — Ægir", fnt, anchor)
 
 
 def test_plural():
