@@ -80,7 +80,7 @@ def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     return text.rstrip() + "…"
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # a few MB at most; the move line is new every render and cycles through
 def _text_stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's antialiased coverage as an "L" mask, and where its top-left sits relative to the anchor point."""
     left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
