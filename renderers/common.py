@@ -18,6 +18,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
+# Pillow loads its file-format plugins (and the logging they import) on the first save: ~20 ms that otherwise
+# land on the first board picture a new process posts. Loading them with the package moves that to start-up.
+Image.preinit()
+
 FONT_DIR = Path(__file__).with_name("fonts")
 SUPERSAMPLE = 4  # sprites are drawn this many times larger, then reduced: smooth edges at no per-render cost
 
