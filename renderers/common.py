@@ -2,8 +2,9 @@
 
 How a board picture is made fast (design.md, Performance): everything that does not change within a match (squares,
 coordinates, home rows, ports, the empty caption band) is drawn once into a cached *layer*; every piece is a cached
-*sprite* drawn antialiased at 4x and downscaled once. A render is then: copy the layer, tint a few squares, paste
-sprites, write the caption text, encode the PNG with a fast zlib level. Nothing here is supersampled per render.
+*sprite* drawn antialiased at 4x and downscaled once; caption text is stamped from cached glyph masks. A render is
+then: copy the layer, tint a few squares, paste sprites, stamp the caption text, encode a palette PNG (encode_png,
+which every renderer goes through). Nothing here is supersampled per render.
 """
 
 from __future__ import annotations
