@@ -477,12 +477,11 @@ def to_palette(img: Image.Image) -> Image.Image:
     for colour in colours:
         kept.setdefault(_lookup_cell(colour), colour)
     corners, true = list(kept)[:PALETTE_SIZE], list(kept.values())[:PALETTE_SIZE]
-    padding = PALETTE_SIZE - len(true)
     lookup = Image.new("P", (1, 1))
-    lookup.putpalette([v for c in corners + corners[:1] * padding for v in c])
+    lookup.putpalette([v for c in corners for v in c])
     # No dithering: it would speckle the flat areas; the nearest colour is what keeps them flat.
     mapped = img.quantize(palette=lookup, dither=Image.Dither.NONE)
-    mapped.putpalette([v for c in true + true[:1] * padding for v in c])
+    mapped.putpalette([v for c in true for v in c])
     return mapped
 
 
