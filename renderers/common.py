@@ -462,10 +462,8 @@ def _lookup_cell(colour: RGB) -> RGB:
 
 
 def to_palette(img: Image.Image) -> Image.Image:
-    """The picture as a "P" image: exact if it has at most 256 colours, else mapped to palette_colours(img) with
+    """An RGB picture as a "P" image: exact if it has at most 256 colours, else mapped to palette_colours(img) with
     every flat colour exact."""
-    if img.mode != "RGB":
-        img = img.convert("RGB")
     if img.getcolors(PALETTE_SIZE) is not None:  # gives up at the 257th colour: ~0.1 ms on a board picture
         return img.quantize(PALETTE_SIZE, method=Image.Quantize.MEDIANCUT)  # with <= 256 colours: exact
     colours = palette_colours(img)
@@ -486,7 +484,8 @@ def to_palette(img: Image.Image) -> Image.Image:
 
 
 def encode_png(img: Image.Image) -> bytes:
-    """The PNG bytes of a picture, as a palette PNG: every renderer's output goes through here."""
+    """The PNG bytes of a picture: every renderer's output goes through here. An RGB picture (every board picture)
+    becomes a palette PNG; any other mode is saved as it is, so nothing (transparency, say) is lost silently."""
     buffer = io.BytesIO()
-    to_palette(img).save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    (to_palette(img) if img.mode == "RGB" else img).save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()

@@ -192,3 +192,10 @@ def test_encode_png_is_exact_for_pictures_of_few_colours():
     img.paste((200, 100, 50), (5, 5, 9, 9))
     img.putpixel((20, 20), (2, 2, 3))  # in the same lookup cell as the background: must not merge with it
     assert decode(encode_png(img)).convert("RGB").tobytes() == img.tobytes()
+
+
+def test_encode_png_keeps_pictures_that_are_not_rgb_as_they_are():
+    img = Image.new("RGBA", (20, 10), (10, 20, 30, 0))
+    img.putpixel((3, 3), (200, 100, 50, 128))
+    back = decode(encode_png(img))
+    assert back.mode == "RGBA" and back.tobytes() == img.tobytes()
