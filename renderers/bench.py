@@ -8,8 +8,8 @@ the time of a PNG encode of a flat image of the same size; the "flat encode" col
 on this machine, so the two can be compared under the same load.
 
 Views alternate between the public view and each seat's private view, so every orientation is measured.
-"cold" is the first render in a fresh process (a subprocess per run: it loads the fonts and the PNG plugin and
-builds the cached board layer and sprites), the median of a few such processes. Every other column is with warm
+"cold" is the first render in a fresh process (a subprocess per run: it loads the fonts and builds the cached
+board layer and sprites), the median of a few such processes. Every other column is with warm
 caches: the median and 99th percentile of the whole render, the median CPU time of this process for it (steadier
 than the wall clock when other processes share the cores), its split into drawing and encoding, and the PNG
 size.

@@ -458,6 +458,7 @@ def _subsample(img: Image.Image, step: int) -> Image.Image:
 
 
 def _lookup_cell(colour: RGB) -> RGB:
+    """The lowest corner of the 4x4x4 cell Pillow's palette lookup files this colour under (see to_palette)."""
     return tuple(v & ~3 for v in colour)  # type: ignore[return-value]
 
 
