@@ -419,7 +419,7 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
 
 # Measured on a ~980x980 board: an RGB PNG spends ~14 ms of a ~17 ms render in the encoder (mostly PNG's per-row
 # filter choice, which no zlib level or strategy avoids). The same picture as a palette PNG (one byte a pixel, no
-# filtering) encodes in ~2.3 ms and is a third smaller, and a board picture fits a palette easily: ~1,000 distinct
+# filtering) encodes in ~2.3-2.8 ms and is a third smaller, and a board picture fits a palette easily: ~1,000 distinct
 # colours, 99% of the pixels in fewer than 120 of them (flat squares, panels, piece bodies); the rest are
 # antialiased edges, where a shade a few levels off cannot be seen.
 PNG_COMPRESS_LEVEL = 1  # for palette data level 2 saves ~5% for ~+5% time; level 3 doubles the time
@@ -441,7 +441,7 @@ def palette_colours(img: Image.Image) -> list[RGB]:
       gradations instead of banding. The octree yields only ~100 distinct shades, so the rest of the palette is
       filled with the sparse grid's rarer colours (real edge shades, most frequent first): that halves the edge
       pixels more than 8 levels off, at no cost.
-    ~1 ms on a ~980x980 board (an octree over the whole picture would take ~10 ms)."""
+    ~1-1.3 ms on a ~980x980 board (an octree over the whole picture would take ~10 ms)."""
     sparse = _subsample(img, _FLAT_STEP)
     counted = sorted(sparse.getcolors(sparse.width * sparse.height), reverse=True)
     flat = [c for n, c in counted if n >= _FLAT_MIN_HITS][: PALETTE_SIZE // 4]  # room for edges, always
