@@ -419,8 +419,8 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
 
 # Measured on a ~980x980 board: an RGB PNG spends ~14 ms of a ~17 ms render in the encoder (mostly PNG's per-row
 # filter choice, which no zlib level or strategy avoids). The same picture as a palette PNG (one byte a pixel, no
-# filtering) encodes in ~2.3-2.8 ms and is a third smaller, and a board picture fits a palette easily: ~1,000 distinct
-# colours, 99% of the pixels in fewer than 120 of them (flat squares, panels, piece bodies); the rest are
+# filtering) encodes in ~2.3-2.8 ms and is a third smaller, and a board picture fits a palette easily: ~1,000
+# distinct colours, 99% of the pixels in fewer than 120 of them (flat squares, panels, piece bodies); the rest are
 # antialiased edges, where a shade a few levels off cannot be seen.
 PNG_COMPRESS_LEVEL = 1  # for palette data level 2 saves ~5% for ~+5% time; level 3 doubles the time
 

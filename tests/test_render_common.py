@@ -47,7 +47,8 @@ def test_draw_text_stamps_exactly_what_imagedraw_draws_and_caches_the_glyphs(anc
     got = Image.new("RGB", (300, 60), common.PANEL)
     common.draw_text(got, (150, 30), "Alice wins — Ægir", fnt, common.YELLOW, anchor)
     assert got.tobytes() == expected.tobytes()
-    assert common._text_stamp("Alice wins — Ægir", fnt, anchor) is common._text_stamp("Alice wins — Ægir", fnt, anchor)
+    stamp = common._text_stamp("Alice wins — Ægir", fnt, anchor)
+    assert common._text_stamp("Alice wins — Ægir", fnt, anchor) is stamp
 
 
 def test_plural():
