@@ -30,6 +30,7 @@ from .common import (
     history_line,
     draw_coordinates,
     draw_squares,
+    draw_text,
     encode_png,
     font,
     is_flipped,
@@ -193,12 +194,11 @@ def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
 
 def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None:
     """Each side's destroyed ships as small icons with a count, beside that side's half of the board."""
-    draw = ImageDraw.Draw(img)
     bottom_seat = 1 if grid.flipped else 0
     for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
         x0, y0, x1, _ = box
-        draw.text((x0 + 12, y0 + 22), "Reserve", font=font(18, bold=True), fill=TEXT_DIM, anchor="lm")
-        draw.text((x1 - 12, y0 + 22), f"{reserve[seat]}", font=font(26, bold=True), fill=TEXT, anchor="rm")
+        draw_text(img, (x0 + 12, y0 + 22), "Reserve", font(18, bold=True), TEXT_DIM, "lm")
+        draw_text(img, (x1 - 12, y0 + 22), f"{reserve[seat]}", font(26, bold=True), TEXT, "rm")
         sprite = ship_sprite(RESERVE_SHIP, seat)
         step = RESERVE_SHIP + 6
         for i in range(min(reserve[seat], 12)):

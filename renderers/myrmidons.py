@@ -40,6 +40,7 @@ from .common import (
     history_line,
     draw_coordinates,
     draw_squares,
+    draw_text,
     encode_png,
     fit_text,
     font,
@@ -52,6 +53,7 @@ from .common import (
     plural,
     status_line,
     supersampled,
+    text_width,
     tint_squares,
 )
 
@@ -427,13 +429,12 @@ def _tile_grid(img: Image.Image, x0: int, y0: int, sprites: Iterable[Image.Image
 
 
 def _panel_title(img: Image.Image, box: tuple[int, int, int, int], left: str, right: str = "") -> None:
-    draw = ImageDraw.Draw(img)
     x0, y0, x1, _ = box
     count_font, title_font = font(26, bold=True), font(18, bold=True)
-    room = x1 - x0 - 24 - (draw.textlength(right, font=count_font) + 8 if right else 0)
-    draw.text((x0 + 12, y0 + 22), fit_text(left, title_font, room), font=title_font, fill=TEXT_DIM, anchor="lm")
+    room = x1 - x0 - 24 - (text_width(right, count_font) + 8 if right else 0)
+    draw_text(img, (x0 + 12, y0 + 22), fit_text(left, title_font, room), title_font, TEXT_DIM, "lm")
     if right:
-        draw.text((x1 - 12, y0 + 22), right, font=count_font, fill=TEXT, anchor="rm")
+        draw_text(img, (x1 - 12, y0 + 22), right, count_font, TEXT, "rm")
 
 
 def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict], count: int) -> None:
@@ -446,7 +447,6 @@ def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict]
 
 def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
     """Each fight of the last action: square, attacker, result marker, defender."""
-    draw = ImageDraw.Draw(img)
     x0, y0, x1, y1 = box
     _panel_title(img, (x0, y0 + 2, x1, y1), "Last fight" if len(fights) == 1 else "Last fights")
     row_h = MINI + 12
@@ -454,19 +454,17 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
     for i, fight in enumerate(fights[:rows]):
         top = y0 + 46 + i * row_h
         mid = top + MINI // 2
-        draw.text((x0 + 12, mid), fight["square"], font=font(20, bold=True), fill=TEXT, anchor="lm")
+        draw_text(img, (x0 + 12, mid), fight["square"], font(20, bold=True), TEXT, "lm")
         attacker = piece_sprite(MINI, fight["attacker"])
         img.paste(attacker, (x0 + 48, top), attacker)
         won = fight["result"] == "win"
         marker = marker_sprite(30, won)
         paste_centred(img, marker, (x0 + 48 + MINI + 26, mid - 9))
-        draw.text((x0 + 48 + MINI + 26, mid + 18), "won" if won else "held", font=font(15, bold=True),
-                  fill=TEXT_DIM, anchor="mm")
+        draw_text(img, (x0 + 48 + MINI + 26, mid + 18), "won" if won else "held", font(15, bold=True), TEXT_DIM, "mm")
         defender = piece_sprite(MINI, fight["defender"])
         img.paste(defender, (x1 - 10 - MINI, top), defender)
     if len(fights) > rows:
-        draw.text((x0 + 12, y1 - 14), f"+{plural(len(fights) - rows, 'more fight')}", font=font(16),
-                  fill=TEXT_DIM, anchor="lm")
+        draw_text(img, (x0 + 12, y1 - 14), f"+{plural(len(fights) - rows, 'more fight')}", font(16), TEXT_DIM, "lm")
 
 
 def _draw_setup_panel(img: Image.Image, box, view: dict) -> None:
@@ -491,11 +489,10 @@ def _values(piece_type: dict) -> tuple[int, int, int]:
 
 
 def _draw_note(img: Image.Image, box, head: str, tail: str) -> None:
-    draw = ImageDraw.Draw(img)
     cx = (box[0] + box[2]) // 2
     cy = (box[1] + box[3]) // 2
-    draw.text((cx, cy - 14), head, font=font(21, bold=True), fill=TEXT_DIM, anchor="mm")
-    draw.text((cx, cy + 14), tail, font=font(16), fill=TEXT_DIM, anchor="mm")
+    draw_text(img, (cx, cy - 14), head, font(21, bold=True), TEXT_DIM, "mm")
+    draw_text(img, (cx, cy + 14), tail, font(16), TEXT_DIM, "mm")
 
 
 # --- caption ------------------------------------------------------------------------------------------------------

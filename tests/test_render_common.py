@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import renderers
 from renderers import common
@@ -37,6 +37,18 @@ def test_fit_text_keeps_short_text_and_shortens_long_text_with_an_ellipsis():
     assert common.fit_text("Alice", fnt, 200) == "Alice"
     short = common.fit_text("A display name far too long for its slot", fnt, 120)
     assert short.endswith("…") and fnt.getlength(short) <= 120
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "rm", "mm"])
+def test_draw_text_stamps_exactly_what_imagedraw_draws_and_caches_the_glyphs(anchor):
+    fnt = common.font(22, bold=True)
+    expected = Image.new("RGB", (300, 60), common.PANEL)
+    ImageDraw.Draw(expected).text((150, 30), "Alice wins — Ægir", font=fnt, fill=common.YELLOW, anchor=anchor)
+    got = Image.new("RGB", (300, 60), common.PANEL)
+    common.draw_text(got, (150, 30), "Alice wins — Ægir", fnt, common.YELLOW, anchor)
+    assert got.tobytes() == expected.tobytes()
+    stamp = common._text_stamp("Alice wins — Ægir", fnt, anchor)
+    assert common._text_stamp("Alice wins — Ægir", fnt, anchor) is stamp
 
 
 def test_plural():
@@ -163,3 +175,15 @@ def test_importing_renderers_pulls_in_no_discord_storage_or_asyncio():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(renderers.__file__).parent.parent)
     assert out.stdout.strip() == "[]"
+
+
+def test_render_bench_measures_every_column_at_a_tiny_size():
+    from renderers import bench
+
+    result = bench.bench_game("archimedes", 2, games=1, every=50, samples=3, cold_runs=1)
+    assert result.renders >= 3 and result.views >= 2
+    assert 0 < result.draw < result.median <= result.p99
+    assert result.cold > 0 and result.flat > 0 and result.kib > 0
+    assert bench.row(result).startswith("| archimedes | 2 | ")
+    assert bench.percentile([5.0, 1.0, 4.0, 2.0, 3.0], 99) == 5.0
+    assert bench.percentile([5.0, 1.0, 4.0, 2.0, 3.0], 50) == 3.0

@@ -29,6 +29,12 @@ def decode(png: bytes) -> Image.Image:
     return img.convert("RGB")
 
 
+def drawn(view: dict, player_names=None) -> Image.Image:
+    """The picture before PNG encoding: for checks of exactly what is drawn, pixel for pixel. (The PNG is a palette
+    image whose edge shades may sit a few levels off; test_render_fidelity checks it against this drawing.)"""
+    return myr.draw(view, player_names)
+
+
 def close(a, b, tolerance: int = 12) -> bool:
     return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
@@ -129,7 +135,7 @@ def test_png_decodes_at_the_expected_size(position, viewer):
 def test_each_tile_shows_values_exactly_when_the_view_knows_them(position, viewer):
     """A known piece is drawn with its own values (a crown for a known Commander); any other is the blank tile."""
     view = GAME.view(STATES[position](), viewer)
-    img = decode(myr.render(view))
+    img = drawn(view)
     for name, cell in view["cells"].items():
         region = img.crop(tile_region(view, name)).tobytes()
         if cell["known"]:
@@ -264,7 +270,7 @@ def test_revealed_pieces_carry_the_face_up_eye(viewer):
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_each_losses_box_shows_one_small_tile_per_eliminated_piece_beside_its_side(viewer):
     view = GAME.view(final(), viewer)
-    img = decode(myr.render(view))
+    img = drawn(view)
     upper, _, lower = myr._tray_boxes(grid(view))
     bottom = 1 if viewer == 1 else 0
     step = myr.MINI + 10
@@ -288,7 +294,7 @@ def test_the_fight_list_shows_both_fighters_values_even_with_memory_on():
     state = after(30, lambda s: s.report and len(s.report["fights"]) >= 2, {"memory": "on"})
     view = GAME.view(state, None)
     assert not any(cell["known"] for cell in view["cells"].values())
-    img = decode(myr.render(view))
+    img = drawn(view)
     _, middle, _ = myr._tray_boxes(grid(view))
     top = middle[1] + myr.LEGEND_HEIGHT + 46
     for i, fight in enumerate(view["last_action"]["fights"][:3]):
@@ -347,7 +353,7 @@ def test_a_home_rank_still_being_deployed_shows_waiting_places(viewer):
 def test_the_private_setup_view_lists_the_pieces_still_to_deploy():
     view = GAME.view(start_state(), 1)
     assert len(view["undeployed"]) == 6
-    img = decode(myr.render(view))
+    img = drawn(view)
     _, middle, _ = myr._tray_boxes(grid(view))
     x0, y0 = middle[0] + 12, middle[1] + myr.LEGEND_HEIGHT + 48
     first = view["undeployed"][0]
@@ -441,8 +447,8 @@ def test_caption_is_drawn_and_marks_the_winner():
 
 def test_player_names_change_only_the_caption_and_the_tray_titles():
     view = GAME.view(order_state(), None)
-    a = decode(myr.render(view, player_names=["Alice", "Bob"]))
-    b = decode(myr.render(view, player_names=["Carol", "A very long display name that must be shortened"]))
+    a = drawn(view, ["Alice", "Bob"])
+    b = drawn(view, ["Carol", "A very long display name that must be shortened"])
     board = (0, 0, 2 * myr.MARGIN + 6 * myr.SQUARE, HEIGHT - CAPTION_HEIGHT)
     assert a.crop(board).tobytes() == b.crop(board).tobytes()
     assert a.tobytes() != b.tobytes()
