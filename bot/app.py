@@ -41,7 +41,7 @@ class StrategosBot(commands.Bot):
     records: MatchRecords
 
     def __init__(self, settings: Settings, *, seed_source=None, computer_executor=process_pool,
-                 computer_pause: float = COMPUTER_PAUSE):
+                 computer_pause: float = COMPUTER_PAUSE, replay_at_end: bool = True):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
         super().__init__(
             command_prefix=commands.when_mentioned,  # only "@Strategos sync"; everything else is a slash command
@@ -53,6 +53,7 @@ class StrategosBot(commands.Bot):
         self._seed_source = seed_source
         self._computer_executor = computer_executor  # tests think in a thread: their simulated Discord runs one process
         self._computer_pause = computer_pause
+        self._replay_at_end = replay_at_end
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
 
     async def setup_hook(self) -> None:
@@ -65,7 +66,7 @@ class StrategosBot(commands.Bot):
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
         self.records = MatchRecords(self.matches)
-        self.presenter = Presenter(self, self.matches, DiscordControls())
+        self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
         self.tree.on_error = self.on_app_command_error

@@ -20,20 +20,22 @@ def settings(tmp_path):
     return Settings(token=None, database=tmp_path / "strategos.db", dev_guild=GUILD_ID, log_level="INFO")
 
 
-def make_bot(settings):
+def make_bot(settings, replay_at_end=False):
     seeds = itertools.count(1000)  # deterministic seeds make every match replayable in the tests
     # The computer thinks in a thread here (the simulated Discord follows work in threads, not in other processes),
-    # and without its pause, which only makes its replies read naturally.
+    # and without its pause, which only makes its replies read naturally. A match's replay GIF takes seconds to
+    # build: only the tests marked `replays` (which check it) have it posted at the end; /replay always works.
     return create_bot(settings, seed_source=lambda: next(seeds), computer_executor=lambda: ThreadPoolExecutor(1),
-                      computer_pause=0.0)
+                      computer_pause=0.0, replay_at_end=replay_at_end)
 
 
 @pytest_asyncio.fixture
-async def world(settings):
+async def world(settings, request):
     """A running bot in a guild with a #games channel and three members."""
+    replay_at_end = request.node.get_closest_marker("replays") is not None
     # A match's end builds its replay GIF in a worker thread: seconds for a long match on a busy machine, more
     # than SimCord's default patience of 5 s for the bot to settle after an interaction.
-    env = simcord.Env(make_bot(settings), settle_timeout=30.0)
+    env = simcord.Env(make_bot(settings, replay_at_end), settle_timeout=30.0)
     guild = env.create_guild("Strategos Test", id=GUILD_ID)
     await env.start()
     world = None
@@ -41,6 +43,7 @@ async def world(settings):
         channel = guild.create_text_channel("games")
         members = {name: guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")}
         world = World(env, guild, channel, members, settings)
+        world.replay_at_end = replay_at_end
         yield world
     finally:
         await env.shutdown()
@@ -79,4 +82,4 @@ class World:
 
     async def restart(self):
         self.retired.append(self.env.bot)
-        await self.env.restart_bot(make_bot(self.settings))
+        await self.env.restart_bot(make_bot(self.settings, self.replay_at_end))

@@ -11,6 +11,8 @@ plays each accepted move on its own copy of the engine and checks every new reco
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import re
 import sqlite3
@@ -248,6 +250,7 @@ def private_channels(world) -> dict[int, str]:
 # --- the tests ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.replays
 async def test_whole_match_secret_deployments_order_fights_and_a_win_without_leaks(world):
     tap = Wiretap(world)
     ref = Referee(world, tap)  # ref.check() right after each action: leaks are looked for before anything else

@@ -94,6 +94,7 @@ async def test_history_pages_with_buttons_for_players_and_onlookers(world):
 # --- whole matches replayed from their records; the replay GIF; rematch ------------------------------------
 
 
+@pytest.mark.replays
 @pytest.mark.parametrize("game, moves", [("epaminondas", EPAMINONDAS_LIGHT_WINS),
                                          ("archimedes", ARCHIMEDES_BLACK_WINS)])
 async def test_finished_match_replays_from_its_record_and_posts_its_gif(world, game, moves):
@@ -169,6 +170,7 @@ async def test_both_pressing_rematch_make_one_match(world):
     assert "has started" in stored(world, post).content
 
 
+@pytest.mark.replays
 async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_know(world):
     thread, match_id = await start_deployed_match(world)
     await move(world.bob, thread, match_id, SOUTH_WINS[0])

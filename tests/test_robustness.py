@@ -164,7 +164,7 @@ async def test_a_move_cancelled_inside_its_transaction_blocks_nothing(world, pre
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     repo = world.bot.repo
     fired = cancel_at(repo, prefix, when)
-    with pytest.raises(asyncio.CancelledError):
+    with pytest.raises(asyncio.CancelledError), world.env.time_context():  # the bot's (simulated) clock
         await asyncio.ensure_future(world.bot.matches.submit_move(match_id, world.alice.id, "a1-a3"))
     del repo.db.execute
     assert fired
@@ -185,7 +185,8 @@ async def test_moves_cancelled_at_random_points_leave_the_connection_usable(worl
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     service = world.bot.matches
     for delay in (0, 0.0001, 0.0005, 0.001, 0.002, 0.005):
-        task = asyncio.ensure_future(service.submit_move(match_id, world.alice.id, "a1-a3"))
+        with world.env.time_context():  # the task keeps the bot's (simulated) clock
+            task = asyncio.ensure_future(service.submit_move(match_id, world.alice.id, "a1-a3"))
         await asyncio.sleep(delay)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

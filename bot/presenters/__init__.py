@@ -37,14 +37,15 @@ log = logging.getLogger(__name__)
 class Presenter:
     """One subscriber for every event; each handler returns False when Discord refused its post."""
 
-    def __init__(self, client: discord.Client, service: MatchService, controls: Controls):
+    def __init__(self, client: discord.Client, service: MatchService, controls: Controls, *,
+                 replay_at_end: bool = True):
         self.client = client
         self.service = service
         self.controls = controls
         self.private = PrivateChannel(service.repo, self.send_dm, service.clock)
         self.boards = BoardPresenter(client, service, controls)
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
-        self.replays = ReplayPresenter(client, service, self.boards)
+        self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(service, self.boards, self.send_dm)
 
     async def __call__(self, event: MatchEvent) -> bool:

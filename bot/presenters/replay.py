@@ -35,8 +35,10 @@ def replay_caption(match: Match, title: str) -> str:
 
 
 class ReplayPresenter:
-    def __init__(self, client: discord.Client, service: MatchService, boards: BoardPresenter):
+    def __init__(self, client: discord.Client, service: MatchService, boards: BoardPresenter, *,
+                 post_at_end: bool = True):
         self.client = client
+        self.post_at_end = post_at_end
         self.service = service
         self.records = MatchRecords(service)
         self.boards = boards
@@ -59,6 +61,8 @@ class ReplayPresenter:
 
     async def match_ended(self, match: Match) -> bool:
         """Post the replay right after the final board, then close the thread again (posting reopened it)."""
+        if not self.post_at_end:
+            return True
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
