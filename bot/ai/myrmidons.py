@@ -131,21 +131,3 @@ class MyrmidonsPolicy(Policy):
             return value
 
         return ranked(moves, key, limit, rng)
-
-    def playout_move(self, state: Any, seat: int, rng: random.Random) -> str:
-        # Random play almost never finds the one move that kills the Commander, which is what decides most
-        # games: a playout takes it whenever it exists, and otherwise attacks half of the time.
-        moves = self.game.legal_moves(state, seat)
-        if _is_setup(moves):
-            return rng.choice(moves)
-        commander = state.commander(1 - seat)
-        attacks = []
-        for move in moves:
-            targets = [state.board[dst] for _, dst in _steps(move) if state.board[dst] != rules.EMPTY]
-            if commander in targets:
-                return move
-            if targets:
-                attacks.append(move)
-        if attacks and rng.random() < 0.5:
-            return rng.choice(attacks)
-        return rng.choice(moves)
