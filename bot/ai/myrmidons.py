@@ -68,7 +68,7 @@ class MyrmidonsPolicy(Policy):
     easy_noise = 0.3
     determinisations = 16
     normal_iterations = 1300
-    hard_iterations = 5000
+    hard_iterations = 4500
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         score = [0.0, 0.0]
