@@ -215,6 +215,10 @@ class Game(ABC):
         new_state, _ = self.apply(state, seat, move)
         return self.view(new_state, seat)
 
+    def clear_caches(self) -> None:
+        """Forget move lists remembered between calls, so a benchmark can time cold calls (tables built once at
+        start-up, like Myriath's geometry, stay)."""
+
     def is_private_move(self, move: str) -> bool:
         """True for secret setup moves (a deployment, a cargo assignment): their text stays hidden from the other
         players until the game ends, wherever the match layer shows or logs it."""

@@ -1,7 +1,7 @@
 """Mycenae: corner chess for two to four players in which the Mycenae army rides hidden inside wooden horses.
 
 The rules are those of `shared/rules/mycenae.md`. Decisions this module takes where the page is silent (each one
-is tested in tests/test_mycenae*.py):
+is tested in tests/test_mycenae*.py, leaving in tests/test_contract_extras.py):
 
 - Seat names are the players' corners ("a1", "a8", "h8", "h1"; with two players "a1" and "h8").
 - The `armies` option may be shorter than the number of players (its default is the two-player list): the
@@ -20,6 +20,15 @@ is tested in tests/test_mycenae*.py):
 - The 50-move rule counts completed turns (a refused request is no turn) and fires after 50 × (players still in)
   turns without a capture, a burn or a pawn move. Repetition compares board, all cargo, players out and the side
   to move at the start of each turn.
+- A player who leaves (resigns, runs out of time: `eliminate`) was knocked out by nobody, so nobody takes her
+  pieces over: they are removed, as the last unit of a player out by the single-unit rule is, and her knights'
+  cargo is destroyed and shown like any destroyed cargo (guests inside are destroyed with it, which can knock
+  their owners out as after any move). She may leave during the cargo setup too (the setup goes on without her)
+  or while a request is pending: a request to or from her is cancelled (if she asked, the turn passes on; if she
+  was asked, the requester acts again); a request between two others stands. With two players in, the other
+  wins at once with the reason given, and the board is left as it was.
+- `standings`: the winner (for a draw, every player still in, together), then the others, the last to go out
+  first, whether knocked out or gone.
 
 Tests and debugging build positions from a text board with `position()`.
 The package reads top-down: `board` (piece codes, square tables, corners), `notation` (moves and their text),

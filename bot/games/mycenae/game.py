@@ -21,7 +21,7 @@ from .board import (
     SETUP_CARGO,
     piece,
 )
-from .moves import _cargo_moves, _turn_moves
+from .moves import _cargo_moves, _turn_moves, clear_caches
 from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, parse_move
 from .picker import _cargo_choices, _move_families, _starts_with_command, _take, _turn_choices
 from .sampling import sample_state
@@ -90,6 +90,9 @@ class Mycenae(Game):
         if state.pending:
             return ["consent", "refuse"]
         return _turn_moves(state, seat)
+
+    def clear_caches(self) -> None:
+        clear_caches()
 
     def is_private_move(self, move: str) -> bool:
         return move.strip().lower().startswith("cargo")
@@ -260,30 +263,34 @@ class Mycenae(Game):
 
     def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
         """`seat` leaves at any time (see `_Work.leave`). A request to or from her is cancelled: if she asked,
-        the turn passes on; if she was asked, the requester acts again."""
+        the turn passes on; if she was asked, the requester acts again. A request between two others stands,
+        unless her leaving knocked one of them out."""
         if seat not in self.in_play(state):
             raise IllegalMoveError("The game is over" if state.outcome else f"Seat {seat} is not in the game")
-        work = _Work(replace(state, pending=None), seat)
-        if state.pending:
-            requester, _, text = state.pending
-            work.events.append(event("cancelled", seat=requester, corner=work.seat_name(requester), move=text))
+        work = _Work(state, seat)
         waiting = tuple(s for s in state.waiting if s != seat)
         work.leave(seat, reason, in_setup=bool(state.waiting))
-        turn, refused, quiet, history = state.turn, state.refused, state.quiet, ()
+        pending = state.pending
+        if pending and (seat in pending[:2] or work.out[pending[0]] or work.out[pending[1]]):
+            work.events.append(event("cancelled", seat=pending[0], corner=work.seat_name(pending[0]),
+                                     move=pending[2]))
+            pending = None
+        turn, refused, history = state.turn, state.refused, ()
         if work.outcome is None:
             if turn == seat:  # her turn, or her request: the next player moves
                 turn, refused = work.next_seat(seat), ()
-            if not waiting:
+            if not waiting and not pending:
                 turn = work.start_turn(turn)
                 refused = refused if turn == state.turn else ()
         if work.outcome is None and not waiting:
             history = (_position_digest(work.board, work.cargo, turn, work.out),)  # pieces left: nothing repeats
-            if quiet >= 50 * len(work.active()):
+            if state.quiet >= 50 * len(work.active()):
                 self._draw(work, "fifty-move rule: 50 moves by every player without a capture, burn or pawn move")
         new_state = replace(
             state, board=bytes(work.board), cargo=work.cargo, known=work.known, out=tuple(work.out),
-            waiting=waiting if work.outcome is None else (), turn=turn, pending=None, refused=refused, ply=work.ply,
-            history=history, revealed=tuple(work.revealed), outcome=work.outcome, sealed=tuple(sorted(work.sealed)),
+            waiting=waiting if work.outcome is None else (), turn=turn,
+            pending=pending if work.outcome is None else None, refused=refused, ply=work.ply, history=history,
+            revealed=tuple(work.revealed), outcome=work.outcome, sealed=tuple(sorted(work.sealed)),
             out_order=tuple(work.out_order),
         )
         return new_state, work.events

@@ -3,6 +3,7 @@ so it serves both a State and the mutable copy `apply` works on."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import Any, Iterator, Sequence
@@ -136,8 +137,58 @@ def _unload_spec(pos: Any, seat: int, knight: int) -> tuple[tuple[int, ...], tup
     return empties, counts, corner
 
 
-@lru_cache(maxsize=8)  # a few recent knights: the picker's and autocomplete's repeated calls; 40,000 texts ≈ 4 MB
+class _SizedLRU:
+    """A least-recently-used cache bounded by the approximate bytes of what it holds, not by its entry count: an
+    unload list runs from a few texts to 40,000 (≈ 3.7 MB), so a count bound either wastes memory or keeps
+    nothing useful."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.size = 0
+        self.entries: OrderedDict[Any, tuple[tuple[str, ...], int]] = OrderedDict()
+
+    def get(self, key: Any) -> tuple[str, ...] | None:
+        found = self.entries.get(key)
+        if found is None:
+            return None
+        self.entries.move_to_end(key)
+        return found[0]
+
+    def put(self, key: Any, texts: tuple[str, ...]) -> None:
+        # A str of n ASCII characters takes 49 + n bytes, plus 8 for its slot in the tuple. Sizing from the
+        # longest end instead of summing every text keeps a put at O(1) (summing 40,000 lengths costs ~1 ms).
+        longest = max(len(texts[0]), len(texts[-1])) if texts else 0
+        size = 64 + len(texts) * (57 + longest)
+        self.entries[key] = (texts, size)
+        self.size += size
+        while self.size > self.budget and len(self.entries) > 1:
+            _, (_, dropped) = self.entries.popitem(last=False)
+            self.size -= dropped
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.size = 0
+
+
+# One full knight's list and a handful of small ones: what a listing and the next keystrokes of autocomplete ask
+# for again. The picker never needs whole lists (it walks them lazily), so a small budget costs it nothing.
+UNLOAD_CACHE = _SizedLRU(4 << 20)
+
+
 def _unload_texts(
+    knight: int, empties: tuple[int, ...], counts: tuple[int, int, int, int], corner: int
+) -> tuple[str, ...]:
+    """Every unload of `counts` pieces from `knight` onto `empties`, canonical (placements in square order),
+    remembered in UNLOAD_CACHE."""
+    key = (knight, empties, counts, corner)
+    texts = UNLOAD_CACHE.get(key)
+    if texts is None:
+        texts = _build_unload_texts(knight, empties, counts, corner)
+        UNLOAD_CACHE.put(key, texts)
+    return texts
+
+
+def _build_unload_texts(
     knight: int, empties: tuple[int, ...], counts: tuple[int, int, int, int], corner: int
 ) -> tuple[str, ...]:
     """Every unload of `counts` pieces from `knight` onto `empties`, canonical (placements in square order).
@@ -288,3 +339,9 @@ def _cargo_text(corner: int, knight_of_each: Sequence[int]) -> str:
         if letters:
             parts.append(f"{NAMES[sq]}:{','.join(letters)}")
     return "cargo " + " ".join(parts)
+
+
+def clear_caches() -> None:
+    """Forget every remembered move list (the benchmark measures cold calls)."""
+    UNLOAD_CACHE.clear()
+    _cargo_moves.cache_clear()

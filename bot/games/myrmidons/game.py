@@ -107,6 +107,10 @@ class MyrmidonsGame(Game):
             return list(draft_moves() if army is None else deployments(army))
         return [str(m) for m in single_moves(state, seat)] + [str(o) for o in orders(state, seat)]
 
+    def clear_caches(self) -> None:
+        deployments.cache_clear()
+        draft_moves.cache_clear()
+
     def is_private_move(self, move: str) -> bool:
         return is_setup_move(move)
 

@@ -9,6 +9,9 @@ What the viewer cannot see is drawn at random, subject to everything the view sh
   last action, which shows its values); a piece that moved n squares in the last action has movement ≥ n, and
   the Commander moves exactly one square.
 
+With the `memory` option, values shown in earlier fights have gone face down again and are in no view (that is
+the option), so a sample keeps only those of the last action.
+
 A deployment not yet made stays not made; an army not yet drafted stays undrafted. The seed, which no view
 shows, is drawn too: it only matters for the first player, who is drawn once both armies stand.
 """
