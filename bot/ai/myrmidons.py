@@ -67,6 +67,8 @@ class MyrmidonsPolicy(Policy):
     easy_candidates = 24
     easy_noise = 0.3
     determinisations = 16
+    # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
+    exploration = 0.35
     normal_iterations = 1300
     hard_iterations = 4500
 
