@@ -8,10 +8,14 @@ so the whole file stays quick.
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +215,30 @@ def test_refuses_a_view_that_is_not_to_act():
         choose_move(game.view(state, None), level="easy", seed=0)
     with pytest.raises(ValueError):
         choose_move(game.view(state, 0), level="grandmaster", seed=0)
+
+
+_OTHER_PROCESS = """
+import json, sys
+from bot.ai import choose_move
+from bot.ai.policies import policy_for
+from bot.games import get_game
+policy = policy_for(get_game(sys.argv[1]))
+policy.normal_iterations = 24
+print(choose_move(json.loads(sys.stdin.read()), level="normal", seed=5))
+"""
+
+
+@pytest.mark.parametrize("key", ["myrmidons", "mycenae"])
+def test_the_move_does_not_depend_on_the_process(key, small_budgets):
+    """A worker process has its own string hashing; nothing may depend on it (set order, hash())."""
+    game = get_game(key)
+    plies = list(random_plies(game, 2, 7))
+    ply = plies[len(plies) // 2]
+    view = json.dumps(game.view(ply.state, ply.seat))
+    here = choose_move(json.loads(view), level="normal", seed=5)
+    for hash_seed in ("1", "2"):
+        there = subprocess.run(
+            [sys.executable, "-c", _OTHER_PROCESS, key], input=view, capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed}, cwd=Path(__file__).resolve().parents[1],
+        ).stdout.strip()
+        assert there == here

@@ -46,7 +46,7 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
         candidates = policy.candidates(state, seat, rng, policy.easy_candidates)
         return greedy(policy, state, seat, candidates, num_players, rng, policy.easy_noise)
     iterations = policy.hard_iterations if level == "hard" else policy.normal_iterations
-    budget = Budget(iterations=iterations, determinisations=policy.determinisations)
+    budget = Budget(iterations, policy.determinisations, policy.exploration)
     root_moves = policy.root_candidates(state, seat, rng, num_players)
     pool = [state] + [game.sample_state(view, rng) for _ in range(policy.determinisations - 1)]
     return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)

@@ -148,13 +148,12 @@ def main(argv: list[str] | None = None) -> int:
                 r = run(key, args.players, matchup, args.count, args.max_plies, pool)
                 print(_row(r), flush=True)
                 results.append(r)
+                if not args.no_write:  # after every matchup, so that an interrupted run keeps what it measured
+                    stored = _load()
+                    stored[f"{r['game']}/{r['players']}/{r['matchup']}"] = r
+                    _write(stored)
     print()
     print(table(results))
-    if not args.no_write:
-        stored = _load()
-        for r in results:
-            stored[f"{r['game']}/{r['players']}/{r['matchup']}"] = r
-        _write(stored)
     return 0
 
 

@@ -31,7 +31,6 @@ class Budget:
     iterations: int  # tree iterations
     determinisations: int = 1  # size of the pool of sampled states
     exploration: float = 0.7  # UCT constant; values lie in [0, 1]
-    playout_depth: int | None = None  # None: the policy's own
 
 
 class Node:
@@ -59,7 +58,7 @@ class Search:
         self.num_players = num_players
         self.budget = budget
         self.rng = rng
-        self.depth = budget.playout_depth if budget.playout_depth is not None else policy.playout_depth
+        self.depth = policy.playout_depth
 
     def run(self, pool: list[Any], seat: int, root_moves: list[str]) -> str:
         """The most visited of `root_moves`. They are legal in every sample: the computer's own legal moves never

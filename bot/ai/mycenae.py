@@ -33,7 +33,7 @@ class MycenaePolicy(Policy):
     max_candidates = 30
     root_pool = 400
     determinisations = 16
-    normal_iterations = 420
+    normal_iterations = 380
     hard_iterations = 1700
 
     def evaluate(self, state: Any, num_players: int) -> Values:

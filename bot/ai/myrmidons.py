@@ -21,6 +21,8 @@ from .policy import Policy, Values, leader_values, ranked
 _RANK_OF = tuple(sq // rules.FILES for sq in range(rules.CELLS))
 _INDEX = {name: sq for sq, name in enumerate(rules.NAMES)}
 _LAST = rules.RANKS - 1
+# Four losses lose the game, so each loss costs more than the one before.
+_LOSS_COST = (0.0, 1.0, 2.2, 3.8, 6.0, 6.0, 6.0)
 
 
 def _type_worth(code: str) -> float:
@@ -29,28 +31,46 @@ def _type_worth(code: str) -> float:
     return 1.0 * sword + 0.8 * move + 0.6 * shield
 
 
-def _targets(state: Any, index: int) -> list[int]:
-    """Enemy pieces (by index) that the piece `index` can attack with one single move."""
+def _is_setup(moves: list[str]) -> bool:
+    return bool(moves) and moves[0].startswith(("deploy ", "army "))
+
+
+def _steps(move: str) -> list[tuple[int, int]]:
+    """(from, to) squares of each piece a single move or an order moves."""
+    items = move.split(" ")[2:] if move.startswith("order") else [move]
+    return [(_INDEX[a], _INDEX[b]) for a, b in (item.split("-") for item in items)]
+
+
+def _reach(state: Any, index: int) -> tuple[list[int], bool]:
+    """Enemy pieces (by index) that the piece `index` can attack with one single move, and whether it can step
+    onto the enemy home rank."""
     sq, kind = state.squares[index], state.pieces[index].kind
     owner = index // rules.PER_SEAT
-    found = []
+    goal = _LAST if owner == 0 else 0
+    found, home = [], False
     for ray in rules.RAYS[sq]:
         for square in ray[: kind.move]:
             other = state.board[square]
             if other == rules.EMPTY:
+                home = home or _RANK_OF[square] == goal
                 continue
             if other // rules.PER_SEAT != owner:
                 found.append(other)
+                home = home or _RANK_OF[square] == goal
             break
-    return found
+    return found, home
 
 
 class MyrmidonsPolicy(Policy):
-    playout_depth = 2
+    playout_depth = 0  # the evaluation already looks a move ahead; random plies after it only add noise
     max_candidates = 14
+    easy_candidates = 24
+    easy_noise = 0.3
     determinisations = 16
-    normal_iterations = 700
-    hard_iterations = 2800
+    # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
+    exploration = 0.35
+    normal_iterations = 1300
+    hard_iterations = 4500
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         score = [0.0, 0.0]
@@ -64,7 +84,7 @@ class MyrmidonsPolicy(Policy):
                 alive += 1
                 rank = _RANK_OF[sq]
                 furthest = max(furthest, rank if seat == 0 else _LAST - rank)
-            score[seat] = 1.0 * alive + 0.25 * furthest + (1.5 if furthest == _LAST else 0.0)
+            score[seat] = -_LOSS_COST[rules.PER_SEAT - alive] + 0.25 * furthest + (1.5 if furthest == _LAST else 0.0)
         mover = state.turn
         if mover in (0, 1):
             score[mover] += self._threats(state, mover)
@@ -72,25 +92,32 @@ class MyrmidonsPolicy(Policy):
 
     @staticmethod
     def _threats(state: Any, seat: int) -> float:
-        """What the side to move can take next: the Commander wins, other pieces are worth most of a piece."""
+        """What the side to move can do next: taking the Commander or a fourth piece wins; stepping onto the enemy
+        home rank nearly does (the opponent must remove the piece at once); taking a piece is worth most of one."""
         commander = state.commander(1 - seat)
+        last_loss = state.losses(1 - seat) == rules.LOSING_LOSSES - 1
         best = 0.0
         for i in range(seat * rules.PER_SEAT, (seat + 1) * rules.PER_SEAT):
             if state.squares[i] == rules.EMPTY:
                 continue
             sword = state.pieces[i].kind.sword
-            for target in _targets(state, i):
+            targets, home = _reach(state, i)
+            if home:
+                best = max(best, 2.0)
+            for target in targets:
                 if target == commander:
                     return 5.0
                 if sword >= state.pieces[target].kind.shield:
-                    best = 0.7
+                    if last_loss:
+                        return 5.0
+                    best = max(best, 0.7)
         return best
 
     def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
         moves = self.game.legal_moves(state, seat)
         if moves and moves[0].startswith("army "):
             return ranked(moves, lambda m: sum(_type_worth(c) for c in m[5:].split(",")), limit, rng)
-        if not moves or " " in moves[0] and not moves[0].startswith("order"):
+        if _is_setup(moves):
             return ranked(moves, lambda m: 0.0, limit, rng)  # a deployment: nothing cheap to tell them apart
         commander = state.commander(1 - seat)
         forward = 1 if seat == 0 else -1
@@ -98,8 +125,7 @@ class MyrmidonsPolicy(Policy):
         def key(move: str) -> float:
             # Attacks first (on the Commander above all, as far as this sample knows), then advances.
             value = 0.0
-            for step in move.split(" ")[2:] if move.startswith("order") else (move,):
-                src, dst = (_INDEX[name] for name in step.split("-"))
+            for src, dst in _steps(move):
                 target = state.board[dst]
                 if target != rules.EMPTY:
                     value += 50.0 if target == commander else 10.0

@@ -65,6 +65,8 @@ class Policy:
     hard_iterations: int = 1200
     # Determinisations for hidden-information games; perfect-information games need one.
     determinisations: int = 1
+    # UCT exploration constant (values lie in [0, 1]).
+    exploration: float = 0.7
 
     def __init__(self, game: Game) -> None:
         self.game = game
