@@ -283,3 +283,22 @@ class Game(ABC):
 
     def stamp(self) -> JSON:
         return {"game": self.info.key, "rules_version": self.RULES_VERSION}
+
+
+class TwoSeatGame(Game):
+    """A game for exactly two seats that nobody leaves but by ending it: both seats are in play until the outcome,
+    then the winner ranks above the loser (a draw ties them). Its state has an `outcome` (an Outcome or None)."""
+
+    def in_play(self, state: Any) -> list[int]:
+        return [] if state.outcome is not None else [0, 1]
+
+    def standings(self, state: Any) -> list[list[int]]:
+        if state.outcome is None or not state.outcome.winners:
+            return [[0, 1]]
+        winner = state.outcome.winners[0]
+        return [[winner], [1 - winner]]
+
+    def check_can_leave(self, state: Any, seat: int) -> None:
+        """What `eliminate` refuses: a finished game, or a seat that is not there."""
+        if seat not in self.in_play(state):
+            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
