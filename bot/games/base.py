@@ -11,7 +11,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 JSON = dict[str, Any]
 Event = dict[str, Any]
@@ -102,6 +102,18 @@ def event(type_: str, visible_to: Sequence[int] | None = None, **data: Any) -> E
 def is_visible(ev: Event, viewer: int | None) -> bool:
     seats = ev.get("visible_to")
     return seats is None or (viewer is not None and viewer in seats)
+
+
+def narrate(game: Game, events: Sequence[Event], viewer: int | None, restated: Collection[str]) -> list[str]:
+    """What `game.describe` says of the events `viewer` may see (None: the public), leaving out the `restated`
+    types: the line the narration goes into already states them."""
+    lines = []
+    for ev in events:
+        if is_visible(ev, viewer) and ev.get("type") not in restated:
+            text = game.describe(ev)
+            if text:
+                lines.append(text)
+    return lines
 
 
 def seeded_rng(seed: int, *salt: object) -> random.Random:
