@@ -186,3 +186,11 @@ async def test_two_matches_at_once_in_one_channel(world):
     wrong = await move(world.alice, t2, m2, "a1-a3")  # alice is Black in match 2: a1 is not her ship
     assert wrong.ephemeral and not wrong.response.content.startswith("✅")
     assert len(board_posts(t2)) == posts
+
+
+@pytest.mark.parametrize("game, title", [("mycenae", "Mycenae"), ("myriath", "Myriath")])
+async def test_rules_of_the_multiplayer_games_have_their_pictures(world, game, title):
+    result = await world.carol.slash(world.channel, "rules", game=game)
+    embed = result.response.embeds[0]
+    assert result.ephemeral and title in embed.title and "2–4 players" in embed.footer.text
+    assert [a.filename for a in result.response.attachments] == ["rules.png"]

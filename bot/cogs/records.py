@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.record import RecordError
 from bot.presenters.replay import replay_caption
-from bot.views.common import answer, presenter_of, service_of
+from bot.matches import catalogue
+from bot.views.common import answer, presenter_of
 from bot.views.records import answer_asked, history_buttons, history_embed, records_of
 
 from .common import autocomplete_match
@@ -36,16 +36,11 @@ class RecordsCog(commands.Cog, name="Records"):
         # A long match takes seconds to draw: say so at once, then put the file in the same answer.
         await interaction.response.send_message(f"🎞️ Making the replay of match #{found.id}…", ephemeral=True)
         replays = presenter_of(interaction).replays
-        try:
-            file = await replays.gif_file(found)
-        except RecordError:  # a match played under older rules than this bot's
-            await interaction.edit_original_response(
-                content="This match's moves no longer replay under the current rules, so I can't make its replay.")
-            return
+        file = await replays.gif_file(found)
         if file is None:
             await interaction.edit_original_response(content="That game has no pictures yet, so no replay.")
             return
-        title = service_of(interaction).game_of(found).info.title
+        title = catalogue.info(found.game).title
         await interaction.edit_original_response(content=replay_caption(found, title), attachments=[file])
 
     @app_commands.command(name="export", description="A match's record as a text file that replays exactly")

@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
@@ -721,18 +721,22 @@ class MatchService:
                 still_in = game.in_play(self.state_of(match))
                 out = [s.seat for s in match.seats if s.seat not in still_in]
                 standings = [still_in] + ([out] if out else [])
+        now = self.clock()
+        result = outcome.to_json() if outcome else None
         try:
             await self.repo.record_move(
                 match, seat=seat, move=move, private=private, events=events, state=state_json,
-                result=outcome.to_json() if outcome else None, draw_agreed=None, now=self.clock(),
-                standings=standings,
+                result=result, draw_agreed=None, now=now, standings=standings,
             )
         except VersionConflict:
             # Another process or click got there first; our change was not written.
             raise errors.StaleBoard(self.board_link(match)) from None
         if new_state is not None:
             self._states[(match.id, match.version + 1)] = new_state
-        match = await self.get_match(match.id)
+        # The row as it now stands, without reading it back: exactly what record_move wrote.
+        match = replace(match, state=state_json, version=match.version + 1, status="finished" if result else "active",
+                        result=result, draw_agreed=None, updated_at=now, standings=standings if result else None,
+                        finished_at=now if result else None)
         await self.clocks.turns_changed(match, acting_before, self.to_act(match), seat)
         return match
 

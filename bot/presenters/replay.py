@@ -16,7 +16,8 @@ from typing import Sequence
 import discord
 
 import renderers
-from bot.matches import MatchService
+from bot.games.record import RecordError
+from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
 from bot.storage import LoggedMove, Match
 from renderers.replay import replay_gif
@@ -56,7 +57,11 @@ class ReplayPresenter:
         return replay_gif(self.records.public_views(match, moves), player_names=match.names)
 
     async def gif_file(self, match: Match) -> discord.File | None:
-        data = await self.gif(match)
+        try:
+            data = await self.gif(match)
+        except RecordError:  # a match played under older rules than this bot's
+            raise errors.UserError(
+                "This match's moves no longer replay under the current rules, so I can't make its replay.") from None
         return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME) if data is not None else None
 
     async def match_ended(self, match: Match) -> bool:
