@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.games import archimedes as rules
 
-from .policy import Policy, Values, leader_values
+from .policy import Policy, Values, leader_values, pieces_and_weight
 
 _SIZE = rules.SIZE
 
@@ -21,7 +21,7 @@ def _distance(a: int, b: int) -> int:
     return max(abs(a % _SIZE - b % _SIZE), abs(a // _SIZE - b // _SIZE))
 
 
-_TO_PORT = tuple(tuple(_distance(sq, rules.PORTS[1 - seat]) for sq in range(rules.CELLS)) for seat in (0, 1))
+_CLOSENESS = tuple(tuple(7 - _distance(sq, rules.PORTS[1 - seat]) for sq in range(rules.CELLS)) for seat in (0, 1))
 
 
 class ArchimedesPolicy(Policy):
@@ -32,13 +32,7 @@ class ArchimedesPolicy(Policy):
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         board = state.board
-        ships = [0, 0]
-        closeness = [0.0, 0.0]
-        for sq, cell in enumerate(board):
-            if cell:
-                seat = cell - 1
-                ships[seat] += 1
-                closeness[seat] += 7 - _TO_PORT[seat][sq]
+        ships, closeness = pieces_and_weight(board, _CLOSENESS)
         score = [1.0 * ships[s] + 0.02 * closeness[s] for s in (0, 1)]
         for seat in (0, 1):
             if board[rules.PORTS[1 - seat]] == seat + 1:

@@ -12,10 +12,11 @@ from typing import Any
 
 from bot.games import epaminondas as rules
 
-from .policy import Policy, Values, leader_values, ranked
+from .policy import Policy, Values, leader_values, pieces_and_weight, ranked
 
 _RANK_OF = tuple(sq // rules.FILES for sq in range(rules.CELLS))
 _LAST = rules.RANKS - 1
+_ADVANCE = (_RANK_OF, tuple(_LAST - rank for rank in _RANK_OF))  # by seat: ranks gone forward from home
 
 
 def _rank(square: str) -> int:
@@ -30,14 +31,7 @@ class EpaminondasPolicy(Policy):
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         board = state.board
-        count = [0, 0]
-        advance = [0, 0]
-        for sq, cell in enumerate(board):
-            if cell:
-                seat = cell - 1
-                count[seat] += 1
-                rank = _RANK_OF[sq]
-                advance[seat] += rank if seat == 0 else _LAST - rank
+        count, advance = pieces_and_weight(board, _ADVANCE)
         across = rules.crossings(board)
         score = [1.0 * count[s] + 0.06 * advance[s] + 3.0 * across[s] for s in (0, 1)]
         return leader_values(score, 0.35)

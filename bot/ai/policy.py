@@ -37,6 +37,19 @@ def leader_values(scores: Sequence[float], scale: float) -> Values:
     return values
 
 
+def pieces_and_weight(board: Sequence[int], weights: Sequence[Sequence[float]]) -> tuple[list[int], list[float]]:
+    """For a two-seat board whose cells hold 0 (empty) or seat + 1: how many pieces each seat has, and the sum of
+    `weights[seat][square]` over its pieces."""
+    pieces = [0, 0]
+    weight = [0, 0]
+    for sq, cell in enumerate(board):
+        if cell:
+            seat = cell - 1
+            pieces[seat] += 1
+            weight[seat] += weights[seat][sq]
+    return pieces, weight
+
+
 def outcome_values(game: Game, state: Any, num_players: int) -> Values | None:
     """Exact values of a finished game (a shared win is worth a share), None while it runs."""
     result = game.outcome(state)

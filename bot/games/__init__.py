@@ -20,6 +20,7 @@ from .base import (
     PickerOption,
     event,
     is_visible,
+    narrate,
 )
 
 GAME_KEYS = ("myrmidons", "myriath", "mycenae", "epaminondas", "archimedes")

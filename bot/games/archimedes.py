@@ -20,12 +20,12 @@ from .base import (
     JSON,
     Choices,
     Event,
-    Game,
     GameInfo,
     IllegalMoveError,
     MoveSyntaxError,
     Outcome,
     PickerOption,
+    TwoSeatGame,
     event,
 )
 from .grid import DIRECTIONS, parse_square
@@ -390,7 +390,7 @@ def _with_outcome(state: State) -> State:
 # --- the engine ----------------------------------------------------------------------------------------------
 
 
-class ArchimedesGame(Game):
+class ArchimedesGame(TwoSeatGame):
     info = INFO
 
     def new_state(self, num_players: int, seed: int, options: JSON | None = None) -> State:
@@ -431,20 +431,10 @@ class ArchimedesGame(Game):
     def in_secret_setup(self, state: State) -> bool:
         return False
 
-    def in_play(self, state: State) -> list[int]:
-        return [] if state.outcome else [0, 1]
-
     def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
-        if seat not in self.in_play(state):
-            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
+        self.check_can_leave(state, seat)
         new = dataclasses.replace(state, outcome=Outcome((1 - seat,), reason), left=seat)
         return new, [event("out", seat=seat, reason=reason), event("win", winners=[1 - seat], reason=reason)]
-
-    def standings(self, state: State) -> list[list[int]]:
-        if state.outcome is None or not state.outcome.winners:
-            return [[0, 1]]
-        winner = state.outcome.winners[0]
-        return [[winner], [1 - winner]]
 
     def sample_state(self, view: JSON, rng: random.Random) -> State:
         """Everything is public: the view holds the whole state."""

@@ -11,7 +11,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 JSON = dict[str, Any]
 Event = dict[str, Any]
@@ -102,6 +102,18 @@ def event(type_: str, visible_to: Sequence[int] | None = None, **data: Any) -> E
 def is_visible(ev: Event, viewer: int | None) -> bool:
     seats = ev.get("visible_to")
     return seats is None or (viewer is not None and viewer in seats)
+
+
+def narrate(game: Game, events: Sequence[Event], viewer: int | None, restated: Collection[str]) -> list[str]:
+    """What `game.describe` says of the events `viewer` may see (None: the public), leaving out the `restated`
+    types: the line the narration goes into already states them."""
+    lines = []
+    for ev in events:
+        if is_visible(ev, viewer) and ev.get("type") not in restated:
+            text = game.describe(ev)
+            if text:
+                lines.append(text)
+    return lines
 
 
 def seeded_rng(seed: int, *salt: object) -> random.Random:
@@ -283,3 +295,22 @@ class Game(ABC):
 
     def stamp(self) -> JSON:
         return {"game": self.info.key, "rules_version": self.RULES_VERSION}
+
+
+class TwoSeatGame(Game):
+    """A game for exactly two seats that nobody leaves but by ending it: both seats are in play until the outcome,
+    then the winner ranks above the loser (a draw ties them). Its state has an `outcome` (an Outcome or None)."""
+
+    def in_play(self, state: Any) -> list[int]:
+        return [] if state.outcome is not None else [0, 1]
+
+    def standings(self, state: Any) -> list[list[int]]:
+        if state.outcome is None or not state.outcome.winners:
+            return [[0, 1]]
+        winner = state.outcome.winners[0]
+        return [[winner], [1 - winner]]
+
+    def check_can_leave(self, state: Any, seat: int) -> None:
+        """What `eliminate` refuses: a finished game, or a seat that is not there."""
+        if seat not in self.in_play(state):
+            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")

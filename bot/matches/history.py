@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Sequence
 
-from bot.games import Event, Game, is_visible
+from bot.games import Event, Game, narrate
 
 EMBED_DESCRIPTION_LIMIT = 4096  # Discord refuses a longer embed description
 MOVES_PER_PAGE = 18  # a page a phone shows without much scrolling
@@ -72,7 +72,7 @@ def history_lines(
             said = f"{who} made a secret setup move"
         else:
             said = f"{who}: `{move}`"
-        story = [text.rstrip(".") for text in _narrate(game, events, viewer)]
+        story = [text.rstrip(".") for text in narrate(game, events, viewer, RESTATED_BY_MOVE)]
         lines.append(f"**{number}.** {said}" + (" — " + "; ".join(story) if story else "") + ".")
     return lines
 
@@ -81,16 +81,6 @@ def _label(names: Sequence[str], sides: Sequence[str] | None, seat: int) -> str:
     name = escape(names[seat]) if seat < len(names) else f"seat {seat}"
     side = f" ({escape(sides[seat])})" if sides and seat < len(sides) else ""
     return name + side
-
-
-def _narrate(game: Game, events: Sequence[Event], viewer: int | None) -> list[str]:
-    lines = []
-    for ev in events:
-        if is_visible(ev, viewer) and ev.get("type") not in RESTATED_BY_MOVE:
-            text = game.describe(ev)
-            if text:
-                lines.append(text)
-    return lines
 
 
 def paginate(

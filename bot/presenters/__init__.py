@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import Callable
 
 import discord
 
@@ -23,6 +24,7 @@ from bot.matches.events import (
     TakebackAsked,
     TurnReminder,
 )
+from bot.storage import Match
 
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text
@@ -125,29 +127,28 @@ class Presenter:
 
     async def _draw_offered(self, event: DrawOffered) -> bool:
         match = event.match
-        thread = await self.boards.thread_of(match)
-        if thread is None:
-            return False
-        in_play = self.service.game_of(match).in_play(self.service.state_of(match))
-        waiting = [match.user_of(s) for s in in_play if s not in (match.draw_agreed or [])]
-        ping, allowed = mentions(waiting)
-        await thread.send(
-            fit(f"🤝 **{match.seats[event.seat].user_name}** offers a draw. {ping}"),
-            view=self.controls.draw_answers(match), allowed_mentions=allowed,
+        return await self._ask_in_thread(
+            match, lambda seat: seat not in (match.draw_agreed or []),
+            f"🤝 **{match.seats[event.seat].user_name}** offers a draw.", self.controls.draw_answers(match),
         )
-        return True
 
     async def _takeback_asked(self, event: TakebackAsked) -> bool:
         match = event.match
+        return await self._ask_in_thread(
+            match, lambda seat: seat != event.seat,
+            f"↩️ **{match.seats[event.seat].user_name}** asks to take back `{event.move}`.",
+            self.controls.takeback_answers(match),
+        )
+
+    async def _ask_in_thread(self, match: Match, asked: Callable[[int], bool], question: str,
+                             answers: discord.ui.View) -> bool:
+        """Post a question with its answer buttons in the match's thread, pinging the seats in play it asks."""
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
         in_play = self.service.game_of(match).in_play(self.service.state_of(match))
-        ping, allowed = mentions([match.user_of(s) for s in in_play if s != event.seat])
-        await thread.send(
-            fit(f"↩️ **{match.seats[event.seat].user_name}** asks to take back `{event.move}`. {ping}"),
-            view=self.controls.takeback_answers(match), allowed_mentions=allowed,
-        )
+        ping, allowed = mentions([match.user_of(s) for s in in_play if asked(s)])
+        await thread.send(fit(f"{question} {ping}"), view=answers, allowed_mentions=allowed)
         return True
 
     async def send_dm(self, user_id: int, content: str, image: bytes | None, buttons: discord.ui.View | None) -> bool:

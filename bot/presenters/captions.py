@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bot.games import Event, Game, Outcome, is_visible
+from bot.games import Game, Outcome, narrate
 from bot.matches.events import MovePlayed
 from bot.storage import Match
 
@@ -20,17 +20,6 @@ def seat_label(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
 
 # The caption already says who played which move and who won; narrating those events again only repeats it.
 RESTATED_BY_CAPTION = frozenset({"move", "order", "win"})
-
-
-def narrate(game: Game, events: Sequence[Event], viewer: int | None = None) -> list[str]:
-    """Narration lines for the events `viewer` may see (None: the public) that the caption does not state."""
-    lines = []
-    for ev in events:
-        if is_visible(ev, viewer) and ev.get("type") not in RESTATED_BY_CAPTION:
-            text = game.describe(ev)
-            if text:
-                lines.append(text)
-    return lines
 
 
 def result_line(view: dict[str, Any], names: Sequence[str], outcome: Outcome) -> str:
@@ -77,7 +66,7 @@ def turn_caption(
 def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed) -> list[str]:
     lines = []
     who = seat_label(view, names, played.seat) if played.seat >= 0 else ""
-    story = [line.rstrip(".") for line in narrate(game, played.events)]  # some games narrate whole sentences
+    story = [line.rstrip(".") for line in narrate(game, played.events, None, RESTATED_BY_CAPTION)]  # some games narrate whole sentences
     tail = (" — " + "; ".join(story) if story else "") + "."
     if played.kind == "move":
         lines.append((f"{who} played `{played.move}`" if played.move else f"{who} made a secret move") + tail)
@@ -87,7 +76,7 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
         did = "resigned" if played.kind == "resign" else "ran out of time"
         lines.append(f"{who} {did} and is out of the match" + tail)
     for forced in played.forced:
-        story = [line.rstrip(".") for line in narrate(game, forced.events)]
+        story = [line.rstrip(".") for line in narrate(game, forced.events, None, RESTATED_BY_CAPTION)]
         lines.append(f"{seat_label(view, names, forced.seat)} had no choice: `{forced.move}`"
                      + (" — " + "; ".join(story) if story else "") + ".")
     return lines

@@ -18,7 +18,9 @@ from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
 from bot.storage import Match
 
 from .challenge import challenge_buttons
-from .common import MatchButton, after_presentation, answer, presenter_of, service_of, single_view, user_action
+from .common import (
+    AnswerButton, MatchButton, after_presentation, answer, presenter_of, service_of, single_view, user_action,
+)
 
 
 def records_of(interaction: discord.Interaction) -> MatchRecords:
@@ -133,18 +135,14 @@ def takeback_offer(interaction: discord.Interaction, report: TurnReport) -> disc
     return single_view(TakebackButton(report.match.id, report.match.version))
 
 
-class TakebackAnswer(discord.ui.DynamicItem[discord.ui.Button],
-                     template=r"sg:ta:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
-    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False):
-        label, style = (("Accept take-back", discord.ButtonStyle.success) if answer == "yes"
-                        else ("Decline take-back", discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
-                                           custom_id=f"sg:ta:{match_id}:{version}:{answer}"))
-        self.match_id, self.version, self.answer = match_id, version, answer
+class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
+    """A player's answer to a take-back request, valid only while the request stands (the version)."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(int(match["match"]), int(match["version"]), match["answer"])
+    PREFIX = "sg:ta"
+    ANSWERS = {
+        "yes": ("Accept take-back", discord.ButtonStyle.success),
+        "no": ("Decline take-back", discord.ButtonStyle.secondary),
+    }
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -164,8 +162,7 @@ class TakebackAnswer(discord.ui.DynamicItem[discord.ui.Button],
 
 def takeback_buttons(match: Match, *, disabled: bool = False, version: int | None = None) -> discord.ui.View:
     version = match.version if version is None else version
-    return single_view(TakebackAnswer(match.id, version, "yes", disabled=disabled),
-                       TakebackAnswer(match.id, version, "no", disabled=disabled))
+    return TakebackAnswer.answers_view(match.id, version, disabled=disabled)
 
 
 RECORD_ITEMS = (HistoryButton, RematchButton, TakebackButton, TakebackAnswer)

@@ -527,21 +527,23 @@ class Mycenae(Game):
             return f"burnt: {_placed_text(ev['pieces']) or 'nothing else'}"
         if kind == "cargo_destroyed":
             return f"the knight on {ev['square']} carried {_pieces_text(ev['pieces']) or 'nothing'}"
-        if kind == "request":
-            return f"{ev['corner']} asks {ev['asked_corner']} to consent: {ev['move']}"
-        if kind == "cancelled":
-            return f"{ev['corner']}'s request is cancelled: {ev['move']}"
-        if kind in ("consent", "refuse"):
-            return f"{ev['corner']} {'consents' if kind == 'consent' else 'refuses'}"
-        if kind == "out":
-            return f"{ev['corner']} {ev['reason']} and is out"
-        if kind == "takeover":
-            return f"{ev['corner']} takes over the pieces of {ev['taken_corner']}"
         if kind == "removed":
             return f"removed: {_placed_text(ev['pieces'])}"
-        if kind == "game_over":
-            return f"game over: {ev['reason']}"
+        if kind in _NARRATION:
+            return _NARRATION[kind].format(**ev)
         return None
+
+
+# The events whose narration is their own fields in a sentence.
+_NARRATION = {
+    "request": "{corner} asks {asked_corner} to consent: {move}",
+    "cancelled": "{corner}'s request is cancelled: {move}",
+    "consent": "{corner} consents",
+    "refuse": "{corner} refuses",
+    "out": "{corner} {reason} and is out",
+    "takeover": "{corner} takes over the pieces of {taken_corner}",
+    "game_over": "game over: {reason}",
+}
 
 
 def _unseen_letters(state: State, seat: int) -> list[str]:

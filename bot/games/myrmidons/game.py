@@ -6,7 +6,9 @@ import random
 from dataclasses import replace
 from typing import Sequence
 
-from ..base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, event, seeded_rng
+from ..base import (
+    JSON, Choices, Event, GameInfo, IllegalMoveError, OptionSpec, Outcome, TwoSeatGame, event, seeded_rng,
+)
 from ..grid import DIRECTION_NAMES
 from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, canonical_army
 from .board import (
@@ -76,7 +78,7 @@ INFO = GameInfo(
 # --- the game ------------------------------------------------------------------------------------------------
 
 
-class MyrmidonsGame(Game):
+class MyrmidonsGame(TwoSeatGame):
     info = INFO
 
     def new_state(self, num_players: int, seed: int, options: JSON | None = None) -> State:
@@ -269,23 +271,13 @@ class MyrmidonsGame(Game):
     def in_secret_setup(self, state: State) -> bool:
         return state.outcome is None and state.in_setup()
 
-    def in_play(self, state: State) -> list[int]:
-        return [] if state.outcome is not None else [0, 1]
-
     def eliminate(self, state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
         """Leaving ends the game at any time, during the secret setup too; nothing hidden is shown."""
-        if seat not in self.in_play(state):
-            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
+        self.check_can_leave(state, seat)
         outcome = Outcome((1 - seat,), reason)
         new = replace(state, outcome=outcome, turn=EMPTY, left=seat)
         return new, [event("out", None, seat=seat, reason=reason),
                      event("win", None, winners=[1 - seat], reason=reason)]
-
-    def standings(self, state: State) -> list[list[int]]:
-        if state.outcome is None or not state.outcome.winners:
-            return [[0, 1]]
-        winner = state.outcome.winners[0]
-        return [[winner], [1 - winner]]
 
     def sample_state(self, view: JSON, rng: random.Random) -> State:
         return sample_state(view, rng)
