@@ -103,6 +103,11 @@ class Policy:
         """Chances of each seat in a running game. The default has no opinion."""
         return [1.0 / num_players] * num_players
 
+    def easy_evaluate(self, state: Any, num_players: int) -> Values:
+        """What the easy level judges its one ply of look-ahead by: the same evaluation unless a game keeps a
+        plainer one there, so that sharpening the search's judgement does not also strengthen the weak level."""
+        return self.evaluate(state, num_players)
+
 
 def ranked(moves: Sequence[str], key: Callable[[str], float], limit: int, rng: random.Random, explore: float = 0.25
            ) -> list[str]:
