@@ -87,8 +87,8 @@ class MyrmidonsPolicy(Policy):
     determinisations = 16
     # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
     exploration = 0.35
-    normal_iterations = 1300
-    hard_iterations = 4500
+    normal_iterations = 1100
+    hard_iterations = 5800
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
 
@@ -102,14 +102,14 @@ class MyrmidonsPolicy(Policy):
         if mover not in (0, 1):
             return self.easy_evaluate(state, num_players)
         waiting = 1 - mover
-        score = self._base(state)
+        score = self._base(state, 0.12)
         alive = [[i for i in range(s * rules.PER_SEAT, (s + 1) * rules.PER_SEAT) if state.squares[i] != rules.EMPTY]
                  for s in (0, 1)]
         lost = rules.PER_SEAT - len(alive[waiting])
         commanders = (state.commander(0), state.commander(1))
         best = 0.0
         capturable = set()
-        gain = 0.9 * (_LOSS_COST[lost + 1] - _LOSS_COST[lost])
+        base_gain = 0.9 * (_LOSS_COST[lost + 1] - _LOSS_COST[lost])
         # The mover cannot tell which face-down enemy is the Commander: a sample that says so must not make an
         # attack on it a sure win (the search would credit the mover with knowing), only one chance in as many
         # face-down pieces as there are.
@@ -122,6 +122,9 @@ class MyrmidonsPolicy(Policy):
                 best = max(best, 2.0)
             for target in targets:
                 wins = sword >= state.pieces[target].kind.shield
+                rank = _RANK_OF[state.squares[target]]
+                # Taking a piece also takes back the ground it had gained.
+                gain = base_gain + 0.12 * (rank if waiting == 0 else _LAST - rank)
                 if wins:
                     capturable.add(target)
                 if state.revealed[target]:
@@ -146,12 +149,12 @@ class MyrmidonsPolicy(Policy):
                     attackers += 1
             # The waiting side may not know which piece is the Commander either; still, a Commander in reach is
             # a risk the search should not run lightly.
-            weight = 1.0 if state.revealed[commanders[mover]] else 0.6
-            score[mover] -= weight * (0.5 * attackers + (1.0 if attackers >= 2 else 0.0))
+            weight = 1.0 if state.revealed[commanders[mover]] else 0.7
+            score[mover] -= weight * (0.8 * attackers + (1.0 if attackers >= 2 else 0.0))
         return leader_values(score, 0.7)
 
     @staticmethod
-    def _base(state: Any) -> list[float]:
+    def _base(state: Any, ahead_weight: float = 0.25) -> list[float]:
         """Losses and the most advanced piece of each seat."""
         score = [0.0, 0.0]
         for seat in (0, 1):
@@ -164,7 +167,8 @@ class MyrmidonsPolicy(Policy):
                 alive += 1
                 rank = _RANK_OF[sq]
                 furthest = max(furthest, rank if seat == 0 else _LAST - rank)
-            score[seat] = -_LOSS_COST[rules.PER_SEAT - alive] + 0.25 * furthest + (1.5 if furthest == _LAST else 0.0)
+            score[seat] = (-_LOSS_COST[rules.PER_SEAT - alive] + ahead_weight * furthest
+                           + (1.5 if furthest == _LAST else 0.0))
         return score
 
     def easy_evaluate(self, state: Any, num_players: int) -> Values:
