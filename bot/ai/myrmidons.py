@@ -85,10 +85,14 @@ class MyrmidonsPolicy(Policy):
     easy_candidates = 24
     easy_noise = 0.3
     determinisations = 16
+    # The root's moves are re-judged over several samples: one sample alone may put the enemy Commander or a
+    # sword where it is not.
+    root_shortlist = 40
+    root_samples = 6
     # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
     exploration = 0.35
     normal_iterations = 1100
-    hard_iterations = 5800
+    hard_iterations = 4800
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
 

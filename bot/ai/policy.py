@@ -56,6 +56,10 @@ class Policy:
     # How many moves a tree node considers at most; the rest of a long list is a random sample.
     max_candidates: int = 40
     root_pool: int = 300
+    # With hidden information one sample may misjudge a move: if set, the root keeps this many moves by one
+    # sample's look-ahead and `refine_root` re-judges them over `root_samples` states of the pool.
+    root_shortlist: int | None = None
+    root_samples: int = 1
     # The easy level looks one ply ahead over this many candidates, with this much noise on the values.
     easy_candidates: int = 60
     easy_noise: float = 0.15
@@ -86,13 +90,30 @@ class Policy:
         pool of `root_pool` candidates. Done once a move, so it can afford to apply every candidate; inner
         nodes cannot and use the cheaper `candidates`."""
         pool = self.candidates(state, seat, rng, self.root_pool)
-        if len(pool) <= self.max_candidates:
+        keep = self.root_shortlist or self.max_candidates
+        if len(pool) <= keep:
             return pool
         scored = []
         for index, move in enumerate(pool):
             after, _ = self.game.apply(state, seat, move)
             values = outcome_values(self.game, after, num_players) or self.evaluate(after, num_players)
             scored.append((-values[seat], index, move))
+        scored.sort()
+        return [move for _, _, move in scored[:keep]]
+
+    def refine_root(self, pool: Sequence[Any], seat: int, moves: list[str], num_players: int) -> list[str]:
+        """The best `max_candidates` of the root's `moves` by one ply of look-ahead averaged over the first
+        `root_samples` states of the search's pool (the seat's own moves are legal in every one of them)."""
+        if len(moves) <= self.max_candidates:
+            return moves
+        scored = []
+        for index, move in enumerate(moves):
+            total = 0.0
+            for state in pool[: self.root_samples]:
+                after, _ = self.game.apply(state, seat, move)
+                values = outcome_values(self.game, after, num_players) or self.evaluate(after, num_players)
+                total += values[seat]
+            scored.append((-total, index, move))
         scored.sort()
         return [move for _, _, move in scored[: self.max_candidates]]
 
