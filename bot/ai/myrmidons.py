@@ -87,8 +87,8 @@ class MyrmidonsPolicy(Policy):
     determinisations = 16
     # The root's moves are re-judged over several samples: one sample alone may put the enemy Commander or a
     # sword where it is not.
-    root_shortlist = 40
-    root_samples = 6
+    root_shortlist = 50
+    root_samples = 10
     # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
     exploration = 0.35
     normal_iterations = 1100
