@@ -91,7 +91,7 @@ class MyrmidonsPolicy(Policy):
     root_samples = 10
     # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
     exploration = 0.35
-    normal_iterations = 1100
+    normal_iterations = 1000
     hard_iterations = 4300
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
