@@ -49,6 +49,7 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     budget = Budget(iterations, policy.determinisations, policy.exploration)
     root_moves = policy.root_candidates(state, seat, rng, num_players)
     pool = [state] + [game.sample_state(view, rng) for _ in range(policy.determinisations - 1)]
+    root_moves = policy.refine_root(pool, seat, root_moves, num_players)
     return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
 
 __all__ = ["choose_move", "LEVELS", "Policy"]

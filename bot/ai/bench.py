@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import time
@@ -88,8 +89,17 @@ def _timing(values: list[float]) -> dict:
     return {"moves": len(values), "median": statistics.median(values), "p99": p99, "max": values[-1]}
 
 
+def _interval(wins: float, games: int) -> tuple[float, float]:
+    """95 % Wilson interval of a win rate, in per cent: how far a small sample can be from the true rate."""
+    z, p = 1.96, wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return 100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half)
+
+
 def _row(r: dict) -> str:
     rate = 100.0 * r["wins"] / r["games"]
+    low, high = _interval(r["wins"], r["games"])
     tested = r["matchup"].split("-")[0]
     timing = " ".join(
         f"{level}: {t['median'] * 1000:.0f} / {t['p99'] * 1000:.0f} ms (n={t['moves']})"
@@ -97,12 +107,12 @@ def _row(r: dict) -> str:
     )
     open_ = f", {r['unfinished']} unfinished" if r["unfinished"] else ""
     return (f"| {r['game']} | {r['players']} | {r['matchup'].replace('-', ' vs ')} | "
-            f"{r['wins']:g}/{r['games']} = {rate:.0f} %{open_} | {timing} |")
+            f"{r['wins']:g}/{r['games']} = {rate:.0f} % ({low:.0f}–{high:.0f}){open_} | {timing} |")
 
 
 def table(results: list[dict]) -> str:
     lines = [
-        "| game | players | matchup | wins of the first-named | time per move: median / p99 (moves) |",
+        "| game | players | matchup | wins of the first-named (95 % interval) | time per move: median / p99 (moves) |",
         "|---|---|---|---|---|",
     ]
     lines += [_row(r) for r in results]
@@ -123,7 +133,8 @@ def _write(all_results: dict[str, dict]) -> None:
         "level takes each seat in turn against the opponent level in all others; a win is finishing first, a shared\n"
         "first place counting as its share). Times are CPU seconds of `choose_move` per move (one core; the\n"
         "benchmark machine's 2 cores were shared with other work, so wall-clock times there were noisier), taken\n"
-        "from the moves of those same games.\n\n"
+        "from the moves of those same games. The samples are small (the games column says how small): the interval\n"
+        "after each rate is the 95 % Wilson interval, the range of true rates such a sample is consistent with.\n\n"
         + table(ordered) + "\n"
     )
 

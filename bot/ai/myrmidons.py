@@ -31,6 +31,24 @@ def _type_worth(code: str) -> float:
     return 1.0 * sword + 0.8 * move + 0.6 * shield
 
 
+def _deployment_worth(move: str) -> float:
+    """A deployment (codes by file a→f) is better with the Commander off the corners (a corner Commander has one
+    square to flee to, and a fast enemy landing in front of it traps it), flanked by strong swords that kill
+    whatever lands next to it, and with the hardest and furthest strikers on central files."""
+    codes = move[len("deploy "):].split(",")
+    where = codes.index("C")
+    value = (-3.0, 1.0, 0.5, 0.5, 1.0, -3.0)[where]
+    for file, code in enumerate(codes):
+        if code == "C":
+            continue
+        sword, shield, move_ = (int(x) for x in code.split("/"))
+        if abs(file - where) == 1:
+            value += 0.4 * sword
+        centrality = 2.5 - abs(file - 2.5)
+        value += 0.05 * centrality * (sword + 0.5 * move_)
+    return value
+
+
 def _is_setup(moves: list[str]) -> bool:
     return bool(moves) and moves[0].startswith(("deploy ", "army "))
 
@@ -67,12 +85,81 @@ class MyrmidonsPolicy(Policy):
     easy_candidates = 24
     easy_noise = 0.3
     determinisations = 16
+    # The root's moves are re-judged over several samples: one sample alone may put the enemy Commander or a
+    # sword where it is not.
+    root_shortlist = 50
+    root_samples = 10
     # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
     exploration = 0.35
-    normal_iterations = 1300
-    hard_iterations = 4500
+    normal_iterations = 1000
+    hard_iterations = 4300
+
+    sharp = True  # the search's evaluation also weighs what the waiting side threatens
 
     def evaluate(self, state: Any, num_players: int) -> Values:
+        """The search's judgement: the easy level's, plus what the waiting side threatens that the mover cannot
+        simply take away — its Commander attacked, an intruder on its home rank that nothing can remove — and
+        captures valued at what the loss costs."""
+        if not self.sharp:
+            return self.easy_evaluate(state, num_players)
+        mover = state.turn
+        if mover not in (0, 1):
+            return self.easy_evaluate(state, num_players)
+        waiting = 1 - mover
+        score = self._base(state, 0.12)
+        alive = [[i for i in range(s * rules.PER_SEAT, (s + 1) * rules.PER_SEAT) if state.squares[i] != rules.EMPTY]
+                 for s in (0, 1)]
+        lost = rules.PER_SEAT - len(alive[waiting])
+        commanders = (state.commander(0), state.commander(1))
+        best = 0.0
+        capturable = set()
+        base_gain = 0.9 * (_LOSS_COST[lost + 1] - _LOSS_COST[lost])
+        # The mover cannot tell which face-down enemy is the Commander: a sample that says so must not make an
+        # attack on it a sure win (the search would credit the mover with knowing), only one chance in as many
+        # face-down pieces as there are.
+        hidden = [j for j in alive[waiting] if not state.revealed[j]]
+        guess = 1.0 / len(hidden) if hidden and not state.revealed[commanders[waiting]] else 0.0
+        for i in alive[mover]:
+            sword = state.pieces[i].kind.sword
+            targets, home = _reach(state, i)
+            if home:
+                best = max(best, 2.0)
+            for target in targets:
+                wins = sword >= state.pieces[target].kind.shield
+                rank = _RANK_OF[state.squares[target]]
+                # Taking a piece also takes back the ground it had gained.
+                gain = base_gain + 0.12 * (rank if waiting == 0 else _LAST - rank)
+                if wins:
+                    capturable.add(target)
+                if state.revealed[target]:
+                    if target == commanders[waiting]:
+                        best = 5.0
+                    elif wins:
+                        best = max(best, 5.0 if lost == rules.LOSING_LOSSES - 1 else gain)
+                else:
+                    take = 5.0 if lost == rules.LOSING_LOSSES - 1 else gain
+                    best = max(best, guess * 5.0 + (1.0 - guess) * (take if wins else 0.0))
+        score[mover] += best
+        if best < 5.0:
+            home_rank = 0 if mover == 0 else _LAST
+            attackers = 0
+            for j in alive[waiting]:
+                if j in capturable:
+                    continue
+                if _RANK_OF[state.squares[j]] == home_rank:
+                    score[mover] -= 5.0  # an intruder nothing can remove: the waiting side wins
+                    break
+                if commanders[mover] in _reach(state, j)[0]:
+                    attackers += 1
+            # The waiting side may not know which piece is the Commander either; still, a Commander in reach is
+            # a risk the search should not run lightly.
+            weight = 1.0 if state.revealed[commanders[mover]] else 0.7
+            score[mover] -= weight * (0.8 * attackers + (1.0 if attackers >= 2 else 0.0))
+        return leader_values(score, 0.7)
+
+    @staticmethod
+    def _base(state: Any, ahead_weight: float = 0.25) -> list[float]:
+        """Losses and the most advanced piece of each seat."""
         score = [0.0, 0.0]
         for seat in (0, 1):
             furthest = 0
@@ -84,7 +171,14 @@ class MyrmidonsPolicy(Policy):
                 alive += 1
                 rank = _RANK_OF[sq]
                 furthest = max(furthest, rank if seat == 0 else _LAST - rank)
-            score[seat] = -_LOSS_COST[rules.PER_SEAT - alive] + 0.25 * furthest + (1.5 if furthest == _LAST else 0.0)
+            score[seat] = (-_LOSS_COST[rules.PER_SEAT - alive] + ahead_weight * furthest
+                           + (1.5 if furthest == _LAST else 0.0))
+        return score
+
+    def easy_evaluate(self, state: Any, num_players: int) -> Values:
+        """The plainer judgement the easy level plays by: losses, the most advanced piece, the mover's best
+        threat."""
+        score = self._base(state)
         mover = state.turn
         if mover in (0, 1):
             score[mover] += self._threats(state, mover)
@@ -113,6 +207,14 @@ class MyrmidonsPolicy(Policy):
                     best = max(best, 0.7)
         return best
 
+    def root_candidates(self, state: Any, seat: int, rng: random.Random, num_players: int) -> list[str]:
+        moves = self.game.legal_moves(state, seat)
+        if moves and moves[0].startswith("deploy "):
+            # The search cannot tell deployments apart before a piece has moved: a few of the best by the
+            # deployment heuristic, one of them picked by the search.
+            return ranked(moves, _deployment_worth, 4, rng, explore=0.0)
+        return super().root_candidates(state, seat, rng, num_players)
+
     def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
         moves = self.game.legal_moves(state, seat)
         if moves and moves[0].startswith("army "):
@@ -132,4 +234,6 @@ class MyrmidonsPolicy(Policy):
                 value += forward * (_RANK_OF[dst] - _RANK_OF[src]) * 0.5
             return value
 
-        return ranked(moves, key, limit, rng)
+        # Inside the search (at most max_candidates) the list is kept nearly the same from sample to sample, so
+        # that the visits of a node gather on its strongest replies instead of spreading over random extras.
+        return ranked(moves, key, limit, rng, 0.05 if limit <= self.max_candidates else 0.25)

@@ -69,6 +69,10 @@ class Policy:
     # How many moves a tree node considers at most; the rest of a long list is a random sample.
     max_candidates: int = 40
     root_pool: int = 300
+    # With hidden information one sample may misjudge a move: if set, the root keeps this many moves by one
+    # sample's look-ahead and `refine_root` re-judges them over `root_samples` states of the pool.
+    root_shortlist: int | None = None
+    root_samples: int = 1
     # The easy level looks one ply ahead over this many candidates, with this much noise on the values.
     easy_candidates: int = 60
     easy_noise: float = 0.15
@@ -99,13 +103,30 @@ class Policy:
         pool of `root_pool` candidates. Done once a move, so it can afford to apply every candidate; inner
         nodes cannot and use the cheaper `candidates`."""
         pool = self.candidates(state, seat, rng, self.root_pool)
-        if len(pool) <= self.max_candidates:
+        keep = self.root_shortlist or self.max_candidates
+        if len(pool) <= keep:
             return pool
         scored = []
         for index, move in enumerate(pool):
             after, _ = self.game.apply(state, seat, move)
             values = outcome_values(self.game, after, num_players) or self.evaluate(after, num_players)
             scored.append((-values[seat], index, move))
+        scored.sort()
+        return [move for _, _, move in scored[:keep]]
+
+    def refine_root(self, pool: Sequence[Any], seat: int, moves: list[str], num_players: int) -> list[str]:
+        """The best `max_candidates` of the root's `moves` by one ply of look-ahead averaged over the first
+        `root_samples` states of the search's pool (the seat's own moves are legal in every one of them)."""
+        if len(moves) <= self.max_candidates:
+            return moves
+        scored = []
+        for index, move in enumerate(moves):
+            total = 0.0
+            for state in pool[: self.root_samples]:
+                after, _ = self.game.apply(state, seat, move)
+                values = outcome_values(self.game, after, num_players) or self.evaluate(after, num_players)
+                total += values[seat]
+            scored.append((-total, index, move))
         scored.sort()
         return [move for _, _, move in scored[: self.max_candidates]]
 
@@ -115,6 +136,11 @@ class Policy:
     def evaluate(self, state: Any, num_players: int) -> Values:
         """Chances of each seat in a running game. The default has no opinion."""
         return [1.0 / num_players] * num_players
+
+    def easy_evaluate(self, state: Any, num_players: int) -> Values:
+        """What the easy level judges its one ply of look-ahead by: the same evaluation unless a game keeps a
+        plainer one there, so that sharpening the search's judgement does not also strengthen the weak level."""
+        return self.evaluate(state, num_players)
 
 
 def ranked(moves: Sequence[str], key: Callable[[str], float], limit: int, rng: random.Random, explore: float = 0.25
