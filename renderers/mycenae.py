@@ -12,9 +12,9 @@ Each army has a colour *and* an emblem (circle, triangle, square, diamond) drawn
 the caption, and the four fills differ in lightness, so the armies read apart in greyscale and for every kind of
 colour vision. A private view is turned so that the viewer's corner is bottom left.
 
-The board, start areas, coordinates and corner emblems are a cached layer per (seats, orientation); every piece,
-chip and marker is a cached sprite. A render copies the layer, tints the last move's squares, pastes sprites and
-writes the caption.
+The board, coordinates and corner emblems are a cached layer per (seats, orientation); every piece, chip and
+marker is a cached sprite, and caption badges and lines are cached images. A render copies the layer, tints the
+last move's squares, frames the start areas (two rectangles each), pastes sprites and the caption.
 """
 
 from __future__ import annotations
