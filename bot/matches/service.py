@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -50,6 +49,14 @@ MAX_MOVE_LENGTH = 300  # far above any real move; longer input is refused before
 MAX_OPEN_CHALLENGES = 10  # per challenger
 STATE_CACHE_SIZE = 4096
 CHALLENGE_EXPIRY = "challenge_expiry"
+
+
+def _typed(move: str) -> str:
+    """What the user typed, trimmed; refused before any engine sees it when it cannot be a move at all."""
+    move = move.strip()
+    if len(move) > MAX_MOVE_LENGTH:
+        raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
+    return move
 
 
 @dataclass
@@ -477,15 +484,9 @@ class MatchService:
     async def confirmation_for(self, match_id: int, user_id: int, move: str) -> tuple[Match, str, str] | None:
         """(match, canonical move, question) when a typed move must be confirmed before it is played (a burn);
         None when it can be played at once. Raises what submit_move would for a move that can't be played."""
-        move = move.strip()
-        if len(move) > MAX_MOVE_LENGTH:
-            raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
+        move = _typed(move)
         match = await self._playable(match_id, user_id, None)
-        seat = self._seat_to_act(match, user_id)
-        try:
-            canonical = self.game_of(match).canonical(self.state_of(match), seat, move)
-        except (MoveSyntaxError, IllegalMoveError) as exc:
-            raise errors.BadMove(str(exc)) from None
+        canonical = self._canonical(match, self._seat_to_act(match, user_id), move)
         question = confirmation_for(match.game, canonical)
         return (match, canonical, question) if question else None
 
@@ -502,12 +503,17 @@ class MatchService:
         self, match_id: int, user_id: int, move: str, *, expected_version: int | None = None
     ) -> TurnReport:
         """Apply a move for the user. `expected_version` (from a button or picker) makes a stale one fail."""
-        move = move.strip()
-        if len(move) > MAX_MOVE_LENGTH:
-            raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
+        move = _typed(move)
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, expected_version)
             return await self._play(match, self._seat_to_act(match, user_id), move, user_id=user_id)
+
+    def _canonical(self, match: Match, seat: int, move: str) -> str:
+        """The move's canonical text; a move that is not legal now is the user's mistake, told as the engine says."""
+        try:
+            return self.game_of(match).canonical(self.state_of(match), seat, move)
+        except (MoveSyntaxError, IllegalMoveError) as exc:
+            raise errors.BadMove(str(exc)) from None
 
     async def submit_seat_move(self, match_id: int, seat: int, move: str, *, expected_version: int) -> TurnReport:
         """A move of a seat that is not a member's (the computer opponent), under the same versioned write."""
@@ -527,11 +533,8 @@ class MatchService:
         game = self.game_of(match)
         state = self.state_of(match)
         secret_setup = game.in_secret_setup(state)
-        try:
-            canonical = game.canonical(state, seat, move)
-            new_state, events = game.apply(state, seat, canonical)
-        except (MoveSyntaxError, IllegalMoveError) as exc:
-            raise errors.BadMove(str(exc)) from None
+        canonical = self._canonical(match, seat, move)
+        new_state, events = game.apply(state, seat, canonical)
         private = game.is_private_move(canonical)
         match = await self._commit(match, seat=seat, move=canonical, private=private, events=events,
                                    new_state=new_state)
