@@ -37,7 +37,6 @@ from typing import Sequence
 import renderers
 from bot.games import GAMES, get_game
 from bot.games.playout import random_plies
-from bot.matches import errors
 from bot.matches.events import MovePlayed
 from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
@@ -231,7 +230,7 @@ async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str]
     await asyncio.gather(*(handle_move(service, maker, m, random.Random(seed * 100_003 + i), times)
                            for i, m in enumerate(started)))
     wall = time.perf_counter() - t0
-    service.bus._subscribers.remove(maker)
+    service.bus.unsubscribe(maker)
     queue.close()
     times.rss_mb = rss_megabytes()
     return times, wall

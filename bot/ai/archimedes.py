@@ -7,7 +7,6 @@ it (a win unless the opponent answers at once) a lot.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from bot.games import archimedes as rules

@@ -46,8 +46,9 @@ class PlayCog(commands.Cog, name="Play"):
     ) -> None:
         info = catalogue.info(game)
         me = self.bot.user
-        named = [m for m in (opponent, opponent2, opponent3) if m is not None and (me is None or m.id != me.id)]
-        if len(named) < len([m for m in (opponent, opponent2, opponent3) if m is not None]):
+        given = [m for m in (opponent, opponent2, opponent3) if m is not None]
+        named = [m for m in given if me is None or m.id != me.id]
+        if len(named) < len(given):
             computer = computer or "normal"  # Strategos itself named as an opponent: a computer seat
         if any(m.bot for m in named):
             raise errors.UserError("Bots can't play. Challenge a person, leave `opponent` empty, or pick "

@@ -43,5 +43,5 @@ def get_game(key: str) -> Game:
 
 __all__ = [
     "GAMES", "GAME_KEYS", "get_game", "Game", "GameInfo", "OptionSpec", "Outcome", "Event", "event",
-    "is_visible", "MoveSyntaxError", "IllegalMoveError", "Choices", "PickerOption",
+    "is_visible", "narrate", "MoveSyntaxError", "IllegalMoveError", "Choices", "PickerOption",
 ]

@@ -54,6 +54,9 @@ class EventBus:
     def subscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.append(subscriber)
 
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.remove(subscriber)
+
     def publish(self, event: MatchEvent) -> Delivery:
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         key = match_id_of(event)
