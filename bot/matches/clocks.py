@@ -81,7 +81,7 @@ class ClockKeeper:
                 arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds)}
         await self.store.update_seat_timers(match.id, cancel=stopped, arm=arm)
         if arm:
-            self.timers.wake()
+            self.timers.wake(min(due for timers in arm.values() for due in timers.values()))
 
     async def recover(self) -> None:
         """At start-up, before the dispatcher runs, repair what a stop between two writes left behind: a deadline
@@ -106,7 +106,7 @@ class ClockKeeper:
             return
         deadline = await self.store.timer_due(DEADLINE, match.id, seat)
         if deadline is not None and deadline <= self.clock():
-            self.timers.wake()
+            self.timers.wake(deadline)
             raise errors.UserError(f"Your time for this move ran out <t:{int(deadline)}:R>, so it can't be played.")
 
     async def all_late(self, match: Match, in_play: Sequence[int]) -> bool:

@@ -55,10 +55,12 @@ class ComputerPlayers:
     async def _schedule(self, match: Match) -> None:
         if not match.active:
             return
-        for seat in self.service.to_act(match):
-            if not match.seats[seat].is_member:
-                await self.service.repo.set_timer(COMPUTER_MOVE, match.id, self.service.clock() + self.pause, seat)
-        self.service.timers.wake()
+        due_at = self.service.clock() + self.pause
+        computer_seats = [seat for seat in self.service.to_act(match) if not match.seats[seat].is_member]
+        for seat in computer_seats:
+            await self.service.repo.set_timer(COMPUTER_MOVE, match.id, due_at, seat)
+        if computer_seats:
+            self.service.timers.wake(due_at)
 
     async def _think(self, timer: Timer) -> None:
         match = await self.service.repo.get_match(timer.ref_id)

@@ -262,7 +262,7 @@ class MatchService:
                 now=now, expires_at=now + ttl, computer_level=computer_level, rated=rated,
                 challenger_position=challenger_position, clock_seconds=clock_seconds,
             )
-        self.timers.wake()
+        self.timers.wake(challenge.expires_at)
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,
                  game_key, players)
         if challenge.is_full:  # every other seat is the computer's: the match starts at once

@@ -24,6 +24,7 @@ class TimerDispatcher:
         self._handlers: dict[str, Handler] = {}
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
+        self._wake_at: float | None = None  # when the sleeping dispatcher will look again
         self._dirty = False  # a timer was written while the dispatcher was busy: look again before sleeping
         self._stopped = False
 
@@ -34,13 +35,20 @@ class TimerDispatcher:
         self._stopped = False
         self.wake()
 
-    def wake(self) -> None:
-        """Re-read the earliest deadline (call after adding or moving a timer). Never interrupts a handler."""
+    def wake(self, due_at: float | None = None) -> None:
+        """Re-read the earliest deadline (call after adding or moving a timer; `due_at`: the earliest time just
+        written, when the caller knows it). Never interrupts a handler.
+
+        A timer due no earlier than the sleeping dispatcher's next look needs no wake-up: it will be found then.
+        That is the common case (a move starts the next player's days-long clock), and it saves two queries a
+        move; a timer moved later or deleted costs at most one needless look when its old time comes."""
         if self._stopped:
             return
         if self._task is not None and not self._task.done():
             if not self._sleeping:
                 self._dirty = True
+                return
+            if due_at is not None and self._wake_at is not None and due_at >= self._wake_at:
                 return
             self._task.cancel()
         self._task = asyncio.create_task(self._run(), name="timer-dispatcher")
@@ -92,7 +100,9 @@ class TimerDispatcher:
             if due is None:
                 return  # nothing pending: the task ends, and the next timer written starts it again
             self._sleeping = True
+            self._wake_at = max(due, self.clock())  # the sleep below ends half a second after this
             try:
                 await asyncio.sleep(max(0.0, due - self.clock()) + 0.5)
             finally:
                 self._sleeping = False
+                self._wake_at = None
