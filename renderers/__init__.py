@@ -15,7 +15,7 @@ from typing import Sequence
 from PIL import Image
 
 from . import archimedes, epaminondas, mycenae, myriath, myrmidons
-from .common import encode_png
+from .png import encode_png
 
 RENDERERS: dict[str, ModuleType] = {
     "epaminondas": epaminondas,

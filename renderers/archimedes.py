@@ -31,7 +31,6 @@ from .common import (
     draw_coordinates,
     draw_squares,
     draw_text,
-    encode_png,
     font,
     is_flipped,
     new_canvas,
@@ -45,6 +44,7 @@ from .common import (
     supersampled,
     tint_squares,
 )
+from .png import encode_png
 
 SQUARE = 92
 MARGIN = 40

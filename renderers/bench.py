@@ -29,7 +29,8 @@ from pathlib import Path
 from PIL import Image
 
 from . import RENDERERS
-from .common import BACKGROUND, _text_stamp, encode_png, fit_text, text_width
+from .common import BACKGROUND, _text_stamp, fit_text, text_width
+from .png import encode_png
 
 ROOT = Path(__file__).resolve().parent.parent  # where `python -m renderers.bench` is run from
 

@@ -3,13 +3,12 @@
 How a board picture is made fast (design.md, Performance): everything that does not change within a match (squares,
 coordinates, home rows, ports, the empty caption band) is drawn once into a cached *layer*; every piece is a cached
 *sprite* drawn antialiased at 4x and downscaled once; caption text is stamped from cached glyph masks. A render is
-then: copy the layer, tint a few squares, paste sprites, stamp the caption text, encode a palette PNG (encode_png,
-which every renderer goes through). Nothing here is supersampled per render.
+then: copy the layer, tint a few squares, paste sprites, stamp the caption text, encode a palette PNG
+(renderers/png.py, which every renderer goes through). Nothing here is supersampled per render.
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -413,80 +412,3 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
     draw_text(img, (_PAD + 4, line_y), fit_text(status, status_font, width - 3 * _PAD - history_w), status_font,
               TEXT, "lm")
     draw_text(img, (width - _PAD - 4, line_y), history, history_font, TEXT_DIM, "rm")
-
-
-# --- output -----------------------------------------------------------------------------------------------------
-
-# Measured on a ~980x980 board: an RGB PNG spends ~14 ms of a ~17 ms render in the encoder (mostly PNG's per-row
-# filter choice, which no zlib level or strategy avoids). The same picture as a palette PNG (one byte a pixel, no
-# filtering) encodes in ~2.3-2.8 ms and is a third smaller, and a board picture fits a palette easily: ~1,000
-# distinct colours, 99% of the pixels in fewer than 120 of them (flat squares, panels, piece bodies); the rest are
-# antialiased edges, where a shade a few levels off cannot be seen.
-PNG_COMPRESS_LEVEL = 1  # for palette data level 2 saves ~5% for ~+5% time; level 3 doubles the time
-
-PALETTE_SIZE = 256
-_SAMPLE_STEP = 3  # every 3rd pixel both ways for the edge shades: ~1 ms; every 4th misses shades (errors up to 24)
-_FLAT_STEP = 8  # a sparse grid for the flat colours, which must stay exact
-_FLAT_MIN_HITS = 8  # a colour at 8 grid points covers >= ~500 pixels: a square, a panel, a piece body, a rim
-
-
-def palette_colours(img: Image.Image) -> list[RGB]:
-    """Colours for a 256-colour palette of an RGB picture, chosen from the picture itself, most important first:
-    its flat colours exactly, then shades for its antialiased edges.
-
-    Per picture rather than one fixed palette, so every renderer (its own board colours, any number of seats) gets
-    a faithful palette without declaring anything; and deterministic, the same picture gets the same palette.
-    - Flat colours (squares, panels, piece bodies) from a sparse grid: they keep their exact RGB.
-    - Edge shades from a fast octree over a denser subsample: they cover rims and text evenly, so edges keep their
-      gradations instead of banding. The octree yields only ~100 distinct shades, so the rest of the palette is
-      filled with the sparse grid's rarer colours (real edge shades, most frequent first): that halves the edge
-      pixels more than 8 levels off, at no cost.
-    ~1-1.3 ms on a ~980x980 board (an octree over the whole picture would take ~10 ms)."""
-    sparse = _subsample(img, _FLAT_STEP)
-    counted = sorted(sparse.getcolors(sparse.width * sparse.height), reverse=True)
-    flat = [c for n, c in counted if n >= _FLAT_MIN_HITS][: PALETTE_SIZE // 4]  # room for edges, always
-    octree = _subsample(img, _SAMPLE_STEP).quantize(PALETTE_SIZE - len(flat), method=Image.Quantize.FASTOCTREE)
-    values = octree.getpalette() or []
-    shades = [tuple(values[i:i + 3]) for i in range(0, len(values) - 2, 3)]
-    rare = [c for n, c in counted if n < _FLAT_MIN_HITS]
-    return flat + shades + rare  # type: ignore[operator]
-
-
-def _subsample(img: Image.Image, step: int) -> Image.Image:
-    """Every step-th pixel both ways: real pixel colours, none averaged."""
-    return img.resize((max(1, img.width // step), max(1, img.height // step)), Image.Resampling.NEAREST)
-
-
-def _lookup_cell(colour: RGB) -> RGB:
-    """The lowest corner of the 4x4x4 cell Pillow's palette lookup files this colour under (see to_palette)."""
-    return tuple(v & ~3 for v in colour)  # type: ignore[return-value]
-
-
-def to_palette(img: Image.Image) -> Image.Image:
-    """An RGB picture as a "P" image: exact if it has at most 256 colours, else mapped to palette_colours(img) with
-    every flat colour exact."""
-    if img.getcolors(PALETTE_SIZE) is not None:  # gives up at the 257th colour: ~0.1 ms on a board picture
-        return img.quantize(PALETTE_SIZE, method=Image.Quantize.MEDIANCUT)  # with <= 256 colours: exact
-    colours = palette_colours(img)
-    # Pillow maps a pixel through a cache of 4x4x4-value cells, to the palette entry nearest the cell's lowest
-    # corner, not nearest the pixel: a flat colour can lose its own pixels to a shade a level or two away. So the
-    # mapping is done against each entry's cell corner (one entry a cell, earlier entries first: flat colours win),
-    # and the true colours are put back afterwards. A pixel of a palette colour then maps to exactly that colour.
-    kept: dict[RGB, RGB] = {}
-    for colour in colours:
-        kept.setdefault(_lookup_cell(colour), colour)
-    corners, true = list(kept)[:PALETTE_SIZE], list(kept.values())[:PALETTE_SIZE]
-    lookup = Image.new("P", (1, 1))
-    lookup.putpalette([v for c in corners for v in c])
-    # No dithering: it would speckle the flat areas; the nearest colour is what keeps them flat.
-    mapped = img.quantize(palette=lookup, dither=Image.Dither.NONE)
-    mapped.putpalette([v for c in true for v in c])
-    return mapped
-
-
-def encode_png(img: Image.Image) -> bytes:
-    """The PNG bytes of a picture: every renderer's output goes through here. An RGB picture (every board picture)
-    becomes a palette PNG; any other mode is saved as it is, so nothing (transparency, say) is lost silently."""
-    buffer = io.BytesIO()
-    (to_palette(img) if img.mode == "RGB" else img).save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()

@@ -27,7 +27,6 @@ from .common import (
     history_line,
     draw_coordinates,
     draw_squares,
-    encode_png,
     is_flipped,
     new_canvas,
     outline_squares,
@@ -38,6 +37,7 @@ from .common import (
     status_line,
     tint_squares,
 )
+from .png import encode_png
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge

@@ -40,7 +40,6 @@ from .common import (
     Grid,
     RGB,
     blend,
-    encode_png,
     fit_text,
     font,
     new_canvas,
@@ -51,6 +50,7 @@ from .common import (
     supersampled,
     tint_squares,
 )
+from .png import encode_png
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge

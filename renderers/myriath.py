@@ -38,13 +38,13 @@ from .common import (
     RGB,
     blend,
     draw_caption,
-    encode_png,
     font,
     history_line,
     new_canvas,
     player_names_for,
     status_line,
 )
+from .png import encode_png
 
 BOARD_SQUARES = 12  # printed squares per side (bot/games/myriath/data.py); the view says so too
 INTERSECTIONS = BOARD_SQUARES - 1

@@ -41,7 +41,6 @@ from .common import (
     draw_coordinates,
     draw_squares,
     draw_text,
-    encode_png,
     fit_text,
     font,
     is_flipped,
@@ -56,6 +55,7 @@ from .common import (
     text_width,
     tint_squares,
 )
+from .png import encode_png
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge

@@ -16,7 +16,8 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import BACKGROUND, PANEL, SKY_BLUE, TEXT, TEXT_DIM, YELLOW, blend, encode_png, fit_text, font
+from .common import BACKGROUND, PANEL, SKY_BLUE, TEXT, TEXT_DIM, YELLOW, blend, fit_text, font
+from .png import encode_png
 
 WIDTH, HEIGHT = 800, 500
 SCALE = 2  # drawn at twice the size and reduced once: smooth line and text edges

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from PIL import Image, ImageDraw
 import renderers
 from renderers import common
 from renderers.common import DARK, LIGHT, Grid
+from renderers.png import encode_png, to_palette
 
 
 def decode(png: bytes) -> Image.Image:
@@ -144,8 +147,28 @@ def test_player_names_default_to_the_views_seat_names():
 def test_encode_png_round_trips_the_pixels():
     img = Image.new("RGB", (30, 20), (1, 2, 3))
     img.putpixel((5, 5), (200, 100, 50))
-    back = decode(common.encode_png(img)).convert("RGB")
+    back = decode(encode_png(img)).convert("RGB")
     assert back.tobytes() == img.tobytes()
+
+
+def test_a_board_png_is_a_valid_palette_png_of_exactly_the_mapped_pixels():
+    img = Image.new("RGB", (301, 97), (36, 39, 45))
+    draw = ImageDraw.Draw(img)
+    for i in range(40):  # far more than 256 colours: the palette path, not the exact one
+        draw.ellipse((i * 7, i % 9, i * 7 + 30, 60 + i % 30), fill=(i * 6, 255 - i * 5, (i * 37) % 256))
+        draw.text((i * 7, 70), "Ab", fill=(255, 255 - i, i * 3))
+    png = encode_png(img)
+    chunks, at = [], 8
+    while at < len(png):  # length, kind, data, CRC: every chunk's CRC must be right
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        kind, data = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(kind + data)
+        chunks.append(kind)
+        at += 12 + length
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and chunks == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    back = decode(png)
+    assert back.mode == "P" and back.size == img.size
+    assert back.convert("RGB").tobytes() == to_palette(img).convert("RGB").tobytes()
 
 
 def test_registry_and_dispatch():

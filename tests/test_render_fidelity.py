@@ -1,6 +1,6 @@
 """Every board picture's PNG looks the same as what was drawn, for every renderer present and every player count.
 
-The PNG is a palette image (renderers/common.py, encode_png), so it is compared with the RGB drawing it came from:
+The PNG is a palette image (renderers/png.py, encode_png), so it is compared with the RGB drawing it came from:
 flat areas (squares, highlights, piece bodies, panels, the insides of letters) keep their exact colours; antialiased
 edges (piece rims, icons, caption text) stay within a few levels and keep their gradations, no banding; the file is
 no larger than the RGB PNG it replaces."""
@@ -16,7 +16,8 @@ from PIL import Image, ImageChops, ImageFilter
 import renderers
 from bot.games import GAMES
 from bot.games.playout import random_plies
-from renderers.common import BACKGROUND, CAPTION_HEIGHT, PALETTE_SIZE, encode_png
+from renderers.common import BACKGROUND, CAPTION_HEIGHT
+from renderers.png import PALETTE_SIZE, encode_png
 
 # Measured on today's renderers: flat areas at most 2 levels off (a few hundred pixels of small icons), edges at
 # most 21, 99.9% of edge pixels within 9, 0.1-0.4 on average; each bound leaves room for new renderers' colours
