@@ -84,12 +84,18 @@ class TimerDispatcher:
                 except Exception:
                     log.exception("timer kind=%s ref=%s seat=%s failed", timer.kind, timer.ref_id, timer.seat)
 
+    async def _look(self) -> float | None:
+        """Fire what is due; the time of the next timer, if any."""
+        await self.fire_due()
+        return await self.repo.next_timer_due()
+
     async def _run(self) -> None:
         while not self._stopped:
             self._dirty = False
             try:
-                await self.fire_due()
-                due = await self.repo.next_timer_due()
+                # Each look is a task of its own that ends when it is done, so whoever waits for the bot to be
+                # idle (SimCord's settle, in the tests) sees it finish, where the dispatcher itself never ends.
+                due = await asyncio.create_task(self._look(), name="timer-look")
             except asyncio.CancelledError:
                 raise
             except Exception:
