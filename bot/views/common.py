@@ -118,7 +118,16 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abst
 
 
 def single_view(*items: discord.ui.Item) -> discord.ui.View:
+    """A message's components, every one a DynamicItem: a click is routed by its custom_id's template (registered
+    once at start-up, so buttons work across restarts), never by this object.
+
+    So the view is sent already stopped: discord.py then keeps no copy of it in its view store, and no task
+    waits out the 15-minute timeout it gives every ephemeral message's view (pickers, confirmations, pages),
+    which for a busy bot is hundreds of idle tasks."""
     view = discord.ui.View(timeout=None)
     for item in items:
+        if not isinstance(item, discord.ui.DynamicItem):
+            raise TypeError(f"{type(item).__name__} is not a DynamicItem: a stopped view would never route it")
         view.add_item(item)
+    view.stop()
     return view

@@ -13,7 +13,7 @@ from bot.games import OptionSpec
 from bot.matches import catalogue, errors
 
 from .challenge import post_challenge
-from .common import ui_state, user_action
+from .common import single_view, ui_state, user_action
 
 MAX_PANELS = 1000
 
@@ -71,17 +71,15 @@ def panel_text(panel: OptionPanel) -> str:
 
 
 def panel_view(panel: OptionPanel) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    items: list[discord.ui.Item] = []
     for key, spec, seat in _menus(panel):
         current = panel.options[spec.key][seat] if seat is not None else panel.options[spec.key]
         who = "" if seat is None else (" (you)" if seat == 0 else f" (seat {seat + 1})")
-        view.add_item(OptionSelect(panel.id, key, [
+        items.append(OptionSelect(panel.id, key, [
             discord.SelectOption(label=f"{spec.key}{who}: {choice}", value=choice, default=choice == current)
             for choice in spec.choices
         ]))
-    view.add_item(OptionButton(panel.id, "post"))
-    view.add_item(OptionButton(panel.id, "cancel"))
-    return view
+    return single_view(*items, OptionButton(panel.id, "post"), OptionButton(panel.id, "cancel"))
 
 
 def _panel_for(interaction: discord.Interaction, panel_id: str) -> OptionPanel:

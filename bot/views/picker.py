@@ -94,22 +94,22 @@ async def _render(session: PickerSession, step: PickerStep) -> tuple[str, discor
 
 
 def _picker_view(session: PickerSession, step: PickerStep, pages: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    items: list[discord.ui.Item] = []
     start = session.page * PAGE_SIZE
     shown = step.choices.options[start:start + PAGE_SIZE]
     for menu in range(0, len(shown), OPTIONS_PER_MENU):
         chunk = shown[menu:menu + OPTIONS_PER_MENU]
-        view.add_item(PickerSelect(session.id, menu // OPTIONS_PER_MENU, [
+        items.append(PickerSelect(session.id, menu // OPTIONS_PER_MENU, [
             discord.SelectOption(label=o.label[:100], value=o.value[:100], description=o.description[:100] or None)
             for o in chunk
         ], placeholder=step.choices.prompt[:150]))
-    view.add_item(PickerButton(session.id, "back", disabled=not session.path))
+    items.append(PickerButton(session.id, "back", disabled=not session.path))
     if pages > 1:
-        view.add_item(PickerButton(session.id, "prev", disabled=session.page == 0))
-        view.add_item(PickerButton(session.id, "next", disabled=session.page >= pages - 1))
-    view.add_item(PickerButton(session.id, "confirm", disabled=step.choices.move is None))
-    view.add_item(PickerButton(session.id, "cancel"))
-    return view
+        items.append(PickerButton(session.id, "prev", disabled=session.page == 0))
+        items.append(PickerButton(session.id, "next", disabled=session.page >= pages - 1))
+    items.append(PickerButton(session.id, "confirm", disabled=step.choices.move is None))
+    items.append(PickerButton(session.id, "cancel"))
+    return single_view(*items)
 
 
 PICKER_BUTTONS = {
