@@ -88,7 +88,11 @@ def test_a_300_move_match_fits_discords_limit_with_every_move_at_full_size():
     assert len(views) == 301
     report = build_replay_gif(views, NAMES)
     assert len(report.data) < DISCORD_ATTACHMENT_LIMIT
-    assert report.frames == 301 == len(frames_of(report.data)) and report.scale == 1.0
+    gif = Image.open(io.BytesIO(report.data))
+    assert report.frames == 301 == gif.n_frames and report.scale == 1.0
+    gif.seek(300)  # the last frame, built up from every patch before it: the final position
+    final = RENDERERS["epaminondas"].draw(views[-1], NAMES).convert("RGB")
+    assert close_to(gif.convert("RGB"), final)
 
 
 def myrmidons_log(north_deployment: int):
