@@ -17,7 +17,9 @@ is drawn the same way, always with rank 1 at the bottom.
 Speed: the board (squares, channels, greyed area, coordinates, the empty caption band) is a cached layer per
 player count. Each segment is a cached opaque sprite per seat and highlight; each occupied intersection a cached
 opaque image of the antialiased triangles of every tile there. A render copies the layer, pastes a few hundred
-small opaque pieces (no masks, which cost far more per pixel) and writes the caption.
+small opaque pieces (no masks, which cost far more per pixel) and writes the caption. render() does all this in
+palette indices (compose()): the layer and the pieces are mapped to the board's palette once, so only the caption
+is mapped per picture, instead of the whole picture (see "the same picture in palette indices" below).
 """
 
 from __future__ import annotations
@@ -28,12 +30,15 @@ from typing import Sequence
 from PIL import Image, ImageChops, ImageDraw
 
 from .common import (
+    BACKGROUND,
     BOARD_EDGE,
     CAPTION_HEIGHT,
+    PANEL,
     SKY_BLUE,
     SUPERSAMPLE,
     TEXT,
     TEXT_DIM,
+    YELLOW,
     Badge,
     RGB,
     blend,
@@ -44,7 +49,7 @@ from .common import (
     player_names_for,
     status_line,
 )
-from .png import encode_png
+from .png import Palette, palette_colours, palette_png
 
 BOARD_SQUARES = 12  # printed squares per side (bot/games/myriath/data.py); the view says so too
 INTERSECTIONS = BOARD_SQUARES - 1
@@ -316,11 +321,16 @@ def score_dot_sprite() -> Image.Image:
 # --- drawing a position ---------------------------------------------------------------------------------------
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
-    """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
+def layer_key(view: dict) -> tuple[int, int, int, int, int]:
+    """board_layer's arguments for this view: the player count and its playing area."""
     first, last = area_of(view)
     area = view["area"]
-    img = board_layer(view["num_players"], first, last, area["first_square"], area["last_square"]).copy()
+    return view["num_players"], first, last, area["first_square"], area["last_square"]
+
+
+def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
+    """The picture as an RGB image; board_only leaves out the caption (the /rules diagram)."""
+    img = board_layer(*layer_key(view)).copy()
     last_tile = last_placement(view)
     if last_tile is not None:
         light_squares_beside(img, last_tile)
@@ -335,7 +345,108 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 
 def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
     """The PNG of a Myriath view. player_names: display names per seat (default: the view's colour names)."""
-    return encode_png(draw(view, player_names))
+    return palette_png(compose(view, player_names))
+
+
+# --- the same picture in palette indices ----------------------------------------------------------------------
+# A Myriath picture is the largest of all (a tall caption under a wide board) and nearly all of it is pasted from
+# cached parts without masks. So render() composes it directly as a palette image: the layer and every sprite are
+# mapped to one palette once, and a render pastes their indices; only the caption (new text) and the score dots
+# (masked) are drawn in RGB and mapped, a small part of the picture. The palette is chosen once per layer and seat
+# colours from a sample of everything a picture can show, so the same view always gives the same bytes.
+
+
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of board_palette: the same pixels, the palette's nearest shade at edges."""
+    key, colours = layer_key(view), tuple(seat_colours(view))
+    palette = board_palette(key, colours)
+    img = indexed_layer(key, palette).copy()
+    last_tile = last_placement(view)
+    if last_tile is not None:
+        light_squares_beside(img, last_tile, palette.index(LIT_SQUARE))
+    draw_tiles(img, view, last_tile, segment=lambda *args: _indexed_segment(palette, *args),
+               intersection=lambda occupants: _indexed_intersection(palette, occupants))
+    if last_tile is not None:
+        dot = score_dot_sprite()
+        for x, y in _score_dot_corners(view, last_tile):
+            box = (x, y, x + dot.width, y + dot.height)
+            under = img.crop(box).convert("RGB")
+            under.paste(dot, (0, 0), dot)
+            img.paste(palette.map(under), box[:2])
+    top = MARGIN + BOARD + MARGIN
+    band = board_layer(*key).crop((0, top, WIDTH, img.height))
+    _draw_caption(band, 0, view, player_names_for(view, player_names))
+    img.paste(palette.map(band), (0, top))
+    return img
+
+
+@lru_cache(maxsize=8)
+def board_palette(key: tuple[int, int, int, int, int], colours: tuple[RGB, ...]) -> Palette:
+    """The flat colours a picture can have, exactly, then shades for the edges of a sample of every part."""
+    flat = [SQUARE_COLOUR, CHANNEL_COLOUR, DIAGONAL_COLOUR, LIT_SQUARE, OUT_SQUARE, OUT_CHANNEL, INK, WHITE,
+            BOARD_EDGE, BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, SKY_BLUE, *colours]
+    layer = board_layer(*key)
+    samples = _palette_samples(colours)
+    reference = Image.new("RGB", (layer.width, layer.height + samples.height), BACKGROUND)
+    reference.paste(layer, (0, 0))
+    reference.paste(samples, (0, layer.height))
+    return Palette(flat + palette_colours(reference))
+
+
+def _palette_samples(colours: tuple[RGB, ...]) -> Image.Image:
+    """Every sprite a picture can paste, for each seat and highlight, tiles of two seats meeting, a score dot on
+    each colour, and a caption with every kind of badge: the edges the palette's shades must cover."""
+    parts: list[Image.Image] = []
+    for seat, fill in enumerate(colours):
+        for highlight in (False, True):
+            parts += [segment_sprite(fill, seat, horizontal, highlight) for horizontal in (True, False)]
+            parts += [intersection_image(((fill, sides, joined, highlight),))
+                      for sides in ("N", "E", "S", "W", "NE", "ES", "SW", "NW") for joined in ("", sides[0])]
+        for other in colours:
+            if other != fill:
+                parts.append(intersection_image(tuple(sorted([(fill, "N", "", False), (other, "E", "", False)]))))
+                parts.append(intersection_image(tuple(sorted([(fill, "NE", "", False), (other, "SW", "", True)]))))
+        dotted = Image.new("RGB", (CHANNEL, CHANNEL), fill)
+        dotted.paste(score_dot_sprite(), (4, 4), score_dot_sprite())
+        parts.append(dotted)
+    rows, row, x = [], [], 0
+    for part in parts:
+        if x + part.width > WIDTH:
+            rows.append(row)
+            row, x = [], 0
+        row.append(part)
+        x += part.width + 2
+    rows.append(row)
+    height = sum(max(p.height for p in r) + 2 for r in rows)
+    caption = caption_height(len(colours))
+    img = new_canvas(WIDTH, height + 2 * caption)
+    y = 0
+    for r in rows:
+        x = 0
+        for part in r:
+            img.paste(part, (x, y))
+            x += part.width + 2
+        y += max(p.height for p in r) + 2
+    for i, (active, winner) in enumerate(((True, False), (False, True))):
+        badges = [Badge(swatch_sprite(fill, seat), "Sample Player (you)", "12½ points · passed · 3 tiles left",
+                        active=active and seat == 0, winner=winner and seat == 1) for seat, fill in enumerate(colours)]
+        draw_caption(img, height + i * caption, badges, "Sample wins — most points (25½)", "Move 80 · last pass +1½")
+    return img
+
+
+@lru_cache(maxsize=4)
+def indexed_layer(key: tuple[int, int, int, int, int], palette: Palette) -> Image.Image:
+    return palette.map(board_layer(*key))
+
+
+@lru_cache(maxsize=256)
+def _indexed_segment(palette: Palette, fill: RGB, seat: int, horizontal: bool, highlight: bool) -> Image.Image:
+    return palette.map(segment_sprite(fill, seat, horizontal, highlight))
+
+
+@lru_cache(maxsize=2048)
+def _indexed_intersection(palette: Palette, occupants: tuple[Occupant, ...]) -> Image.Image:
+    return palette.map(intersection_image(occupants))
 
 
 def last_placement(view: dict) -> dict | None:
@@ -349,22 +460,24 @@ def last_placement(view: dict) -> dict | None:
 Occupant = tuple[RGB, str, str, bool]
 
 
-def draw_tiles(img: Image.Image, view: dict, last_tile: dict | None) -> None:
+def draw_tiles(img: Image.Image, view: dict, last_tile: dict | None, *, segment=None, intersection=None) -> None:
     """Every segment is an opaque sprite; every occupied intersection one opaque image of all the tiles meeting
-    there (up to four arrows). No paste needs a mask: a masked paste costs ~30x more per pixel."""
+    there (up to four arrows). No paste needs a mask: a masked paste costs ~30x more per pixel. `segment` and
+    `intersection` give those images (default: the RGB sprites; compose() passes their palette versions)."""
+    segment, intersection = segment or segment_sprite, intersection or intersection_image
     colours = seat_colours(view)
     occupants: dict[str, list[Occupant]] = {}
     for tile in view["tiles"]:
         fill, seat, highlight = colours[tile["owner"]], tile["owner"], tile is last_tile
         for a, b in tile["segments"]:
             x0, y0, _, y1 = segment_box(a, b)
-            img.paste(segment_sprite(fill, seat, y1 - y0 == CHANNEL, highlight), (x0, y0))
+            img.paste(segment(fill, seat, y1 - y0 == CHANNEL, highlight), (x0, y0))
         joined = _joined_sides(tile["segments"])
         for piece in tile["caps"] + tile["corners"]:
             at = piece["at"]
             occupants.setdefault(at, []).append((fill, "".join(piece["triangles"]), joined.get(at, ""), highlight))
     for at, here in occupants.items():
-        img.paste(intersection_image(tuple(sorted(here))), point_box(*parse_point(at))[:2])
+        img.paste(intersection(tuple(sorted(here))), point_box(*parse_point(at))[:2])
 
 
 @lru_cache(maxsize=2048)
@@ -390,13 +503,13 @@ def squares_beside(tile: dict) -> set[tuple[int, int]]:
     return squares
 
 
-def light_squares_beside(img: Image.Image, tile: dict) -> None:
+def light_squares_beside(img: Image.Image, tile: dict, fill: RGB | int = LIT_SQUARE) -> None:
     """Sky-blue squares along the last placement: a mark big enough to find it on a phone, which touches no
     channel, so it never looks like part of a tile. (A tile lies inside the area: its squares are all plain.)"""
     draw = ImageDraw.Draw(img)
     for i, j in squares_beside(tile):
         x0, y0, x1, y1 = square_box(i, j)
-        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=LIT_SQUARE)
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=fill)
 
 
 def _joined_sides(segments: list[list[str]]) -> dict[str, str]:
@@ -418,9 +531,18 @@ def scoring_contacts(view: dict, tile: dict) -> list[dict]:
 
 def _mark_scoring_contacts(img: Image.Image, view: dict, tile: dict) -> None:
     dot = score_dot_sprite()
+    for corner in _score_dot_corners(view, tile):
+        img.paste(dot, corner, dot)
+
+
+def _score_dot_corners(view: dict, tile: dict) -> list[tuple[int, int]]:
+    """Where each score dot's top-left corner goes."""
+    dot = score_dot_sprite()
+    corners = []
     for contact in scoring_contacts(view, tile):
         x, y = half_diagonal_midpoint(contact["at"], contact["half_diagonal"])
-        img.paste(dot, (round(x - dot.width / 2), round(y - dot.height / 2)), dot)
+        corners.append((round(x - dot.width / 2), round(y - dot.height / 2)))
+    return corners
 
 
 # --- caption ----------------------------------------------------------------------------------------------------

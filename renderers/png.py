@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from collections.abc import Sequence
 
 from PIL import Image
 from zlib_ng import zlib_ng
@@ -63,6 +64,37 @@ def _lookup_cell(colour: RGB) -> RGB:
     return tuple(v & ~3 for v in colour)  # type: ignore[return-value]
 
 
+class Palette:
+    """256 colours to map RGB pictures to, kept for reuse: a renderer that composes its picture from parts mapped
+    once (its board layer, its sprites) pays for the mapping once per part instead of once per picture."""
+
+    def __init__(self, colours: Sequence[RGB]):
+        # Pillow maps a pixel through a cache of 4x4x4-value cells, to the palette entry nearest the cell's lowest
+        # corner, not nearest the pixel: a flat colour can lose its own pixels to a shade a level or two away. So
+        # the mapping is done against each entry's cell corner (one entry a cell, earlier entries first: flat
+        # colours win), and the true colours are put back afterwards. A pixel of a palette colour then maps to
+        # exactly that colour.
+        kept: dict[RGB, RGB] = {}
+        for colour in colours:
+            kept.setdefault(_lookup_cell(colour), colour)
+        corners = list(kept)[:PALETTE_SIZE]
+        self.colours: tuple[RGB, ...] = tuple(kept.values())[:PALETTE_SIZE]
+        self._lookup = Image.new("P", (1, 1))
+        self._lookup.putpalette([v for c in corners for v in c])
+        self._values = [v for c in self.colours for v in c]
+
+    def map(self, img: Image.Image) -> Image.Image:
+        """The RGB picture as a "P" image of this palette."""
+        # No dithering: it would speckle the flat areas; the nearest colour is what keeps them flat.
+        mapped = img.quantize(palette=self._lookup, dither=Image.Dither.NONE)
+        mapped.putpalette(self._values)
+        return mapped
+
+    def index(self, colour: RGB) -> int:
+        """The entry of a colour that is in the palette exactly (to draw with it on a mapped picture)."""
+        return self.colours.index(colour)
+
+
 def to_palette(img: Image.Image) -> Image.Image:
     """An RGB picture as a "P" image: exact if it has at most 256 colours, else mapped to palette_colours(img) with
     every flat colour exact."""
@@ -71,28 +103,16 @@ def to_palette(img: Image.Image) -> Image.Image:
     # picture (they have ~1,000 colours) in a ninth of the time the whole picture takes.
     if dense.getcolors(PALETTE_SIZE) is not None and img.getcolors(PALETTE_SIZE) is not None:
         return img.quantize(PALETTE_SIZE, method=Image.Quantize.MEDIANCUT)  # with <= 256 colours: exact
-    colours = palette_colours(img, dense)
-    # Pillow maps a pixel through a cache of 4x4x4-value cells, to the palette entry nearest the cell's lowest
-    # corner, not nearest the pixel: a flat colour can lose its own pixels to a shade a level or two away. So the
-    # mapping is done against each entry's cell corner (one entry a cell, earlier entries first: flat colours win),
-    # and the true colours are put back afterwards. A pixel of a palette colour then maps to exactly that colour.
-    kept: dict[RGB, RGB] = {}
-    for colour in colours:
-        kept.setdefault(_lookup_cell(colour), colour)
-    corners, true = list(kept)[:PALETTE_SIZE], list(kept.values())[:PALETTE_SIZE]
-    lookup = Image.new("P", (1, 1))
-    lookup.putpalette([v for c in corners for v in c])
-    # No dithering: it would speckle the flat areas; the nearest colour is what keeps them flat.
-    mapped = img.quantize(palette=lookup, dither=Image.Dither.NONE)
-    mapped.putpalette([v for c in true for v in c])
-    return mapped
+    return Palette(palette_colours(img, dense)).map(img)
 
 
 def encode_png(img: Image.Image) -> bytes:
-    """The PNG bytes of a picture. An RGB picture (every board picture) becomes a palette PNG; any other mode is
-    saved by Pillow as it is, so nothing (transparency, say) is lost silently."""
+    """The PNG bytes of a picture. An RGB picture (every board picture) becomes a palette PNG, as does a palette
+    picture; any other mode is saved by Pillow as it is, so nothing (transparency, say) is lost silently."""
     if img.mode == "RGB":
         return palette_png(to_palette(img))
+    if img.mode == "P" and "transparency" not in img.info:  # a picture composed in a palette already
+        return palette_png(img)
     buffer = io.BytesIO()
     img.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import renderers
 from bot.games import get_game
@@ -381,9 +381,23 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
     first = myr.render(view)
     assert myr.render(view) == first
     for cached in (myr.board_layer, myr.intersection_image, myr.segment_sprite, myr.intersection_sprite,
-                   myr.swatch_sprite, myr.score_dot_sprite):
+                   myr.swatch_sprite, myr.score_dot_sprite, myr.board_palette, myr.indexed_layer,
+                   myr._indexed_segment, myr._indexed_intersection):
         cached.cache_clear()
+    for other in (start_view(4), final_view(4)):  # what was drawn before must not change the palette
+        myr.render(other)
     assert myr.render(view) == first
+
+
+def test_the_palette_picture_is_the_drawing_with_every_flat_colour_exact():
+    """render() composes the picture in palette indices from parts mapped once; it must show what draw() draws."""
+    for view in (start_view(3), mid_view(4), final_view(2)):
+        drawn, composed = myr.draw(view), myr.compose(view)
+        assert composed.mode == "P" and composed.size == drawn.size
+        diff = ImageChops.difference(drawn, composed.convert("RGB")).convert("L")
+        histogram = diff.histogram()
+        assert sum(histogram[4:]) < drawn.width * drawn.height // 200, "only edge pixels differ, and by little"
+        assert decode(myr.render(view)).tobytes() == composed.convert("RGB").tobytes()
 
 
 def test_render_dispatches_on_the_views_game_and_the_rules_diagram_is_the_board_alone():
