@@ -88,11 +88,8 @@ def test_a_300_move_match_fits_discords_limit_with_every_move_at_full_size():
     assert len(views) == 301
     report = build_replay_gif(views, NAMES)
     assert len(report.data) < DISCORD_ATTACHMENT_LIMIT
-    gif = Image.open(io.BytesIO(report.data))
-    assert report.frames == 301 == gif.n_frames and report.scale == 1.0
-    gif.seek(300)  # the last frame, built up from every patch before it: the final position
-    final = RENDERERS["epaminondas"].draw(views[-1], NAMES).convert("RGB")
-    assert close_to(gif.convert("RGB"), final)
+    # Counted without decoding them: what each frame shows is checked on shorter matches above.
+    assert report.frames == 301 == Image.open(io.BytesIO(report.data)).n_frames and report.scale == 1.0
 
 
 def myrmidons_log(north_deployment: int):
