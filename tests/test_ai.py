@@ -50,8 +50,8 @@ def small_budgets(monkeypatch):
     """Searches of a few dozen iterations: the same code paths as the real levels, a fraction of the time."""
     for key in ("epaminondas", "archimedes", "myriath", "myrmidons", "mycenae"):
         policy = policy_for(get_game(key))
-        monkeypatch.setattr(policy, "normal_iterations", 24)
-        monkeypatch.setattr(policy, "hard_iterations", 40)
+        monkeypatch.setattr(policy, "normal_iterations", 10)
+        monkeypatch.setattr(policy, "hard_iterations", 16)
 
 
 def _private_view(game, state, seat) -> dict:
