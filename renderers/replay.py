@@ -98,7 +98,9 @@ def build_replay_gif(
         raise KeyError(f"no renderer for game {views[0]['game']!r}; known: {', '.join(RENDERERS)}") from None
 
     def picture(index: int, scale: float) -> Image.Image:
-        img = module.draw(views[index], player_names).convert("RGB")
+        img = module.draw(views[index], player_names)
+        if img.mode != "RGB":
+            img = img.convert("RGB")
         if scale < 1:
             size = (max(1, round(img.width * scale)), max(1, round(img.height * scale)))
             # Hamming: text and edges as crisp as Lanczos at a third of its cost (~11 ms a board)
@@ -162,6 +164,11 @@ def _patch(previous: Image.Image, frame: Image.Image) -> tuple[tuple[int, int, i
     """The rectangle of `frame` that differs from `previous`, with the pixels that did not change transparent
     (long runs of one index compress to almost nothing); (None, frame) when nothing changed."""
     changed = ImageChops.difference(_indices(previous), _indices(frame))
+    return _patch_of(changed, frame)
+
+
+def _patch_of(changed: Image.Image, frame: Image.Image) -> tuple[tuple[int, int, int, int] | None, Image.Image]:
+    """_patch, given the difference of the two frames' indices."""
     box = changed.getbbox()
     if box is None:
         return None, frame
@@ -185,16 +192,18 @@ def _encode(
     palette, remap = _shared_palette([picture(i, scale) for i in _sample(shown)])
     out = io.BytesIO()
     previous: Image.Image | None = None
+    previous_indices: Image.Image | None = None  # kept: each frame's indices are compared twice
     pending: list | None = None  # [offset, frame, duration]: written when the next frame is known
     written = 0
     for position, index in enumerate(shown):
         frame = _quantize(picture(index, scale), palette, remap)
+        indices = _indices(frame)
         duration = last_ms if position == len(shown) - 1 else per_move
         if previous is None:
             _write_header(out, frame.size, palette)
             pending = [(0, 0), frame, duration]
         else:
-            box, patch = _patch(previous, frame)
+            box, patch = _patch_of(ImageChops.difference(previous_indices, indices), frame)
             if box is None:
                 pending[2] += duration  # the same picture again: show the previous one longer
                 if position == len(shown) - 1:
@@ -203,7 +212,7 @@ def _encode(
             _write_frame(out, *pending, transparent=written > 0)
             written += 1
             pending = [box[:2], patch, duration]
-        previous = frame
+        previous, previous_indices = frame, indices
         size_now = out.tell()
         if size_now > max_bytes or (position >= len(shown) // 3 and position > 10 and
                                     size_now * len(shown) / (position + 1) > 1.5 * max_bytes):
