@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .base import MoveSyntaxError
 
@@ -22,6 +23,7 @@ def square_name(sq: Square) -> str:
     return f"{chr(ord('a') + sq[0])}{sq[1] + 1}"
 
 
+@lru_cache(maxsize=4096)  # every move text is parsed square by square, and boards have at most 144 squares
 def parse_square(text: str, files: int, ranks: int) -> Square:
     """'c4' -> (2, 3); raises MoveSyntaxError naming the board size when the square is not on it."""
     m = _SQUARE.fullmatch(text.strip().lower())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from ..base import MoveSyntaxError
@@ -88,6 +89,7 @@ def _cargo_letters(text: str) -> tuple[str, ...]:
     return tuple(sorted(letters, key="KRBP".index))
 
 
+@lru_cache(maxsize=8192)  # moves are frozen values, and the same texts come back from legal_moves again and again
 def parse_move(text: str) -> Move:
     """Text -> move; case and extra spaces are forgiven, the canonical form is what str() gives back."""
     words = text.split()
