@@ -68,7 +68,7 @@ class Palette:
     """256 colours to map RGB pictures to, kept for reuse: a renderer that composes its picture from parts mapped
     once (its board layer, its sprites) pays for the mapping once per part instead of once per picture."""
 
-    def __init__(self, colours: Sequence[RGB]):
+    def __init__(self, colours: Sequence[RGB], size: int = PALETTE_SIZE):
         # Pillow maps a pixel through a cache of 4x4x4-value cells, to the palette entry nearest the cell's lowest
         # corner, not nearest the pixel: a flat colour can lose its own pixels to a shade a level or two away. So
         # the mapping is done against each entry's cell corner (one entry a cell, earlier entries first: flat
@@ -77,8 +77,8 @@ class Palette:
         kept: dict[RGB, RGB] = {}
         for colour in colours:
             kept.setdefault(_lookup_cell(colour), colour)
-        corners = list(kept)[:PALETTE_SIZE]
-        self.colours: tuple[RGB, ...] = tuple(kept.values())[:PALETTE_SIZE]
+        corners = list(kept)[:size]  # `size`: at most this many entries (a GIF keeps one free for transparency)
+        self.colours: tuple[RGB, ...] = tuple(kept.values())[:size]
         self._lookup = Image.new("P", (1, 1))
         self._lookup.putpalette([v for c in corners for v in c])
         self._values = [v for c in self.colours for v in c]

@@ -29,6 +29,7 @@ from typing import Callable, Sequence
 from PIL import Image, ImageChops
 
 from . import RENDERERS
+from .png import Palette, palette_colours
 
 DISCORD_ATTACHMENT_LIMIT = 10 * 1000 * 1000  # bytes: the lowest of Discord's upload limits, in its decimal megabytes
 DEFAULT_BUDGET = DISCORD_ATTACHMENT_LIMIT - 250_000  # room for the request around the file
@@ -154,8 +155,8 @@ def _plan(count: int, picture: Picture, max_bytes: int) -> tuple[float, int]:
 def _estimate(count: int, picture: Picture, scale: float, starts: Sequence[int]) -> float:
     """Projected bytes of the whole GIF at `scale`: the first frame plus the mean of the sampled moves."""
     pictures = {i: picture(i, scale) for start in starts for i in (start, start + 1)}
-    palette, remap = _shared_palette(list(pictures.values()))
-    frames = {i: _quantize(img, palette, remap) for i, img in pictures.items()}
+    palette = _shared_palette(list(pictures.values()))
+    frames = {i: _quantize(img, palette) for i, img in pictures.items()}
     deltas = [len(_lzw_data(_patch(frames[i], frames[i + 1])[1])) + 20 for i in starts]
     return len(_lzw_data(frames[starts[0]])) + 800 + (count - 1) * sum(deltas) / len(deltas)
 
@@ -189,14 +190,14 @@ def _encode(
     shown: Sequence[int], picture: Picture, scale: float, per_move: int, last_ms: int, max_bytes: int
 ) -> tuple[bytes, int, tuple[int, int]]:
     """Write the GIF frame by frame; raise _TooBig (with a projected size) as soon as it cannot fit."""
-    palette, remap = _shared_palette([picture(i, scale) for i in _sample(shown)])
+    palette = _shared_palette([picture(i, scale) for i in _sample(shown)])
     out = io.BytesIO()
     previous: Image.Image | None = None
     previous_indices: Image.Image | None = None  # kept: each frame's indices are compared twice
     pending: list | None = None  # [offset, frame, duration]: written when the next frame is known
     written = 0
     for position, index in enumerate(shown):
-        frame = _quantize(picture(index, scale), palette, remap)
+        frame = _quantize(picture(index, scale), palette)
         indices = _indices(frame)
         duration = last_ms if position == len(shown) - 1 else per_move
         if previous is None:
@@ -231,36 +232,28 @@ def _sample(shown: Sequence[int]) -> list[int]:
     return sorted({shown[round(i * (len(shown) - 1) / (PALETTE_SAMPLES - 1))] for i in range(PALETTE_SAMPLES)})
 
 
-def _shared_palette(samples: list[Image.Image]) -> tuple[Image.Image, bytes]:
-    """A palette of at most 255 colours for every frame, and the index map that keeps index 255 free.
-
-    The palette's unused entries (and 255) repeat its first colour, and the map sends them to index 0: whatever
-    entry the quantizer picks for a pixel, the frame then uses the real one, and 255 only ever means
-    "transparent"."""
-    # Halved first: flat colours survive a 2x2 average, and median cut then takes a quarter of the time.
-    samples = [img.reduce(2) if min(img.size) >= 200 else img for img in samples]
+def _shared_palette(samples: list[Image.Image]) -> Palette:
+    """A palette of at most 255 colours for every frame (index 255 stays free for "transparent"), chosen as a
+    board PNG's is (renderers/png.py): the sampled frames' flat colours exactly, then shades for their edges."""
     width = max(img.width for img in samples)
     sheet = Image.new("RGB", (width, sum(img.height for img in samples)))
     top = 0
     for img in samples:
         sheet.paste(img, (0, top))
         top += img.height
-    quantized = sheet.quantize(colors=TRANSPARENT, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    used = max(index for _, index in quantized.getcolors(256)) + 1  # at most 255: asked for that many
-    colours = quantized.getpalette()[: 3 * used]
-    colours += colours[:3] * (256 - used)
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(colours)
-    remap = bytes(range(used)) + bytes(256 - used)
-    return palette, remap
+    return Palette(palette_colours(sheet), size=TRANSPARENT)
 
 
-def _quantize(img: Image.Image, palette: Image.Image, remap: bytes) -> Image.Image:
-    frame = img.quantize(palette=palette, dither=Image.Dither.NONE)
-    indices = frame.tobytes().translate(remap)
-    frame = Image.frombytes("P", img.size, indices)
-    frame.putpalette(palette.getpalette())
+def _quantize(img: Image.Image, palette: Palette) -> Image.Image:
+    frame = palette.map(img)
+    frame.putpalette(_table(palette))  # all 256 entries, as the file's global table (its indices stay < 255)
     return frame
+
+
+def _table(palette: Palette) -> list[int]:
+    """The palette as a full 256-entry colour table: unused entries repeat the first colour."""
+    values = [v for c in palette.colours for v in c]
+    return values + values[:3] * (256 - len(palette.colours))
 
 
 def _indices(frame: Image.Image) -> Image.Image:
@@ -268,9 +261,9 @@ def _indices(frame: Image.Image) -> Image.Image:
     return Image.frombytes("L", frame.size, frame.tobytes())
 
 
-def _write_header(out: io.BytesIO, size: tuple[int, int], palette: Image.Image) -> None:
+def _write_header(out: io.BytesIO, size: tuple[int, int], palette: Palette) -> None:
     out.write(b"GIF89a" + struct.pack("<HHBBB", *size, 0xF7, 0, 0))  # global table of 256 colours
-    out.write(bytes(palette.getpalette()[:768]))
+    out.write(bytes(_table(palette)))
     out.write(b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")  # loop for ever
 
 
