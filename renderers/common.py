@@ -412,3 +412,47 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
     draw_text(img, (_PAD + 4, line_y), fit_text(status, status_font, width - 3 * _PAD - history_w), status_font,
               TEXT, "lm")
     draw_text(img, (width - _PAD - 4, line_y), history, history_font, TEXT_DIM, "rm")
+
+
+# --- pictures composed on a palette chosen once -----------------------------------------------------------------
+# Choosing a palette for each picture and mapping all of it costs ~4 ms of a ~7 ms render. A grid board differs
+# from its cached layer only in some squares and the caption, so a renderer can choose one palette per layer (from
+# samples of everything it ever draws there), map the layer once, and map only the changed squares and the
+# caption of each picture (png.map_changes).
+
+
+def changed_rows(grid: Grid, squares: Iterable[tuple[int, int]], caption_top: int, height: int,
+                 width: int) -> list[tuple[int, int, int, int]]:
+    """Boxes covering the given (file, rank) squares, one per screen row from its first to its last changed
+    square (few boxes: each costs a crop and a mapping), and the caption band from caption_top down."""
+    spans: dict[int, list[int]] = {}
+    for f, r in squares:
+        x, y = grid.origin(f, r)
+        span = spans.setdefault(y, [x, x])
+        span[0], span[1] = min(span[0], x), max(span[1], x)
+    boxes = [(x0, y, x1 + grid.square, y + grid.square) for y, (x0, x1) in sorted(spans.items())]
+    return boxes + [(0, caption_top, width, height)]
+
+
+def palette_reference(*parts: Image.Image) -> Image.Image:
+    """The parts stacked into one RGB picture (each left-aligned), to choose a palette from."""
+    width = max(p.width for p in parts)
+    sheet = new_canvas(width, sum(p.height for p in parts))
+    top = 0
+    for part in parts:
+        sheet.paste(part, (0, top))
+        top += part.height
+    return sheet
+
+
+def caption_samples(width: int, sprites: Sequence[Image.Image], detail: str) -> Image.Image:
+    """Caption bands with every kind of badge (to move, winner, neither) and both lines of text: the shades of
+    text and panels that a palette for the caption must hold."""
+    img = new_canvas(width, 2 * CAPTION_HEIGHT)
+    for i, (active, winner) in enumerate(((True, False), (False, True))):
+        badges = [Badge(sprite, "Sample Player (you)", detail, active=active and seat == 0,
+                        winner=winner and seat == len(sprites) - 1) for seat, sprite in enumerate(sprites)]
+        draw_caption(img, i * CAPTION_HEIGHT, badges, "Sample Player wins — all pieces taken",
+                     "Move 120 · Sample Player took 3")
+    return img
+

@@ -21,15 +21,20 @@ from .common import (
     Grid,
     RGB,
     blend,
+    caption_samples,
+    changed_rows,
     cross_squares,
     disc_sprite,
     draw_caption,
     history_line,
     draw_coordinates,
     draw_squares,
+    file_letter,
     is_flipped,
     new_canvas,
     outline_squares,
+    palette_reference,
+    parse_square,
     paste_centred,
     player_badges,
     player_names_for,
@@ -37,7 +42,7 @@ from .common import (
     status_line,
     tint_squares,
 )
-from .png import encode_png
+from .png import Palette, map_changes, palette_colours, palette_png
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -48,6 +53,7 @@ LIGHT_SQUARE: RGB = (226, 200, 152)
 DARK_SQUARE: RGB = (190, 152, 100)
 HOME_TINT = 0.42  # how far a home row's squares lean toward its owner's stone colour
 LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
+LAST_MOVE_FRAME = blend(LAST_MOVE, (0, 0, 0), 0.35)
 CAPTURE = REDDISH_PURPLE
 
 
@@ -95,13 +101,73 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 
 def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
     """The PNG of an Epaminondas view. player_names: display names per seat (default: the view's seat names)."""
-    return encode_png(draw(view, player_names))
+    return palette_png(compose(view, player_names))
+
+
+# --- the picture on a palette chosen once per layer (common.py, "pictures composed on a palette chosen once") ----
+
+LayerKey = tuple[int, int, tuple[int, ...], bool]
+
+
+def layer_key(view: dict) -> LayerKey:
+    return view["files"], view["ranks"], tuple(view["home_rows"]), is_flipped(view)
+
+
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of the layer's palette; only the squares that differ from the layer (stones
+    and the last move's marks) and the caption are mapped."""
+    key = layer_key(view)
+    grid = grid_for(*key[:2], key[3])
+    drawn = draw(view, player_names)
+    changed = {(f, r) for r, row in enumerate(view["board"]) for f, owner in enumerate(row) if owner is not None}
+    last = view.get("last") or {}
+    for name in [*last.get("from", ()), *last.get("to", ()), *(last.get("captured") or ())]:
+        changed.add(parse_square(name))
+    boxes = changed_rows(grid, changed, grid.bottom + MARGIN, drawn.height, drawn.width)
+    return map_changes(drawn, indexed_layer(key), board_palette(key), boxes)
+
+
+@lru_cache(maxsize=4)
+def board_palette(key: LayerKey) -> Palette:
+    """Chosen from the layer and the board drawn over with everything a square can show: each stone on every
+    square, plain, as the last move (tinted and framed), captured (tinted and crossed), and both."""
+    files, ranks, _, flipped = key
+    grid = grid_for(files, ranks, flipped)
+    layer = board_layer(*key)
+    # The two ranks at each edge hold every kind of square (home rows and plain ones, light and dark): drawing
+    # only there keeps the first picture of a process quick.
+    edge_ranks = sorted({0, 1, ranks - 2, ranks - 1})
+    squares = [(f, r) for f in range(files) for r in edge_ranks]
+    names = [f"{file_letter(f)}{r + 1}" for f, r in squares]
+    boards = []
+    for marks in ((), ("last",), ("captured",), ("last", "captured")):
+        for stones in (None, 0, 1):
+            img = layer.copy()
+            if "last" in marks:
+                tint_squares(img, grid, names, LAST_MOVE, 0.55)
+                outline_squares(img, grid, names, LAST_MOVE_FRAME, 3)
+            if "captured" in marks:
+                tint_squares(img, grid, names, CAPTURE, 0.5)
+                cross_squares(img, grid, [(name, i % 2) for i, name in enumerate(names)])
+            if stones is not None:
+                for f, r in squares:
+                    paste_centred(img, disc_sprite(PIECE, (f + r + stones) % 2), grid.centre(f, r))
+            boards.append(img.crop((0, grid.top, img.width, grid.top + 2 * SQUARE)))
+            boards.append(img.crop((0, grid.bottom - 2 * SQUARE, img.width, grid.bottom)))
+    captions = caption_samples(layer.width, [disc_sprite(BADGE_PIECE, 0), disc_sprite(BADGE_PIECE, 1)],
+                               "28 pieces · 3 crossed")
+    return Palette(palette_colours(palette_reference(layer, *boards, captions)))
+
+
+@lru_cache(maxsize=4)
+def indexed_layer(key: LayerKey) -> Image.Image:
+    return board_palette(key).map(board_layer(*key))
 
 
 def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
     """From and to squares tinted blue (landing squares also framed); captured squares tinted and crossed."""
     tint_squares(img, grid, set(last["from"]) | set(last["to"]), LAST_MOVE, 0.55)
-    outline_squares(img, grid, last["to"], blend(LAST_MOVE, (0, 0, 0), 0.35), 3)
+    outline_squares(img, grid, last["to"], LAST_MOVE_FRAME, 3)
     captured = last.get("captured") or []
     if captured:
         victim = 1 - last["seat"]
