@@ -414,24 +414,11 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
     draw_text(img, (width - _PAD - 4, line_y), history, history_font, TEXT_DIM, "rm")
 
 
-# --- pictures composed on a palette chosen once -----------------------------------------------------------------
-# Choosing a palette for each picture and mapping all of it costs ~4 ms of a ~7 ms render. A grid board differs
-# from its cached layer only in some squares and the caption, so a renderer can choose one palette per layer (from
-# samples of everything it ever draws there), map the layer once, and map only the changed squares and the
-# caption of each picture (png.map_changes).
-
-
-def changed_rows(grid: Grid, squares: Iterable[tuple[int, int]], caption_top: int, height: int,
-                 width: int) -> list[tuple[int, int, int, int]]:
-    """Boxes covering the given (file, rank) squares, one per screen row from its first to its last changed
-    square (few boxes: each costs a crop and a mapping), and the caption band from caption_top down."""
-    spans: dict[int, list[int]] = {}
-    for f, r in squares:
-        x, y = grid.origin(f, r)
-        span = spans.setdefault(y, [x, x])
-        span[0], span[1] = min(span[0], x), max(span[1], x)
-    boxes = [(x0, y, x1 + grid.square, y + grid.square) for y, (x0, x1) in sorted(spans.items())]
-    return boxes + [(0, caption_top, width, height)]
+# --- pictures on a palette chosen once -------------------------------------------------------------------------
+# Choosing a palette for each picture costs ~1.8 ms of a ~7 ms render. A renderer can instead choose one palette
+# per board layer, from samples of everything it ever draws there (palette_reference, caption_samples), and map
+# each picture to it (png.Palette): flat colours stay exact as long as the samples hold every one of them, which
+# tests/test_render_fidelity.py checks against the RGB drawing.
 
 
 def palette_reference(*parts: Image.Image) -> Image.Image:

@@ -22,7 +22,6 @@ from .common import (
     RGB,
     blend,
     caption_samples,
-    changed_rows,
     cross_squares,
     disc_sprite,
     draw_caption,
@@ -34,7 +33,6 @@ from .common import (
     new_canvas,
     outline_squares,
     palette_reference,
-    parse_square,
     paste_centred,
     player_badges,
     player_names_for,
@@ -42,7 +40,7 @@ from .common import (
     status_line,
     tint_squares,
 )
-from .png import Palette, map_changes, palette_colours, palette_png
+from .png import Palette, palette_colours, palette_png
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -114,17 +112,8 @@ def layer_key(view: dict) -> LayerKey:
 
 
 def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of the layer's palette; only the squares that differ from the layer (stones
-    and the last move's marks) and the caption are mapped."""
-    key = layer_key(view)
-    grid = grid_for(*key[:2], key[3])
-    drawn = draw(view, player_names)
-    changed = {(f, r) for r, row in enumerate(view["board"]) for f, owner in enumerate(row) if owner is not None}
-    last = view.get("last") or {}
-    for name in [*last.get("from", ()), *last.get("to", ()), *(last.get("captured") or ())]:
-        changed.add(parse_square(name))
-    boxes = changed_rows(grid, changed, grid.bottom + MARGIN, drawn.height, drawn.width)
-    return map_changes(drawn, indexed_layer(key), board_palette(key), boxes)
+    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
+    return board_palette(layer_key(view)).map(draw(view, player_names))
 
 
 @lru_cache(maxsize=4)
@@ -157,11 +146,6 @@ def board_palette(key: LayerKey) -> Palette:
     captions = caption_samples(layer.width, [disc_sprite(BADGE_PIECE, 0), disc_sprite(BADGE_PIECE, 1)],
                                "28 pieces · 3 crossed")
     return Palette(palette_colours(palette_reference(layer, *boards, captions)))
-
-
-@lru_cache(maxsize=4)
-def indexed_layer(key: LayerKey) -> Image.Image:
-    return board_palette(key).map(board_layer(*key))
 
 
 def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:

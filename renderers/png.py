@@ -142,13 +142,3 @@ def palette_png(img: Image.Image) -> bytes:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def map_changes(drawn: Image.Image, base: Image.Image, palette: Palette,
-                boxes: Sequence[tuple[int, int, int, int]]) -> Image.Image:
-    """`drawn` (RGB) as a "P" image of `palette`, given that outside `boxes` it is `base` (a cached layer that was
-    mapped to the same palette once): only the boxes are mapped, not the whole picture."""
-    img = base.copy()
-    for box in boxes:
-        img.paste(palette.map(drawn.crop(box)), box[:2])
-    return img
