@@ -286,6 +286,11 @@ def paste_centred(img: Image.Image, sprite: Image.Image, centre: tuple[int, int]
 # --- per-render highlights --------------------------------------------------------------------------------------
 
 
+def tinted(square: RGB, colour: RGB, strength: float) -> RGB:
+    """The colour tint_squares gives a plain square of colour `square` (Image.blend's rounding included)."""
+    return Image.blend(Image.new("RGB", (1, 1), square), Image.new("RGB", (1, 1), colour), strength).getpixel((0, 0))
+
+
 def tint_squares(img: Image.Image, grid: Grid, squares: Iterable[str], colour: RGB, strength: float) -> None:
     """Blend each named square toward `colour` (the square's own look, home-row tint included, shows through)."""
     for name in squares:

@@ -44,13 +44,15 @@ from .common import (
     font,
     new_canvas,
     outline_squares,
+    palette_reference,
     paste_centred,
     player_names_for,
     status_line,
     supersampled,
     tint_squares,
+    tinted,
 )
-from .png import encode_png
+from .png import Palette, palette_colours, palette_png
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
@@ -67,6 +69,7 @@ DARK_SQUARE: RGB = (206, 172, 126)
 LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
 LAST_MOVE_FRAME = blend(SKY_BLUE, (0, 0, 0), 0.4)
 DESTROYED = REDDISH_PURPLE  # captures and burns (vermillion would read as the h1 army's colour)
+DESTROYED_TINT = 0.6  # one strength for both: two near-equal flat colours cannot both be exact in one palette
 REQUEST = YELLOW
 INK: RGB = (26, 26, 30)
 PAPER: RGB = (250, 248, 242)
@@ -450,7 +453,84 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 
 def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
     """The PNG of a Mycenae view. player_names: display names per seat (default: the corners, a1 h8 ...)."""
-    return encode_png(draw(view, player_names))
+    return palette_png(compose(view, player_names))
+
+
+# --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
+# The palette depends only on the layer (the seated corners and the turn of the board), never on a position: a
+# public picture's bytes cannot depend on anybody's cargo through it.
+
+
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
+    seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
+    return board_palette(seated, grid_for(turns_for(view)).turns).map(draw(view, player_names))
+
+
+@lru_cache(maxsize=16)
+def board_palette(seated: tuple[int, ...], turns: int) -> Palette:
+    """Chosen from the layer and boards covered with everything a square can show: every seated army's pieces
+    and cargo chips (also struck through) on both square colours, plain and under each kind of highlight, with
+    the markers; and captions with every kind of badge."""
+    grid = grid_for(turns)
+    layer = board_layer(seated, turns)
+    names = [square_name(f, r) for f in range(BOARD) for r in range(BOARD)]
+    pieces = [(letter, False, corner) for corner in seated for letter in GLYPHS] + [("N", True, c) for c in seated]
+    marks = [
+        lambda img: None,
+        lambda img: (tint_squares(img, grid, names, LAST_MOVE, 0.5),
+                     outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)),
+        lambda img: (tint_squares(img, grid, names, DESTROYED, DESTROYED_TINT),
+                     [paste_centred(img, cross_sprite(SQUARE), grid.centre_of(n)) for n in names],
+                     outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)),
+        lambda img: (tint_squares(img, grid, names, DESTROYED, DESTROYED_TINT),
+                     [paste_centred(img, flame_sprite(round(SQUARE * 0.8)), grid.centre_of(n)) for n in names]),
+        lambda img: (outline_squares(img, grid, names, REQUEST, 6),
+                     [_dashed_frame(img, grid, n, REQUEST, 5) for n in names]),
+    ]
+    boards = []
+    for mark in marks:
+        for shift in (0, 1):
+            img = layer.copy()
+            mark(img)
+            _frame_start_areas(img, grid, seated)
+            for i, name in enumerate(names):
+                letter, mycenaean, corner = pieces[(i + shift) % len(pieces)]
+                patch, (dx, dy) = piece_patch(letter, mycenaean, corner)
+                x0, y0, _, _ = grid.box_of(name)
+                img.paste(patch, (x0 + dx, y0 + dy), patch)
+                owner = i % len(seated)
+                cargo = [(owner, "KRBP"[i % 4], 1 + i % 3), ((owner + 1) % len(seated), "KRBP"[(i + 1) % 4], 1)]
+                _draw_chips(img, grid, name, cargo, list(seated), top=bool(i % 2))
+                if i % 5 == 0:
+                    paste_centred(img, marker_sprite(MARKER, ("flag", "ask")[i % 2]), grid.centre_of(name))
+            boards.append(img.crop((0, 0, img.width, grid.bottom + MARGIN)))
+    # The flat colours first, exactly: with four armies there are more of them than the sampling keeps.
+    flat = [tinted(square, tint, strength) for square in (LIGHT_SQUARE, DARK_SQUARE)
+            for tint, strength in ((square, 0.0), (LAST_MOVE, 0.5), (DESTROYED, DESTROYED_TINT))]
+    flat += [colour for corner in seated for colour in (ARMIES[corner].fill, ARMIES[corner].edge)]
+    flat += [LAST_MOVE_FRAME, REQUEST, INK, PAPER, WOOD, VERMILLION, BACKGROUND, PANEL, TEXT, TEXT_DIM, SKY_BLUE]
+    reference = palette_reference(layer, *boards, _caption_samples(layer.width, seated))
+    return Palette(flat + palette_colours(reference))
+
+
+def _caption_samples(width: int, seated: tuple[int, ...]) -> Image.Image:
+    """Badges of every state for each seated army at this player count's width, and both caption lines."""
+    count = len(seated)
+    slot = (width - _PAD * (count + 1)) // count
+    tags = [("TO MOVE", SKY_BLUE), ("WINNER", YELLOW), ("ASKED", YELLOW), ("OUT", TEXT), ("SETTING UP", SKY_BLUE),
+            ("READY", TEXT_DIM), ("", TEXT_DIM)]
+    img = new_canvas(width, len(tags) * (BADGE_HEIGHT + 8) + 120)
+    for row, (tag, colour) in enumerate(tags):
+        for i, corner in enumerate(seated):
+            badge = Badge(slot, corner, "Sample Player", i == 0, tag, colour, "a1 · Mycenae", "a1", tag == "OUT")
+            img.paste(badge_image(badge), (_PAD + i * (slot + _PAD), row * (BADGE_HEIGHT + 8)))
+    room = width - 2 * _PAD - 8
+    top = len(tags) * (BADGE_HEIGHT + 8)
+    img.paste(text_line("Sample Player to answer Sample's request to load into c3", 31, True, TEXT, room), (_PAD, top))
+    img.paste(text_line("Last: b7xb2 · b2 carried K R2 · Sample Player is out", 26, False, TEXT_DIM, room),
+              (_PAD, top + 60))
+    return img
 
 
 def _draw_chips(img: Image.Image, grid: Grid, square: str, counts: list[tuple[int, str, int]], corners: list[int],
@@ -484,14 +564,14 @@ def _highlight_last_move(img: Image.Image, grid: Grid, view: dict) -> None:
     if not kind or not squares:
         return
     if kind == "burn":
-        tint_squares(img, grid, squares, DESTROYED, 0.6)
+        tint_squares(img, grid, squares, DESTROYED, DESTROYED_TINT)
         paste_centred(img, flame_sprite(round(SQUARE * 0.8)), grid.centre_of(squares[0]))
         for name in squares[1:]:
             paste_centred(img, cross_sprite(SQUARE), grid.centre_of(name))
         return
     if kind == "move" and "x" in view["last_move"]:
         tint_squares(img, grid, squares[:1], LAST_MOVE, 0.5)
-        tint_squares(img, grid, squares[1:], DESTROYED, 0.55)
+        tint_squares(img, grid, squares[1:], DESTROYED, DESTROYED_TINT)
         paste_centred(img, cross_sprite(SQUARE), grid.centre_of(squares[1]))
         outline_squares(img, grid, squares[1:], LAST_MOVE_FRAME, 4)
         return

@@ -400,7 +400,7 @@ def test_a_capture_tints_the_target_purple_and_crosses_it():
     img = picture(view)
     target = view["last_squares"][1]
     f, r = parse_square(target)
-    expected = myc.blend(myc.square_colour(f, r), myc.DESTROYED, 0.55)
+    expected = myc.blend(myc.square_colour(f, r), myc.DESTROYED, myc.DESTROYED_TINT)
     assert close(edge_pixel(img, view, target, 8), expected, 3)
     x0, y0, _, _ = grid(view).box_of(target)
     inset = round(SQ * 0.16)
