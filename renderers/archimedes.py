@@ -25,6 +25,7 @@ from .common import (
     Grid,
     RGB,
     blend,
+    caption_samples,
     cross_squares,
     draw_caption,
     history_line,
@@ -35,6 +36,7 @@ from .common import (
     is_flipped,
     new_canvas,
     outline_squares,
+    palette_reference,
     parse_square,
     paste_centred,
     player_badges,
@@ -43,8 +45,9 @@ from .common import (
     status_line,
     supersampled,
     tint_squares,
+    tinted,
 )
-from .png import encode_png
+from .png import Palette, palette_colours, palette_png
 
 SQUARE = 92
 MARGIN = 40
@@ -58,6 +61,7 @@ LIGHT_SEA: RGB = (160, 200, 226)
 DARK_SEA: RGB = (118, 168, 204)
 PORT_TINT = 0.62  # how far a port square leans toward its owner's ship colour
 LAST_MOVE = YELLOW  # yellow on blue: the pair every kind of colour vision separates
+LAST_MOVE_FRAME = blend(LAST_MOVE, (0, 0, 0), 0.45)
 DESTROYED = VERMILLION
 
 
@@ -179,14 +183,60 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 
 def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
     """The PNG of an Archimedes view. player_names: display names per seat (default: the view's seat names)."""
-    return encode_png(draw(view, player_names))
+    return palette_png(compose(view, player_names))
+
+
+# --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
+
+LayerKey = tuple[int, int, tuple[str, ...], bool]
+
+
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
+    key = (view["files"], view["ranks"], tuple(view["ports"]), is_flipped(view))
+    return board_palette(key).map(draw(view, player_names))
+
+
+@lru_cache(maxsize=4)
+def board_palette(key: LayerKey) -> Palette:
+    """Chosen from the layer and boards covered with ships and anchors of both sides on every square, plain, as
+    the last move (tinted and framed) and destroyed (tinted and crossed); full reserves; sample captions."""
+    files, ranks, ports, flipped = key
+    grid = grid_for(files, ranks, flipped)
+    layer = board_layer(*key)
+    squares = [(f, r) for f in range(files) for r in range(ranks)]
+    names = [f"{chr(ord('a') + f)}{r + 1}" for f, r in squares]
+    owners = {parse_square(name): seat for seat, name in enumerate(ports)}
+    plain = {sea_colour(f, r) if (f, r) not in owners else port_colour(f, r, owners[(f, r)]) for f, r in squares}
+    flat = [tinted(c, tint, strength) for c in plain
+            for tint, strength in ((c, 0.0), (LAST_MOVE, 0.72), (DESTROYED, 0.55))]
+    flat += [LAST_MOVE_FRAME, *(colour for side in SIDES for colour in (side.fill, side.edge, side.mark))]
+    boards = []
+    for marks in ((), ("last",), ("destroyed",)):
+        for shift in (0, 1, 2):
+            img = layer.copy()
+            if "last" in marks:
+                tint_squares(img, grid, names, LAST_MOVE, 0.72)
+                outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)
+            if "destroyed" in marks:
+                tint_squares(img, grid, names, DESTROYED, 0.55)
+                cross_squares(img, grid, [(name, i % 2) for i, name in enumerate(names)])
+            for i, (f, r) in enumerate(squares):
+                kind = (i + shift) % 3  # a ship of either side, or an empty port's anchor
+                sprite = ship_sprite(SHIP, kind) if kind < 2 else anchor_sprite(ANCHOR, (i // 3) % 2)
+                paste_centred(img, sprite, grid.centre(f, r))
+            _draw_reserves(img, grid, [12, 12])
+            boards.append(img.crop((0, 0, img.width, grid.bottom + MARGIN)))
+    captions = caption_samples(layer.width, [ship_sprite(BADGE_SHIP, 0), ship_sprite(BADGE_SHIP, 1)],
+                               "12 ships · 3 in reserve")
+    return Palette(flat + palette_colours(palette_reference(layer, *boards, captions)))
 
 
 def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
     """From and to squares tinted yellow (the landing square also framed); destroyed ships' squares tinted
     vermillion and crossed with an X in the victim's colour."""
     tint_squares(img, grid, [last["from"], last["to"]], LAST_MOVE, 0.72)
-    outline_squares(img, grid, [last["to"]], blend(LAST_MOVE, (0, 0, 0), 0.45), 4)
+    outline_squares(img, grid, [last["to"]], LAST_MOVE_FRAME, 4)
     destroyed = last.get("destroyed") or []
     tint_squares(img, grid, [d["square"] for d in destroyed], DESTROYED, 0.55)
     cross_squares(img, grid, [(d["square"], d["seat"]) for d in destroyed])
