@@ -188,22 +188,18 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
-LayerKey = tuple[int, int, tuple[str, ...], bool]
-
-
 def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
     """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    key = (view["files"], view["ranks"], tuple(view["ports"]), is_flipped(view))
-    return board_palette(key).map(draw(view, player_names))
+    return board_palette(view["files"], view["ranks"], tuple(view["ports"])).map(draw(view, player_names))
 
 
 @lru_cache(maxsize=4)
-def board_palette(key: LayerKey) -> Palette:
+def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     """Chosen from the layer and boards covered with ships and anchors of both sides on every square, plain, as
-    the last move (tinted and framed) and destroyed (tinted and crossed); full reserves; sample captions."""
-    files, ranks, ports, flipped = key
-    grid = grid_for(files, ranks, flipped)
-    layer = board_layer(*key)
+    the last move (tinted and framed) and destroyed (tinted and crossed); full reserves; sample captions. Turning
+    the board changes no colour: one palette serves both sides' views."""
+    grid = grid_for(files, ranks, False)
+    layer = board_layer(files, ranks, ports, False)
     squares = [(f, r) for f in range(files) for r in range(ranks)]
     names = [f"{chr(ord('a') + f)}{r + 1}" for f, r in squares]
     owners = {parse_square(name): seat for seat, name in enumerate(ports)}

@@ -104,25 +104,18 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 
 # --- the picture on a palette chosen once per layer (common.py, "pictures composed on a palette chosen once") ----
 
-LayerKey = tuple[int, int, tuple[int, ...], bool]
-
-
-def layer_key(view: dict) -> LayerKey:
-    return view["files"], view["ranks"], tuple(view["home_rows"]), is_flipped(view)
-
-
 def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
     """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    return board_palette(layer_key(view)).map(draw(view, player_names))
+    return board_palette(view["files"], view["ranks"], tuple(view["home_rows"])).map(draw(view, player_names))
 
 
 @lru_cache(maxsize=4)
-def board_palette(key: LayerKey) -> Palette:
+def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette:
     """Chosen from the layer and the board drawn over with everything a square can show: each stone on every
-    square, plain, as the last move (tinted and framed), captured (tinted and crossed), and both."""
-    files, ranks, _, flipped = key
-    grid = grid_for(files, ranks, flipped)
-    layer = board_layer(*key)
+    square, plain, as the last move (tinted and framed), captured (tinted and crossed), and both. Turning the
+    board changes no colour: one palette serves both sides' views."""
+    grid = grid_for(files, ranks, False)
+    layer = board_layer(files, ranks, home_rows, False)
     # The two ranks at each edge hold every kind of square (home rows and plain ones, light and dark): drawing
     # only there keeps the first picture of a process quick.
     edge_ranks = sorted({0, 1, ranks - 2, ranks - 1})

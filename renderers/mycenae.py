@@ -464,16 +464,17 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
     """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
     seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
-    return board_palette(seated, grid_for(turns_for(view)).turns).map(draw(view, player_names))
+    return board_palette(seated).map(draw(view, player_names))
 
 
-@lru_cache(maxsize=16)
-def board_palette(seated: tuple[int, ...], turns: int) -> Palette:
+@lru_cache(maxsize=8)
+def board_palette(seated: tuple[int, ...]) -> Palette:
     """Chosen from the layer and boards covered with everything a square can show: every seated army's pieces
     and cargo chips (also struck through) on both square colours, plain and under each kind of highlight, with
-    the markers; and captions with every kind of badge."""
-    grid = grid_for(turns)
-    layer = board_layer(seated, turns)
+    the markers; and captions with every kind of badge. Turning the board moves colours, never changes them: one
+    palette serves every seat's view."""
+    grid = grid_for(0)
+    layer = board_layer(seated, 0)
     names = [square_name(f, r) for f in range(BOARD) for r in range(BOARD)]
     pieces = [(letter, False, corner) for corner in seated for letter in GLYPHS] + [("N", True, c) for c in seated]
     marks = [
@@ -490,7 +491,7 @@ def board_palette(seated: tuple[int, ...], turns: int) -> Palette:
     ]
     boards = []
     for mark in marks:
-        for shift in (0, 1):
+        for shift in (0, 1):  # each piece on both colours of square
             img = layer.copy()
             mark(img)
             _frame_start_areas(img, grid, seated)
