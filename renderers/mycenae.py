@@ -475,7 +475,8 @@ def board_palette(seated: tuple[int, ...]) -> Palette:
     palette serves every seat's view."""
     grid = grid_for(0)
     layer = board_layer(seated, 0)
-    names = [square_name(f, r) for f in range(BOARD) for r in range(BOARD)]
+    # Four ranks hold every piece of the seated armies once (28 at most on 32 squares), enough for a sample.
+    names = [square_name(f, r) for f in range(BOARD) for r in range(4)]
     pieces = [(letter, False, corner) for corner in seated for letter in GLYPHS] + [("N", True, c) for c in seated]
     marks = [
         lambda img: None,
@@ -505,7 +506,7 @@ def board_palette(seated: tuple[int, ...]) -> Palette:
                 _draw_chips(img, grid, name, cargo, list(seated), top=bool(i % 2))
                 if i % 5 == 0:
                     paste_centred(img, marker_sprite(MARKER, ("flag", "ask")[i % 2]), grid.centre_of(name))
-            boards.append(img.crop((0, 0, img.width, grid.bottom + MARGIN)))
+            boards.append(img.crop((0, grid.top + 4 * SQUARE, img.width, grid.bottom + MARGIN)))  # ranks 1-4
     # The flat colours first, exactly: with four armies there are more of them than the sampling keeps.
     flat = [tinted(square, tint, strength) for square in (LIGHT_SQUARE, DARK_SQUARE)
             for tint, strength in ((square, 0.0), (LAST_MOVE, 0.5), (DESTROYED, DESTROYED_TINT))]
