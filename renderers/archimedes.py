@@ -34,6 +34,7 @@ from .common import (
     draw_text,
     font,
     is_flipped,
+    mark_for_sample,
     new_canvas,
     outline_squares,
     palette_reference,
@@ -208,15 +209,10 @@ def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
             for tint, strength in ((c, 0.0), (LAST_MOVE, 0.72), (DESTROYED, 0.55))]
     flat += [LAST_MOVE_FRAME, *(colour for side in SIDES for colour in (side.fill, side.edge, side.mark))]
     boards = []
-    for marks in ((), ("last",), ("destroyed",)):
+    for marks in ((), ("last",), ("taken",)):
         for shift in (0, 1, 2):
             img = layer.copy()
-            if "last" in marks:
-                tint_squares(img, grid, names, LAST_MOVE, 0.72)
-                outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)
-            if "destroyed" in marks:
-                tint_squares(img, grid, names, DESTROYED, 0.55)
-                cross_squares(img, grid, [(name, i % 2) for i, name in enumerate(names)])
+            mark_for_sample(img, grid, names, marks, (LAST_MOVE, 0.72, LAST_MOVE_FRAME, 4), (DESTROYED, 0.55))
             for i, (f, r) in enumerate(squares):
                 kind = (i + shift) % 3  # a ship of either side, or an empty port's anchor
                 sprite = ship_sprite(SHIP, kind) if kind < 2 else anchor_sprite(ANCHOR, (i // 3) % 2)

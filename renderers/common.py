@@ -448,3 +448,17 @@ def caption_samples(width: int, sprites: Sequence[Image.Image], detail: str) -> 
                      "Move 120 · Sample Player took 3")
     return img
 
+
+def mark_for_sample(img: Image.Image, grid: Grid, names: Sequence[str], marks: Iterable[str],
+                    last: tuple[RGB, float, RGB, int], taken: tuple[RGB, float]) -> None:
+    """Every named square marked as a grid game's highlights mark some: "last" tinted and framed as a last move
+    (tint colour, strength, frame colour, frame width), "taken" tinted and crossed as a capture (tint colour,
+    strength; the crosses alternate between the sides). For palette samples."""
+    marks = set(marks)
+    if "last" in marks:
+        tint_squares(img, grid, names, last[0], last[1])
+        outline_squares(img, grid, names, last[2], last[3])
+    if "taken" in marks:
+        tint_squares(img, grid, names, taken[0], taken[1])
+        cross_squares(img, grid, [(name, i % 2) for i, name in enumerate(names)])
+

@@ -30,6 +30,7 @@ from .common import (
     draw_squares,
     file_letter,
     is_flipped,
+    mark_for_sample,
     new_canvas,
     outline_squares,
     palette_reference,
@@ -122,15 +123,10 @@ def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette
     squares = [(f, r) for f in range(files) for r in edge_ranks]
     names = [f"{file_letter(f)}{r + 1}" for f, r in squares]
     boards = []
-    for marks in ((), ("last",), ("captured",), ("last", "captured")):
+    for marks in ((), ("last",), ("taken",), ("last", "taken")):
         for stones in (None, 0, 1):
             img = layer.copy()
-            if "last" in marks:
-                tint_squares(img, grid, names, LAST_MOVE, 0.55)
-                outline_squares(img, grid, names, LAST_MOVE_FRAME, 3)
-            if "captured" in marks:
-                tint_squares(img, grid, names, CAPTURE, 0.5)
-                cross_squares(img, grid, [(name, i % 2) for i, name in enumerate(names)])
+            mark_for_sample(img, grid, names, marks, (LAST_MOVE, 0.55, LAST_MOVE_FRAME, 3), (CAPTURE, 0.5))
             if stones is not None:
                 for f, r in squares:
                     paste_centred(img, disc_sprite(PIECE, (f + r + stones) % 2), grid.centre(f, r))
