@@ -35,6 +35,7 @@ from .common import (
     Grid,
     RGB,
     blend,
+    caption_samples,
     cross_squares,
     draw_caption,
     history_line,
@@ -44,8 +45,10 @@ from .common import (
     fit_text,
     font,
     is_flipped,
+    mark_for_sample,
     new_canvas,
     outline_squares,
+    palette_reference,
     paste_centred,
     player_badges,
     player_names_for,
@@ -54,8 +57,9 @@ from .common import (
     supersampled,
     text_width,
     tint_squares,
+    tinted,
 )
-from .png import encode_png
+from .png import Palette, palette_colours, palette_png
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -75,6 +79,7 @@ HOME_TINT = 0.36  # how far a home rank leans toward its owner's piece colour
 PATH = SKY_BLUE  # blue on sand: the pair every kind of colour vision separates
 FIGHT = REDDISH_PURPLE
 REPELLED = VERMILLION
+LANDED_FRAME = blend(PATH, (0, 0, 0), 0.45)
 GOLD: RGB = (236, 186, 36)
 INK: RGB = (26, 26, 30)
 
@@ -362,7 +367,78 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 
 def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
     """The PNG of a Myrmidons view. player_names: display names per seat (default: the view's seat names)."""
-    return encode_png(draw(view, player_names))
+    return palette_png(compose(view, player_names))
+
+
+# --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
+# The palette depends only on the board's size and home ranks, never on a position or on hidden values: a public
+# picture's bytes cannot depend on a secret through it.
+
+
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
+    key = (view["files"], view["ranks"], tuple(view["home_ranks"]))
+    return board_palette(*key).map(draw(view, player_names))
+
+
+SAMPLE_VALUES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (0, 1, 4))  # every digit a tile can show
+
+
+@lru_cache(maxsize=4)
+def board_palette(files: int, ranks: int, home_ranks: tuple[int, ...]) -> Palette:
+    """Chosen from the layer and boards covered with both sides' tiles (blank, with every digit, commanders) on
+    every kind of square, plain, on a path (tinted, framed), in a fight (tinted, crossed, framed as repelled),
+    with eyes, markers and waiting places; full trays; sample captions. Turning the board adds no colour."""
+    grid = grid_for(files, ranks, False)
+    layer = board_layer(files, ranks, home_ranks, False)
+    squares = [(f, r) for f in range(files) for r in range(ranks)]
+    names = [f"{chr(ord('a') + f)}{r + 1}" for f, r in squares]
+    tiles = [(seat, values, commander) for seat in (0, 1)
+             for values, commander in ((None, False), *((v, False) for v in SAMPLE_VALUES), ((1, 2, 3), True))]
+    plain = {square_colour(f, r, home_ranks) for f, r in squares}
+    flat = [tinted(c, tint, strength) for c in plain for tint, strength in ((c, 0.0), (PATH, 0.5), (FIGHT, 0.55))]
+    flat += [LANDED_FRAME, REPELLED, GOLD, INK, YELLOW, SKY_BLUE, PANEL, TEXT, TEXT_DIM,
+             *(colour for side in SIDES for colour in (side.fill, side.edge, side.mark))]
+    boards = []
+    for marks in ((), ("last",), ("taken",)):
+        for shift in (0, 1):
+            img = layer.copy()
+            mark_for_sample(img, grid, names, marks, (PATH, 0.5, LANDED_FRAME, 4), (FIGHT, 0.55))
+            if "taken" in marks:
+                outline_squares(img, grid, names[::2], REPELLED, 5)
+            for i, name in enumerate(names):
+                seat, values, commander = tiles[(i + shift) % len(tiles)]
+                if i % 7 == 6:
+                    paste_centred(img, waiting_sprite(TILE, seat), grid.centre_of(name))
+                    continue
+                paste_centred(img, tile_sprite(TILE, seat, values, commander), grid.centre_of(name))
+                if i % 3 == 0:
+                    _paste_in_corner(img, grid, name, eye_sprite(EYE), right=True)
+                if i % 4 == 1:
+                    _paste_in_corner(img, grid, name, marker_sprite(MARKER, i % 8 == 1), right=False)
+            _sample_tray(img, grid, tiles, shift)
+            boards.append(img.crop((0, 0, img.width, grid.bottom + MARGIN)))
+    captions = caption_samples(layer.width, [tile_sprite(BADGE_TILE, 0, None), tile_sprite(BADGE_TILE, 1, None)],
+                               "9 on board · 3 lost")
+    return Palette(flat + palette_colours(palette_reference(layer, *boards, captions)))
+
+
+def _sample_tray(img: Image.Image, grid: Grid, tiles: list, shift: int) -> None:
+    """The tray with losses of both sides and, in the middle, fights (or, on the second sample, the pieces still
+    to deploy and a note): every kind of tray text and tile."""
+    upper, middle, lower = _tray_boxes(grid)
+    pieces = [{"owner": seat, "sword": v[0] if v else None, "shield": v[1] if v else None,
+               "move": v[2] if v else None, "commander": commander} for seat, v, commander in tiles]
+    for seat, box in ((1, upper), (0, lower)):
+        _draw_losses(img, box, seat, "Sample Player", [p for p in pieces if p["owner"] == seat][shift:], 6)
+    inner = (middle[0], middle[1] + LEGEND_HEIGHT, middle[2], middle[3])
+    if shift == 0:
+        fights = [{"square": "c4", "attacker": pieces[i], "defender": pieces[-1 - i],
+                   "result": "win" if i % 2 else "repelled"} for i in range(len(pieces) // 2)]
+        _draw_fights(img, inner, fights)
+    else:
+        _tile_grid(img, inner[0], inner[1] + 48, (tile_sprite(MINI, 0, v, False) for v in SAMPLE_VALUES), 6)
+        _draw_note(img, inner, "Secret deployment", "values show only in fights")
 
 
 def _paste_in_corner(img: Image.Image, grid: Grid, name: str, sprite: Image.Image, right: bool) -> None:
@@ -389,7 +465,7 @@ def _highlight_action(img: Image.Image, grid: Grid, action: dict) -> None:
     cross_squares(img, grid, losers)
     fell_back = set(action.get("repelled") or [])
     landed = {path["end"] for path in action["paths"]} - fell_back
-    outline_squares(img, grid, sorted(landed), blend(PATH, (0, 0, 0), 0.45), 4)
+    outline_squares(img, grid, sorted(landed), LANDED_FRAME, 4)
     outline_squares(img, grid, sorted(fell_back), REPELLED, 5)
 
 
