@@ -155,6 +155,20 @@ async def test_rematch_rotates_the_seats_and_is_accepted_as_usual(world):
     assert rematch.name.endswith("bob vs alice") and "**bob** (Light) to move" in board.content
 
 
+async def test_the_board_of_a_finished_match_shown_again_leaves_rematch_on_the_final_post(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS, [world.alice, world.bob])
+    final = board_posts(thread)[-1]
+    await world.carol.slash(thread, "board", match=match_id)
+    again = board_posts(thread)[-1]
+    assert again.id != final.id
+    for post in (stored(world, final), again):
+        labels = [child.label for row in post.components for child in row.children]
+        assert labels == ["Rematch"], labels
+    asked = await world.bob.click(stored(world, final), label="Rematch")
+    assert asked.ephemeral and asked.response.content.startswith("Rematch offered: ")
+
+
 async def test_both_pressing_rematch_make_one_match(world):
     thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
     await play_moves(world, thread, match_id, ARCHIMEDES_BLACK_WINS, [world.alice, world.bob])

@@ -84,7 +84,8 @@ class Presenter:
             return done
         if isinstance(event, BoardRequested):
             match = await self.service.get_match(event.match.id)
-            return await self.boards.post(match, ping=event.ping) is not None
+            # a finished match's board asked for again: its final post (already announced) keeps its Rematch
+            return await self.boards.post(match, ping=event.ping, keep_previous=not match.active) is not None
         if isinstance(event, DrawOffered):
             return await self._draw_offered(event)
         if isinstance(event, MatchEnded):

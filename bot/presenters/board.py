@@ -45,10 +45,12 @@ class BoardPresenter:
         return channel  # type: ignore[return-value]
 
     async def post(self, match: Match, *, played: MovePlayed | None = None, ping: bool = True,
-                   retire: tuple[int, ...] = ()) -> discord.Message | None:
+                   retire: tuple[int, ...] = (), keep_previous: bool = False) -> discord.Message | None:
         """Post the current board in the match thread and retire the previous board post's buttons.
 
-        `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged."""
+        `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged.
+        `keep_previous`: the previous post keeps its buttons (a finished match's final post shown again keeps
+        Rematch on both; a Rematch pressed twice still makes one match)."""
         thread = await self.thread_of(match)
         if thread is None:
             return None
@@ -69,7 +71,7 @@ class BoardPresenter:
         )
         previous = match.board_message_id
         await service.set_board_message(match.id, message.id)
-        for old in {previous, *retire} - {None, message.id}:
+        for old in {None if keep_previous else previous, *retire} - {None, message.id}:
             await self.retire(thread, old, match)
         if not match.active and isinstance(thread, discord.Thread):
             try:  # the match is over: archive its thread (anyone posting in it reopens it)
