@@ -180,6 +180,22 @@ async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(wo
     assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
 
 
+async def test_a_reminder_claimed_but_not_sent_is_sent_after_a_restart_and_only_once(world):
+    thread, match_id = await start(world, clock="1 day")
+    await world.bot.matches.timers.stop()
+    # the process stopped right after claiming alice's reminder, before sending it
+    with sqlite3.connect(world.settings.database) as db:
+        db.execute("UPDATE timers SET fired_at = due_at WHERE kind = 'turn_reminder' AND ref_id = ?", (match_id,))
+    await world.env.advance_time(13 * HOUR)  # past the reminder's time, before the deadline
+    assert reminders_of(world.alice) == []
+    await world.restart()
+    assert len(reminders_of(world.alice)) == 1
+    assert db_rows(world, "SELECT COUNT(*) FROM timers WHERE kind = 'turn_reminder' AND ref_id = ?", match_id)[0][0] == 0
+    await world.restart()
+    await world.env.advance_time(HOUR)
+    assert len(reminders_of(world.alice)) == 1 and status(world, match_id) == "active"
+
+
 # --- DMs closed, notifications --------------------------------------------------------------------------------
 
 

@@ -98,6 +98,13 @@ class ClockKeeper:
                 log.info("match=%s seat=%s deadline was claimed but not settled; firing it again", match.id,
                          stuck.seat)
                 await self.store.rearm(DEADLINE, match.id, stuck.seat, stuck.due_at)
+        # A reminder's row goes once it is sent (or found pointless): one still claimed was cut off by the stop.
+        # Firing it again checks everything afresh; a stop between sending and deleting sends it twice, which
+        # is better than never.
+        for stuck in await self.store.fired_deadlines_of_active_matches(REMINDER):
+            log.info("match=%s seat=%s reminder was claimed but not sent; firing it again", stuck.match_id,
+                     stuck.seat)
+            await self.store.rearm(REMINDER, stuck.match_id, stuck.seat, stuck.due_at)
 
     async def check_in_time(self, match: Match, seat: int) -> None:
         """Refuse a move whose deadline has passed although the dispatcher has not settled it yet (it wakes
@@ -124,17 +131,22 @@ class ClockKeeper:
         return await self.store.timer_due(DEADLINE, match.id, seat) == due_at
 
     async def _remind(self, timer: Timer) -> None:
+        if await self._send_reminder(timer) is not False:  # sent, or not to be sent: either way it is done
+            await self.store.drop_fired(timer.kind, timer.ref_id, timer.seat, timer.due_at)
+
+    async def _send_reminder(self, timer: Timer) -> bool | None:
+        """True once the reminder was presented, False if presenting failed, None if there is none to send."""
         match = await self.repo.get_match(timer.ref_id)
         if match is None or not match.active or timer.seat not in self.to_act(match):
-            return
+            return None
         deadline = await self.store.timer_due(DEADLINE, match.id, timer.seat)
         user_id = match.user_of(timer.seat)
         if deadline is None or user_id is None or deadline <= self.clock():
-            return  # a reminder the bot slept through is pointless once the deadline itself has passed
+            return None  # a reminder the bot slept through is pointless once the deadline itself has passed
         if not (await self.store.prefs([user_id]))[user_id].reminders:
-            return
+            return None
         log.info("match=%s guild=%s user=%s seat=%s reminded", match.id, match.guild_id, user_id, timer.seat)
-        self.bus.publish(TurnReminder(match, timer.seat, deadline))
+        return await self.bus.publish(TurnReminder(match, timer.seat, deadline))
 
     # --- what players see -----------------------------------------------------------------------------------
 
