@@ -42,10 +42,12 @@ from .common import (
     Badge,
     RGB,
     blend,
+    caption_samples,
     draw_caption,
     font,
     history_line,
     new_canvas,
+    palette_reference,
     player_names_for,
     status_line,
 )
@@ -382,20 +384,11 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
 
 @lru_cache(maxsize=8)
 def board_palette(key: tuple[int, int, int, int, int], colours: tuple[RGB, ...]) -> Palette:
-    """The flat colours a picture can have, exactly, then shades for the edges of a sample of every part."""
+    """The flat colours a picture can have, exactly, then shades for the edges of the layer and of every sprite a
+    picture can paste, for each seat and highlight, tiles of two seats meeting, a score dot on each colour, and
+    captions with every kind of badge."""
     flat = [SQUARE_COLOUR, CHANNEL_COLOUR, DIAGONAL_COLOUR, LIT_SQUARE, OUT_SQUARE, OUT_CHANNEL, INK, WHITE,
             BOARD_EDGE, BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, SKY_BLUE, *colours]
-    layer = board_layer(*key)
-    samples = _palette_samples(colours)
-    reference = Image.new("RGB", (layer.width, layer.height + samples.height), BACKGROUND)
-    reference.paste(layer, (0, 0))
-    reference.paste(samples, (0, layer.height))
-    return Palette(flat + palette_colours(reference))
-
-
-def _palette_samples(colours: tuple[RGB, ...]) -> Image.Image:
-    """Every sprite a picture can paste, for each seat and highlight, tiles of two seats meeting, a score dot on
-    each colour, and a caption with every kind of badge: the edges the palette's shades must cover."""
     parts: list[Image.Image] = []
     for seat, fill in enumerate(colours):
         for highlight in (False, True):
@@ -409,29 +402,9 @@ def _palette_samples(colours: tuple[RGB, ...]) -> Image.Image:
         dotted = Image.new("RGB", (CHANNEL, CHANNEL), fill)
         dotted.paste(score_dot_sprite(), (4, 4), score_dot_sprite())
         parts.append(dotted)
-    rows, row, x = [], [], 0
-    for part in parts:
-        if x + part.width > WIDTH:
-            rows.append(row)
-            row, x = [], 0
-        row.append(part)
-        x += part.width + 2
-    rows.append(row)
-    height = sum(max(p.height for p in r) + 2 for r in rows)
-    caption = caption_height(len(colours))
-    img = new_canvas(WIDTH, height + 2 * caption)
-    y = 0
-    for r in rows:
-        x = 0
-        for part in r:
-            img.paste(part, (x, y))
-            x += part.width + 2
-        y += max(p.height for p in r) + 2
-    for i, (active, winner) in enumerate(((True, False), (False, True))):
-        badges = [Badge(swatch_sprite(fill, seat), "Sample Player (you)", "12½ points · passed · 3 tiles left",
-                        active=active and seat == 0, winner=winner and seat == 1) for seat, fill in enumerate(colours)]
-        draw_caption(img, height + i * caption, badges, "Sample wins — most points (25½)", "Move 80 · last pass +1½")
-    return img
+    captions = caption_samples(WIDTH, [swatch_sprite(fill, seat) for seat, fill in enumerate(colours)],
+                               "12½ points · passed · 3 tiles left")
+    return Palette(flat + palette_colours(palette_reference(board_layer(*key), *parts, captions)))
 
 
 @lru_cache(maxsize=4)
