@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from .common import (
     CAPTION_HEIGHT,
     PANEL,
+    RGB,
     SIDES,
     SUPERSAMPLE,
     TEXT,
@@ -23,16 +24,15 @@ from .common import (
     VERMILLION,
     YELLOW,
     Grid,
-    RGB,
     blend,
     caption_samples,
     cross_squares,
     draw_caption,
-    history_line,
     draw_coordinates,
     draw_squares,
     draw_text,
     font,
+    history_line,
     is_flipped,
     mark_for_sample,
     new_canvas,
@@ -43,6 +43,7 @@ from .common import (
     player_badges,
     player_names_for,
     plural,
+    square_name,
     status_line,
     supersampled,
     tint_squares,
@@ -202,7 +203,7 @@ def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     grid = grid_for(files, ranks, False)
     layer = board_layer(files, ranks, ports, False)
     squares = [(f, r) for f in range(files) for r in range(ranks)]
-    names = [f"{chr(ord('a') + f)}{r + 1}" for f, r in squares]
+    names = [square_name(f, r) for f, r in squares]
     owners = {parse_square(name): seat for seat, name in enumerate(ports)}
     plain = {sea_colour(f, r) if (f, r) not in owners else port_colour(f, r, owners[(f, r)]) for f, r in squares}
     flat = [tinted(c, tint, strength) for c in plain

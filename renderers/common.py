@@ -119,6 +119,11 @@ def file_letter(f: int) -> str:
     return chr(ord("a") + f)
 
 
+def square_name(f: int, r: int) -> str:
+    """(2, 3) -> 'c4': parse_square's inverse."""
+    return f"{file_letter(f)}{r + 1}"
+
+
 @dataclass(frozen=True)
 class Grid:
     """Where each square of a files x ranks board lands in the picture.

@@ -17,18 +17,17 @@ from .common import (
     DARK,
     LIGHT,
     REDDISH_PURPLE,
+    RGB,
     SKY_BLUE,
     Grid,
-    RGB,
     blend,
     caption_samples,
     cross_squares,
     disc_sprite,
     draw_caption,
-    history_line,
     draw_coordinates,
     draw_squares,
-    file_letter,
+    history_line,
     is_flipped,
     mark_for_sample,
     new_canvas,
@@ -38,6 +37,7 @@ from .common import (
     player_badges,
     player_names_for,
     plural,
+    square_name,
     status_line,
     tint_squares,
 )
@@ -121,7 +121,7 @@ def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette
     # only there keeps the first picture of a process quick.
     edge_ranks = sorted({0, 1, ranks - 2, ranks - 1})
     squares = [(f, r) for f in range(files) for r in edge_ranks]
-    names = [f"{file_letter(f)}{r + 1}" for f, r in squares]
+    names = [square_name(f, r) for f, r in squares]
     boards = []
     for marks in ((), ("last",), ("taken",), ("last", "taken")):
         for stones in (None, 0, 1):

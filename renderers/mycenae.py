@@ -31,6 +31,7 @@ from .common import (
     BACKGROUND,
     PANEL,
     REDDISH_PURPLE,
+    RGB,
     SKY_BLUE,
     SUPERSAMPLE,
     TEXT,
@@ -38,7 +39,6 @@ from .common import (
     VERMILLION,
     YELLOW,
     Grid,
-    RGB,
     blend,
     fit_text,
     font,
@@ -47,6 +47,7 @@ from .common import (
     palette_reference,
     paste_centred,
     player_names_for,
+    square_name,
     status_line,
     supersampled,
     tint_squares,
@@ -135,10 +136,6 @@ def turns_for(view: dict) -> int:
 
 def grid_for(turns: int) -> TurnedGrid:
     return TurnedGrid(BOARD, BOARD, SQUARE, MARGIN, MARGIN, turns=turns)
-
-
-def square_name(f: int, r: int) -> str:
-    return f"{chr(ord('a') + f)}{r + 1}"
 
 
 # The start area of each corner: 4 squares along its edge, 2 deep (the rules' frame: origin, edge, forward).

@@ -25,6 +25,7 @@ from .common import (
     CAPTION_HEIGHT,
     PANEL,
     REDDISH_PURPLE,
+    RGB,
     SIDES,
     SKY_BLUE,
     SUPERSAMPLE,
@@ -33,17 +34,16 @@ from .common import (
     VERMILLION,
     YELLOW,
     Grid,
-    RGB,
     blend,
     caption_samples,
     cross_squares,
     draw_caption,
-    history_line,
     draw_coordinates,
     draw_squares,
     draw_text,
     fit_text,
     font,
+    history_line,
     is_flipped,
     mark_for_sample,
     new_canvas,
@@ -53,6 +53,7 @@ from .common import (
     player_badges,
     player_names_for,
     plural,
+    square_name,
     status_line,
     supersampled,
     text_width,
@@ -392,7 +393,7 @@ def board_palette(files: int, ranks: int, home_ranks: tuple[int, ...]) -> Palett
     grid = grid_for(files, ranks, False)
     layer = board_layer(files, ranks, home_ranks, False)
     squares = [(f, r) for f in range(files) for r in range(ranks)]
-    names = [f"{chr(ord('a') + f)}{r + 1}" for f, r in squares]
+    names = [square_name(f, r) for f, r in squares]
     tiles = [(seat, values, commander) for seat in (0, 1)
              for values, commander in ((None, False), *((v, False) for v in SAMPLE_VALUES), ((1, 2, 3), True))]
     plain = {square_colour(f, r, home_ranks) for f, r in squares}
