@@ -1,4 +1,4 @@
-"""Mycenae: one scenario per rule and per decision of shared/rules/mycenae.md, for two players and for four.
+"""Mycenae: one scenario per rule and per decision of docs/rules/mycenae.md, for two players and for four.
 
 Positions are built with `position()` from a sparse {square: cell} dict (cells: owner seat + letter, M = Mycenaean
 knight). With two players contract seat 1 is the h8 corner.

@@ -1,6 +1,6 @@
 """Mycenae: corner chess for two to four players in which the Mycenae army rides hidden inside wooden horses.
 
-The rules are those of `shared/rules/mycenae.md`. Decisions this module takes where the page is silent (each one
+The rules are those of `docs/rules/mycenae.md`. Decisions this module takes where the page is silent (each one
 is tested in tests/test_mycenae*.py, leaving in tests/test_contract_extras.py):
 
 - Seat names are the players' corners ("a1", "a8", "h8", "h1"; with two players "a1" and "h8").
