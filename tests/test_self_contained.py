@@ -3,6 +3,7 @@ pages live in docs/; nothing points at files outside the repository or at issue 
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -28,13 +29,14 @@ FORBIDDEN = [
 DOCS_CITATION = re.compile(r"docs/[\w/<>*.-]*?\.md")
 
 
-def text_files() -> list[Path]:
+@functools.cache
+def text_files() -> tuple[Path, ...]:
     found = []
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info")]
         found += [Path(folder) / name for name in files
                   if Path(name).suffix in TEXT_SUFFIXES or name in TEXT_NAMES]
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def cited_files(citation: str) -> list[Path]:
