@@ -199,12 +199,13 @@ def test_easy_stays_within_its_time_budget():
         game = get_game(key)
         for ply in _positions(key, n, options, seed=12, every=15):
             view = _private_view(game, ply.state, ply.seat)
-            start = time.perf_counter()
+            # CPU time, as the budget is stated: wall time on a shared machine also counts the other work on it
+            start = time.process_time()
             choose_move(view, level="easy", seed=0)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
     assert times
     assert statistics.median(times) < 0.05
-    assert max(times) < 0.25  # generous: the machine running the tests is shared
+    assert max(times) < 0.25  # generous
 
 
 def _play(key: str, levels: list[str], seed: int, max_plies: int = 400) -> tuple[int, ...]:
