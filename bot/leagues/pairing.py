@@ -198,10 +198,10 @@ def _pair(field_: list[SwissPlayer], steps: list[int]) -> list[tuple[SwissPlayer
     top, rest = field_[0], field_[1:]
     # Same score first (rest is ranked); within it, an opponent wanting the other seat first. Two players who
     # have both sat on the same side twice more often meet only when nothing else pairs.
-    options = [p for p in rest if p.id not in top.opponents]
-    options.sort(key=lambda p: (_same_wish(top, p) == 2, -p.score, _same_wish(top, p), rest.index(p)))
-    for opponent in options:
-        remaining = [p for p in rest if p is not opponent]
+    options = [(i, p) for i, p in enumerate(rest) if p.id not in top.opponents]
+    options.sort(key=lambda ip: (_same_wish(top, ip[1]) == 2, -ip[1].score, _same_wish(top, ip[1]), ip[0]))
+    for i, opponent in options:
+        remaining = rest[:i] + rest[i + 1:]
         tail = _pair(remaining, steps)
         if tail is not None:
             return [(top, opponent)] + tail
