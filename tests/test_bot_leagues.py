@@ -104,7 +104,7 @@ async def test_round_robin_of_four_played_to_its_champion(world):
     assert picture.filename == "standings.png"
     assert picture.description.startswith("Standings of Autumn") and "1. alice 3" in picture.description
     image = Image.open(io.BytesIO(await picture.read()))
-    assert image.format == "PNG" and image.width == 760
+    assert image.format == "PNG" and image.width == 800
     assert world.env.backend.get_channel(thread.id).thread_metadata.archived
     assert not stored(world, announcement(world)).components  # no more Join / Leave
     late = await carol.slash(world.channel, "league join", league="Autumn")
@@ -289,3 +289,64 @@ async def test_bad_input_gets_one_private_answer_and_changes_nothing(world):
     assert ended.ephemeral and "has ended" in ended.response.content
     listing = await alice.slash(world.channel, "league list")
     assert listing.ephemeral and "Solo" in listing.response.content and "cancelled" in listing.response.content
+
+
+async def test_divisions_by_rating_each_a_round_robin_with_its_champion(world):
+    olga = organiser(world)
+    members = four_players(world) + [world.guild.add_member(world.env.create_user(n))
+                                     for n in ("erin", "finn", "gus", "hal", "ida")]
+    by_id = {m.id: m for m in members}
+    for rank, member in enumerate(members):  # alice strongest … ida weakest
+        await world.bot.repo.db.execute(
+            "INSERT INTO ratings (guild_id, game, member_id, name, mu, sigma, games, wins, draws, losses, streak,"
+            " recent, provisional) VALUES (?, 'epaminondas', ?, ?, ?, 5, 10, 5, 0, 5, 1, 'W', 0)",
+            (world.guild.id, member.id, f"m{rank}", 40.0 - rank))
+    leagues, league_id = await open_league(world, olga, members, name="Big", division_size=4)
+    await olga.slash(world.channel, "league start", league="Big")
+    players = {p.user_id: p for p in await leagues.players(league_id)}
+    assert [[m.id for m in members if players[m.id].division == d] for d in (1, 2, 3)] == [
+        [m.id for m in members[:3]], [m.id for m in members[3:6]], [m.id for m in members[6:]]]
+    assert players[members[0].id].rating > players[members[-1].id].rating
+    tables = await tables_of(world, league_id)
+    assert len(tables) == 9
+    assert all(len({players[p].division for p in t.players}) == 1 for t in tables)
+    round_text = "\n".join(m.content for m in league_thread(world).history())
+    assert "__Division 3__" in round_text
+    for table in tables:  # the better-rated player wins every game
+        winner = min(table.players, key=lambda p: [m.id for m in members].index(p))
+        await win_for(world, table, by_id[winner], by_id)
+    final = league_thread(world).last_message
+    assert "Division 1: **alice**" in final.content and "Division 2: **dave**" in final.content
+    assert "Division 3: **gus**" in final.content
+    assert "Division 2: 1. dave 2" in final.attachments[0].description
+
+
+async def test_signup_end_starts_the_league_or_cancels_it_with_too_few(world):
+    olga = organiser(world)
+    leagues, league_id = await open_league(world, olga, [world.alice, world.bob], name="Timed", signup_hours=1)
+    _, lonely_id = await open_league(world, olga, [world.carol], name="Lonely", signup_hours=1)
+    await world.env.advance_time(3601)
+    assert (await leagues.get(league_id)).status == "running"
+    (table,) = await tables_of(world, league_id)
+    assert table.match_id and table.match_status == "active"
+    assert (await leagues.get(lonely_id)).status == "cancelled"
+    thread = next(t for t in world.channel.threads if t.name == "League: Lonely")
+    assert "only 1 signed up" in thread.last_message.content
+
+    listing = await world.alice.slash(world.channel, "league matches", league="Timed")
+    assert listing.ephemeral and f"match #{table.match_id}" in listing.response.content
+    standings = await world.carol.slash(world.channel, "league standings", league="Timed")
+    assert standings.ephemeral
+    assert [a.filename for a in standings.response.attachments] == ["standings.png"]
+
+
+async def test_league_lookups_refuse_dms(world):
+    leagues = world.bot.leagues
+    for call in (leagues.named(None, "Autumn"), leagues.list(None)):
+        try:
+            await call
+        except Exception as exc:  # noqa: BLE001 - the exact class is checked below
+            assert "not in DMs" in str(exc)
+            assert type(exc).__name__ == "UserError"
+        else:
+            raise AssertionError("a league lookup from a DM was answered")

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.games import get_game
 from bot.leagues import (
-    POINT, GameResult, Standing, SwissPlayer, default_swiss_rounds, divisions, round_robin, standings, swiss_round,
+    GameResult, Standing, SwissPlayer, default_swiss_rounds, divisions, round_robin, standings, swiss_round,
     table_round_robin,
 )
 from bot.leagues.pairing import NoPairing, max_swiss_rounds

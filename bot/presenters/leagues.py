@@ -25,6 +25,7 @@ from .text import fit, mentions, message_link
 log = logging.getLogger(__name__)
 
 STANDINGS_FILENAME = "standings.png"
+LEGEND = "Ties: Sonneborn-Berger (SB), games between the tied, wins (W), rating"
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 Buttons = Callable[[League], "discord.ui.View | None"]
 
@@ -82,9 +83,7 @@ async def standings_file(league: League, tables: list[DivisionTable], names: dic
     """The standings picture, with its alt text (what the picture says, in words, for screen readers)."""
     divisions = [Division(f"Division {t.division}" if len(tables) > 1 else None, division_rows(t, names, left))
                  for t in tables]
-    subtitle = (f"{league_summary(league)} · points, then Sonneborn-Berger (SB), games between the tied, "
-                "wins (W), rating")
-    png = await QUEUE.run(standings_picture, league.title, subtitle, divisions)
+    png = await QUEUE.run(standings_picture, league.title, league_summary(league), LEGEND, divisions)
     return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names))
 
 
