@@ -49,59 +49,61 @@ def points_text(units: int) -> str:
     return f"{whole}{fraction}" if whole or not fraction else fraction
 
 
-def _pair_units(result: GameResult) -> dict[tuple[int, int], int]:
-    """(a, b) → what a scored against b at this table: 1 above, ½ shared, 0 below, divided by the number of her
-    opponents, so her sum over the table is her points for the game (POINT units)."""
+def _edges(result: GameResult) -> list[tuple[int, int, int]]:
+    """(a, b, what a scored against b) for every ordered pair at the table: 1 above, ½ shared, 0 below, divided
+    by the number of her opponents, so her sum over the table is her points for the game (POINT units)."""
+    places = result.places
+    if len(places) == 2 and len(places[0]) == len(places[1]) == 1:  # the common case: a two-player win
+        (a,), (b,) = places
+        return [(a, b, POINT), (b, a, 0)]
+    if len(places) == 1 and len(places[0]) == 2:  # a two-player draw
+        a, b = places[0]
+        return [(a, b, POINT // 2), (b, a, POINT // 2)]
     players = result.players
-    opponents = len(players) - 1
-    share = POINT // opponents
-    place = {p: i for i, group in enumerate(result.places) for p in group}
-    units = {}
-    for a in players:
-        for b in players:
-            if a != b:
-                units[(a, b)] = share if place[a] < place[b] else share // 2 if place[a] == place[b] else 0
-    return units
+    share = POINT // (len(players) - 1)
+    place = {p: i for i, group in enumerate(places) for p in group}
+    return [(a, b, share if place[a] < place[b] else share // 2 if place[a] == place[b] else 0)
+            for a in players for b in players if a != b]
 
 
 def standings(players: Sequence[int], ratings: dict[int, float], games: Iterable[GameResult]) -> list[Standing]:
     """The table, best first. `players` are everyone in the league or division (a player without games scores 0);
     games of players not listed are ignored."""
     listed = set(players)
-    games = [g for g in games if listed.issuperset(g.players)]
     points = dict.fromkeys(players, 0)
     wins = dict.fromkeys(players, 0)
     played = dict.fromkeys(players, 0)
-    pair_tables = []
+    edges: list[tuple[int, int, int]] = []
     for game in games:
+        if not all(p in listed for group in game.places for p in group):
+            continue
         if game.bye:
             (p,) = game.players
             points[p] += POINT
             wins[p] += 1
             played[p] += 1
             continue
-        units = _pair_units(game)
-        pair_tables.append(units)
-        for (a, _), u in units.items():
-            points[a] += u
+        edges += _edges(game)
         first = game.places[0]
         if len(first) == 1:
             wins[first[0]] += 1
-        for p in game.players:
-            played[p] += 1
+        for group in game.places:
+            for p in group:
+                played[p] += 1
+    for a, _, u in edges:
+        points[a] += u
     sb = dict.fromkeys(players, 0)
-    for units in pair_tables:
-        for (a, b), u in units.items():
-            sb[a] += u * points[b]
+    for a, b, u in edges:
+        sb[a] += u * points[b]
     # Games between the tied: within each group equal on points and Sonneborn-Berger.
     groups: dict[tuple[int, int], set[int]] = {}
     for p in players:
         groups.setdefault((points[p], sb[p]), set()).add(p)
     between = dict.fromkeys(players, 0)
-    for units in pair_tables:
-        for (a, b), u in units.items():
-            key = (points[a], sb[a])
-            if len(groups[key]) > 1 and b in groups[key]:
+    if any(len(group) > 1 for group in groups.values()):
+        for a, b, u in edges:
+            group = groups[(points[a], sb[a])]
+            if len(group) > 1 and b in group:
                 between[a] += u
     key_of = {p: (-points[p], -sb[p], -between[p], -wins[p], -ratings.get(p, 0.0)) for p in players}
     order = sorted(players, key=lambda p: (key_of[p], p))
