@@ -151,21 +151,30 @@ async def test_myriath_league_of_four_player_tables(world):
     covered = {frozenset((a, b)) for t in tables for a in t.players for b in t.players if a != b}
     assert len(covered) == 10  # every pair of the five shares a table
     rng = random.Random(3)
-    for table in tables:
+    for i, table in enumerate(tables):
         match = await world.bot.matches.get_match(table.match_id)
         assert [s.user_id for s in match.seats] == list(table.players)
-        await play_out(world, match_thread(world, table.match_id), table.match_id,
-                       [by_id[p] for p in table.players], lambda g, s, seat, moves: rng.choice(moves))
+        thread = match_thread(world, table.match_id)
+        if i == 0:  # one table played to its end, the others decided by players resigning one after another
+            await play_out(world, thread, table.match_id, [by_id[p] for p in table.players],
+                           lambda g, s, seat, moves: rng.choice(moves))
+            continue
+        for quitter in table.players[:3]:
+            asked = await by_id[quitter].click(board_posts(thread)[-1], label="Resign")
+            await by_id[quitter].click(asked.response, label="Yes, resign")
     assert (await leagues.get(league_id)).status == "finished"
     _, divisions, _ = await leagues.standings_of(league_id)
     assert sum(s.points for s in divisions[0].rows) == len(tables) * 2 * POINT  # each table shares out 2 points
+    last = await world.bot.matches.get_match(tables[-1].match_id)
+    assert last.standings == [[3], [2], [1], [0]]  # resigned first is last; the one left in wins
     assert "Champion" in league_thread(world).last_message.content
 
 
 async def test_a_restart_between_two_rounds_creates_each_round_once(world):
     olga = organiser(world)
     members = four_players(world)
-    by_id = {m.id: m for m in members}
+    erin = world.guild.add_member(world.env.create_user("erin"))
+    by_id = {m.id: m for m in members + [erin]}
     leagues, league_id = await open_league(world, olga, members, name="Restart", format="swiss", rounds=2)
     await olga.slash(world.channel, "league start", league="Restart")
     first = await tables_of(world, league_id, 1)
@@ -174,14 +183,22 @@ async def test_a_restart_between_two_rounds_creates_each_round_once(world):
     # the bot comes back with one match of round 1 still running: nothing new is paired
     leagues = world.bot.leagues
     assert (await leagues.get(league_id)).round == 1
+    # the announcement's buttons work after the restart: a running Swiss takes a player for its next round
+    late = await erin.click(announcement(world), label="Join")
+    assert late.ephemeral and "paired from the next round" in late.response.content
     await win_for(world, first[1], by_id[first[1].players[1]], by_id)
     second = await tables_of(world, league_id, 2)
-    assert len(second) == 2 and all(t.match_id for t in second)
+    assert len(second) == 3 and sum(t.is_bye for t in second) == 1  # five players: two games and a bye
+    assert erin.id in {p for t in second for p in t.players}
+    assert all(t.match_id for t in second if not t.is_bye)
     await world.restart()
-    assert len(await tables_of(world, league_id, 2)) == 2
-    assert len({t.challenge_id for t in await tables_of(world, league_id)}) == 4  # one challenge per table
+    assert len(await tables_of(world, league_id, 2)) == 3
+    challenges = [t.challenge_id for t in await tables_of(world, league_id) if not t.is_bye]
+    assert len(challenges) == len(set(challenges)) == 4  # one challenge, so one match, per table
+    assert sum(1 for t in world.channel.threads if "#" in t.name) == 4
     for table in second:
-        await win_for(world, table, by_id[table.players[0]], by_id)
+        if not table.is_bye:
+            await win_for(world, table, by_id[table.players[0]], by_id)
     assert (await world.bot.leagues.get(league_id)).status == "finished"
 
 

@@ -12,7 +12,7 @@ from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
 from bot.views.common import answer
-from bot.views.leagues import join_league, leagues_of, leave_league
+from bot.views.leagues import acknowledge, join_league, leagues_of, leave_league
 
 from .common import game_choices
 
@@ -77,6 +77,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
     @app_commands.autocomplete(league=autocomplete_league)
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction, league: str) -> None:
+        await acknowledge(interaction)
         await join_league(interaction, await _league_id(leagues_of(interaction), interaction, league))
 
     @app_commands.command(name="leave", description="Leave a league (after its start: resigns your unfinished matches)")
@@ -84,6 +85,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
     @app_commands.autocomplete(league=autocomplete_league)
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction, league: str) -> None:
+        await acknowledge(interaction)
         await leave_league(interaction, await _league_id(leagues_of(interaction), interaction, league))
 
     @app_commands.command(name="start", description="Start a league now, before sign-up ends (its organiser)")

@@ -100,21 +100,9 @@ class LeagueCancelled:
 LeagueEvent = LeagueOpened | RosterChanged | RoundStarted | StandingsChanged | LeagueFinished | LeagueCancelled
 
 
-class LeagueBus(EventBus):
-    """The match bus's delivery (in order per key, one task per busy key), keyed by league."""
-
-    def publish(self, event: LeagueEvent) -> Delivery:  # type: ignore[override]
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        key = event.league.id
-        queue = self._queues.get(key)
-        if queue is None:
-            queue = self._queues[key] = asyncio.Queue()
-            task = asyncio.create_task(self._drain(key, queue), name=f"league-{key}")
-            self._drains[key] = task
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        queue.put_nowait((event, done))
-        return Delivery(self._drains[key], done)
+def league_bus() -> EventBus:
+    """League events are delivered like match events, in order per league."""
+    return EventBus(key=lambda event: event.league.id)
 
 
 # --- the service -----------------------------------------------------------------------------------------------
@@ -139,7 +127,7 @@ class LeagueService:
         self.matches = matches
         self.store = LeagueStore(matches.repo)
         self.clock = matches.clock
-        self.bus = LeagueBus()
+        self.bus = league_bus()
         self._locks: dict[int, asyncio.Lock] = {}
         matches.timers.on(SIGNUP_TIMER, self._signup_ended)
         matches.timers.on(STEP_TIMER, self._step_due)

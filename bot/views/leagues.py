@@ -29,8 +29,14 @@ def league_buttons(league: League) -> discord.ui.View | None:
     return single_view(*(LeagueButton(league.id, action) for action in LEAGUE_ACTIONS))
 
 
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Defer (privately) before the first database read, unless already done."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def join_league(interaction: discord.Interaction, league_id: int) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     league = await leagues_of(interaction).join(league_id, interaction.user.id, interaction.user.display_name)
     when = (f"It starts <t:{int(league.signup_ends_at)}:R>" if league.status == "signup"
             else "You are paired from the next round")
@@ -38,7 +44,7 @@ async def join_league(interaction: discord.Interaction, league_id: int) -> None:
 
 
 async def leave_league(interaction: discord.Interaction, league_id: int) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     league, resigned = await leagues_of(interaction).leave(league_id, interaction.user.id)
     if league.status == "signup":
         await answer(interaction, f"You have left **{league.title}**.")
