@@ -89,6 +89,7 @@ async def test_round_robin_of_four_played_to_its_champion(world):
         await win_for(world, table, winner, by_id)
     league = await leagues.get(league_id)
     assert league.status == "finished"
+    assert await rated_matches(world) == 6  # a rated league's matches count for ratings
 
     _, divisions, names = await leagues.standings_of(league_id)
     rows = divisions[0].rows
@@ -109,6 +110,11 @@ async def test_round_robin_of_four_played_to_its_champion(world):
     assert not stored(world, announcement(world)).components  # no more Join / Leave
     late = await carol.slash(world.channel, "league join", league="Autumn")
     assert late.ephemeral and "has ended" in late.response.content
+
+
+async def rated_matches(world) -> int:
+    async with world.bot.repo.db.execute("SELECT COUNT(DISTINCT match_id) FROM rating_changes") as cur:
+        return (await cur.fetchone())[0]
 
 
 async def test_swiss_of_seven_over_three_rounds_with_byes(world):
@@ -260,10 +266,11 @@ async def test_a_timeout_counts_as_a_loss(world):
 async def test_monthly_league_opens_its_next_season_with_the_same_players(world):
     olga = organiser(world)
     members = [world.alice, world.bob]
-    leagues, league_id = await open_league(world, olga, members, name="Monthly", repeat="monthly")
+    leagues, league_id = await open_league(world, olga, members, name="Monthly", repeat="monthly", rated=False)
     await olga.slash(world.channel, "league start", league="Monthly")
     (table,) = await tables_of(world, league_id)
     await win_for(world, table, {m.id: m for m in members}[table.players[0]], {m.id: m for m in members})
+    assert await rated_matches(world) == 0  # an unrated league's matches are unrated
     following = await leagues.named(world.guild.id, "Monthly")
     assert following.season == 2 and following.status == "signup" and following.previous_id == league_id
     assert [p.user_name for p in await leagues.players(following.id)] == ["alice", "bob"]
@@ -304,8 +311,27 @@ async def test_bad_input_gets_one_private_answer_and_changes_nothing(world):
     await olga.slash(world.channel, "league cancel", league="Solo")
     ended = await world.bob.slash(world.channel, "league join", league="Solo")
     assert ended.ephemeral and "has ended" in ended.response.content
+    gone = await alice.slash(world.channel, "league leave", league="Solo")
+    assert gone.ephemeral and "has ended" in gone.response.content
     listing = await alice.slash(world.channel, "league list")
     assert listing.ephemeral and "Solo" in listing.response.content and "cancelled" in listing.response.content
+
+
+async def test_tables_of_three_need_three_players_and_games_must_exist(world):
+    olga = organiser(world)
+    leagues, league_id = await open_league(world, olga, [world.alice, world.bob], name="Trio", game="mycenae",
+                                           players=3)
+    too_few = await olga.slash(world.channel, "league start", league="Trio")
+    assert too_few.ephemeral and "at least 3 players" in too_few.response.content
+    assert (await leagues.get(league_id)).status == "signup"
+    try:
+        await leagues.create(guild_id=world.guild.id, channel_id=world.channel.id, user_id=olga.id,
+                             may_organise=True, name="Chess", game="chess", format="swiss")
+    except Exception as exc:  # noqa: BLE001 - the message is what matters
+        assert "can't be played here" in str(exc)
+    else:
+        raise AssertionError("a league of an unknown game was created")
+    assert [e.league.name for e in await leagues.list(world.guild.id)] == ["Trio"]
 
 
 async def test_divisions_by_rating_each_a_round_robin_with_its_champion(world):
