@@ -292,7 +292,7 @@ async def test_bad_input_gets_one_private_answer_and_changes_nothing(world):
     swiss_tables = await olga.slash(world.channel, "league create", name="Big", game="myriath", format="swiss",
                                     players=3)
     assert swiss_tables.ephemeral and "round robin" in swiss_tables.response.content
-    assert await world.bot.leagues.list(world.guild.id) == []
+    assert await world.bot.leagues.listing(world.guild.id) == []
     leagues, league_id = await open_league(world, olga, [alice], name="Solo")
     same = await olga.slash(world.channel, "league create", name="solo", game="archimedes", format="swiss")
     assert same.ephemeral and "already a league called" in same.response.content
@@ -331,7 +331,13 @@ async def test_tables_of_three_need_three_players_and_games_must_exist(world):
         assert "can't be played here" in str(exc)
     else:
         raise AssertionError("a league of an unknown game was created")
-    assert [e.league.name for e in await leagues.list(world.guild.id)] == ["Trio"]
+    assert [e.league.name for e in await leagues.listing(world.guild.id)] == ["Trio"]
+    await world.carol.click(announcement(world), label="Join")
+    started = await olga.slash(world.channel, "league start", league="Trio")
+    assert started.ephemeral and "has started" in started.response.content
+    (table,) = await tables_of(world, league_id)  # three players, one table of three: each pair shares it
+    match = await world.bot.matches.get_match(table.match_id)
+    assert match.active and len(match.seats) == 3 and match.options  # Mycenae's options, with their defaults
 
 
 async def test_divisions_by_rating_each_a_round_robin_with_its_champion(world):
@@ -385,7 +391,7 @@ async def test_signup_end_starts_the_league_or_cancels_it_with_too_few(world):
 
 async def test_league_lookups_refuse_dms(world):
     leagues = world.bot.leagues
-    for call in (leagues.named(None, "Autumn"), leagues.list(None)):
+    for call in (leagues.named(None, "Autumn"), leagues.listing(None)):
         try:
             await call
         except Exception as exc:  # noqa: BLE001 - the exact class is checked below

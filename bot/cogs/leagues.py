@@ -115,7 +115,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
     @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        entries = await leagues_of(interaction).list(interaction.guild_id)
+        entries = await leagues_of(interaction).listing(interaction.guild_id)
         if not entries:
             await answer(interaction, "No leagues on this server yet. Someone with Manage Server can `/league create` one.")
             return

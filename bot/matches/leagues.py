@@ -170,7 +170,7 @@ class LeagueService:
     async def players(self, league_id: int) -> list[LeaguePlayer]:
         return await self.store.players(league_id)
 
-    async def list(self, guild_id: int | None) -> list[LeagueEntry]:
+    async def listing(self, guild_id: int | None) -> list[LeagueEntry]:
         if guild_id is None:
             raise errors.UserError("Leagues live in servers: use league commands in a server, not in DMs.")
         return [LeagueEntry(league, len(await self.store.players(league.id)))
