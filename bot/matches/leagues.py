@@ -516,6 +516,10 @@ class LeagueService:
         tables.sort(key=lambda t: (user_id not in t.players, -t.round, t.division, t.board))
         return LeagueMatches(league, tables, _names(await self.store.players(league_id)))
 
+    async def round_tables(self, league_id: int, round_: int) -> list[LeagueTable]:
+        """A round's tables as they are now (their match threads appear as the matches are announced)."""
+        return await self.store.tables(league_id, round_)
+
     async def standings_of(self, league_id: int) -> tuple[League, list[DivisionTable], dict[int, str]]:
         league = await self.get(league_id)
         players = await self.store.players(league_id)

@@ -192,13 +192,13 @@ class LeaguePresenter:
         of = f" of {league.total_rounds}" if league.format == "swiss" else ""
         head = f"⚔️ **Round {event.round}{of}**" if league.format == "swiss" else "⚔️ **Every match starts now**"
         lines = [head + " — each match has its own thread; play at your own pace within the clock."]
-        divisions = sorted({t.division for t in event.tables})
+        tables = await self.leagues.round_tables(league.id, event.round) or event.tables  # with their threads
+        divisions = sorted({t.division for t in tables})
         for division in divisions:
             if len(divisions) > 1:
                 lines.append(f"__Division {division}__")
-            lines += [f"• {table_line(t, event.names, league.guild_id)}" for t in event.tables
-                      if t.division == division]
-        ping, allowed = mentions(sorted({p for t in event.tables for p in t.players}))
+            lines += [f"• {table_line(t, event.names, league.guild_id)}" for t in tables if t.division == division]
+        ping, allowed = mentions(sorted({p for t in tables for p in t.players}))
         await thread.send(fit("\n".join(lines) + f"\n{ping}"), allowed_mentions=allowed)
         return True
 
