@@ -188,3 +188,11 @@ class HeldDatabase:
         for store, name in self._wrapped:
             vars(store).pop(name, None)
         return False
+
+
+def private_answer(result):
+    """What a click told its user privately: a click that edits its own message is acknowledged as that edit,
+    so a refusal comes as a private followup; anything else answers in its own response."""
+    if result.followups:
+        return result.followups[-1]
+    return result.response
