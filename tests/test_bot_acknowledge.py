@@ -55,6 +55,15 @@ async def test_slash_commands_are_acknowledged_while_the_database_is_held(world)
     assert away.ephemeral and "paused" in away.response.content
     leaderboard = await held_slash(world, world.carol, world.channel, "leaderboard", game="epaminondas")
     assert leaderboard.ephemeral and leaderboard.response.embeds
+    profile = await held_slash(world, world.carol, world.channel, "profile")
+    assert profile.ephemeral and "no rated matches" in profile.response.content
+    for name, options in (("notify", {"turns": "on"}), ("back", {})):
+        answered = await held_slash(world, world.carol, world.channel, name, **options)
+        assert answered.ephemeral and answered.response.content
+    exported = await held_slash(world, world.alice, thread, "export", match=match_id)
+    assert exported.ephemeral and exported.response.attachments
+    asked = await held_slash(world, world.alice, thread, "takeback", match=match_id)
+    assert asked.ephemeral and asked.response.content.startswith("↩️ You asked to take back `a1-d4`")
 
 
 async def test_board_is_acknowledged_while_the_database_is_held(world):
