@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import re
 
 import discord
@@ -149,27 +151,22 @@ class HeldDatabase:
         self._wrapped: list[tuple[object, str]] = []
 
     def stores(self) -> list[object]:
+        """Every object of the storage layer the bot reaches through its own objects' attributes."""
         found, seen, todo = [], set(), [self.bot]
         while todo:
             obj = todo.pop()
             if id(obj) in seen:
                 continue
             seen.add(id(obj))
-            module = type(obj).__module__
-            if module.startswith(self.STORAGE_PACKAGE):
+            if type(obj).__module__.startswith(self.STORAGE_PACKAGE):
                 found.append(obj)
-            if obj is self.bot or module.startswith("bot."):
-                todo += [v for v in vars(obj).values() if type(v).__module__.startswith("bot.")] \
-                    if hasattr(obj, "__dict__") else []
+            todo += [value for value in getattr(obj, "__dict__", {}).values() if _ours(value)]
         return found
 
     def __enter__(self):
-        import asyncio
-        import inspect
-
         self._released = asyncio.Event()
         for store in self.stores():
-            for name, method in inspect.getmembers(type(store), inspect.iscoroutinefunction):
+            for name, _ in inspect.getmembers(type(store), inspect.iscoroutinefunction):
                 setattr(store, name, self._held(f"{type(store).__name__}.{name}", getattr(store, name)))
                 self._wrapped.append((store, name))
         assert self._wrapped, "no storage object found on the bot"
@@ -188,6 +185,10 @@ class HeldDatabase:
         for store, name in self._wrapped:
             vars(store).pop(name, None)
         return False
+
+
+def _ours(value) -> bool:
+    return type(value).__module__.startswith("bot.")
 
 
 def private_answer(result):

@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 from bot_helpers import (
-    private_answer, ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, play_moves,
-    posted_challenge, start_match, stored,
+    ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, play_moves,
+    posted_challenge, private_answer, start_match, stored,
 )
 
 
@@ -96,7 +96,8 @@ async def test_draw_offer_accepted(world, game):
     offer = thread.last_message
     assert "offers a draw" in offer.content and [u.id for u in offer.mentions] == [world.bob.id]
     own = await world.alice.click(offer, label="Accept draw")
-    assert private_answer(own).ephemeral and "your own offer" in private_answer(own).content
+    said = private_answer(own)
+    assert said.ephemeral and "your own offer" in said.content
     await world.bob.click(offer, label="Accept draw")
     final = board_posts(thread)[-1]
     assert "🤝 The match is drawn: draw by agreement." in final.content
@@ -113,7 +114,8 @@ async def test_draw_offer_declined_and_withdrawn_by_a_move(world):
     second = thread.last_message
     await move(world.alice, thread, match_id, "a1-a3")  # a move withdraws the pending offer
     late = await world.bob.click(second, label="Accept draw")
-    assert private_answer(late).ephemeral and "withdrawn" in private_answer(late).content
+    said = private_answer(late)
+    assert said.ephemeral and "withdrawn" in said.content
 
 
 async def test_my_view_is_ephemeral_and_from_the_players_side(world):

@@ -20,8 +20,8 @@ from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
 from bot.storage import Repository, open_database
 from bot_helpers import (
-    private_answer, ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
-    posted_challenge, start_match, stored, thread_of,
+    ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
+    posted_challenge, private_answer, start_match, stored, thread_of,
 )
 from renderers.replay import replay_gif
 from test_bot_myrmidons import SOUTH_WINS, Wiretap, deploy_text, start_deployed_match
@@ -342,7 +342,8 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
     twice = await world.bob.click(played.response, label="Take back")
     assert twice.ephemeral and "already asked" in twice.response.content
     own = await world.bob.click(request, label="Accept take-back")
-    assert private_answer(own).ephemeral and "your own request" in private_answer(own).content
+    said = private_answer(own)
+    assert said.ephemeral and "your own request" in said.content
 
     await world.alice.click(request, label="Accept take-back")
     assert "was taken back" in stored(world, request).content
@@ -366,7 +367,8 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
     assert "asks to take back `f12-f9`" in unanswered.content
     await move(world.alice, thread, match_id, "b1-b3")
     late = await world.alice.click(unanswered, label="Accept take-back")
-    assert private_answer(late).ephemeral and "no longer open" in private_answer(late).content
+    said = private_answer(late)
+    assert said.ephemeral and "no longer open" in said.content
 
 
 async def test_takeback_declined_changes_nothing_and_comes_too_late_after_a_reply(world):

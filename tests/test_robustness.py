@@ -11,7 +11,9 @@ import discord
 import pytest
 
 from bot.matches import errors
-from bot_helpers import private_answer, board_posts, buttons, choose, is_disabled, move, posted_challenge, start_match, stored
+from bot_helpers import (
+    board_posts, buttons, choose, is_disabled, move, posted_challenge, private_answer, start_match, stored,
+)
 
 DISCORD_LIMIT = 2000
 CHOICE_LIMIT = 100  # an autocomplete choice's name and value
@@ -304,7 +306,8 @@ async def test_cancel_racing_accept_through_a_click(world):
         cancelled, accept = await asyncio.gather(world.bot.matches.cancel_challenge(challenge_id, world.alice.id),
                                                  world.bob.click(post, label="Accept"))
     assert cancelled.status == "cancelled"
-    assert private_answer(accept).ephemeral and private_answer(accept).content == "This challenge was cancelled."
+    said = private_answer(accept)
+    assert said.ephemeral and said.content == "This challenge was cancelled."
     assert not world.channel.threads and not board_posts(world.channel)
 
 
