@@ -1,0 +1,149 @@
+"""The demo's world: the real bot in a simulated Discord (SimCord), one server, one channel, two local members.
+
+SimCord's preview shows one channel at a time, so the world opens a preview on whichever channel the visitor picks
+(#games, a match thread, a member's DMs with Strategos) and re-opens it when the visitor picks another. Bot work
+that no click started (the computer's reply, a reminder) is published as soon as it has made a request to Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import simcord
+from simcord import SetupError
+
+from bot.app import StrategosBot, create_bot
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+GUILD_ID = 700000000000000001
+MEMBER_NAMES = ("visitor", "friend")  # the visitor, and a second local member to play both sides
+REFRESH_SECONDS = 0.05
+
+
+@dataclass(frozen=True)
+class ChannelEntry:
+    id: int
+    name: str
+    kind: str  # "channel", "thread" or "dm"
+    last_message_id: int | None
+
+
+class DemoWorld:
+    def __init__(self, database: Path):
+        settings = Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="WARNING")
+        self.bot: StrategosBot = create_bot(settings)
+        # A generous patience: an action waits for the bot, and the computer's hardest think takes ~2 s.
+        self.env = simcord.Env(self.bot, settle_timeout=30.0, check_errors=False)
+        self.guild = None
+        self.channel = None
+        self.members: dict[int, simcord.MemberActor] = {}
+        self.preview = None
+        self.current_channel_id: int | None = None
+        self.current_member_id: int | None = None
+        self._lock = asyncio.Lock()  # one preview change or refresh at a time
+        self._refresher: asyncio.Task | None = None
+        self._requests_published = 0
+
+    async def start(self) -> None:
+        self.guild = self.env.create_guild("Strategos demo", id=GUILD_ID)
+        await self.env.start()
+        self.channel = self.guild.create_text_channel("games")
+        for name in MEMBER_NAMES:
+            member = self.guild.add_member(self.env.create_user(name))
+            self.members[member.id] = member
+        await self.open(self.channel.id, next(iter(self.members)))
+        self._refresher = asyncio.create_task(self._refresh_loop())
+
+    @property
+    def capability_url(self) -> str:
+        return self.preview.url
+
+    def channels(self, member_id: int) -> list[ChannelEntry]:
+        """What the member can open, like Discord's channel list: #games, its match threads (newest first), DMs."""
+        member = self.members[member_id]
+        entries = [self._entry(self.channel, "channel", member)]
+        threads = sorted(self.channel.threads, key=lambda thread: thread.id, reverse=True)
+        entries += [self._entry(thread, "thread", member) for thread in threads]
+        entries.append(self._entry(member.user.dm_channel, "dm", member, name="Strategos (DMs)"))
+        return entries
+
+    @staticmethod
+    def _entry(handle, kind: str, member, name: str | None = None) -> ChannelEntry:
+        # As the member sees it: someone else's private answers are not there.
+        visible = handle.history(viewer=member if handle.guild is not None else None)
+        return ChannelEntry(handle.id, name or handle.name or str(handle.id), kind,
+                            visible[-1].id if visible else None)
+
+    def _handle(self, channel_id: int, member):
+        if channel_id == self.channel.id:
+            return self.channel
+        for thread in self.channel.threads:
+            if thread.id == channel_id:
+                return thread
+        if member.user.dm_channel.id == channel_id:
+            return member.user.dm_channel
+        raise LookupError(channel_id)
+
+    async def open(self, channel_id: int, member_id: int) -> None:
+        """Show the channel as the member sees it (raises LookupError for a channel the member cannot open)."""
+        member = self.members[member_id]
+        async with self._lock:
+            handle = self._handle(channel_id, member)
+            if handle.guild is None:
+                viewers = [member.user]  # a DM is seen by its owner alone
+            else:
+                viewers = [member, *(other for other in self.members.values() if other is not member)]
+            if self.preview is not None:
+                await self.preview.close()
+                self.preview = None
+            preview = self.env.preview(handle, viewers=viewers, layout="channel")
+            await preview.__aenter__()
+            self.preview = preview
+            self.current_channel_id, self.current_member_id = channel_id, member_id
+            self._requests_published = len(self.env.http_requests)
+
+    async def _refresh_loop(self) -> None:
+        """Publish what the bot did on its own (the computer's move, a DM) to the open page.
+
+        A click publishes its own results when it settles, and everything the bot did meanwhile belongs to it:
+        publishing again would only make the page's next click stale. So requests made while SimCord runs an
+        operation (a click, a command) are counted as published; only later ones trigger a refresh.
+        """
+        while True:
+            await asyncio.sleep(REFRESH_SECONDS)
+            requests = len(self.env.http_requests)
+            if getattr(self.env, "_operation_task", None) is not None:  # a click is being handled
+                self._requests_published = requests
+                continue
+            if requests == self._requests_published:
+                continue
+            async with self._lock:
+                try:
+                    await self.preview.refresh()
+                except SetupError:  # a click began meanwhile: it publishes the page itself
+                    continue
+                except TimeoutError:
+                    log.warning("the bot is slow to settle; the page will catch up")
+                    continue
+                self._requests_published = requests
+
+    async def close(self) -> None:
+        if self._refresher is not None:
+            self._refresher.cancel()
+            await asyncio.gather(self._refresher, return_exceptions=True)
+        async with self._lock:
+            if self.preview is not None:
+                await self.preview.close()
+        await self.env.shutdown()
+        # SimCord detaches the bot without closing it: stop its worker process and close its database.
+        computers = getattr(self.bot, "computers", None)
+        if computers is not None:
+            computers.close()
+        repo = getattr(self.bot, "repo", None)
+        if repo is not None:
+            await repo.close()
