@@ -47,11 +47,14 @@ class DemoWorld:
         self.current_member_id: int | None = None
         self._lock = asyncio.Lock()  # one preview change or refresh at a time
         self._refresher: asyncio.Task | None = None
-        self._requests_published = 0
+        self._requests_seen = 0
+        self._unpublished = False
 
     async def start(self) -> None:
         self.guild = self.env.create_guild("Strategos demo", id=GUILD_ID)
         await self.env.start()
+        # SimCord names every bot "TestBot"; the bot renames itself as an owner could on Discord.
+        await self.bot.user.edit(username="Strategos")
         self.channel = self.guild.create_text_channel("games")
         for name in MEMBER_NAMES:
             member = self.guild.add_member(self.env.create_user(name))
@@ -105,32 +108,34 @@ class DemoWorld:
             await preview.__aenter__()
             self.preview = preview
             self.current_channel_id, self.current_member_id = channel_id, member_id
-            self._requests_published = len(self.env.http_requests)
+            self._requests_seen, self._unpublished = len(self.env.http_requests), False
 
     async def _refresh_loop(self) -> None:
         """Publish what the bot did on its own (the computer's move, a DM) to the open page.
 
-        A click publishes its own results when it settles, and everything the bot did meanwhile belongs to it:
-        publishing again would only make the page's next click stale. So requests made while SimCord runs an
-        operation (a click, a command) are counted as published; only later ones trigger a refresh.
+        A click publishes its own results when it settles, with whatever the bot did meanwhile: publishing again
+        would only make the page's next click stale. So requests made while SimCord handles a click count as
+        published already; any later one (even the bot finishing its answer to that click) is published anew.
         """
         while True:
             await asyncio.sleep(REFRESH_SECONDS)
-            requests = len(self.env.http_requests)
+            requests = self.env.http_requests
+            new, self._requests_seen = requests[self._requests_seen:], len(requests)
             if getattr(self.env, "_operation_task", None) is not None:  # a click is being handled
-                self._requests_published = requests
                 continue
-            if requests == self._requests_published:
+            if new:
+                self._unpublished = True
+            if not self._unpublished:
                 continue
             async with self._lock:
                 try:
                     await self.preview.refresh()
                 except SetupError:  # a click began meanwhile: it publishes the page itself
-                    continue
+                    pass
                 except TimeoutError:
                     log.warning("the bot is slow to settle; the page will catch up")
                     continue
-                self._requests_published = requests
+                self._unpublished = False
 
     async def close(self) -> None:
         if self._refresher is not None:

@@ -58,7 +58,7 @@ function render() {
     if (channel.last && channel.last !== seen.get(channel.id)) button.classList.add("unread");
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = { channel: "# ", thread: "🧵 ", dm: "✉ " }[channel.kind] + channel.name;
+    name.textContent = { channel: "# ", thread: "↳ ", dm: "@ " }[channel.kind] + channel.name;
     button.append(name);
     button.addEventListener("click", () => void open(channel.id, state.member).catch(console.error));
     item.append(button);
