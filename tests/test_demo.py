@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from bot.demo.run import _bind
 from bot.demo.server import DemoServer, PortInUse
@@ -108,7 +109,7 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
@@ -136,17 +137,9 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
             boards.first.get_by_role("button", name="Move").click()
             # The private picker: the first offer of each step, until the move is complete.
             picker = discord.locator(".channel-message", has_text="Your move").last
-            step = picker.locator(".message-content")
-            expect(step).to_contain_text("chosen: nothing yet")
-            for _ in range(6):
-                text = step.inner_text()
-                if "Ready to play" in text:
-                    break
-                choose_first_offer(page, picker)
-                expect(step).not_to_have_text(text)  # the next step, or the move ready to confirm
-            picker.get_by_role("button", name="Confirm").click()
+            complete_the_move(page, picker)
             # The move is played: a new board picture, at move 1 (the computer's reply follows).
-            expect(boards).not_to_have_count(1)
+            click_until(picker.get_by_role("button", name="Confirm"), lambda: expect(boards).not_to_have_count(1))
             expect(discord.locator(".channel-message", has_text="move 1")).not_to_have_count(0)
             assert boards.last.get_attribute("data-message-id") != first_board
             picture = boards.last.locator('img[alt="board.png"]')
@@ -156,14 +149,47 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
             browser.close()
 
 
-def choose_first_offer(page, picker) -> None:
-    """Take the first offer of the picker's menu with the keyboard, as the page's listbox offers (a mouse would
-    scroll the conversation to reach the open menu, and scrolling closes it)."""
-    trigger = picker.locator(".select-trigger").first
-    trigger.scroll_into_view_if_needed()
-    trigger.focus()
-    page.keyboard.press("Enter")  # opens the menu, its first offer highlighted
-    page.keyboard.press("Enter")  # takes it
+def click_until(button, then) -> None:
+    """Click, and see `then` happen; a click the page refused because the bot had just changed the page (its
+    answer arriving a moment later: SimCord refuses clicks on a page older than the bot's last change) is made
+    again, as a person would."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(5):
+        try:
+            button.click(timeout=5_000)
+            then()
+            return
+        except (PlaywrightError, AssertionError):
+            continue
+    button.click()
+    then()
+
+
+def complete_the_move(page, picker) -> None:
+    """Take the first offer of each of the picker's steps until the move is ready to confirm.
+
+    With the keyboard, as the page's listbox offers (a mouse would scroll the conversation to reach the open menu,
+    and scrolling closes it). The page redraws when the bot's answer arrives; a step cut off by that is retried.
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    step = picker.locator(".message-content")
+    expect(step).to_contain_text("chosen: nothing yet")
+    for _ in range(12):
+        text = step.inner_text()
+        if "Ready to play" in text:
+            return
+        try:
+            trigger = picker.locator(".select-trigger").first
+            trigger.scroll_into_view_if_needed(timeout=5_000)
+            trigger.focus(timeout=5_000)
+            page.keyboard.press("Enter")  # opens the menu, its first offer highlighted
+            page.keyboard.press("Enter")  # takes it
+            expect(step).not_to_have_text(text, timeout=5_000)  # the next step, or the move ready to confirm
+        except (PlaywrightError, AssertionError):
+            page.keyboard.press("Escape")
+    raise AssertionError(f"the picker never offered a complete move: {step.inner_text()!r}")
 
 
 def test_ctrl_c_stops_the_demo_cleanly_and_removes_its_temporary_database():
