@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from bot.demo.run import _bind
+from bot.demo.run import bind_port
 from bot.demo.server import DemoServer, PortInUse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +92,24 @@ def test_the_page_refuses_anyone_without_the_addresss_secret(demo):
                                                 "Origin": "http://example.test"})[0] == 403
     assert demo.request("/demo/state", headers={"X-Strategos-Demo": demo.secret,
                                                 "Host": "rebound.example.test"})[0] == 403
+
+
+def test_either_member_opens_any_channel_and_their_own_dms(demo):
+    secret = {"X-Strategos-Demo": demo.secret}
+    state = json.loads(demo.request("/demo/state", headers=secret)[1])
+    visitor, friend = (member["id"] for member in state["members"])
+    games = state["channels"][0]["id"]
+    status, body = demo.request("/demo/open", headers=secret, body={"channel": "dm", "member": friend})
+    as_friend = json.loads(body)
+    assert status == 200 and as_friend["member"] == friend
+    assert as_friend["channel"] == next(c["id"] for c in as_friend["channels"] if c["kind"] == "dm")
+    assert as_friend["channel"] != next(c["id"] for c in state["channels"] if c["kind"] == "dm")  # not the visitor's
+    assert demo.request("/demo/open", headers=secret, body={"channel": "1", "member": visitor})[0] == 404
+    assert demo.request("/demo/open", headers=secret, body={"channel": games, "member": "2"})[0] == 400
+    assert demo.request("/demo/open", headers={"X-Strategos-Demo": "guess"},
+                        body={"channel": games, "member": visitor})[0] == 401
+    status, body = demo.request("/demo/open", headers=secret, body={"channel": games, "member": visitor})
+    assert status == 200 and json.loads(body)["channel"] == games
 
 
 def find_browser() -> str | None:
@@ -230,7 +248,7 @@ def test_without_a_port_a_taken_default_is_said_and_the_next_free_one_taken(caps
     async def bind_beside(port: int) -> int:
         server = DemoServer(world=None)
         try:
-            await _bind(server, None, default_port=port)
+            await bind_port(server, None, default_port=port)
             return server.port
         finally:
             await server.close()

@@ -39,7 +39,7 @@ async def _serve(port, default_port, database: Path, temporary: Path | None, ope
     world = DemoWorld(database)
     server = DemoServer(world)
     try:
-        await _bind(server, port, default_port)
+        await bind_port(server, port, default_port)
     except PortInUse as exc:
         print(f"strategos demo: {exc.args[0]} on 127.0.0.1 is in use by another program; choose another with "
               "--port (--port 0 takes any free port).", file=sys.stderr)
@@ -70,7 +70,8 @@ async def _serve(port, default_port, database: Path, temporary: Path | None, ope
     return 0
 
 
-async def _bind(server: DemoServer, port: int | None, default_port: int) -> None:
+async def bind_port(server: DemoServer, port: int | None, default_port: int) -> None:
+    """The port asked for, or without one the default or the next free port after it (said)."""
     if port is not None:
         try:
             await server.bind(port)

@@ -69,7 +69,7 @@ class DemoServer:
             await runner.cleanup()
             raise PortInUse(port) from exc
         self._runner = runner
-        self.port = site._server.sockets[0].getsockname()[1]
+        self.port = runner.addresses[0][1]
         self._client = ClientSession()
 
     async def close(self) -> None:
@@ -141,6 +141,8 @@ class DemoServer:
             await self.world.open(channel_id, member_id)
         except LookupError:
             raise web.HTTPNotFound(text="no such channel for this member") from None
+        except TimeoutError:
+            raise web.HTTPServiceUnavailable(text="the bot stayed busy; pick the channel again") from None
         return self._state_response()
 
     # ---- SimCord's page and its requests, relayed to the preview of the moment
@@ -152,7 +154,9 @@ class DemoServer:
             self._check_secret(request, CAPABILITY_HEADER)
         if path == "/preview":
             path = "/"  # SimCord's page; the demo's own page has "/"
-        target = urlsplit(self.world.capability_url)
+        if self.world.preview is None:
+            raise web.HTTPServiceUnavailable(text="the page is changing channel; reload")
+        target = urlsplit(self.world.preview.url)
         headers = {name: request.headers[name] for name in RELAYED_REQUEST_HEADERS if name in request.headers}
         if path.startswith("/api/"):
             headers[CAPABILITY_HEADER] = target.fragment

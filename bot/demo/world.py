@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 GUILD_ID = 700000000000000001
 MEMBER_NAMES = ("visitor", "friend")  # the visitor, and a second local member to play both sides
 REFRESH_SECONDS = 0.05
+OPEN_ATTEMPTS = 600  # 30 s of REFRESH_SECONDS: as long as a click may take
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,6 @@ class DemoWorld:
         await self.open(self.channel.id, next(iter(self.members)))
         self._refresher = asyncio.create_task(self._refresh_loop())
 
-    @property
-    def capability_url(self) -> str:
-        return self.preview.url
-
     def channels(self, member_id: int) -> list[ChannelEntry]:
         """What the member can open, like Discord's channel list: #games, its match threads (newest first), DMs."""
         member = self.members[member_id]
@@ -104,11 +101,20 @@ class DemoWorld:
             if self.preview is not None:
                 await self.preview.close()
                 self.preview = None
-            preview = self.env.preview(handle, viewers=viewers, layout="channel")
-            await preview.__aenter__()
-            self.preview = preview
+            self.preview = await self._open_preview(handle, viewers)
             self.current_channel_id, self.current_member_id = channel_id, member_id
             self._requests_seen, self._unpublished = len(self.env.http_requests), False
+
+    async def _open_preview(self, handle, viewers):
+        # SimCord handles one operation at a time: a click still being handled delays the new page a moment.
+        for _ in range(OPEN_ATTEMPTS):
+            if self._idle():
+                return await self.env.preview(handle, viewers=viewers, layout="channel").__aenter__()
+            await asyncio.sleep(REFRESH_SECONDS)
+        raise TimeoutError("the bot stayed busy; pick the channel again")
+
+    def _idle(self) -> bool:
+        return getattr(self.env, "_operation_task", None) is None
 
     async def _refresh_loop(self) -> None:
         """Publish what the bot did on its own (the computer's move, a DM) to the open page.
@@ -121,7 +127,7 @@ class DemoWorld:
             await asyncio.sleep(REFRESH_SECONDS)
             requests = self.env.http_requests
             new, self._requests_seen = requests[self._requests_seen:], len(requests)
-            if getattr(self.env, "_operation_task", None) is not None:  # a click is being handled
+            if not self._idle() or self.preview is None:  # a click is being handled, or a page is changing
                 continue
             if new:
                 self._unpublished = True
