@@ -157,7 +157,8 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
             picker = discord.locator(".channel-message", has_text="Your move").last
             complete_the_move(page, picker)
             # The move is played: a new board picture, at move 1 (the computer's reply follows).
-            click_until(picker.get_by_role("button", name="Confirm"), lambda: expect(boards).not_to_have_count(1))
+            click_until_accepted(picker.get_by_role("button", name="Confirm"))
+            expect(boards).not_to_have_count(1, timeout=60_000)
             expect(discord.locator(".channel-message", has_text="move 1")).not_to_have_count(0)
             assert boards.last.get_attribute("data-message-id") != first_board
             picture = boards.last.locator('img[alt="board.png"]')
@@ -167,21 +168,21 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
             browser.close()
 
 
-def click_until(button, then) -> None:
-    """Click, and see `then` happen; a click the page refused because the bot had just changed the page (its
-    answer arriving a moment later: SimCord refuses clicks on a page older than the bot's last change) is made
-    again, as a person would."""
+def click_until_accepted(button) -> None:
+    """Click until the page takes the click (the button goes with the answer). SimCord refuses a click on a page
+    older than the bot's last change, and the bot may change the page in the instant before: click again, as a
+    person would."""
     from playwright.sync_api import Error as PlaywrightError
 
-    for _ in range(5):
+    for _ in range(10):
         try:
             button.click(timeout=5_000)
-            then()
+            expect(button).to_have_count(0, timeout=2_000)
             return
         except (PlaywrightError, AssertionError):
-            continue
-    button.click()
-    then()
+            if button.count() == 0:
+                return
+    raise AssertionError("the page never took the click")
 
 
 def complete_the_move(page, picker) -> None:
@@ -204,7 +205,7 @@ def complete_the_move(page, picker) -> None:
             trigger.focus(timeout=5_000)
             page.keyboard.press("Enter")  # opens the menu, its first offer highlighted
             page.keyboard.press("Enter")  # takes it
-            expect(step).not_to_have_text(text, timeout=5_000)  # the next step, or the move ready to confirm
+            expect(step).not_to_have_text(text, timeout=2_000)  # the next step, or the move ready to confirm
         except (PlaywrightError, AssertionError):
             page.keyboard.press("Escape")
     raise AssertionError(f"the picker never offered a complete move: {step.inner_text()!r}")
