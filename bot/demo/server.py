@@ -162,6 +162,9 @@ class DemoServer:
             headers[CAPABILITY_HEADER] = target.fragment
             headers["Origin"] = f"http://{target.netloc}"
         url = f"http://{target.netloc}{path}"
+        click = request.method == "POST" and path == "/api/action"
+        if click:
+            self.world.click_started()
         try:
             async with self._client.request(request.method, url, params=request.query, headers=headers,
                                             data=await request.read(), allow_redirects=False) as upstream:
@@ -170,6 +173,9 @@ class DemoServer:
                            if name.lower() not in DROPPED_RESPONSE_HEADERS}
         except ClientError:  # the preview is being opened on another channel
             raise web.HTTPServiceUnavailable(text="the page is changing channel; reload") from None
+        finally:
+            if click:
+                self.world.click_finished()
         relayed["X-Frame-Options"] = "SAMEORIGIN"
         policy = relayed.get("Content-Security-Policy")
         if policy:

@@ -50,6 +50,7 @@ class DemoWorld:
         self._refresher: asyncio.Task | None = None
         self._requests_seen = 0
         self._unpublished = False
+        self._clicks_in_flight = 0
 
     async def start(self) -> None:
         self.guild = self.env.create_guild("Strategos demo", id=GUILD_ID)
@@ -108,29 +109,31 @@ class DemoWorld:
     async def _open_preview(self, handle, viewers):
         # SimCord handles one operation at a time: a click still being handled delays the new page a moment.
         for _ in range(OPEN_ATTEMPTS):
-            if self._idle():
+            if not self._clicks_in_flight:
                 return await self.env.preview(handle, viewers=viewers, layout="channel").__aenter__()
             await asyncio.sleep(REFRESH_SECONDS)
         raise TimeoutError("the bot stayed busy; pick the channel again")
 
-    def _idle(self) -> bool:
-        return getattr(self.env, "_operation_task", None) is None
+    def click_started(self) -> None:
+        """The page sent a click (or a command) to SimCord: it publishes the page itself once the bot settles."""
+        self._clicks_in_flight += 1
+
+    def click_finished(self) -> None:
+        # What the bot did until now is on the page the click published; publishing it again would only make
+        # the page's next click stale (SimCord refuses a click on a page older than its last publication).
+        self._clicks_in_flight -= 1
+        self._requests_seen, self._unpublished = len(self.env.http_requests), False
 
     async def _refresh_loop(self) -> None:
-        """Publish what the bot did on its own (the computer's move, a DM) to the open page.
-
-        A click publishes its own results when it settles, with whatever the bot did meanwhile: publishing again
-        would only make the page's next click stale. So requests made while SimCord handles a click count as
-        published already; any later one (even the bot finishing its answer to that click) is published anew.
-        """
+        """Publish what the bot did on its own (the computer's move, a DM) to the open page: any request it made
+        to Discord after the page's last click."""
         while True:
             await asyncio.sleep(REFRESH_SECONDS)
-            requests = self.env.http_requests
-            new, self._requests_seen = requests[self._requests_seen:], len(requests)
-            if not self._idle() or self.preview is None:  # a click is being handled, or a page is changing
+            if self._clicks_in_flight or self.preview is None:
                 continue
-            if new:
-                self._unpublished = True
+            requests = len(self.env.http_requests)
+            if requests != self._requests_seen:
+                self._requests_seen, self._unpublished = requests, True
             if not self._unpublished:
                 continue
             async with self._lock:
