@@ -169,8 +169,8 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
 
 
 def click_until_accepted(button) -> None:
-    """Click until the page takes the click (the button goes with the answer). SimCord refuses a click on a page
-    older than the bot's last change, and the bot may change the page in the instant before: click again, as a
+    """Click until the page takes the click (the button goes with the answer): a click that lands while the page
+    is being redrawn, or that SimCord refuses because the bot changed the page that instant, is made again, as a
     person would."""
     from playwright.sync_api import Error as PlaywrightError
 
