@@ -33,7 +33,8 @@ class Demo:
     def __init__(self, *args: str):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bot", "demo", "--no-browser", *args], cwd=ROOT,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=True)  # its own process group, which Ctrl+C in its terminal would reach whole
         self.lines: list[str] = []
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -50,9 +51,10 @@ class Demo:
         self.database = Path(re.search(r"Database: (\S+)", output).group(1))
 
     def stop(self) -> tuple[int, str]:
-        """Ctrl+C, as a person would press it; the exit status and what the demo printed meanwhile."""
+        """Ctrl+C, as a person would press it (the terminal signals every process of the demo, the computer's worker
+        too); the exit status and what the demo printed meanwhile."""
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+            os.killpg(self.process.pid, signal.SIGINT)
         try:
             rest, _ = self.process.communicate(timeout=60)
         except subprocess.TimeoutExpired:
@@ -120,7 +122,7 @@ def find_browser() -> str | None:
     return None
 
 
-def test_a_match_against_the_computer_in_a_real_browser(demo):
+def test_a_match_against_the_computer_in_a_real_browser():
     browser_path = find_browser()
     if browser_path is None:
         message = "no chromium here (.ci/run installs Debian's chromium with apt)"
@@ -129,6 +131,7 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
         pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
+    demo = Demo()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
         try:
@@ -164,8 +167,14 @@ def test_a_match_against_the_computer_in_a_real_browser(demo):
             picture = boards.last.locator('img[alt="board.png"]')
             expect(picture).to_have_attribute("src", re.compile(r"^blob:"))  # the PNG, fetched through the page
             assert picture.evaluate("image => image.decode().then(() => image.naturalWidth)") > 500
+            # The computer answers on its own (thinking in its worker process); the page shows it unasked.
+            expect(discord.locator(".channel-message", has_text="move 2")).not_to_have_count(0, timeout=60_000)
         finally:
             browser.close()
+            status, printed = demo.stop()
+    # Ctrl+C with the computer's worker running stops everything without a trace.
+    assert status == 0 and printed.endswith("Stopped. The temporary database is removed.\n"), printed
+    assert "Traceback" not in printed and "KeyboardInterrupt" not in printed, printed
 
 
 def click_until_accepted(button) -> None:
