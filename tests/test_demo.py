@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import bot.demo
 from bot.demo.run import bind_port
 from bot.demo.server import DemoServer, PortInUse
 
@@ -286,3 +287,21 @@ def test_bind_reports_a_taken_port():
 
     with taken_port() as holder, pytest.raises(PortInUse):
         asyncio.run(bind(holder.getsockname()[1]))
+
+
+def test_without_the_demo_extra_one_line_says_how_to_install_it(monkeypatch, capsys):
+    real = bot.demo.importlib.util.find_spec
+    monkeypatch.setattr(bot.demo.importlib.util, "find_spec",
+                        lambda name, *args: None if name == "simcord" else real(name, *args))
+    assert bot.demo.main(["--no-browser"]) == 2
+    assert capsys.readouterr().err == ('strategos demo: the demo needs its extra: pip install -e ".[demo]" '
+                                       "(missing: simcord)\n")
+
+
+def test_a_database_that_cannot_be_written_gets_one_line(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert bot.demo.main(["--no-browser", "--port", "0", "--database", str(blocker / "demo.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"strategos demo: cannot open the database at {blocker / 'demo.db'}") and "--database" in err
+    assert err.count("\n") == 1
