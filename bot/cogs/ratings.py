@@ -7,9 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.matches import catalogue, errors
+from bot.presenters.describe import rating_chart_alt_text
 from bot.presenters.pictures import rating_chart_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
-from bot.views.common import answer, service_of
+from bot.views.common import answer, language, service_of
 from bot.views.leaderboard import leaderboard_buttons, leaderboard_embed
 
 from .common import all_game_choices
@@ -56,7 +57,9 @@ class RatingsCog(commands.Cog, name="Ratings"):
         kwargs = {}
         if charted is not None:
             title, profile = charted
-            kwargs["file"] = await rating_chart_file(profile.chart_points(), f"{who.display_name} · {title}")
+            points = profile.chart_points()
+            description = rating_chart_alt_text(who.display_name, title, points, language(interaction))
+            kwargs["file"] = await rating_chart_file(points, f"{who.display_name} · {title}", description)
             embed.set_image(url="attachment://rating.png")
         await interaction.followup.send(embed=embed, ephemeral=True, **kwargs)
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.presenters.replay import replay_caption
 from bot.matches import catalogue
-from bot.views.common import answer, presenter_of
+from bot.views.common import answer, language, presenter_of
 from bot.views.records import answer_asked, history_buttons, history_embed, records_of
 
 from .common import autocomplete_match
@@ -36,7 +36,7 @@ class RecordsCog(commands.Cog, name="Records"):
         # A long match takes seconds to draw: say so at once, then put the file in the same answer.
         await interaction.response.send_message(f"🎞️ Making the replay of match #{found.id}…", ephemeral=True)
         replays = presenter_of(interaction).replays
-        file = await replays.gif_file(found)
+        file = await replays.gif_file(found, language(interaction))
         if file is None:
             await interaction.edit_original_response(content="That game has no pictures yet, so no replay.")
             return

@@ -9,8 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.matches import catalogue
+from bot.presenters.describe import rules_alt_text
 from bot.presenters.pictures import rules_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
+
+from bot.views.common import language
 
 from .common import all_game_choices
 
@@ -35,7 +38,7 @@ class RulesCog(commands.Cog, name="Rules"):
                               description=guide_text(game)[:EMBED_DESCRIPTION_LIMIT])
         embed.set_footer(text=f"{players} · start a match with /play")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await rules_file(game)
+        file = await rules_file(game, rules_alt_text(game, language(interaction)))
         kwargs = {}
         if file is not None:
             kwargs["file"] = file

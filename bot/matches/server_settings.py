@@ -52,9 +52,33 @@ def clock_label(seconds: int | None) -> str:
     return SETTINGS["default_clock"].label_of(seconds)
 
 
+# The server's preferred language (Discord's guild_locale as we last saw it, mapped to one of our languages) is
+# kept under this key: public posts and pictures' descriptions are written in it. Not a /settings choice: Discord
+# already lets a server choose it.
+LANGUAGE_KEY = "language"
+DEFAULT_LANGUAGE = "en"
+
+
 class ServerSettings:
     def __init__(self, store: ClockStore):
         self.store = store
+        self._languages: dict[int, str] = {}  # guild → language, remembered so posts read it without a query
+
+    async def language(self, guild_id: int | None) -> str:
+        """The language of a server's public posts: English until we saw the server's preferred locale."""
+        if guild_id is None:
+            return DEFAULT_LANGUAGE
+        if guild_id not in self._languages:
+            stored = await self.store.server_settings(guild_id)
+            self._languages[guild_id] = str(stored.get(LANGUAGE_KEY, DEFAULT_LANGUAGE))
+        return self._languages[guild_id]
+
+    async def saw_language(self, guild_id: int | None, language: str) -> None:
+        """An interaction told us the server's preferred language: keep it (written only when it changed)."""
+        if guild_id is None or await self.language(guild_id) == language:
+            return
+        self._languages[guild_id] = language
+        await self.store.set_server_setting(guild_id, LANGUAGE_KEY, language)
 
     async def values(self, guild_id: int | None) -> dict[str, Any]:
         """Every setting of the server, stored or default."""

@@ -17,6 +17,7 @@ from bot.storage import Match
 from .captions import turn_caption
 from .clock_text import clock_lines
 from .controls import Controls
+from .describe import alt_text
 from .pictures import render_file
 from .text import fit, mentions
 
@@ -64,7 +65,9 @@ class BoardPresenter:
         ping_text, allowed = mentions(pinged)
         if not ping:
             allowed = discord.AllowedMentions.none()
-        file = await render_file(view, match.names, filename=BOARD_FILENAME)
+        lang = await service.server_settings.language(match.guild_id)
+        description = alt_text(service.game_of(match).info.title, view, match.names, match_id=match.id, lang=lang)
+        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description)
         message = await thread.send(
             fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
             view=self.controls.board(match) if match.active else self.controls.finished(match),

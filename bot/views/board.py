@@ -11,10 +11,11 @@ from typing import Any
 import discord
 
 from bot.matches import catalogue
+from bot.presenters.describe import alt_text
 from bot.presenters.pictures import render_file
 from bot.storage import Match
 
-from .common import after_presentation, answer, presenter_of, service_of, single_view, user_action
+from .common import after_presentation, answer, language, presenter_of, service_of, single_view, user_action
 from .endings import ResignConfirm
 from .picker import SetupButton, open_picker
 from .requests import consent_buttons
@@ -73,7 +74,8 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     lines = [f"Your view of match #{match.id} ({title}) — you play **{side}**."]
     pending = await presenter_of(interaction).private.take_pending(match, interaction.user.id)
     lines += [f"📬 {m.content}" for m in pending]
-    file = await render_file(mine.view, match.names, filename="your-view.png")
+    description = alt_text(title, mine.view, match.names, match_id=match.id, lang=language(interaction))
+    file = await render_file(mine.view, match.names, filename="your-view.png", description=description)
     extra = {}
     if mine.setup_open:
         extra["view"] = single_view(SetupButton(match.id))

@@ -10,6 +10,7 @@ import discord
 
 from bot.matches import MatchService, TurnReport, errors
 from bot.presenters import Presenter
+from bot.i18n import language_of
 from bot.presenters.text import fit
 
 log = logging.getLogger(__name__)
@@ -21,6 +22,11 @@ NOT_POSTED = ("Your action counts, but I could not post the new board in the mat
 
 def service_of(interaction: discord.Interaction) -> MatchService:
     return interaction.client.matches  # type: ignore[attr-defined]
+
+
+def language(interaction: discord.Interaction) -> str:
+    """The asker's language (her Discord client's), for private answers; English when we don't have it."""
+    return language_of(interaction.locale)
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:

@@ -16,11 +16,12 @@ from typing import Any
 import discord
 
 from bot.matches import PickerStep, errors
+from bot.presenters.describe import alt_text
 from bot.presenters.pictures import render_file
 from bot.presenters.text import fit
 from bot.storage import Match
 
-from .common import MatchButton, after_presentation, service_of, single_view, ui_state, user_action
+from .common import MatchButton, after_presentation, language, service_of, single_view, ui_state, user_action
 from .records import takeback_offer
 
 OPTIONS_PER_MENU = 25
@@ -58,7 +59,7 @@ async def open_picker(interaction: discord.Interaction, match: Match) -> None:
     while len(sessions) > MAX_SESSIONS:
         sessions.popitem(last=False)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    content, view, file = await _render(session, step)
+    content, view, file = await _render(session, step, language(interaction))
     await interaction.followup.send(content, view=view, ephemeral=True, **({"file": file} if file else {}))
 
 
@@ -73,7 +74,8 @@ async def _step(interaction: discord.Interaction, session: PickerSession) -> Pic
         raise
 
 
-async def _render(session: PickerSession, step: PickerStep) -> tuple[str, discord.ui.View, discord.File | None]:
+async def _render(session: PickerSession, step: PickerStep,
+                  lang: str = "en") -> tuple[str, discord.ui.View, discord.File | None]:
     choices, match = step.choices, step.match
     chosen = " › ".join(session.path) if session.path else "nothing yet"
     title = step.title
@@ -83,7 +85,8 @@ async def _render(session: PickerSession, step: PickerStep) -> tuple[str, discor
         lines.append(f"Ready to play **`{choices.move}`** — press **Confirm**" +
                      (", or keep choosing." if choices.options else "."))
         if step.preview is not None:
-            file = await render_file(step.preview, match.names, filename="preview.png")
+            description = alt_text(title, step.preview, match.names, match_id=match.id, kind="preview", lang=lang)
+            file = await render_file(step.preview, match.names, filename="preview.png", description=description)
     if choices.options:
         lines.append(choices.prompt)
     pages = max(1, -(-len(choices.options) // PAGE_SIZE))
@@ -134,7 +137,7 @@ async def _redraw(interaction: discord.Interaction, session: PickerSession) -> N
     step = await _step(interaction, session)
     # Acknowledge before rendering: a preview render may queue behind others, and Discord allows only 3 seconds.
     await interaction.response.defer()
-    content, view, file = await _render(session, step)
+    content, view, file = await _render(session, step, language(interaction))
     await interaction.edit_original_response(content=content, view=view, attachments=[file] if file else [])
 
 
