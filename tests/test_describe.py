@@ -133,3 +133,31 @@ async def test_every_picture_of_a_match_has_its_alt_text(world):
     await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS[1:], [world.bob, world.alice])
     final = description_of(board_posts(thread)[-1], "board.png")
     assert "alice (Light) won: Light has more pieces across (1 to 0)." in final
+
+
+async def test_describe_button_and_board_text_give_the_askers_own_view_in_words(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS[:2], [world.alice, world.bob])
+    board = board_posts(thread)[-1]
+    posts_before = len(thread.history())
+
+    described = await world.bob.click(board, label="Describe")
+    assert described.ephemeral
+    text = described.response.content
+    assert text.startswith(f"Epaminondas, match #{match_id}, move 2: your view as bob (Dark).")
+    assert "Last move: bob (Dark) played f12-f9" in text and "To move: alice (Light)." in text
+    assert "alice (Light), 28 on the board: a2, b1, c1, c2, c3, d1, d2, d4, e1," in text  # a1-d4 moved a1, b2
+    assert "bob (Dark), 28 on the board: a11, a12," in text and " f9, f10, g11," in text
+
+    typed = await world.alice.slash(thread, "board", match=match_id, text=True)
+    assert typed.ephemeral and "your view as alice (Light)" in typed.response.content
+    assert len(thread.history()) == posts_before  # nothing re-posted: the text is for the asker alone
+
+    outsider = await world.carol.click(board, label="Describe")  # not a player: the public view, in words
+    assert outsider.ephemeral and outsider.response.content.startswith(f"Epaminondas board, match #{match_id}")
+
+
+async def test_move_autocomplete_labels_read_well_aloud(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    moves = await world.alice.autocomplete(thread, "move", "move", "b1-b3", match=match_id)
+    assert {"name": "b1-b3 (b1 to b3)", "value": "b1-b3"} in [{"name": c["name"], "value": c["value"]} for c in moves]

@@ -7,8 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenters.clock_text import games_note
+from bot.presenters.describe import spoken_move
 from bot.presenters.text import message_link
-from bot.views.common import after_presentation, answer, service_of, single_view
+from bot.views.board import show_text_board
+from bot.views.common import after_presentation, answer, language, service_of, single_view
 from bot.views.records import takeback_offer
 from bot.views.requests import ConfirmMove
 
@@ -49,12 +51,17 @@ class MatchesCog(commands.Cog, name="Matches"):
         if not isinstance(match_id, int):
             return []
         moves = await service_of(interaction).matching_moves(match_id, interaction.user.id, current, limit=25)
-        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves]
+        lang = language(interaction)
+        return [app_commands.Choice(name=spoken_move(m, lang), value=m[:100]) for m in moves]
 
     @app_commands.command(name="board", description="Post the current board of a match in its thread again")
-    @app_commands.describe(match="One of your matches")
+    @app_commands.describe(match="One of your matches",
+                           text="Show the board privately as text (every piece by square) instead")
     @app_commands.autocomplete(match=autocomplete_match)
-    async def board(self, interaction: discord.Interaction, match: int) -> None:
+    async def board(self, interaction: discord.Interaction, match: int, text: bool = False) -> None:
+        if text:
+            await show_text_board(interaction, match)
+            return
         service = service_of(interaction)
         report = await service.repost_board(match, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)

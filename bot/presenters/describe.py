@@ -7,6 +7,7 @@ the text board lists every piece by square, per player, in the game's notation, 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Sequence
 
 from bot.games import Outcome, get_game
@@ -141,6 +142,24 @@ def text_board(title: str, view: View, names: Sequence[str], *, match_id: int | 
                             count=len(items), pieces=listing))
     paragraphs += EXTRAS.get(view.get("game", ""), _no_extras)(lang, view, names)
     return pack(paragraphs, MAX_MESSAGE)
+
+
+_STEP = re.compile(r"\b([a-z]\d{1,2})([-x])([a-z]\d{1,2})\b")
+_AT = re.compile(r"\b([A-Z])@([a-z]\d{1,2})\b")
+
+
+def spoken_move(move: str, lang: str = ENGLISH) -> str:
+    """An autocomplete label that reads well aloud: 'c7xc11 (c7 takes c11)'; a screen reader would say
+    'c7 x c11' or 'a1 minus d4' for the bare notation. The notation stays first, as it is typed."""
+    def step(found: re.Match) -> str:
+        src, kind, dst = found.groups()
+        return t(lang, "{src} to {dst}", src=src, dst=dst) if kind == "-" else \
+            t(lang, "{src} takes {dst}", src=src, dst=dst)
+
+    spoken = _AT.sub(lambda found: t(lang, "{piece} at {square}", piece=found[1], square=found[2]),
+                     _STEP.sub(step, move))
+    label = move if spoken == move else f"{move} ({spoken})"
+    return label if len(label) <= 100 else move[:100]
 
 
 def shorten(text: str, limit: int) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.matches import catalogue
-from bot.presenters.describe import alt_text
+from bot.presenters.describe import alt_text, text_board
 from bot.presenters.pictures import render_file
 from bot.storage import Match
 
@@ -23,6 +23,7 @@ from .requests import consent_buttons
 BOARD_ACTIONS = {
     "move": ("Move", discord.ButtonStyle.primary),
     "view": ("My view", discord.ButtonStyle.secondary),
+    "describe": ("Describe", discord.ButtonStyle.secondary),
     "resign": ("Resign", discord.ButtonStyle.danger),
     "draw": ("Offer draw", discord.ButtonStyle.secondary),
 }
@@ -45,6 +46,9 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.action == "view":  # a private view is harmless from any board: it always shows the present
             await show_private_view(interaction, self.match_id)
+            return
+        if self.action == "describe":  # the same, in words
+            await show_text_board(interaction, self.match_id)
             return
         message = interaction.message
         match = await service_of(interaction).playable_match(
@@ -82,6 +86,18 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     elif mine.consent_open:
         extra["view"] = consent_buttons(match)
     await answer(interaction, "\n".join(lines), file=file, **extra)
+
+
+async def show_text_board(interaction: discord.Interaction, match_id: int) -> None:
+    """The board in words, privately, from the asker's own view (a player's side, or the public view for anyone
+    else): every piece by square, in messages a screen reader reads well."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = service_of(interaction)
+    match = await service.match_for(match_id, interaction.user.id, interaction.guild_id)
+    view = service.view(match, match.seat_of(interaction.user.id))
+    title = catalogue.info(match.game).title
+    for text in text_board(title, view, match.names, match_id=match.id, lang=language(interaction)):
+        await answer(interaction, text)
 
 
 async def ask_resign_confirmation(interaction: discord.Interaction, match: Match) -> None:
