@@ -12,6 +12,8 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from bot import i18n
+from bot.cogs.translator import CatalogueTranslator
 from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
@@ -70,6 +72,8 @@ class StrategosBot(commands.Bot):
         self.matches.bus.subscribe(self.presenter)
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
         self.tree.on_error = self.on_app_command_error
+        i18n.load()  # every language's catalogue, read once
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
@@ -94,6 +98,12 @@ class StrategosBot(commands.Bot):
             original = UserError("You can't use that command here.")
         command = interaction.command.name if interaction.command else "?"
         await report_failure(interaction, original, f"command /{command}")
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Remember each server's preferred language as Discord reports it: its public posts are written in it."""
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            await self.matches.server_settings.saw_language(interaction.guild_id,
+                                                            i18n.language_of(interaction.guild_locale))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))

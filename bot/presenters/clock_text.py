@@ -3,6 +3,7 @@ Pure text from public facts: a deadline, a name."""
 
 from __future__ import annotations
 
+from bot.i18n import ENGLISH, t
 from bot.matches.clocks import MatchClock
 from bot.matches.server_settings import clock_label
 from bot.storage import Match
@@ -13,15 +14,20 @@ def due(deadline: float) -> str:
     return f"<t:{int(deadline)}:R> (<t:{int(deadline)}:f>)"
 
 
-def clock_lines(match: Match, clock: MatchClock) -> list[str]:
+def clock_lines(match: Match, clock: MatchClock, lang: str = ENGLISH) -> list[str]:
     """The board post's clock lines: each running deadline and each player away."""
     lines = []
     for seat, deadline in sorted(clock.deadlines.items()):
-        away = f", paused while away until <t:{int(clock.away[seat])}:f>" if seat in clock.away else ""
-        lines.append(f"⏳ **{match.seats[seat].user_name}** must move <t:{int(deadline)}:R>{away}.")
+        name = match.seats[seat].user_name
+        if seat in clock.away:
+            lines.append(t(lang, "⏳ **{player}** must move {due}, paused while away until {until}.", player=name,
+                           due=f"<t:{int(deadline)}:R>", until=f"<t:{int(clock.away[seat])}:f>"))
+        else:
+            lines.append(t(lang, "⏳ **{player}** must move {due}.", player=name, due=f"<t:{int(deadline)}:R>"))
     for seat, until in sorted(clock.away.items()):
         if seat not in clock.deadlines:
-            lines.append(f"💤 **{match.seats[seat].user_name}** is away until <t:{int(until)}:f>.")
+            lines.append(t(lang, "💤 **{player}** is away until {until}.", player=match.seats[seat].user_name,
+                           until=f"<t:{int(until)}:f>"))
     return lines
 
 

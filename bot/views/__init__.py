@@ -29,8 +29,8 @@ PERSISTENT_ITEMS = (
 class DiscordControls:
     """The buttons the presenters attach to their posts (bot.presenters.Controls)."""
 
-    def board(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
-        return board_buttons(match, disabled=disabled)
+    def board(self, match: Match, *, disabled: bool = False, lang: str = "en") -> discord.ui.View:
+        return board_buttons(match, disabled=disabled, lang=lang)
 
     def challenge(self, challenge: Challenge) -> discord.ui.View | None:
         return challenge_buttons(challenge)

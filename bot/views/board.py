@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue
 from bot.presenters.describe import alt_text, text_board
 from bot.presenters.pictures import render_file
@@ -20,20 +21,20 @@ from .endings import ResignConfirm
 from .picker import SetupButton, open_picker
 from .requests import consent_buttons
 
-BOARD_ACTIONS = {
-    "move": ("Move", discord.ButtonStyle.primary),
-    "view": ("My view", discord.ButtonStyle.secondary),
-    "describe": ("Describe", discord.ButtonStyle.secondary),
-    "resign": ("Resign", discord.ButtonStyle.danger),
-    "draw": ("Offer draw", discord.ButtonStyle.secondary),
+BOARD_ACTIONS = {  # labels in the server's language on the board post
+    "move": (N_("Move"), discord.ButtonStyle.primary),
+    "view": (N_("My view"), discord.ButtonStyle.secondary),
+    "describe": (N_("Describe"), discord.ButtonStyle.secondary),
+    "resign": (N_("Resign"), discord.ButtonStyle.danger),
+    "draw": (N_("Offer draw"), discord.ButtonStyle.secondary),
 }
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P<match>\d+):(?P<version>\d+):(?P<action>[a-z]+)"):
-    def __init__(self, match_id: int, version: int, action: str, *, disabled: bool = False):
+    def __init__(self, match_id: int, version: int, action: str, *, disabled: bool = False, lang: str = ENGLISH):
         label, style = BOARD_ACTIONS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, disabled=disabled, custom_id=f"sg:b:{match_id}:{version}:{action}"
+            label=t(lang, label), style=style, disabled=disabled, custom_id=f"sg:b:{match_id}:{version}:{action}"
         ))
         self.match_id, self.version, self.action = match_id, version, action
 
@@ -63,8 +64,9 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             await offer_draw(interaction, match)
 
 
-def board_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
-    return single_view(*(BoardButton(match.id, match.version, action, disabled=disabled) for action in BOARD_ACTIONS))
+def board_buttons(match: Match, *, disabled: bool = False, lang: str = ENGLISH) -> discord.ui.View:
+    return single_view(*(BoardButton(match.id, match.version, action, disabled=disabled, lang=lang)
+                         for action in BOARD_ACTIONS))
 
 
 async def show_private_view(interaction: discord.Interaction, match_id: int) -> None:
@@ -75,10 +77,12 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     seat_names = mine.view.get("seat_names") or []
     side = seat_names[seat] if seat < len(seat_names) else f"seat {seat + 1}"
     title = catalogue.info(match.game).title
-    lines = [f"Your view of match #{match.id} ({title}) — you play **{side}**."]
+    lang = language(interaction)
+    lines = [t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=match.id, game=title,
+               side=side)]
     pending = await presenter_of(interaction).private.take_pending(match, interaction.user.id)
     lines += [f"📬 {m.content}" for m in pending]
-    description = alt_text(title, mine.view, match.names, match_id=match.id, lang=language(interaction))
+    description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
     file = await render_file(mine.view, match.names, filename="your-view.png", description=description)
     extra = {}
     if mine.setup_open:

@@ -10,14 +10,14 @@ import discord
 
 from bot.matches import MatchService, TurnReport, errors
 from bot.presenters import Presenter
-from bot.i18n import language_of
+from bot.i18n import N_, language_of, t
 from bot.presenters.text import fit
 
 log = logging.getLogger(__name__)
 
-GENERIC_FAILURE = "Something went wrong on my side. Nothing was changed; please try again."
-NOT_POSTED = ("Your action counts, but I could not post the new board in the match thread. "
-              "`/board` posts it again once I can write there.")
+GENERIC_FAILURE = N_("Something went wrong on my side. Nothing was changed; please try again.")
+NOT_POSTED = N_("Your action counts, but I could not post the new board in the match thread. "
+                "`/board` posts it again once I can write there.")
 
 
 def service_of(interaction: discord.Interaction) -> MatchService:
@@ -52,11 +52,12 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
     that reply fails (the interaction expired, say), it is logged rather than lost."""
     try:
         if isinstance(error, errors.UserError):
-            await answer(interaction, str(error))
+            text, params = getattr(error, "text", ""), getattr(error, "params", {})
+            await answer(interaction, t(language(interaction), text, **params) if text else str(error))
             return
         log.error("%s failed for user=%s guild=%s", where, interaction.user.id, interaction.guild_id,
                   exc_info=error)
-        await answer(interaction, GENERIC_FAILURE)
+        await answer(interaction, t(language(interaction), GENERIC_FAILURE))
     except discord.HTTPException as exc:
         log.warning("could not answer user=%s in %s: %s", interaction.user.id, where, exc)
 
@@ -65,7 +66,7 @@ async def after_presentation(interaction: discord.Interaction, report: TurnRepor
     """Wait until the thread shows what the action changed; if Discord refused the post, tell the player that
     her action counts anyway (never "nothing was changed")."""
     if report.presented is not None and not await report.presented:
-        await answer(interaction, NOT_POSTED)
+        await answer(interaction, t(language(interaction), NOT_POSTED))
 
 
 def user_action(func: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import PickerStep, errors
 from bot.presenters.describe import alt_text
 from bot.presenters.pictures import render_file
@@ -75,15 +76,17 @@ async def _step(interaction: discord.Interaction, session: PickerSession) -> Pic
 
 
 async def _render(session: PickerSession, step: PickerStep,
-                  lang: str = "en") -> tuple[str, discord.ui.View, discord.File | None]:
+                  lang: str = ENGLISH) -> tuple[str, discord.ui.View, discord.File | None]:
     choices, match = step.choices, step.match
-    chosen = " › ".join(session.path) if session.path else "nothing yet"
+    chosen = " › ".join(session.path) if session.path else t(lang, "nothing yet")
     title = step.title
-    lines = [f"**Your move** in match #{match.id} ({title}) — chosen: {chosen}"]
+    lines = [t(lang, "**Your move** in match #{match} ({game}) — chosen: {chosen}", match=match.id, game=title,
+               chosen=chosen)]
     file = None
     if choices.move:
-        lines.append(f"Ready to play **`{choices.move}`** — press **Confirm**" +
-                     (", or keep choosing." if choices.options else "."))
+        lines.append(t(lang, "Ready to play **`{move}`** — press **Confirm**, or keep choosing.", move=choices.move)
+                     if choices.options else
+                     t(lang, "Ready to play **`{move}`** — press **Confirm**.", move=choices.move))
         if step.preview is not None:
             description = alt_text(title, step.preview, match.names, match_id=match.id, kind="preview", lang=lang)
             file = await render_file(step.preview, match.names, filename="preview.png", description=description)
@@ -92,11 +95,11 @@ async def _render(session: PickerSession, step: PickerStep,
     pages = max(1, -(-len(choices.options) // PAGE_SIZE))
     session.page = min(session.page, pages - 1)
     if pages > 1:
-        lines.append(f"(page {session.page + 1} of {pages})")
-    return fit("\n".join(lines)), _picker_view(session, step, pages), file
+        lines.append(t(lang, "(page {page} of {pages})", page=session.page + 1, pages=pages))
+    return fit("\n".join(lines)), _picker_view(session, step, pages, lang), file
 
 
-def _picker_view(session: PickerSession, step: PickerStep, pages: int) -> discord.ui.View:
+def _picker_view(session: PickerSession, step: PickerStep, pages: int, lang: str) -> discord.ui.View:
     items: list[discord.ui.Item] = []
     start = session.page * PAGE_SIZE
     shown = step.choices.options[start:start + PAGE_SIZE]
@@ -106,21 +109,21 @@ def _picker_view(session: PickerSession, step: PickerStep, pages: int) -> discor
             discord.SelectOption(label=o.label[:100], value=o.value[:100], description=o.description[:100] or None)
             for o in chunk
         ], placeholder=step.choices.prompt[:150]))
-    items.append(PickerButton(session.id, "back", disabled=not session.path))
+    items.append(PickerButton(session.id, "back", disabled=not session.path, lang=lang))
     if pages > 1:
-        items.append(PickerButton(session.id, "prev", disabled=session.page == 0))
-        items.append(PickerButton(session.id, "next", disabled=session.page >= pages - 1))
-    items.append(PickerButton(session.id, "confirm", disabled=step.choices.move is None))
-    items.append(PickerButton(session.id, "cancel"))
+        items.append(PickerButton(session.id, "prev", disabled=session.page == 0, lang=lang))
+        items.append(PickerButton(session.id, "next", disabled=session.page >= pages - 1, lang=lang))
+    items.append(PickerButton(session.id, "confirm", disabled=step.choices.move is None, lang=lang))
+    items.append(PickerButton(session.id, "cancel", lang=lang))
     return single_view(*items)
 
 
 PICKER_BUTTONS = {
-    "back": ("Back", discord.ButtonStyle.secondary),
-    "prev": ("◀ More", discord.ButtonStyle.secondary),
-    "next": ("More ▶", discord.ButtonStyle.secondary),
-    "confirm": ("Confirm", discord.ButtonStyle.success),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "back": (N_("Back"), discord.ButtonStyle.secondary),
+    "prev": (N_("◀ More"), discord.ButtonStyle.secondary),
+    "next": (N_("More ▶"), discord.ButtonStyle.secondary),
+    "confirm": (N_("Confirm"), discord.ButtonStyle.success),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
 }
 
 
@@ -169,10 +172,10 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?
 
 
 class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?P<sid>[0-9a-f]+):(?P<action>[a-z]+)"):
-    def __init__(self, session_id: str, action: str, *, disabled: bool = False):
+    def __init__(self, session_id: str, action: str, *, disabled: bool = False, lang: str = ENGLISH):
         label, style = PICKER_BUTTONS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, disabled=disabled, custom_id=f"sg:p:{session_id}:{action}"
+            label=t(lang, label), style=style, disabled=disabled, custom_id=f"sg:p:{session_id}:{action}"
         ))
         self.session_id, self.action = session_id, action
 
@@ -210,7 +213,7 @@ async def _confirm(interaction: discord.Interaction, session: PickerSession) -> 
     await interaction.response.defer()  # acknowledged before the write, which may queue behind other matches
     report = await service_of(interaction).submit_move(session.match_id, interaction.user.id, step.choices.move,
                                                        expected_version=expected)
-    await interaction.edit_original_response(content=f"✅ You played `{step.choices.move}`.",
+    await interaction.edit_original_response(content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
                                              view=takeback_offer(interaction, report), attachments=[])
     await after_presentation(interaction, report)
 

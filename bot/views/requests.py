@@ -9,7 +9,9 @@ import discord
 
 from bot.storage import Match
 
-from .common import AnswerButton, after_presentation, service_of, user_action
+from bot.i18n import t
+
+from .common import AnswerButton, after_presentation, language, service_of, user_action
 
 class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
     """The asked player's answer to a load request: her move, valid only while the request stands (the version)."""
@@ -55,5 +57,6 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer()
         report = await service.submit_move(self.match_id, interaction.user.id, self.move,
                                            expected_version=self.version)
-        await interaction.edit_original_response(content=f"✅ You played `{self.move}`.", view=None)
+        await interaction.edit_original_response(content=t(language(interaction), "✅ You played `{move}`.", move=self.move),
+                                                view=None)
         await after_presentation(interaction, report)
