@@ -13,10 +13,12 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot import i18n
+from bot.cogs.rules import guide_text
 from bot.cogs.translator import CatalogueTranslator
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, catalogue_path, extract, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
+from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
 from bot_helpers import board_posts, move, start_match
 
 DISCORD_LOCALES = {"es": discord.Locale.spain_spanish, "fr": discord.Locale.french, "de": discord.Locale.german,
@@ -187,3 +189,28 @@ async def test_public_posts_follow_the_servers_language(world, locales):
     assert "**alice** (Light) jugó `a1-d4`" in board_posts(thread)[-1].content
     mine = await world.bob.click(board_posts(thread)[-1], label="Mi vista")  # the Spanish post; he reads German
     assert mine.response.content.startswith("Deine Sicht")
+
+
+# --- /rules guides ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_game_has_a_guide_in_every_language_that_fits_an_embed(lang):
+    for key in GAMES:
+        english, translated = guide_text(key), guide_text(key, lang)
+        assert translated != english, f"{lang} has no guide for {key}"
+        assert len(translated) <= EMBED_DESCRIPTION_LIMIT
+        # the notation is the same in every language: every `code` of the English guide is in the translation
+        for code in re.findall(r"`([^`]+)`", english):
+            assert f"`{code}`" in translated, f"{lang}/{key}.md lacks `{code}`"
+
+
+async def test_rules_answer_in_the_askers_language(world, locales):
+    locales[world.alice.id], locales[world.carol.id] = "fr", "ko"
+    french = await world.alice.slash(world.channel, "rules", game="epaminondas")
+    embed = french.response.embeds[0]
+    assert embed.title == "Epaminondas — comment jouer" and embed.description.startswith("Deux armées de 28")
+    assert embed.footer.text == "2 joueurs · lancez une partie avec /play"
+    assert french.response.attachments[0].description.startswith("Epaminondas : la position de départ.")
+    korean = await world.carol.slash(world.channel, "rules", game="epaminondas")  # a language we lack: English
+    assert korean.response.embeds[0].description == guide_text("epaminondas")
