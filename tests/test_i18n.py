@@ -19,7 +19,7 @@ from bot.games import GAMES
 from bot.i18n import LANGUAGES, catalogue_path, extract, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
-from bot_helpers import board_posts, move, start_match
+from bot_helpers import board_posts, move, start_match, stored
 
 DISCORD_LOCALES = {"es": discord.Locale.spain_spanish, "fr": discord.Locale.french, "de": discord.Locale.german,
                    "pt_BR": discord.Locale.brazil_portuguese}
@@ -178,7 +178,14 @@ async def test_public_posts_follow_the_servers_language(world, locales):
     world.env.backend.get_guild(world.guild.id).preferred_locale = "es-ES"
     locales[world.bob.id] = "de"
     await world.carol.slash(world.channel, "games")  # any interaction tells the bot the server's language
-    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
+    challenge = world.channel.last_message
+    assert challenge.content.startswith(f"⚔️ ¡**alice** desafía {world.bob.mention} a **Epaminondas**!")
+    assert [b.label for row in challenge.components for b in row.children] == ["Aceptar", "Rechazar", "Cancelar"]
+    await world.bob.click(challenge, label="Aceptar")
+    assert "✅ Aceptado — la partida ha empezado." in stored(world, challenge).content
+    thread = world.channel.threads[-1]
+    match_id = int(re.search(r"#(\d+)", thread.name).group(1))
     board = board_posts(thread)[-1]
     assert board.content.startswith(f"**Epaminondas** · partida #{match_id} · jugada 0\nJuega **alice** (Light).")
     assert [b.label for row in board.components for b in row.children] == [

@@ -32,8 +32,8 @@ class DiscordControls:
     def board(self, match: Match, *, disabled: bool = False, lang: str = "en") -> discord.ui.View:
         return board_buttons(match, disabled=disabled, lang=lang)
 
-    def challenge(self, challenge: Challenge) -> discord.ui.View | None:
-        return challenge_buttons(challenge)
+    def challenge(self, challenge: Challenge, lang: str = "en") -> discord.ui.View | None:
+        return challenge_buttons(challenge, lang)
 
     def draw_answers(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
         return draw_buttons(match, disabled=disabled)

@@ -105,18 +105,21 @@ async def show_text_board(interaction: discord.Interaction, match_id: int) -> No
 
 
 async def ask_resign_confirmation(interaction: discord.Interaction, match: Match) -> None:
-    others = "Your opponent wins at once" if len(match.seats) == 2 else "You are out, and the others play on"
-    await interaction.response.send_message(
-        f"Resign match #{match.id}? {others}. If you changed your mind, just dismiss this.",
-        view=single_view(ResignConfirm(match.id)), ephemeral=True,
-    )
+    lang = language(interaction)
+    question = t(lang, "Resign match #{match}? Your opponent wins at once. If you changed your mind, just dismiss "
+                       "this.", match=match.id) if len(match.seats) == 2 else \
+        t(lang, "Resign match #{match}? You are out, and the others play on. If you changed your mind, just dismiss "
+                "this.", match=match.id)
+    await interaction.response.send_message(question, view=single_view(ResignConfirm(match.id)), ephemeral=True)
 
 
 async def offer_draw(interaction: discord.Interaction, match: Match) -> None:
     report = await service_of(interaction).offer_draw(match.id, interaction.user.id, expected_version=match.version)
+    lang = language(interaction)
     if report.kind == "draw":  # the last player needed agreed
-        await answer(interaction, "You accepted the draw.")
+        await answer(interaction, t(lang, "You accepted the draw."))
+    elif len(match.seats) == 2:
+        await answer(interaction, t(lang, "Draw offered. Your opponent can accept or decline in the thread."))
     else:
-        who = "Your opponent" if len(match.seats) == 2 else "The other players"
-        await answer(interaction, f"Draw offered. {who} can accept or decline in the thread.")
+        await answer(interaction, t(lang, "Draw offered. The other players can accept or decline in the thread."))
     await after_presentation(interaction, report)

@@ -29,6 +29,11 @@ def language(interaction: discord.Interaction) -> str:
     return language_of(interaction.locale)
 
 
+def server_language(interaction: discord.Interaction) -> str:
+    """The language of a public post made in answer to this interaction: the server's preferred one."""
+    return language_of(interaction.guild_locale if interaction.guild_id is not None else interaction.locale)
+
+
 def presenter_of(interaction: discord.Interaction) -> Presenter:
     return interaction.client.presenter  # type: ignore[attr-defined]
 

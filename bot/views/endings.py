@@ -6,7 +6,9 @@ import discord
 
 from bot.storage import Match
 
-from .common import AnswerButton, MatchButton, after_presentation, service_of, user_action
+from bot.i18n import t
+
+from .common import AnswerButton, MatchButton, after_presentation, language, server_language, service_of, user_action
 
 
 class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
@@ -15,7 +17,7 @@ class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         report = await service_of(interaction).resign(self.match_id, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
+        await interaction.response.edit_message(content=t(language(interaction), "You resigned."), view=None)
         await after_presentation(interaction, report)
 
 
@@ -30,14 +32,15 @@ class DrawAnswer(AnswerButton, template=r"sg:d:(?P<match>\d+):(?P<version>\d+):(
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         await service.check_draw_answer(self.match_id, interaction.user.id, self.version)
-        name = interaction.user.display_name
+        name, lang = interaction.user.display_name, server_language(interaction)  # the offer is public
         if self.answer == "yes":
             report = await service.offer_draw(self.match_id, interaction.user.id, expected_version=self.version)
-            verdict = f"🤝 Draw offer accepted by **{name}**." if report.kind == "draw" else f"**{name}** agrees."
+            verdict = t(lang, "🤝 Draw offer accepted by **{player}**.", player=name) if report.kind == "draw" \
+                else t(lang, "**{player}** agrees.", player=name)
             done = report.kind == "draw"
         else:
             report = await service.decline_draw(self.match_id, interaction.user.id, expected_version=self.version)
-            verdict, done = f"Draw offer declined by **{name}**. Play on!", True
+            verdict, done = t(lang, "Draw offer declined by **{player}**. Play on!", player=name), True
         await interaction.response.edit_message(
             content=verdict, view=draw_buttons(report.match, disabled=done, version=self.version))
         await after_presentation(interaction, report)

@@ -19,7 +19,8 @@ from bot.storage import Match
 
 from .challenge import challenge_buttons
 from .common import (
-    AnswerButton, MatchButton, after_presentation, answer, presenter_of, service_of, single_view, user_action,
+    AnswerButton, MatchButton, after_presentation, answer, presenter_of, server_language, service_of, single_view,
+    user_action,
 )
 
 
@@ -90,8 +91,9 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
         # The challenge goes where the first one was: the thread of a finished match is closed.
         client = interaction.client
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
+        lang = server_language(interaction)
         message = await channel.send(  # type: ignore[union-attr]
-            challenge_text(challenge), view=challenge_buttons(challenge) or discord.utils.MISSING,
+            challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
             allowed_mentions=challenge_mentions(challenge),
         )
         await service_of(interaction).set_challenge_message(challenge.id, message.id)
