@@ -221,3 +221,17 @@ async def test_rules_answer_in_the_askers_language(world, locales):
     assert french.response.attachments[0].description.startswith("Epaminondas : la position de départ.")
     korean = await world.carol.slash(world.channel, "rules", game="epaminondas")  # a language we lack: English
     assert korean.response.embeds[0].description == guide_text("epaminondas")
+
+
+async def test_clock_and_record_answers_in_the_askers_language(world, locales):
+    locales[world.alice.id] = "pt-BR"
+    away = await world.alice.slash(world.channel, "away", days=2)
+    assert away.response.content.startswith("💤 Seus relógios estão pausados até <t:")
+    back = await world.alice.slash(world.channel, "back")
+    assert back.response.content.startswith("👋 Bem-vindo de volta")
+    notify = await world.alice.slash(world.channel, "notify", turns="on")
+    assert notify.response.content == ("Salvo. Uma DM sempre que for sua vez: **sim** · lembretes quando seu tempo "
+                                       "estiver acabando: **sim**.")
+    thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
+    clock = await world.alice.slash(thread, "clock", match=match_id)
+    assert clock.response.content.startswith(f"Partida #{match_id}: 3 dias por lance.\n⏳ **alice** deve jogar <t:")

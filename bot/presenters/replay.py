@@ -34,8 +34,9 @@ REPLAY_FILENAME = "replay.gif"
 _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="replay")
 
 
-def replay_caption(match: Match, title: str) -> str:
-    return f"🎞️ Replay of {title} match #{match.id}: every move from the start, the final position held."
+def replay_caption(match: Match, title: str, lang: str = ENGLISH) -> str:
+    return t(lang, "🎞️ Replay of {game} match #{match}: every move from the start, the final position held.",
+             game=title, match=match.id)
 
 
 class ReplayPresenter:
@@ -91,7 +92,8 @@ class ReplayPresenter:
         if file is None:
             return True
         title = self.service.game_of(match).info.title
-        await thread.send(fit(replay_caption(match, title)), file=file,
+        lang = await self.service.server_settings.language(match.guild_id)
+        await thread.send(fit(replay_caption(match, title, lang)), file=file,
                           allowed_mentions=discord.AllowedMentions.none())
         if isinstance(thread, discord.Thread):
             try:
