@@ -196,6 +196,12 @@ async def test_public_posts_follow_the_servers_language(world, locales):
     assert "**alice** (Light) jugó `a1-d4`" in board_posts(thread)[-1].content
     mine = await world.bob.click(board_posts(thread)[-1], label="Mi vista")  # the Spanish post; he reads German
     assert mine.response.content.startswith("Deine Sicht")
+    offered = await world.bob.click(board_posts(thread)[-1], label="Ofrecer tablas")
+    assert offered.response.content == "Remis angeboten. Dein Gegner kann im Thread annehmen oder ablehnen."
+    offer = thread.last_message
+    assert offer.content.startswith("🤝 **bob** ofrece tablas.")
+    await world.alice.click(offer, label="Rechazar tablas")
+    assert stored(world, offer).content == "Oferta de tablas rechazada por **alice**. ¡Seguid jugando!"
 
 
 # --- /rules guides ------------------------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ class Presenter:
         lang = await self.service.server_settings.language(match.guild_id)
         text = t(lang, "Match #{match}: **{player}** asks to load your pieces: `{move}`. Your answer is your move — "
                        "Consent or Refuse?", match=match.id, player=names[request.requester], move=request.move)
-        await self.private.send(match, request.asked, text, buttons=self.controls.consent(match))
+        await self.private.send(match, request.asked, text, buttons=self.controls.consent(match, lang))
 
     async def _setup_progress(self, event: SetupProgress) -> bool:
         """One player finished a secret setup step: say so (nothing more) and remind whoever is still at it."""
@@ -136,17 +136,17 @@ class Presenter:
         return await self._ask_in_thread(
             match, lambda seat: seat not in (match.draw_agreed or []),
             t(lang, "🤝 **{player}** offers a draw.", player=match.seats[event.seat].user_name),
-            self.controls.draw_answers(match),
+            self.controls.draw_answers(match, lang=lang),
         )
 
     async def _takeback_asked(self, event: TakebackAsked) -> bool:
         match = event.match
+        lang = await self.service.server_settings.language(match.guild_id)
         return await self._ask_in_thread(
             match, lambda seat: seat != event.seat,
-            t(await self.service.server_settings.language(match.guild_id),
-              "↩️ **{player}** asks to take back `{move}`.", player=match.seats[event.seat].user_name,
+            t(lang, "↩️ **{player}** asks to take back `{move}`.", player=match.seats[event.seat].user_name,
               move=event.move),
-            self.controls.takeback_answers(match),
+            self.controls.takeback_answers(match, lang=lang),
         )
 
     async def _ask_in_thread(self, match: Match, asked: Callable[[int], bool], question: str,

@@ -70,7 +70,7 @@ class BoardPresenter:
         file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description)
         message = await thread.send(
             fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
-            view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match),
+            view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),
         )
         previous = match.board_message_id
         await service.set_board_message(match.id, message.id)

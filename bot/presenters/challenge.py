@@ -161,4 +161,4 @@ class ChallengePresenter:
                                        "sees it.")
             text += start_note(clock, seat.seat)
             await self.private.send(match, seat.seat, text,
-                                    buttons=self.controls.setup_prompt(match.id) if prompt else None)
+                                    buttons=self.controls.setup_prompt(match.id, lang) if prompt else None)

@@ -86,9 +86,9 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     file = await render_file(mine.view, match.names, filename="your-view.png", description=description)
     extra = {}
     if mine.setup_open:
-        extra["view"] = single_view(SetupButton(match.id))
+        extra["view"] = single_view(SetupButton(match.id, lang))
     elif mine.consent_open:
-        extra["view"] = consent_buttons(match)
+        extra["view"] = consent_buttons(match, lang=lang)
     await answer(interaction, "\n".join(lines), file=file, **extra)
 
 
@@ -110,7 +110,7 @@ async def ask_resign_confirmation(interaction: discord.Interaction, match: Match
                        "this.", match=match.id) if len(match.seats) == 2 else \
         t(lang, "Resign match #{match}? You are out, and the others play on. If you changed your mind, just dismiss "
                 "this.", match=match.id)
-    await interaction.response.send_message(question, view=single_view(ResignConfirm(match.id)), ephemeral=True)
+    await interaction.response.send_message(question, view=single_view(ResignConfirm(match.id, lang)), ephemeral=True)
 
 
 async def offer_draw(interaction: discord.Interaction, match: Match) -> None:

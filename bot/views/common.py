@@ -10,7 +10,7 @@ import discord
 
 from bot.matches import MatchService, TurnReport, errors
 from bot.presenters import Presenter
-from bot.i18n import N_, language_of, t
+from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
 
 log = logging.getLogger(__name__)
@@ -98,8 +98,9 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstr
     LABEL: str
     STYLE: discord.ButtonStyle = discord.ButtonStyle.secondary
 
-    def __init__(self, match_id: int):
-        super().__init__(discord.ui.Button(label=self.LABEL, style=self.STYLE, custom_id=f"{self.PREFIX}:{match_id}"))
+    def __init__(self, match_id: int, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, self.LABEL), style=self.STYLE,
+                                           custom_id=f"{self.PREFIX}:{match_id}"))
         self.match_id = match_id
 
     @classmethod
@@ -114,9 +115,9 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abst
     PREFIX: str
     ANSWERS: dict[str, tuple[str, discord.ButtonStyle]]
 
-    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False):
+    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False, lang: str = ENGLISH):
         label, style = self.ANSWERS[answer]
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+        super().__init__(discord.ui.Button(label=t(lang, label), style=style, disabled=disabled,
                                            custom_id=f"{self.PREFIX}:{match_id}:{version}:{answer}"))
         self.match_id, self.version, self.answer = match_id, version, answer
 
@@ -125,8 +126,9 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abst
         return cls(int(match["match"]), int(match["version"]), match["answer"])
 
     @classmethod
-    def answers_view(cls, match_id: int, version: int, *, disabled: bool = False) -> discord.ui.View:
-        return single_view(*(cls(match_id, version, a, disabled=disabled) for a in cls.ANSWERS))
+    def answers_view(cls, match_id: int, version: int, *, disabled: bool = False,
+                     lang: str = ENGLISH) -> discord.ui.View:
+        return single_view(*(cls(match_id, version, a, disabled=disabled, lang=lang) for a in cls.ANSWERS))
 
 
 def single_view(*items: discord.ui.Item) -> discord.ui.View:

@@ -6,13 +6,13 @@ import discord
 
 from bot.storage import Match
 
-from bot.i18n import t
+from bot.i18n import ENGLISH, N_, t
 
 from .common import AnswerButton, MatchButton, after_presentation, language, server_language, service_of, user_action
 
 
 class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
-    PREFIX, LABEL, STYLE = "sg:r", "Yes, resign", discord.ButtonStyle.danger
+    PREFIX, LABEL, STYLE = "sg:r", N_("Yes, resign"), discord.ButtonStyle.danger
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -24,8 +24,8 @@ class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
 class DrawAnswer(AnswerButton, template=r"sg:d:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
     PREFIX = "sg:d"
     ANSWERS = {
-        "yes": ("Accept draw", discord.ButtonStyle.success),
-        "no": ("Decline draw", discord.ButtonStyle.secondary),
+        "yes": (N_("Accept draw"), discord.ButtonStyle.success),
+        "no": (N_("Decline draw"), discord.ButtonStyle.secondary),
     }
 
     @user_action
@@ -42,9 +42,11 @@ class DrawAnswer(AnswerButton, template=r"sg:d:(?P<match>\d+):(?P<version>\d+):(
             report = await service.decline_draw(self.match_id, interaction.user.id, expected_version=self.version)
             verdict, done = t(lang, "Draw offer declined by **{player}**. Play on!", player=name), True
         await interaction.response.edit_message(
-            content=verdict, view=draw_buttons(report.match, disabled=done, version=self.version))
+            content=verdict, view=draw_buttons(report.match, disabled=done, version=self.version, lang=lang))
         await after_presentation(interaction, report)
 
 
-def draw_buttons(match: Match, *, disabled: bool = False, version: int | None = None) -> discord.ui.View:
-    return DrawAnswer.answers_view(match.id, match.version if version is None else version, disabled=disabled)
+def draw_buttons(match: Match, *, disabled: bool = False, version: int | None = None,
+                 lang: str = ENGLISH) -> discord.ui.View:
+    return DrawAnswer.answers_view(match.id, match.version if version is None else version, disabled=disabled,
+                                   lang=lang)

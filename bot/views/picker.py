@@ -48,7 +48,7 @@ def _sessions(interaction: discord.Interaction) -> OrderedDict[str, PickerSessio
 
 class PickerExpired(errors.UserError):
     def __init__(self) -> None:
-        super().__init__("This move picker has expired. Press **Move** on the current board to start again.")
+        super().__init__(N_("This move picker has expired. Press **Move** on the current board to start again."))
 
 
 async def open_picker(interaction: discord.Interaction, match: Match) -> None:
@@ -132,7 +132,7 @@ def _session_for(interaction: discord.Interaction, session_id: str) -> PickerSes
     if session is None:
         raise PickerExpired()
     if session.user_id != interaction.user.id:
-        raise errors.UserError("This picker belongs to someone else.")
+        raise errors.UserError(N_("This picker belongs to someone else."))
     return session
 
 
@@ -162,7 +162,7 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?
         session = _session_for(interaction, self.session_id)
         values = (interaction.data or {}).get("values") or []
         if not values:
-            raise errors.UserError("Pick one of the options.")
+            raise errors.UserError(N_("Pick one of the options."))
         step = await _step(interaction, session)
         if values[0] not in {o.value for o in step.choices.options}:
             raise errors.StaleBoard()  # a menu of an earlier step of this picker
@@ -188,7 +188,7 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.action == "cancel":
             _sessions(interaction).pop(self.session_id, None)
-            await interaction.response.edit_message(content="Move cancelled. Nothing was played.", view=None,
+            await interaction.response.edit_message(content=t(language(interaction), "Move cancelled. Nothing was played."), view=None,
                                                     attachments=[])
             return
         session = _session_for(interaction, self.session_id)
@@ -207,21 +207,22 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
 async def _confirm(interaction: discord.Interaction, session: PickerSession) -> None:
     step = await _step(interaction, session)
     if step.choices.move is None:
-        raise errors.UserError("That is not a complete move yet.")
+        raise errors.UserError(N_("That is not a complete move yet."))
     _sessions(interaction).pop(session.id, None)  # one confirm per picker, whatever happens next
     expected = None if session.simultaneous else session.version  # the engine re-validates either way
     await interaction.response.defer()  # acknowledged before the write, which may queue behind other matches
     report = await service_of(interaction).submit_move(session.match_id, interaction.user.id, step.choices.move,
                                                        expected_version=expected)
-    await interaction.edit_original_response(content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
-                                             view=takeback_offer(interaction, report), attachments=[])
+    await interaction.edit_original_response(
+        content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
+        view=takeback_offer(interaction, report), attachments=[])
     await after_presentation(interaction, report)
 
 
 class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
     """Opens the secret setup picker from a private prompt (a DM, or the ephemeral My view)."""
 
-    PREFIX, LABEL, STYLE = "sg:s", "Set up in private", discord.ButtonStyle.primary
+    PREFIX, LABEL, STYLE = "sg:s", N_("Set up in private"), discord.ButtonStyle.primary
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -229,5 +230,5 @@ class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
         await open_picker(interaction, match)
 
 
-def setup_prompt_view(match_id: int) -> discord.ui.View:
-    return single_view(SetupButton(match_id))
+def setup_prompt_view(match_id: int, lang: str = ENGLISH) -> discord.ui.View:
+    return single_view(SetupButton(match_id, lang))

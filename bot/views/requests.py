@@ -9,7 +9,7 @@ import discord
 
 from bot.storage import Match
 
-from bot.i18n import t
+from bot.i18n import ENGLISH, N_, t
 
 from .common import AnswerButton, after_presentation, language, service_of, user_action
 
@@ -18,8 +18,8 @@ class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+
 
     PREFIX = "sg:k"
     ANSWERS = {
-        "consent": ("Consent", discord.ButtonStyle.success),
-        "refuse": ("Refuse", discord.ButtonStyle.danger),
+        "consent": (N_("Consent"), discord.ButtonStyle.success),
+        "refuse": (N_("Refuse"), discord.ButtonStyle.danger),
     }
 
     @user_action
@@ -34,8 +34,8 @@ class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+
         await after_presentation(interaction, report)
 
 
-def consent_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
-    return ConsentButton.answers_view(match.id, match.version, disabled=disabled)
+def consent_buttons(match: Match, *, disabled: bool = False, lang: str = ENGLISH) -> discord.ui.View:
+    return ConsentButton.answers_view(match.id, match.version, disabled=disabled, lang=lang)
 
 
 class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
