@@ -241,3 +241,8 @@ async def test_clock_and_record_answers_in_the_askers_language(world, locales):
     thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
     clock = await world.alice.slash(thread, "clock", match=match_id)
     assert clock.response.content.startswith(f"Partida #{match_id}: 3 dias por lance.\n⏳ **alice** deve jogar <t:")
+    listed = await world.alice.slash(world.channel, "games")
+    assert listed.response.content.startswith(f"**Suas partidas**\n• #{match_id} Archimedes contra bob — sua vez · "
+                                              "seu lance vence <t:")
+    suggested = await world.alice.autocomplete(thread, "move", "match", "")
+    assert suggested[0]["name"] == f"#{match_id} Archimedes contra bob — sua vez"

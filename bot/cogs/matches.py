@@ -87,10 +87,10 @@ class MatchesCog(commands.Cog, name="Matches"):
         lines = [t(lang, "**Your matches**")]
         clocks = await service.clocks.status(matches[:GAMES_LISTED])
         for match in matches[:GAMES_LISTED]:
-            link = message_link(match.guild_id, match.thread_id) or "(no thread)"
-            note = games_note(match, clocks[match.id], interaction.user.id)
+            link = message_link(match.guild_id, match.thread_id) or t(lang, "(no thread)")
+            note = games_note(match, clocks[match.id], interaction.user.id, lang)
             note = f" · {note}" if note else ""
-            lines.append(f"• {match_label(service, match, interaction.user.id)}{note} — {link}")
+            lines.append(f"• {match_label(service, match, interaction.user.id, lang)}{note} — {link}")
         if len(matches) > GAMES_LISTED:
             lines.append(t(lang, "…and {count} more.", count=len(matches) - GAMES_LISTED))
         await answer(interaction, "\n".join(lines))

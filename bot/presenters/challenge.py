@@ -159,6 +159,6 @@ class ChallengePresenter:
             if prompt:
                 text += "\n" + t(lang, "Your setup is secret: press **Set up in private** to make it. Nobody else "
                                        "sees it.")
-            text += start_note(clock, seat.seat)
+            text += start_note(clock, seat.seat, lang)
             await self.private.send(match, seat.seat, text,
                                     buttons=self.controls.setup_prompt(match.id, lang) if prompt else None)

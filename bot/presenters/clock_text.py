@@ -31,24 +31,28 @@ def clock_lines(match: Match, clock: MatchClock, lang: str = ENGLISH) -> list[st
     return lines
 
 
-def games_note(match: Match, clock: MatchClock, viewer: int) -> str:
+def games_note(match: Match, clock: MatchClock, viewer: int, lang: str = ENGLISH) -> str:
     """The clock part of a /games line: when the move is due (yours or theirs), who is away."""
     parts = []
     for seat, deadline in sorted(clock.deadlines.items()):
-        whose = "your move" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}'s move"
-        parts.append(f"{whose} due <t:{int(deadline)}:R>")
+        when = f"<t:{int(deadline)}:R>"
+        parts.append(t(lang, "your move due {due}", due=when) if match.user_of(seat) == viewer else
+                     t(lang, "{player}'s move due {due}", player=match.seats[seat].user_name, due=when))
     for seat, until in sorted(clock.away.items()):
-        who = "you are" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}"
-        parts.append(f"{who} away until <t:{int(until)}:f>")
+        when = f"<t:{int(until)}:f>"
+        parts.append(t(lang, "you are away until {until}", until=when) if match.user_of(seat) == viewer else
+                     t(lang, "{player} away until {until}", player=match.seats[seat].user_name, until=when))
     if clock.clock_seconds is None:
-        parts.append("no clock")
+        parts.append(t(lang, "no clock"))
     return " · ".join(parts)
 
 
-def start_note(clock: MatchClock, seat: int) -> str:
+def start_note(clock: MatchClock, seat: int, lang: str = ENGLISH) -> str:
     """The clock line of a player's private "your match has started" message."""
     if clock.clock_seconds is None:
-        return "\nThis match has no clock."
+        return "\n" + t(lang, "This match has no clock.")
+    label = t(lang, clock_label(clock.clock_seconds), context="choice_name")
     deadline = clock.deadlines.get(seat)
-    first = f" Your first move is due {due(deadline)}." if deadline else ""
-    return f"\nClock: {clock_label(clock.clock_seconds)} a move.{first}"
+    if deadline:
+        return "\n" + t(lang, "Clock: {clock} a move. Your first move is due {due}.", clock=label, due=due(deadline))
+    return "\n" + t(lang, "Clock: {clock} a move.", clock=label)
