@@ -246,3 +246,16 @@ async def test_clock_and_record_answers_in_the_askers_language(world, locales):
                                               "seu lance vence <t:")
     suggested = await world.alice.autocomplete(thread, "move", "match", "")
     assert suggested[0]["name"] == f"#{match_id} Archimedes contra bob — sua vez"
+
+
+async def test_history_and_ratings_frames_in_the_askers_language(world, locales):
+    locales[world.alice.id] = "fr"
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, "a1-d4")
+    history = await world.alice.slash(thread, "history", match=match_id)
+    assert history.response.embeds[0].footer.text == "Page 1 sur 1"
+    board = await world.alice.slash(world.channel, "leaderboard", game="epaminondas")
+    embed = board.response.embeds[0]
+    assert embed.title == "Classement de Epaminondas" and embed.description.startswith("Personne n’a encore joué")
+    profile = await world.alice.slash(world.channel, "profile")
+    assert profile.response.content == "**alice** n’a pas encore de partie classée sur ce serveur."

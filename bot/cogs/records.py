@@ -26,8 +26,9 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.autocomplete(match=autocomplete_match)
     async def history(self, interaction: discord.Interaction, match: int) -> None:
         page = await records_of(interaction).history(match, interaction.user.id, interaction.guild_id)
-        buttons = history_buttons(page)
-        await interaction.response.send_message(embed=history_embed(page), ephemeral=True,
+        lang = language(interaction)
+        buttons = history_buttons(page, lang)
+        await interaction.response.send_message(embed=history_embed(page, lang), ephemeral=True,
                                                 **({"view": buttons} if buttons else {}))
 
     @app_commands.command(name="replay", description="An animated replay of a finished match")

@@ -36,8 +36,8 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
                     template=r"sg:h:(?P<match>\d+):(?P<page>\d+):(?P<way>[pn])"):
     """Turns a page of /history; the page is recomputed for whoever clicks, with what she may know."""
 
-    def __init__(self, match_id: int, page: int, way: str, *, disabled: bool = False):
-        label = "◀ Previous" if way == "p" else "Next ▶"
+    def __init__(self, match_id: int, page: int, way: str, *, disabled: bool = False, lang: str = ENGLISH):
+        label = t(lang, "◀ Previous") if way == "p" else t(lang, "Next ▶")
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
                                            custom_id=f"sg:h:{match_id}:{page}:{way}"))
         self.match_id, self.page = match_id, page
@@ -50,22 +50,27 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         page = await records_of(interaction).history(self.match_id, interaction.user.id, interaction.guild_id,
                                                      self.page)
-        await interaction.response.edit_message(embed=history_embed(page), view=history_buttons(page))
+        lang = language(interaction)
+        await interaction.response.edit_message(embed=history_embed(page, lang), view=history_buttons(page, lang))
 
 
-def history_embed(page: HistoryPage) -> discord.Embed:
+def history_embed(page: HistoryPage, lang: str = ENGLISH) -> discord.Embed:
+    """A page of /history: the narration is the games' own (English); the frame is in the reader's language."""
     embed = discord.Embed(title=page.title, description=fit(page.text, EMBED_DESCRIPTION_LIMIT))
-    embed.set_footer(text=f"Page {page.page + 1} of {page.pages}"
-                          + ("" if page.match.active else " · the match is over: every move is shown"))
+    footer = t(lang, "Page {page} of {pages}", page=page.page + 1, pages=page.pages)
+    if not page.match.active:
+        footer += " · " + t(lang, "the match is over: every move is shown")
+    embed.set_footer(text=footer)
     return embed
 
 
-def history_buttons(page: HistoryPage) -> discord.ui.View | None:
+def history_buttons(page: HistoryPage, lang: str = ENGLISH) -> discord.ui.View | None:
     if page.pages <= 1:
         return None
     return single_view(
-        HistoryButton(page.match.id, max(page.page - 1, 0), "p", disabled=page.page == 0),
-        HistoryButton(page.match.id, min(page.page + 1, page.pages - 1), "n", disabled=page.page >= page.pages - 1),
+        HistoryButton(page.match.id, max(page.page - 1, 0), "p", disabled=page.page == 0, lang=lang),
+        HistoryButton(page.match.id, min(page.page + 1, page.pages - 1), "n", disabled=page.page >= page.pages - 1,
+                      lang=lang),
     )
 
 
