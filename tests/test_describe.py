@@ -161,3 +161,12 @@ async def test_move_autocomplete_labels_read_well_aloud(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     moves = await world.alice.autocomplete(thread, "move", "move", "b1-b3", match=match_id)
     assert {"name": "b1-b3 (b1 to b3)", "value": "b1-b3"} in [{"name": c["name"], "value": c["value"]} for c in moves]
+
+
+async def test_describe_survives_a_restart(world):
+    thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
+    await world.restart()  # the button is found again by its custom id, like every board button
+    described = await world.alice.click(board_posts(thread)[-1], label="Describe")
+    assert described.ephemeral
+    assert described.response.content.startswith(f"Archimedes, match #{match_id}, move 0: your view as alice (White).")
+    assert "alice (White), 12 on the board: a2, a3, a4, b1," in described.response.content
