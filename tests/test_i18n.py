@@ -161,13 +161,13 @@ async def test_a_spanish_and_a_german_member_each_read_their_language(world, loc
     assert early.response.content == "No es tu turno — esperando a bob."
 
     mine = await bob.click(board_posts(thread)[-1], label="My view")
-    assert mine.response.content.startswith(f"Deine Sicht auf Partie #{match_id} (Epaminondas) — du spielst **Dark**.")
+    assert mine.response.content.startswith(f"Deine Sicht auf Partie #{match_id} (Epaminondas) — du spielst **Dunkel**.")
     assert mine.response.attachments[0].description.startswith(
-        f"Epaminondas, Partie #{match_id}, Zug 1: deine Sicht als bob (Dark). Letzter Zug: alice (Light) spielte a1-d4")
+        f"Epaminondas, Partie #{match_id}, Zug 1: deine Sicht als bob (Dunkel). Letzter Zug: alice (Hell) spielte a1-d4")
     described = await alice.click(board_posts(thread)[-1], label="Describe")
     assert described.response.content.startswith(
-        f"Epaminondas, partida #{match_id}, jugada 1: tu vista como alice (Light).")
-    assert "Le toca a: bob (Dark)." in described.response.content
+        f"Epaminondas, partida #{match_id}, jugada 1: tu vista como alice (Claras).")
+    assert "Le toca a: bob (Oscuras)." in described.response.content
     outsider = await world.carol.click(board_posts(thread)[-1], label="My view")
     assert outsider.response.content == "You are not playing in this match."
     suggestions = await bob.autocomplete(thread, "move", "move", "f12-f1", match=match_id)
@@ -187,13 +187,13 @@ async def test_public_posts_follow_the_servers_language(world, locales):
     thread = world.channel.threads[-1]
     match_id = int(re.search(r"#(\d+)", thread.name).group(1))
     board = board_posts(thread)[-1]
-    assert board.content.startswith(f"**Epaminondas** · partida #{match_id} · jugada 0\nJuega **alice** (Light).")
+    assert board.content.startswith(f"**Epaminondas** · partida #{match_id} · jugada 0\nJuega **alice** (Claras).")
     assert [b.label for row in board.components for b in row.children] == [
         "Jugar", "Mi vista", "Describir", "Abandonar", "Ofrecer tablas"]
     assert board.attachments[0].description.startswith(f"Tablero de Epaminondas, partida #{match_id}, jugada 0.")
     played = await move(world.alice, thread, match_id, "a1-d4")
     assert played.response.content.startswith("✅ You played")  # her own client: English
-    assert "**alice** (Light) jugó `a1-d4`" in board_posts(thread)[-1].content
+    assert "**alice** (Claras) jugó `a1-d4`" in board_posts(thread)[-1].content
     mine = await world.bob.click(board_posts(thread)[-1], label="Mi vista")  # the Spanish post; he reads German
     assert mine.response.content.startswith("Deine Sicht")
     offered = await world.bob.click(board_posts(thread)[-1], label="Ofrecer tablas")

@@ -8,15 +8,29 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bot.games import Game, Outcome, narrate
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, N_, t
 from bot.matches.events import MovePlayed
 from bot.storage import Match
 
 
-def seat_label(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
+# The games name their sides in English; these are translated where they are shown (Mycenae's corners, like
+# "a1", are squares and stay as they are).
+SIDE_NAMES = frozenset({N_("Light"), N_("Dark"), N_("White"), N_("Black"), N_("South"), N_("North"),
+                        N_("Vermilion"), N_("Blue"), N_("Yellow"), N_("Green")})
+
+
+def side_name(view: dict[str, Any], seat: int, lang: str = ENGLISH) -> str | None:
+    """The name of a seat's side in `lang` ("Dark", "Oscuras"), or None when the game names none."""
     seat_names = view.get("seat_names") or []
-    side = f" ({seat_names[seat]})" if seat < len(seat_names) else ""
-    return f"**{names[seat]}**{side}"
+    if seat >= len(seat_names):
+        return None
+    name = seat_names[seat]
+    return t(lang, name) if name in SIDE_NAMES else name
+
+
+def seat_label(view: dict[str, Any], names: Sequence[str], seat: int, lang: str = ENGLISH) -> str:
+    side = side_name(view, seat, lang)
+    return f"**{names[seat]}**" + (f" ({side})" if side else "")
 
 
 # The caption already says who played which move and who won; narrating those events again only repeats it.
@@ -26,7 +40,7 @@ RESTATED_BY_CAPTION = frozenset({"move", "order", "win"})
 def result_line(view: dict[str, Any], names: Sequence[str], outcome: Outcome, lang: str = ENGLISH) -> str:
     if not outcome.winners:
         return t(lang, "🤝 The match is drawn: {reason}.", reason=outcome.reason)
-    winners = t(lang, " and ").join(seat_label(view, names, s) for s in outcome.winners)
+    winners = t(lang, " and ").join(seat_label(view, names, s, lang) for s in outcome.winners)
     if len(outcome.winners) == 1:
         return t(lang, "🏆 {winner} wins: {reason}.", winner=winners, reason=outcome.reason)
     return t(lang, "🏆 {winners} share the win: {reason}.", winners=winners, reason=outcome.reason)
@@ -56,7 +70,7 @@ def turn_caption(
         lines.append(result_line(view, names, outcome, lang))
     else:
         acting = view.get("to_act") or []
-        players = ", ".join(seat_label(view, names, s) for s in acting)
+        players = ", ".join(seat_label(view, names, s, lang) for s in acting)
         if acting and secret_setup:
             lines.append(t(lang, "Secret setup: {players} — press **Move** to set up in private; nobody else sees "
                                  "your choices.", players=players))
@@ -75,7 +89,7 @@ def turn_caption(
 def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed,
                   lang: str = ENGLISH) -> list[str]:
     lines = []
-    who = seat_label(view, names, played.seat) if played.seat >= 0 else ""
+    who = seat_label(view, names, played.seat, lang) if played.seat >= 0 else ""
     story = [line.rstrip(".") for line in narrate(game, played.events, None, RESTATED_BY_CAPTION)]  # some games narrate whole sentences
     tail = (" — " + "; ".join(story) if story else "") + "."
     if played.kind == "move":
@@ -89,7 +103,7 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
         lines.append(did + tail)
     for forced in played.forced:
         story = [line.rstrip(".") for line in narrate(game, forced.events, None, RESTATED_BY_CAPTION)]
-        lines.append(t(lang, "{player} had no choice: `{move}`", player=seat_label(view, names, forced.seat),
+        lines.append(t(lang, "{player} had no choice: `{move}`", player=seat_label(view, names, forced.seat, lang),
                        move=forced.move) + (" — " + "; ".join(story) if story else "") + ".")
     return lines
 

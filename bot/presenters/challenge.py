@@ -15,6 +15,7 @@ from bot.matches.server_settings import clock_label
 from bot.storage import Challenge, Match
 
 from .board import BoardPresenter
+from .captions import side_name
 from .clock_text import start_note
 from .controls import Controls
 from .text import fit, mentions, message_link
@@ -152,7 +153,7 @@ class ChallengePresenter:
             if not seat.is_member:
                 continue
             view = self.service.view(match, seat.seat)
-            side = (view.get("seat_names") or [f"seat {seat.seat + 1}"] * (seat.seat + 1))[seat.seat]
+            side = side_name(view, seat.seat, lang) or f"{seat.seat + 1}"
             text = t(lang, "Your {game} match #{match} has started: you play **{side}**. Thread: {link}", game=title,
                      match=match.id, side=side, link=link)
             prompt = secret and seat.seat in setting_up

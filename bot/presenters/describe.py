@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 from bot.games import Outcome, get_game
 from bot.i18n import ENGLISH, N_, t
 
-from .captions import format_score
+from .captions import format_score, side_name
 
 MAX_ALT_TEXT = 1024  # Discord's limit for an attachment's description
 MAX_MESSAGE = 2000  # Discord's limit for a message's content
@@ -24,14 +24,14 @@ View = dict[str, Any]
 # --- the facts both descriptions share ------------------------------------------------------------------------
 
 
-def side_of(view: View, seat: int) -> str:
-    seat_names = view.get("seat_names") or []
-    return seat_names[seat] if seat < len(seat_names) else f"{seat + 1}"
+def side_of(view: View, seat: int, lang: str = ENGLISH) -> str:
+    return side_name(view, seat, lang) or f"{seat + 1}"
 
 
-def player(view: View, names: Sequence[str], seat: int) -> str:
+def player(view: View, names: Sequence[str], seat: int, lang: str = ENGLISH) -> str:
     """'alice (Light)': a member's name with her side, as a screen reader reads it (no markdown)."""
-    name, side = (names[seat] if seat < len(names) else side_of(view, seat)), side_of(view, seat)
+    side = side_of(view, seat, lang)
+    name = names[seat] if seat < len(names) else side
     return name if name == side else f"{name} ({side})"
 
 
@@ -45,10 +45,10 @@ def header(lang: str, title: str, view: View, names: Sequence[str], match_id: in
         return t(lang, "{game}: the starting position.", game=title)
     if kind == "preview" and viewer is not None:
         return t(lang, "{game}, {where}: preview of your move, as {side}.", game=title, where=where,
-                 side=player(view, names, viewer))
+                 side=player(view, names, viewer, lang))
     if viewer is not None:
         return t(lang, "{game}, {where}: your view as {side}.", game=title, where=where,
-                 side=player(view, names, viewer))
+                 side=player(view, names, viewer, lang))
     return t(lang, "{game} board, {where}.", game=title, where=where)
 
 
@@ -60,7 +60,7 @@ def last_move_line(lang: str, view: View, names: Sequence[str]) -> str | None:
     if seat is None:
         line = t(lang, "Last move: {move}", move=move)
     else:
-        line = t(lang, "Last move: {player} played {move}", player=player(view, names, seat), move=move)
+        line = t(lang, "Last move: {player} played {move}", player=player(view, names, seat, lang), move=move)
     return line + (f", {did}." if did else ".")
 
 
@@ -69,12 +69,12 @@ def status_line(lang: str, view: View, names: Sequence[str]) -> str:
     if outcome is not None:
         if not outcome.winners:
             return t(lang, "The match is drawn: {reason}.", reason=outcome.reason)
-        winners = ", ".join(player(view, names, s) for s in outcome.winners)
+        winners = ", ".join(player(view, names, s, lang) for s in outcome.winners)
         return t(lang, "{winners} won: {reason}.", winners=winners, reason=outcome.reason)
     acting = view.get("to_act") or []
     if not acting:
         return ""
-    return t(lang, "To move: {players}.", players=", ".join(player(view, names, s) for s in acting))
+    return t(lang, "To move: {players}.", players=", ".join(player(view, names, s, lang) for s in acting))
 
 
 def material_line(lang: str, view: View, names: Sequence[str]) -> str:
@@ -86,7 +86,7 @@ def material_line(lang: str, view: View, names: Sequence[str]) -> str:
         if scores is not None:
             facts.append(t(lang, "score {score}", score=format_score(scores[seat])))
         if facts:
-            parts.append(f"{player(view, names, seat)}: {', '.join(facts)}")
+            parts.append(f"{player(view, names, seat, lang)}: {', '.join(facts)}")
     return "; ".join(parts) + ("." if parts else "")
 
 
@@ -108,12 +108,12 @@ def rules_alt_text(game_key: str, lang: str = ENGLISH) -> str:
     """The /rules diagram's description: the starting position it shows, piece by piece where that fits."""
     game = get_game(game_key)
     view = game.view(game.new_state(game.info.min_players, 0, None), None)  # what renderers.rules_diagram draws
-    names = [side_of(view, s) for s in range(game.info.min_players)]
+    names = [side_of(view, s, lang) for s in range(game.info.min_players)]
     lines = summary_lines(lang, game.info.title, {**view, "to_act": [], "last_move": None}, names, None, "start")
     pieces = PIECES.get(game_key, _no_pieces)(lang, view)
     for seat, items in enumerate(pieces):
         if items:
-            lines.append(f"{side_of(view, seat)}: {', '.join(items)}.")
+            lines.append(f"{side_of(view, seat, lang)}: {', '.join(items)}.")
     return shorten(" ".join(lines), MAX_ALT_TEXT)
 
 
@@ -138,8 +138,8 @@ def text_board(title: str, view: View, names: Sequence[str], *, match_id: int | 
         if seat >= view.get("num_players", len(names)):
             break
         listing = ", ".join(items) if items else t(lang, "none")
-        paragraphs.append(t(lang, "{player}, {count} on the board: {pieces}.", player=player(view, names, seat),
-                            count=len(items), pieces=listing))
+        paragraphs.append(t(lang, "{player}, {count} on the board: {pieces}.",
+                            player=player(view, names, seat, lang), count=len(items), pieces=listing))
     paragraphs += EXTRAS.get(view.get("game", ""), _no_extras)(lang, view, names)
     return pack(paragraphs, MAX_MESSAGE)
 
@@ -361,7 +361,7 @@ def _myriath_extras(lang: str, view: View, names: Sequence[str]) -> list[str]:
     lines = []
     for seat, supply in enumerate(view["supplies"]):
         left = ", ".join(f"{count} × {kinds.get(key, key)} ({key})" for key, count in supply.items() if count)
-        lines.append(t(lang, "{player} has in supply: {tiles}.", player=player(view, names, seat),
+        lines.append(t(lang, "{player} has in supply: {tiles}.", player=player(view, names, seat, lang),
                        tiles=left or t(lang, "none")))
     return lines
 

@@ -12,6 +12,7 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue
+from bot.presenters.captions import side_name
 from bot.presenters.describe import alt_text, text_board
 from bot.presenters.pictures import render_file
 from bot.storage import Match
@@ -74,10 +75,9 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     mine = await service_of(interaction).private_view(match_id, interaction.user.id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     match, seat = mine.match, mine.seat
-    seat_names = mine.view.get("seat_names") or []
-    side = seat_names[seat] if seat < len(seat_names) else f"seat {seat + 1}"
-    title = catalogue.info(match.game).title
     lang = language(interaction)
+    side = side_name(mine.view, seat, lang) or f"{seat + 1}"
+    title = catalogue.info(match.game).title
     lines = [t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=match.id, game=title,
                side=side)]
     pending = await presenter_of(interaction).private.take_pending(match, interaction.user.id)

@@ -188,8 +188,8 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.action == "cancel":
             _sessions(interaction).pop(self.session_id, None)
-            await interaction.response.edit_message(content=t(language(interaction), "Move cancelled. Nothing was played."), view=None,
-                                                    attachments=[])
+            await interaction.response.edit_message(
+                content=t(language(interaction), "Move cancelled. Nothing was played."), view=None, attachments=[])
             return
         session = _session_for(interaction, self.session_id)
         if self.action == "back":

@@ -57,6 +57,6 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer()
         report = await service.submit_move(self.match_id, interaction.user.id, self.move,
                                            expected_version=self.version)
-        await interaction.edit_original_response(content=t(language(interaction), "✅ You played `{move}`.", move=self.move),
-                                                view=None)
+        await interaction.edit_original_response(
+            content=t(language(interaction), "✅ You played `{move}`.", move=self.move), view=None)
         await after_presentation(interaction, report)
