@@ -348,6 +348,12 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
         ref.play(seat, text)
         ref.check()
         board = board_posts(thread)[-1]
+        if ply % 3 == 0 and "Describe" in buttons(board):
+            # the board in words, from each player's own view: the referee checks it tells nothing more
+            for reader in players:
+                described = await reader.click(board, label="Describe")
+                assert described.ephemeral and "on the board:" in described.response.content
+            ref.check()
         assert f"**{NAMES[seat]}** ({['South', 'North'][seat]}) played `{text}`" in board.content
         if GAME.outcome(ref.state) is None:
             assert [u.id for u in board.mentions] == [players[1 - seat].id]
