@@ -259,3 +259,16 @@ async def test_history_and_ratings_frames_in_the_askers_language(world, locales)
     assert embed.title == "Classement de Epaminondas" and embed.description.startswith("Personne n’a encore joué")
     profile = await world.alice.slash(world.channel, "profile")
     assert profile.response.content == "**alice** n’a pas encore de partie classée sur ce serveur."
+
+
+async def test_settings_in_the_managers_language(world, locales):
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    dave = world.guild.add_member(world.env.create_user("dave"), roles=[role])
+    locales[dave.id] = "de"
+    saved = await dave.slash(world.channel, "settings", setting="challenge_expiry", value="6 hours")
+    assert saved.response.content.startswith(
+        "Gespeichert. Laufende Partien behalten die Uhr, mit der sie begannen.\n**Servereinstellungen**\n"
+        "• **Standard-Bedenkzeit**: 3 Tage — Zeit pro Zug")
+    assert "• **Ablauf von Herausforderungen**: 6 Stunden — wie lange" in saved.response.content
+    offered = await dave.autocomplete(world.channel, "settings", "value", "", setting="challenge_expiry")
+    assert {"name": "6 Stunden", "value": "6 hours"} in offered

@@ -86,26 +86,27 @@ class ClocksCog(commands.Cog, name="Clocks"):
     @app_commands.guild_only()
     async def settings(self, interaction: discord.Interaction, setting: str | None = None,
                        value: str | None = None) -> None:
-        service = service_of(interaction)
+        service, lang = service_of(interaction), language(interaction)
         permissions = getattr(interaction.user, "guild_permissions", None)
         may_manage = bool(permissions and permissions.manage_guild)
         head = ""
         if setting is not None or value is not None:
             await service.server_settings.change(interaction.guild_id, setting or "", value or "",
                                                  may_manage=may_manage)
-            head = "Saved. Running matches keep the clock they started with.\n"
+            head = t(lang, "Saved. Running matches keep the clock they started with.") + "\n"
         values = await service.server_settings.for_manager(interaction.guild_id, may_manage=may_manage)
-        lines = [f"• **{spec.title}**: {spec.label_of(values[key])} — {spec.description}"
-                 for key, spec in SETTINGS.items()]
-        await answer(interaction, head + "**Server settings**\n" + "\n".join(lines))
+        lines = [f"• **{t(lang, spec.title)}**: {t(lang, spec.label_of(values[key]))} — "
+                 f"{t(lang, spec.description)}" for key, spec in SETTINGS.items()]
+        await answer(interaction, head + t(lang, "**Server settings**") + "\n" + "\n".join(lines))
 
     @settings.autocomplete("value")
     async def value_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         spec = SETTINGS.get(getattr(interaction.namespace, "setting", None) or "")
         labels = spec.choices if spec else [label for s in SETTINGS.values() for label in s.choices]
-        return [app_commands.Choice(name=label, value=label) for label in labels
-                if current.lower() in label.lower()][:25]
+        lang = language(interaction)  # shown in her language, sent back as the label the setting knows
+        return [app_commands.Choice(name=t(lang, label), value=label) for label in labels
+                if current.lower() in label.lower() or current.lower() in t(lang, label).lower()][:25]
 
 
 async def setup(bot: commands.Bot) -> None:
