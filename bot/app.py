@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
+from bot.i18n import N_
 from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
@@ -93,9 +94,9 @@ class StrategosBot(commands.Bot):
         if isinstance(error, discord.app_commands.TransformerError):
             original = UserError(_transform_failure(error))
         elif isinstance(error, discord.app_commands.NoPrivateMessage):
-            original = UserError("That command works in a server, not in DMs.")
+            original = UserError(N_("That command works in a server, not in DMs."))
         elif isinstance(error, discord.app_commands.CheckFailure):
-            original = UserError("You can't use that command here.")
+            original = UserError(N_("You can't use that command here."))
         command = interaction.command.name if interaction.command else "?"
         await report_failure(interaction, original, f"command /{command}")
 
@@ -124,8 +125,8 @@ class StrategosBot(commands.Bot):
 
 def _transform_failure(error: discord.app_commands.TransformerError) -> str:
     if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
-        return "I can't find that member in this server. Pick someone from the list."
-    return "I couldn't understand one of the options. Pick a value from the list."
+        return N_("I can't find that member in this server. Pick someone from the list.")
+    return N_("I couldn't understand one of the options. Pick a value from the list.")
 
 
 def create_bot(settings: Settings | None = None, **kwargs) -> StrategosBot:
