@@ -272,3 +272,12 @@ async def test_settings_in_the_managers_language(world, locales):
     assert "• **Ablauf von Herausforderungen**: 6 Stunden — wie lange" in saved.response.content
     offered = await dave.autocomplete(world.channel, "settings", "value", "", setting="challenge_expiry")
     assert {"name": "6 Stunden", "value": "6 hours"} in offered
+
+
+def test_catalogues_are_read_once_per_process(monkeypatch):
+    """Reading the four catalogues takes ~0.2 s; every bot start (many in the tests) must not pay it again."""
+    i18n.load()
+    reads = []
+    monkeypatch.setattr(i18n, "read_catalogue", lambda lang: reads.append(lang) or {})
+    i18n.load()
+    assert reads == []

@@ -66,9 +66,13 @@ def read_catalogue(lang: str) -> dict[tuple[str | None, str], str]:
     return found
 
 
-def load(languages: Iterable[str] = LANGUAGES) -> None:
-    """Read every catalogue (at start-up; a missing one leaves that language in English)."""
+def load(languages: Iterable[str] = LANGUAGES, *, again: bool = False) -> None:
+    """Read every catalogue (at start-up; a missing one leaves that language in English). Catalogues already
+    read are kept unless `again`: they do not change while the bot runs, and a process may start many bots
+    (the tests do)."""
     for lang in languages:
+        if lang in _catalogues and not again:
+            continue
         try:
             _catalogues[lang] = read_catalogue(lang)
         except OSError:
