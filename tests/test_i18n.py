@@ -10,13 +10,13 @@ import discord
 import pytest
 import simcord.interactions
 from babel.messages.pofile import read_po
-from discord import app_commands
 
+from bot import extract_texts as extract
 from bot import i18n
 from bot.cogs.rules import guide_text
 from bot.cogs.translator import CatalogueTranslator
 from bot.games import GAMES
-from bot.i18n import LANGUAGES, catalogue_path, extract, language_of, placeholders, t
+from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
 from bot_helpers import board_posts, move, start_match, stored
@@ -37,7 +37,7 @@ def catalogue(lang: str):
 
 
 def test_the_template_lists_every_text_the_code_and_the_commands_use():
-    assert extract.main(["--check"]) == 0, "run python -m bot.i18n.extract"
+    assert extract.main(["--check"]) == 0, "run python -m bot.extract_texts"
     keys = template_keys()
     assert (None, "{players} to move.") in keys and ("command_name", "play") in keys
     assert ("choice_name", "Epaminondas") not in keys  # the games' names are names

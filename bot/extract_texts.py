@@ -1,7 +1,9 @@
 """Collect every translatable text into the template `bot/i18n/locales/strategos.pot`.
 
-    python -m bot.i18n.extract          # rewrite the template
-    python -m bot.i18n.extract --check  # exit 1 if the template is out of date
+    python -m bot.extract_texts          # rewrite the template
+    python -m bot.extract_texts --check  # exit 1 if the template is out of date
+
+A tool at the top of the program, like bot/bench.py: it builds the bot to read its command tree.
 
 Two sources: the texts the code passes to `t(lang, "…")` or marks with `N_("…")` (read from the source, so no
 text is missed for want of running it), and the slash commands' names, descriptions and choices (read from the
@@ -21,11 +23,12 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
+from bot.app import EXTENSIONS, create_bot
 from bot.games import GAMES
+from bot.i18n import DOMAIN, LOCALES_DIR
+from bot.settings import Settings
 
-from . import DOMAIN, LOCALES_DIR
-
-BOT_DIR = Path(__file__).resolve().parent.parent
+BOT_DIR = Path(__file__).resolve().parent
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 
 Key = tuple[str | None, str]  # (context, English text)
@@ -73,9 +76,6 @@ def walk_commands(commands, names: frozenset[str] = frozenset()) -> Iterator[tup
 
 async def command_tree():
     """The bot's slash commands, built as at start-up (no token, no database, no network)."""
-    from bot.app import EXTENSIONS, create_bot  # the top of the program: only this tool needs it
-    from bot.settings import Settings
-
     bot = create_bot(Settings(token=None, database=Path(":memory:"), dev_guild=None, log_level="WARNING"))
     for extension in EXTENSIONS:
         await bot.load_extension(extension)
@@ -114,7 +114,7 @@ def main(argv: list[str]) -> int:
         with TEMPLATE.open("rb") as file:
             stored = read_po(file)
         if keys_of(stored) != keys_of(fresh):
-            print(f"{TEMPLATE} is out of date: run python -m bot.i18n.extract", file=sys.stderr)
+            print(f"{TEMPLATE} is out of date: run python -m bot.extract_texts", file=sys.stderr)
             return 1
         return 0
     TEMPLATE.write_bytes(render(fresh))
