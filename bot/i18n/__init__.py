@@ -89,8 +89,8 @@ def translate(lang: str, text: str, context: str | None = None) -> str | None:
     """The catalogue's translation of `text`, or None (English, an unknown language, a missing text)."""
     if lang == ENGLISH:
         return None
-    if lang not in _catalogues:
-        load([lang]) if lang in LANGUAGES else None
+    if lang not in _catalogues and lang in LANGUAGES:  # used before start-up read them (a tool, a test)
+        load([lang])
     return _catalogues.get(lang, {}).get((context, text))
 
 
