@@ -12,6 +12,9 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from bot import i18n
+from bot.cogs.translator import CatalogueTranslator
+from bot.i18n import N_
 from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
@@ -76,6 +79,8 @@ class StrategosBot(commands.Bot):
         self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
         self.tree.on_error = self.on_app_command_error
+        i18n.load()  # every language's catalogue, read once
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
@@ -96,11 +101,17 @@ class StrategosBot(commands.Bot):
         if isinstance(error, discord.app_commands.TransformerError):
             original = UserError(_transform_failure(error))
         elif isinstance(error, discord.app_commands.NoPrivateMessage):
-            original = UserError("That command works in a server, not in DMs.")
+            original = UserError(N_("That command works in a server, not in DMs."))
         elif isinstance(error, discord.app_commands.CheckFailure):
-            original = UserError("You can't use that command here.")
+            original = UserError(N_("You can't use that command here."))
         command = interaction.command.name if interaction.command else "?"
         await report_failure(interaction, original, f"command /{command}")
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Remember each server's preferred language as Discord reports it: its public posts are written in it."""
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            await self.matches.server_settings.saw_language(interaction.guild_id,
+                                                            i18n.language_of(interaction.guild_locale))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
@@ -124,8 +135,8 @@ class StrategosBot(commands.Bot):
 
 def _transform_failure(error: discord.app_commands.TransformerError) -> str:
     if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
-        return "I can't find that member in this server. Pick someone from the list."
-    return "I couldn't understand one of the options. Pick a value from the list."
+        return N_("I can't find that member in this server. Pick someone from the list.")
+    return N_("I couldn't understand one of the options. Pick a value from the list.")
 
 
 def create_bot(settings: Settings | None = None, **kwargs) -> StrategosBot:

@@ -19,6 +19,7 @@ import sqlite3
 from dataclasses import dataclass
 
 import renderers
+from bot.presenters.describe import alt_text
 from renderers.replay import replay_gif
 from bot.games.myrmidons import GAME
 from bot_helpers import board_posts, buttons, choose, is_disabled, match_id_of, move, stored, thread_of
@@ -54,6 +55,7 @@ class Sent:
     message_id: int
     content: str
     files: list[tuple[str, str]]  # (filename, url)
+    descriptions: dict[str, str]  # url -> the attachment's description (its alt text)
     component_ids: list[str]
     ephemeral: bool
     reader: int | None  # None: everyone who can read the channel; else the only user who can see it
@@ -94,6 +96,7 @@ class Wiretap:
         self.sent.append(Sent(
             channel_id=message.channel_id, message_id=message.id, content=message.content or "",
             files=[(a["filename"], a["url"]) for a in message.attachments],
+            descriptions={a["url"]: a.get("description") or "" for a in message.attachments},
             component_ids=[c.get("custom_id") or "" for row in message.components for c in row.get("components", [])],
             ephemeral=message.is_ephemeral, reader=reader,
         ))
@@ -149,14 +152,20 @@ class Referee:
     def _check_public(self, sent: Sent) -> None:
         assert not any(c.startswith(("sg:p:", "sg:s:")) for c in sent.component_ids), sent  # pickers are private
         for filename, url in self._new_images(sent):
+            description = sent.descriptions[url]
+            match_id = int(re.search(r"match #(\d+)", description).group(1))
+            public = alt_text("Myrmidons", GAME.view(self.state, None), NAMES, match_id=match_id)
             if filename == "replay.gif":  # the match's end: every frame is a public view, nothing more
                 expected = replay_gif([GAME.view(s, None) for s in self.states], player_names=NAMES)
                 assert self.tap.image(url) == expected, f"the replay is not the public course of the match: {sent}"
+                assert description.endswith(public), description
                 continue
             assert filename == "board.png", sent
             assert self.tap.image(url) == _render(self.state, None), f"public picture is not the public view: {sent}"
+            assert description == public, f"public alt text is not the public view's: {description!r}"
         for tell in self._tells(None):
-            assert tell not in sent.content, f"public text gives away {tell!r}: {sent.content!r}"
+            for text in (sent.content, *sent.descriptions.values()):
+                assert tell not in text, f"public text gives away {tell!r}: {text!r}"
         public_codes = {p["code"] for p in self.public_pieces.values()}
         public_names = {p["name"] for p in self.public_pieces.values()}
         for code in CODE.findall(sent.content):
@@ -182,8 +191,10 @@ class Referee:
                     assert preview["first_player"] is None  # who starts stays unknown until the setup is final
                 expected = renderers.render(preview, player_names=list(NAMES))
             assert self.tap.image(url) == expected, f"private picture is not {NAMES[seat]}'s own view: {sent}"
+            assert f"as {NAMES[seat]} (" in sent.descriptions[url], sent.descriptions[url]  # whose side it shows
         for tell in self._tells(seat):
-            assert tell not in sent.content, f"{NAMES[seat]} was told {tell!r}: {sent.content!r}"
+            for text in (sent.content, *sent.descriptions.values()):
+                assert tell not in text, f"{NAMES[seat]} was told {tell!r}: {text!r}"
 
     def _new_images(self, sent: Sent) -> list[tuple[str, str]]:
         """Attachments not seen before (an edit that only greys out buttons keeps its old picture)."""
@@ -275,7 +286,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     setup_board = board_posts(thread)[-1]
     assert "Secret setup: **alice** (South), **bob** (North)" in setup_board.content
     assert {u.id for u in setup_board.mentions} == {world.alice.id, world.bob.id}
-    assert set(buttons(setup_board)) == {"Move", "My view", "Resign", "Offer draw"}
+    assert set(buttons(setup_board)) == {"Move", "My view", "Describe", "Resign", "Offer draw"}
     assert private_channels(world) == {world.alice.id: "dm", world.bob.id: "pending"}
     assert world.bob.user.dm_channel.last_message is None  # his DMs are closed
 
@@ -337,6 +348,12 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
         ref.play(seat, text)
         ref.check()
         board = board_posts(thread)[-1]
+        if ply % 3 == 0 and "Describe" in buttons(board):
+            # the board in words, from each player's own view: the referee checks it tells nothing more
+            for reader in players:
+                described = await reader.click(board, label="Describe")
+                assert described.ephemeral and "on the board:" in described.response.content
+            ref.check()
         assert f"**{NAMES[seat]}** ({['South', 'North'][seat]}) played `{text}`" in board.content
         if GAME.outcome(ref.state) is None:
             assert [u.id for u in board.mentions] == [players[1 - seat].id]

@@ -15,6 +15,7 @@ import pytest
 from bot.games import is_visible
 from bot.games.mycenae import GAME as G
 from bot.games.mycenae import HORSE, KING, ORTHO, Burn, PieceMove, parse_move
+from bot.presenters.describe import alt_text, text_board
 
 WALKS: dict[tuple, tuple] = {}  # (n, armies, secret, seed, plies) -> (a, b, event types met), per process
 
@@ -44,8 +45,13 @@ def pick(rng: random.Random, moves: set[str]) -> str:
 def assert_same_for_others(a, b, others: list[int]):
     assert G.to_act(a) == G.to_act(b)
     assert G.outcome(a) == G.outcome(b)
+    names = [f"player {s}" for s in range(a.num_players)]
     for viewer in [None, *others]:
         assert G.view(a, viewer) == G.view(b, viewer), viewer
+        # what a screen reader hears of the picture: its alt text and the text board
+        view_a, view_b = G.view(a, viewer), G.view(b, viewer)
+        assert alt_text("Mycenae", view_a, names, match_id=1) == alt_text("Mycenae", view_b, names, match_id=1)
+        assert text_board("Mycenae", view_a, names) == text_board("Mycenae", view_b, names)
     for seat in others:
         assert G.legal_moves(a, seat) == G.legal_moves(b, seat)
         assert G.choices(a, seat) == G.choices(b, seat)
@@ -104,6 +110,9 @@ THREE = [(["mycenae", "plain", "plain"], 7), (["mycenae", "plain", "mycenae"], 1
 def test_two_players_cannot_tell_the_cargo_apart(secret, seed):
     a, b = twin_walk(2, ["mycenae", "mycenae"], secret, seed, plies=150)
     assert G.view(a, secret)["cargo"] != G.view(b, secret)["cargo"] or G.outcome(a) is not None
+    if G.outcome(a) is None:  # her own text board does tell them apart: it lists her knights' cargo
+        names = ["alice", "bob"]
+        assert text_board("Mycenae", G.view(a, secret), names) != text_board("Mycenae", G.view(b, secret), names)
 
 
 @pytest.mark.parametrize("secret,seed", FOUR)

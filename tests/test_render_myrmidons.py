@@ -14,6 +14,7 @@ import renderers
 from bot.games import IllegalMoveError, get_game
 from bot.games.myrmidons import parse_move
 from bot.games.playout import final_state, random_plies
+from bot.presenters.describe import alt_text, text_board
 from renderers import myrmidons as myr
 from renderers.common import BACKGROUND, CAPTION_HEIGHT, DARK, LIGHT, SIDES, VERMILLION, YELLOW
 
@@ -422,6 +423,22 @@ def test_public_pictures_are_identical_for_games_differing_only_in_hidden_values
     for a, b in zip(first, second):
         assert myr.render(GAME.view(a, None)) == myr.render(GAME.view(b, None)), f"ply {a.ply}"
     assert any(myr.render(GAME.view(a, 0)) != myr.render(GAME.view(b, 0)) for a, b in zip(first, second))
+
+
+def _words(view):
+    """Everything a screen reader hears of the picture: its alt text and the text board."""
+    names = ["alice", "bob"]
+    return alt_text("Myrmidons", view, names, match_id=7), text_board("Myrmidons", view, names, match_id=7)
+
+
+@pytest.mark.parametrize("options", [None, {"memory": "on"}])
+def test_public_descriptions_are_identical_for_games_differing_only_in_hidden_values(options):
+    first, second = _twin_games(0, options)
+    for a, b in zip(first, second):
+        assert _words(GAME.view(a, None)) == _words(GAME.view(b, None)), f"ply {a.ply}"
+        assert _words(GAME.view(a, 1)) == _words(GAME.view(b, 1)), f"ply {a.ply}"
+    # South's own text board names her pieces, so it does tell the twins apart: the comparison can fail
+    assert any(_words(GAME.view(a, 0)) != _words(GAME.view(b, 0)) for a, b in zip(first, second))
 
 
 def test_souths_private_pictures_do_not_depend_on_norths_hidden_values():

@@ -7,11 +7,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import t
 from bot.matches.clocks import MAX_AWAY_DAYS
 from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS, clock_label
 from bot.presenters.clock_text import clock_lines
 from bot.storage import MemberPrefs
-from bot.views.common import acknowledge, answer, service_of
+from bot.views.common import acknowledge, answer, language, service_of
 
 from .common import autocomplete_match
 
@@ -22,9 +23,12 @@ def _switch(value: str | None) -> bool | None:
     return None if value is None else value == "on"
 
 
-def _prefs_text(prefs: MemberPrefs) -> str:
-    return (f"A DM each time it is your turn: **{'on' if prefs.turn_dms else 'off'}** · "
-            f"reminders when your time runs short: **{'on' if prefs.reminders else 'off'}**.")
+def _prefs_text(prefs: MemberPrefs, lang: str) -> str:
+    def switch(on: bool) -> str:  # as the command's own choice shows it
+        return t(lang, "on" if on else "off", context="choice_name")
+
+    return t(lang, "A DM each time it is your turn: **{turns}** · reminders when your time runs short: "
+                   "**{reminders}**.", turns=switch(prefs.turn_dms), reminders=switch(prefs.reminders))
 
 
 class ClocksCog(commands.Cog, name="Clocks"):
@@ -36,16 +40,18 @@ class ClocksCog(commands.Cog, name="Clocks"):
     async def away(self, interaction: discord.Interaction, days: int) -> None:
         await acknowledge(interaction)
         until = await service_of(interaction).clocks.go_away(interaction.user.id, days)
-        await answer(interaction, f"💤 Your clocks are paused until <t:{int(until)}:f>. Opponents see that you are "
-                                  "away. Any move of yours, or `/back`, ends it sooner.")
+        await answer(interaction, t(language(interaction), "💤 Your clocks are paused until {until}. Opponents see "
+                                    "that you are away. Any move of yours, or `/back`, ends it sooner.",
+                                    until=f"<t:{int(until)}:f>"))
 
     @app_commands.command(name="back", description="End your time away: your clocks run again")
     async def back(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         if await service_of(interaction).clocks.come_back(interaction.user.id):
-            await answer(interaction, "👋 Welcome back: your clocks run again, with the time they had left.")
+            await answer(interaction, t(language(interaction),
+                                        "👋 Welcome back: your clocks run again, with the time they had left."))
         else:
-            await answer(interaction, "You are not away, so nothing changed.")
+            await answer(interaction, t(language(interaction), "You are not away, so nothing changed."))
 
     @app_commands.command(name="clock", description="A match's clock: time per move, who must move by when")
     @app_commands.describe(match="One of your matches", clock="A match keeps the clock it started with")
@@ -56,10 +62,13 @@ class ClocksCog(commands.Cog, name="Clocks"):
         service = service_of(interaction)
         found = await service.match_for(match, interaction.user.id, interaction.guild_id)
         state = await service.clocks.of_running(found, change=clock)
+        lang = language(interaction)
         if state.clock_seconds is None:
-            await answer(interaction, f"Match #{found.id} has no clock.")
+            await answer(interaction, t(lang, "Match #{match} has no clock.", match=found.id))
             return
-        lines = [f"Match #{found.id}: {clock_label(state.clock_seconds)} a move.", *clock_lines(found, state)]
+        label = t(lang, clock_label(state.clock_seconds), context="choice_name")
+        lines = [t(lang, "Match #{match}: {clock} a move.", match=found.id, clock=label),
+                 *clock_lines(found, state, lang)]
         await answer(interaction, "\n".join(lines))
 
     @app_commands.command(name="notify", description="Choose your DMs: each turn (default off), reminders (on)")
@@ -70,8 +79,9 @@ class ClocksCog(commands.Cog, name="Clocks"):
         await acknowledge(interaction)
         prefs = await service_of(interaction).clocks.notifications(
             interaction.user.id, turn_dms=_switch(turns), reminders=_switch(reminders))
-        head = "Saved. " if turns is not None or reminders is not None else ""
-        await answer(interaction, head + _prefs_text(prefs))
+        lang = language(interaction)
+        head = t(lang, "Saved.") + " " if turns is not None or reminders is not None else ""
+        await answer(interaction, head + _prefs_text(prefs, lang))
 
     @app_commands.command(name="settings", description="This server's defaults for new matches (Manage Server)")
     @app_commands.describe(setting="Which setting to change (empty: show them all)", value="Its new value")
@@ -81,26 +91,27 @@ class ClocksCog(commands.Cog, name="Clocks"):
     async def settings(self, interaction: discord.Interaction, setting: str | None = None,
                        value: str | None = None) -> None:
         await acknowledge(interaction)
-        service = service_of(interaction)
+        service, lang = service_of(interaction), language(interaction)
         permissions = getattr(interaction.user, "guild_permissions", None)
         may_manage = bool(permissions and permissions.manage_guild)
         head = ""
         if setting is not None or value is not None:
             await service.server_settings.change(interaction.guild_id, setting or "", value or "",
                                                  may_manage=may_manage)
-            head = "Saved. Running matches keep the clock they started with.\n"
+            head = t(lang, "Saved. Running matches keep the clock they started with.") + "\n"
         values = await service.server_settings.for_manager(interaction.guild_id, may_manage=may_manage)
-        lines = [f"• **{spec.title}**: {spec.label_of(values[key])} — {spec.description}"
-                 for key, spec in SETTINGS.items()]
-        await answer(interaction, head + "**Server settings**\n" + "\n".join(lines))
+        lines = [f"• **{t(lang, spec.title)}**: {t(lang, spec.label_of(values[key]))} — "
+                 f"{t(lang, spec.description)}" for key, spec in SETTINGS.items()]
+        await answer(interaction, head + t(lang, "**Server settings**") + "\n" + "\n".join(lines))
 
     @settings.autocomplete("value")
     async def value_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         spec = SETTINGS.get(getattr(interaction.namespace, "setting", None) or "")
         labels = spec.choices if spec else [label for s in SETTINGS.values() for label in s.choices]
-        return [app_commands.Choice(name=label, value=label) for label in labels
-                if current.lower() in label.lower()][:25]
+        lang = language(interaction)  # shown in her language, sent back as the label the setting knows
+        return [app_commands.Choice(name=t(lang, label), value=label) for label in labels
+                if current.lower() in label.lower() or current.lower() in t(lang, label).lower()][:25]
 
 
 async def setup(bot: commands.Bot) -> None:

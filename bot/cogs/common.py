@@ -5,9 +5,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.i18n import ENGLISH, t
 from bot.matches import MatchService, catalogue
 from bot.storage import Match
-from bot.views.common import service_of
+from bot.views.common import language, service_of
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -22,20 +23,22 @@ def all_game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=info.title, value=info.key) for info in catalogue.all_games()]
 
 
-def match_label(service: MatchService, match: Match, user_id: int) -> str:
+def match_label(service: MatchService, match: Match, user_id: int, lang: str = ENGLISH) -> str:
+    """'#12 Epaminondas vs bob — your turn': a match as /games and the autocomplete name it."""
     title = catalogue.info(match.game).title
-    others = [s.user_name for s in match.seats if s.user_id != user_id]
-    waiting = " — your turn" if match.seat_of(user_id) in service.to_act(match) else ""
-    return f"#{match.id} {title} vs {', '.join(others)}{waiting}"[:100]
+    others = ", ".join(s.user_name for s in match.seats if s.user_id != user_id)
+    if match.seat_of(user_id) in service.to_act(match):
+        return t(lang, "#{match} {game} vs {players} — your turn", match=match.id, game=title, players=others)[:100]
+    return t(lang, "#{match} {game} vs {players}", match=match.id, game=title, players=others)[:100]
 
 
 async def autocomplete_match(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    service = service_of(interaction)
+    service, lang = service_of(interaction), language(interaction)
     matches = await service.matches_of(interaction.user.id)
     current = current.strip().lower().lstrip("#")[:100]
     choices = []
     for match in matches:
-        label = match_label(service, match, interaction.user.id)
+        label = match_label(service, match, interaction.user.id, lang)
         if current in label.lower():
             choices.append(app_commands.Choice(name=label, value=match.id))
     return choices[:25]

@@ -7,8 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenters.clock_text import games_note
+from bot.i18n import t
+from bot.presenters.describe import spoken_move
 from bot.presenters.text import message_link
-from bot.views.common import acknowledge, after_presentation, answer, service_of, single_view
+from bot.views.board import show_text_board
+from bot.views.common import acknowledge, after_presentation, answer, language, service_of, single_view
 from bot.views.records import takeback_offer
 from bot.views.requests import ConfirmMove
 
@@ -39,7 +42,8 @@ class MatchesCog(commands.Cog, name="Matches"):
         report = await service.submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
         offer = takeback_offer(interaction, report)
-        await answer(interaction, f"✅ You played `{shown}` in match #{match}.",
+        await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.", move=shown,
+                                    match=match),
                      **({"view": offer} if offer else {}))
         await after_presentation(interaction, report)
 
@@ -49,40 +53,47 @@ class MatchesCog(commands.Cog, name="Matches"):
         if not isinstance(match_id, int):
             return []
         moves = await service_of(interaction).matching_moves(match_id, interaction.user.id, current, limit=25)
-        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves]
+        lang = language(interaction)
+        return [app_commands.Choice(name=spoken_move(m, lang), value=m[:100]) for m in moves]
 
     @app_commands.command(name="board", description="Post the current board of a match in its thread again")
-    @app_commands.describe(match="One of your matches")
+    @app_commands.describe(match="One of your matches",
+                           text="Show the board privately as text (every piece by square) instead")
     @app_commands.autocomplete(match=autocomplete_match)
-    async def board(self, interaction: discord.Interaction, match: int) -> None:
+    async def board(self, interaction: discord.Interaction, match: int, text: bool = False) -> None:
+        if text:
+            await show_text_board(interaction, match)
+            return
         await acknowledge(interaction)  # before the reads, then the post, which may queue
         service = service_of(interaction)
         report = await service.repost_board(match, interaction.user.id, interaction.guild_id)
         posted = await report.presented
         found = await service.get_match(match)
         if not posted or found.board_message_id is None:
-            await answer(interaction, "I couldn't post that match's board: its thread is gone or closed to me.")
+            await answer(interaction, t(language(interaction),
+                                        "I couldn't post that match's board: its thread is gone or closed to me."))
             return
-        await answer(interaction, "Board re-posted: "
-                     + message_link(found.guild_id, found.thread_id, found.board_message_id))
+        await answer(interaction, t(language(interaction), "Board re-posted: {link}",
+                                    link=message_link(found.guild_id, found.thread_id, found.board_message_id)))
 
     @app_commands.command(name="games", description="Your active matches, the ones waiting for you first")
     async def games(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         service = service_of(interaction)
         matches = await service.matches_of(interaction.user.id)
+        lang = language(interaction)
         if not matches:
-            await answer(interaction, "You have no active matches. Start one with `/play`.")
+            await answer(interaction, t(lang, "You have no active matches. Start one with `/play`."))
             return
-        lines = ["**Your matches**"]
+        lines = [t(lang, "**Your matches**")]
         clocks = await service.clocks.status(matches[:GAMES_LISTED])
         for match in matches[:GAMES_LISTED]:
-            link = message_link(match.guild_id, match.thread_id) or "(no thread)"
-            note = games_note(match, clocks[match.id], interaction.user.id)
+            link = message_link(match.guild_id, match.thread_id) or t(lang, "(no thread)")
+            note = games_note(match, clocks[match.id], interaction.user.id, lang)
             note = f" · {note}" if note else ""
-            lines.append(f"• {match_label(service, match, interaction.user.id)}{note} — {link}")
+            lines.append(f"• {match_label(service, match, interaction.user.id, lang)}{note} — {link}")
         if len(matches) > GAMES_LISTED:
-            lines.append(f"…and {len(matches) - GAMES_LISTED} more.")
+            lines.append(t(lang, "…and {count} more.", count=len(matches) - GAMES_LISTED))
         await answer(interaction, "\n".join(lines))
 
 

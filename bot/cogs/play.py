@@ -6,9 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_
 from bot.matches import catalogue, errors
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.views.challenge import post_challenge
+from bot.views.common import language
 from bot.views.options import new_panel, panel_text, panel_view
 
 from .common import computer_choices, game_choices
@@ -51,21 +53,25 @@ class PlayCog(commands.Cog, name="Play"):
         if len(named) < len(given):
             computer = computer or "normal"  # Strategos itself named as an opponent: a computer seat
         if any(m.bot for m in named):
-            raise errors.UserError("Bots can't play. Challenge a person, leave `opponent` empty, or pick "
-                                   "`computer:` to play against Strategos.")
+            raise errors.UserError(N_("Bots can't play. Challenge a person, leave `opponent` empty, or pick "
+                                      "`computer:` to play against Strategos."))
         count = players or max(info.min_players, len(named) + 1)
         if len(named) + 1 > count:
-            raise errors.UserError(f"You named {len(named)} opponents for a {count}-player game.")
+            raise errors.UserError(N_("You named {named} opponents for a {count}-player game."), named=len(named),
+                                   count=count)
         if not info.min_players <= count <= info.max_players:
-            raise errors.UserError(f"{info.title} is for {info.min_players}–{info.max_players} players.")
+            raise errors.UserError(N_("{game} is for {low}–{high} players."), game=info.title, low=info.min_players,
+                                   high=info.max_players)
         invited: list[int | None] = [m.id for m in named] + [None] * (count - 1 - len(named))
         if computer and None not in invited:
-            raise errors.UserError("Every seat already has a player: leave a seat open for the computer.")
+            raise errors.UserError(N_("Every seat already has a player: leave a seat open for the computer."))
         if info.options:
             panel = new_panel(interaction, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
                               invited=invited, rated=rated, computer_level=computer, clock=clock)
-            await interaction.response.send_message(panel_text(panel), view=panel_view(panel), ephemeral=True)
+            lang = language(interaction)
+            await interaction.response.send_message(panel_text(panel, lang), view=panel_view(panel, lang),
+                                                    ephemeral=True)
             return
         await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer, clock=clock)
 

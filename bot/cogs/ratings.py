@@ -6,10 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, t
 from bot.matches import catalogue, errors
+from bot.presenters.describe import rating_chart_alt_text
 from bot.presenters.pictures import rating_chart_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
-from bot.views.common import acknowledge, answer, service_of
+from bot.views.common import acknowledge, answer, language, service_of
 from bot.views.leaderboard import leaderboard_buttons, leaderboard_embed
 
 from .common import all_game_choices
@@ -28,36 +30,42 @@ class RatingsCog(commands.Cog, name="Ratings"):
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)
         page = await service_of(interaction).ratings.leaderboard(interaction.guild_id, game, interaction.user.id)
-        await interaction.followup.send(embed=leaderboard_embed(page), view=leaderboard_buttons(page),
+        lang = language(interaction)
+        await interaction.followup.send(embed=leaderboard_embed(page, lang), view=leaderboard_buttons(page, lang),
                                         ephemeral=True)
 
     @app_commands.command(name="profile", description="A member's ratings and record on this server")
     @app_commands.describe(member="Whose profile (yours if left empty)")
     @app_commands.guild_only()
     async def profile(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
-        who = member or interaction.user
+        who, lang = member or interaction.user, language(interaction)
         if who.bot:
-            raise errors.UserError("Bots have no ratings: only members who play rated matches do.")
+            raise errors.UserError(N_("Bots have no ratings: only members who play rated matches do."))
         await acknowledge(interaction)
         games = await service_of(interaction).ratings.profile(interaction.guild_id, who.id)
         if not games:
-            await answer(interaction, f"**{who.display_name}** has no rated matches on this server yet.")
+            await answer(interaction, t(lang, "**{player}** has no rated matches on this server yet.",
+                                        player=who.display_name))
             return
         lines, charted = [], None
         for rating, profile in games:
             title = catalogue.info(rating.game).title
-            rank = f" · #{profile.rank} of {profile.total}" if profile else ""
+            rank = " · " + t(lang, "#{rank} of {total}", rank=profile.rank, total=profile.total) if profile else ""
             lines.append(f"**{title}** — {rating.label}{rank}")
-            lines.append(f"{rating.games} games: {rating.wins} won, {rating.draws} drawn, {rating.losses} lost"
-                         f" · streak {rating.streak_text or '—'} · last {rating.recent[-RECENT_RESULTS:] or '—'}")
+            lines.append(t(lang, "{games} games: {wins} won, {draws} drawn, {losses} lost · streak {streak} · last "
+                                 "{recent}", games=rating.games, wins=rating.wins, draws=rating.draws,
+                           losses=rating.losses, streak=rating.streak_text or "—",
+                           recent=rating.recent[-RECENT_RESULTS:] or "—"))
             if charted is None or (profile and len(profile.history) > len(charted[1].history)):
                 charted = (title, profile) if profile else charted
-        embed = discord.Embed(title=f"{who.display_name} on this server",
+        embed = discord.Embed(title=t(lang, "{player} on this server", player=who.display_name),
                               description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
         kwargs = {}
         if charted is not None:
             title, profile = charted
-            kwargs["file"] = await rating_chart_file(profile.chart_points(), f"{who.display_name} · {title}")
+            points = profile.chart_points()
+            description = rating_chart_alt_text(who.display_name, title, points, language(interaction))
+            kwargs["file"] = await rating_chart_file(points, f"{who.display_name} · {title}", description)
             embed.set_image(url="attachment://rating.png")
         await interaction.followup.send(embed=embed, ephemeral=True, **kwargs)
 

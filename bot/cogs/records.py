@@ -8,9 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import t
 from bot.presenters.replay import replay_caption
 from bot.matches import catalogue
-from bot.views.common import acknowledge, answer, presenter_of
+from bot.views.common import acknowledge, answer, language, presenter_of
 from bot.views.records import answer_asked, history_buttons, history_embed, records_of
 
 from .common import autocomplete_match
@@ -26,8 +27,9 @@ class RecordsCog(commands.Cog, name="Records"):
     async def history(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
         page = await records_of(interaction).history(match, interaction.user.id, interaction.guild_id)
-        buttons = history_buttons(page)
-        await interaction.followup.send(embed=history_embed(page), ephemeral=True,
+        lang = language(interaction)
+        buttons = history_buttons(page, lang)
+        await interaction.followup.send(embed=history_embed(page, lang), ephemeral=True,
                                         **({"view": buttons} if buttons else {}))
 
     @app_commands.command(name="replay", description="An animated replay of a finished match")
@@ -36,14 +38,16 @@ class RecordsCog(commands.Cog, name="Records"):
         await acknowledge(interaction)
         found = await records_of(interaction).finished_match(match, interaction.user.id, interaction.guild_id)
         # A long match takes seconds to draw: say so at once, then put the file in the same answer.
-        await interaction.edit_original_response(content=f"🎞️ Making the replay of match #{found.id}…")
+        lang = language(interaction)
+        await interaction.edit_original_response(content=t(lang, "🎞️ Making the replay of match #{match}…",
+                                                            match=found.id))
         replays = presenter_of(interaction).replays
-        file = await replays.gif_file(found)
+        file = await replays.gif_file(found, lang)
         if file is None:
-            await interaction.edit_original_response(content="That game has no pictures yet, so no replay.")
+            await interaction.edit_original_response(content=t(lang, "That game has no pictures yet, so no replay."))
             return
         title = catalogue.info(found.game).title
-        await interaction.edit_original_response(content=replay_caption(found, title), attachments=[file])
+        await interaction.edit_original_response(content=replay_caption(found, title, lang), attachments=[file])
 
     @app_commands.command(name="export", description="A match's record as a text file that replays exactly")
     @app_commands.describe(match="The match number (yours are suggested)")
@@ -52,9 +56,11 @@ class RecordsCog(commands.Cog, name="Records"):
         await acknowledge(interaction)
         exported = await records_of(interaction).export(match, interaction.user.id, interaction.guild_id)
         file = discord.File(io.BytesIO(exported.text.encode("utf-8")), filename=exported.filename)
-        note = "" if not exported.match.active else " While it runs, it holds only what you may know."
-        await answer(interaction, f"📄 The record of match #{exported.match.id}: "
-                                  f"`python -m bot.games replay {exported.filename}` replays it.{note}", file=file)
+        lang = language(interaction)
+        note = "" if not exported.match.active else " " + t(lang, "While it runs, it holds only what you may know.")
+        text = t(lang, "📄 The record of match #{match}: `{command}` replays it.", match=exported.match.id,
+                 command=f"python -m bot.games replay {exported.filename}")
+        await answer(interaction, text + note, file=file)
 
     @app_commands.command(name="takeback", description="Ask to take back your last move, until the next player acts")
     @app_commands.describe(match="One of your matches")

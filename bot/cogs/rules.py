@@ -8,16 +8,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import ENGLISH, t
 from bot.matches import catalogue
+from bot.presenters.describe import rules_alt_text
 from bot.presenters.pictures import rules_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
+
+from bot.views.common import language
 
 from .common import all_game_choices
 
 
-def guide_text(game_key: str) -> str:
-    guide = resources.files("bot.guides").joinpath(f"{game_key}.md")
-    return guide.read_text(encoding="utf-8") if guide.is_file() else catalogue.info(game_key).summary
+def guide_text(game_key: str, lang: str = ENGLISH) -> str:
+    """The guide in `lang` (bot/guides/<lang>/<game>.md), else the English one (bot/guides/<game>.md)."""
+    guides = resources.files("bot.guides")
+    for guide in (guides.joinpath(lang, f"{game_key}.md"), guides.joinpath(f"{game_key}.md")):
+        if guide.is_file():
+            return guide.read_text(encoding="utf-8")
+    return catalogue.info(game_key).summary
 
 
 class RulesCog(commands.Cog, name="Rules"):
@@ -28,14 +36,14 @@ class RulesCog(commands.Cog, name="Rules"):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=all_game_choices())
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        info = catalogue.info(game)
-        players = (f"{info.min_players} players" if info.min_players == info.max_players
-                   else f"{info.min_players}–{info.max_players} players")
-        embed = discord.Embed(title=f"{info.title} — how to play",
-                              description=guide_text(game)[:EMBED_DESCRIPTION_LIMIT])
-        embed.set_footer(text=f"{players} · start a match with /play")
+        info, lang = catalogue.info(game), language(interaction)
+        players = (t(lang, "{count} players", count=info.min_players) if info.min_players == info.max_players
+                   else t(lang, "{low}–{high} players", low=info.min_players, high=info.max_players))
+        embed = discord.Embed(title=t(lang, "{game} — how to play", game=info.title),
+                              description=guide_text(game, lang)[:EMBED_DESCRIPTION_LIMIT])
+        embed.set_footer(text=t(lang, "{players} · start a match with /play", players=players))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await rules_file(game)
+        file = await rules_file(game, rules_alt_text(game, lang))
         kwargs = {}
         if file is not None:
             kwargs["file"] = file

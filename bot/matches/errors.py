@@ -1,42 +1,59 @@
-"""Mistakes a user can make. Each message is shown to that user as it is (ephemerally) and nothing changes."""
+"""Mistakes a user can make. Each message is shown to that user (ephemerally) and nothing changes.
+
+An error carries its English text with `{placeholders}` and their values, so the answer can be given in the
+user's language (bot/i18n); its str() is the English sentence.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import N_
 
 
 class UserError(Exception):
     """Base of every error caused by what a user did; the message is user-facing."""
 
+    def __init__(self, text: str = "", **params: Any) -> None:
+        self.text, self.params = text, params
+        super().__init__(text.format(**params) if params else text)
+
 
 class UnknownMatch(UserError):
     def __init__(self, match_id: object = None):
-        super().__init__("I can't find that match. Pick one from the list, or see `/games`.")
+        super().__init__(N_("I can't find that match. Pick one from the list, or see `/games`."))
 
 
 class UnknownChallenge(UserError):
     def __init__(self) -> None:
-        super().__init__("That challenge no longer exists.")
+        super().__init__(N_("That challenge no longer exists."))
 
 
 class NotInMatch(UserError):
     def __init__(self) -> None:
-        super().__init__("You are not playing in this match.")
+        super().__init__(N_("You are not playing in this match."))
 
 
 class NotYourTurn(UserError):
     def __init__(self, waiting_for: str = "") -> None:
-        tail = f" — waiting for {waiting_for}" if waiting_for else ""
-        super().__init__(f"It is not your turn{tail}.")
+        if waiting_for:
+            super().__init__(N_("It is not your turn — waiting for {players}."), players=waiting_for)
+        else:
+            super().__init__(N_("It is not your turn."))
 
 
 class MatchOver(UserError):
     def __init__(self) -> None:
-        super().__init__("This match is already over.")
+        super().__init__(N_("This match is already over."))
 
 
 class StaleBoard(UserError):
     def __init__(self, link: str | None = None) -> None:
-        where = f" The current board is here: {link}" if link else ""
-        super().__init__(f"This board is out of date: the match has moved on since.{where}")
+        if link:
+            super().__init__(N_("This board is out of date: the match has moved on since. The current board is "
+                                "here: {link}"), link=link)
+        else:
+            super().__init__(N_("This board is out of date: the match has moved on since."))
 
 
 class ChallengeClosed(UserError):
@@ -63,7 +80,8 @@ class BadMove(UserError):
 
 class RateLimited(UserError):
     def __init__(self, retry_after: float) -> None:
-        super().__init__(f"Slow down a little: try again in {max(1, round(retry_after))} seconds.")
+        super().__init__(N_("Slow down a little: try again in {seconds} seconds."),
+                         seconds=max(1, round(retry_after)))
 
 
 def shorten(text: str, limit: int) -> str:
@@ -73,4 +91,4 @@ def shorten(text: str, limit: int) -> str:
 
 class ShuttingDown(UserError):
     def __init__(self) -> None:
-        super().__init__("Strategos is restarting. Nothing was changed — please try again in a minute.")
+        super().__init__(N_("Strategos is restarting. Nothing was changed — please try again in a minute."))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import N_
 from bot.storage import ClockStore
 
 from . import errors
@@ -15,15 +16,15 @@ DAY = 24 * HOUR
 
 # The per-move time limits offered by /play and /settings, in the order shown. None: no clock.
 CLOCK_CHOICES: dict[str, int | None] = {
-    "1 day": DAY, "2 days": 2 * DAY, "3 days": 3 * DAY, "5 days": 5 * DAY, "7 days": 7 * DAY, "14 days": 14 * DAY,
-    "No clock": None,
+    N_("1 day"): DAY, N_("2 days"): 2 * DAY, N_("3 days"): 3 * DAY, N_("5 days"): 5 * DAY, N_("7 days"): 7 * DAY,
+    N_("14 days"): 14 * DAY, N_("No clock"): None,
 }
 DEFAULT_CLOCK = 3 * DAY
 
 # None: the bot's own default (STRATEGOS_CHALLENGE_HOURS), so a server that never chose follows the operator.
 EXPIRY_CHOICES: dict[str, int | None] = {
-    "bot default": None, "1 hour": HOUR, "6 hours": 6 * HOUR, "12 hours": 12 * HOUR, "1 day": DAY,
-    "2 days": 2 * DAY, "3 days": 3 * DAY, "7 days": 7 * DAY,
+    N_("bot default"): None, N_("1 hour"): HOUR, N_("6 hours"): 6 * HOUR, N_("12 hours"): 12 * HOUR, N_("1 day"): DAY,
+    N_("2 days"): 2 * DAY, N_("3 days"): 3 * DAY, N_("7 days"): 7 * DAY,
 }
 
 
@@ -40,10 +41,10 @@ class SettingSpec:
 
 
 SETTINGS: dict[str, SettingSpec] = {spec.key: spec for spec in (
-    SettingSpec("default_clock", "Default clock",
-                "time for each move when /play leaves `clock` empty (running matches keep theirs)",
+    SettingSpec("default_clock", N_("Default clock"),
+                N_("time for each move when /play leaves `clock` empty (running matches keep theirs)"),
                 CLOCK_CHOICES, DEFAULT_CLOCK),
-    SettingSpec("challenge_expiry", "Challenge expiry", "how long an unanswered challenge stays open",
+    SettingSpec("challenge_expiry", N_("Challenge expiry"), N_("how long an unanswered challenge stays open"),
                 EXPIRY_CHOICES, None),
 )}
 
@@ -52,9 +53,33 @@ def clock_label(seconds: int | None) -> str:
     return SETTINGS["default_clock"].label_of(seconds)
 
 
+# The server's preferred language (Discord's guild_locale as we last saw it, mapped to one of our languages) is
+# kept under this key: public posts and pictures' descriptions are written in it. Not a /settings choice: Discord
+# already lets a server choose it.
+LANGUAGE_KEY = "language"
+DEFAULT_LANGUAGE = "en"
+
+
 class ServerSettings:
     def __init__(self, store: ClockStore):
         self.store = store
+        self._languages: dict[int, str] = {}  # guild → language, remembered so posts read it without a query
+
+    async def language(self, guild_id: int | None) -> str:
+        """The language of a server's public posts: English until we saw the server's preferred locale."""
+        if guild_id is None:
+            return DEFAULT_LANGUAGE
+        if guild_id not in self._languages:
+            stored = await self.store.server_settings(guild_id)
+            self._languages[guild_id] = str(stored.get(LANGUAGE_KEY, DEFAULT_LANGUAGE))
+        return self._languages[guild_id]
+
+    async def saw_language(self, guild_id: int | None, language: str) -> None:
+        """An interaction told us the server's preferred language: keep it (written only when it changed)."""
+        if guild_id is None or await self.language(guild_id) == language:
+            return
+        self._languages[guild_id] = language
+        await self.store.set_server_setting(guild_id, LANGUAGE_KEY, language)
 
     async def values(self, guild_id: int | None) -> dict[str, Any]:
         """Every setting of the server, stored or default."""
@@ -74,9 +99,10 @@ class ServerSettings:
         _check_manager(guild_id, may_manage)
         spec = SETTINGS.get(key)
         if spec is None:
-            raise errors.UserError("I don't know that setting. Pick one from the list.")
+            raise errors.UserError(N_("I don't know that setting. Pick one from the list."))
         if label not in spec.choices:
-            raise errors.UserError(f"**{spec.title}** must be one of: {', '.join(spec.choices)}.")
+            raise errors.UserError(N_("**{setting}** must be one of: {labels}."), setting=spec.title,
+                                   labels=", ".join(spec.choices))
         value = spec.choices[label]
         await self.store.set_server_setting(guild_id, key, value)
         return value
@@ -86,12 +112,12 @@ class ServerSettings:
         if label is None:
             return await self.get(guild_id, "default_clock")
         if label not in CLOCK_CHOICES:
-            raise errors.UserError(f"`clock` must be one of: {', '.join(CLOCK_CHOICES)}.")
+            raise errors.UserError(N_("`clock` must be one of: {labels}."), labels=", ".join(CLOCK_CHOICES))
         return CLOCK_CHOICES[label]
 
 
 def _check_manager(guild_id: int | None, may_manage: bool) -> None:
     if guild_id is None:
-        raise errors.UserError("Settings belong to a server: use `/settings` there.")
+        raise errors.UserError(N_("Settings belong to a server: use `/settings` there."))
     if not may_manage:
-        raise errors.UserError("Only members with the **Manage Server** permission can use `/settings`.")
+        raise errors.UserError(N_("Only members with the **Manage Server** permission can use `/settings`."))

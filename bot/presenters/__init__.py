@@ -9,6 +9,7 @@ from typing import Callable
 
 import discord
 
+from bot.i18n import t
 from bot.matches import MatchService, PrivateChannel
 from bot.matches.events import (
     BoardRequested,
@@ -108,9 +109,10 @@ class Presenter:
         if request is None:
             return
         names = match.names
-        text = (f"Match #{match.id}: **{names[request.requester]}** asks to load your pieces: `{request.move}`. "
-                "Your answer is your move — Consent or Refuse?")
-        await self.private.send(match, request.asked, text, buttons=self.controls.consent(match))
+        lang = await self.service.server_settings.language(match.guild_id)
+        text = t(lang, "Match #{match}: **{player}** asks to load your pieces: `{move}`. Your answer is your move — "
+                       "Consent or Refuse?", match=match.id, player=names[request.requester], move=request.move)
+        await self.private.send(match, request.asked, text, buttons=self.controls.consent(match, lang))
 
     async def _setup_progress(self, event: SetupProgress) -> bool:
         """One player finished a secret setup step: say so (nothing more) and remind whoever is still at it."""
@@ -119,26 +121,32 @@ class Presenter:
         if thread is None:
             return False
         ping, allowed = mentions(self.service.users_to_act(match))
+        lang = await self.service.server_settings.language(match.guild_id)
         await thread.send(
-            fit(f"🔒 **{match.seats[event.seat].user_name}** has made a secret setup move. "
-                f"Still setting up: {ping} — press **Move** on the board to continue in private."),
+            fit(t(lang, "🔒 **{player}** has made a secret setup move. Still setting up: {players} — press **Move** "
+                        "on the board to continue in private.", player=match.seats[event.seat].user_name,
+                  players=ping)),
             allowed_mentions=allowed,
         )
         return True
 
     async def _draw_offered(self, event: DrawOffered) -> bool:
         match = event.match
+        lang = await self.service.server_settings.language(match.guild_id)
         return await self._ask_in_thread(
             match, lambda seat: seat not in (match.draw_agreed or []),
-            f"🤝 **{match.seats[event.seat].user_name}** offers a draw.", self.controls.draw_answers(match),
+            t(lang, "🤝 **{player}** offers a draw.", player=match.seats[event.seat].user_name),
+            self.controls.draw_answers(match, lang=lang),
         )
 
     async def _takeback_asked(self, event: TakebackAsked) -> bool:
         match = event.match
+        lang = await self.service.server_settings.language(match.guild_id)
         return await self._ask_in_thread(
             match, lambda seat: seat != event.seat,
-            f"↩️ **{match.seats[event.seat].user_name}** asks to take back `{event.move}`.",
-            self.controls.takeback_answers(match),
+            t(lang, "↩️ **{player}** asks to take back `{move}`.", player=match.seats[event.seat].user_name,
+              move=event.move),
+            self.controls.takeback_answers(match, lang=lang),
         )
 
     async def _ask_in_thread(self, match: Match, asked: Callable[[int], bool], question: str,

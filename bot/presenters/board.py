@@ -17,6 +17,7 @@ from bot.storage import Match
 from .captions import turn_caption
 from .clock_text import clock_lines
 from .controls import Controls
+from .describe import alt_text
 from .pictures import render_file
 from .text import fit, mentions
 
@@ -56,18 +57,20 @@ class BoardPresenter:
             return None
         service = self.service
         view = service.view(match, None)
+        lang = await service.server_settings.language(match.guild_id)
         caption = turn_caption(service.game_of(match), match, view, played=played,
-                               secret_setup=service.in_secret_setup(match))
+                               secret_setup=service.in_secret_setup(match), lang=lang)
         if match.active:
-            caption = "\n".join([caption, *clock_lines(match, await service.clocks.of(match))])
+            caption = "\n".join([caption, *clock_lines(match, await service.clocks.of(match), lang)])
         pinged = service.users_to_act(match) if match.active else match.member_ids
         ping_text, allowed = mentions(pinged)
         if not ping:
             allowed = discord.AllowedMentions.none()
-        file = await render_file(view, match.names, filename=BOARD_FILENAME)
+        description = alt_text(service.game_of(match).info.title, view, match.names, match_id=match.id, lang=lang)
+        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description)
         message = await thread.send(
             fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
-            view=self.controls.board(match) if match.active else self.controls.finished(match),
+            view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),
         )
         previous = match.board_message_id
         await service.set_board_message(match.id, message.id)
@@ -82,9 +85,10 @@ class BoardPresenter:
 
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""
+        lang = await self.service.server_settings.language(match.guild_id)
         try:
             await thread.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                view=self.controls.board(match, disabled=True))
+                view=self.controls.board(match, disabled=True, lang=lang))
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 
@@ -123,7 +127,7 @@ def _custom_ids(message: discord.Message) -> list[str]:
 def _is_board_of(message: discord.Message, match_id: int) -> bool:
     if not any(a.filename == BOARD_FILENAME for a in message.attachments):
         return False
-    return f"match #{match_id} ·" in message.content
+    return f"#{match_id} ·" in message.content  # the caption's first line, in any language
 
 
 def _shows_version(message: discord.Message, match: Match) -> bool:

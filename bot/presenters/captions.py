@@ -8,26 +8,42 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bot.games import Game, Outcome, narrate
+from bot.i18n import ENGLISH, N_, t
 from bot.matches.events import MovePlayed
 from bot.storage import Match
 
 
-def seat_label(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
+# The games name their sides in English; these are translated where they are shown (Mycenae's corners, like
+# "a1", are squares and stay as they are).
+SIDE_NAMES = frozenset({N_("Light"), N_("Dark"), N_("White"), N_("Black"), N_("South"), N_("North"),
+                        N_("Vermilion"), N_("Blue"), N_("Yellow"), N_("Green")})
+
+
+def side_name(view: dict[str, Any], seat: int, lang: str = ENGLISH) -> str | None:
+    """The name of a seat's side in `lang` ("Dark", "Oscuras"), or None when the game names none."""
     seat_names = view.get("seat_names") or []
-    side = f" ({seat_names[seat]})" if seat < len(seat_names) else ""
-    return f"**{names[seat]}**{side}"
+    if seat >= len(seat_names):
+        return None
+    name = seat_names[seat]
+    return t(lang, name) if name in SIDE_NAMES else name
+
+
+def seat_label(view: dict[str, Any], names: Sequence[str], seat: int, lang: str = ENGLISH) -> str:
+    side = side_name(view, seat, lang)
+    return f"**{names[seat]}**" + (f" ({side})" if side else "")
 
 
 # The caption already says who played which move and who won; narrating those events again only repeats it.
 RESTATED_BY_CAPTION = frozenset({"move", "order", "win"})
 
 
-def result_line(view: dict[str, Any], names: Sequence[str], outcome: Outcome) -> str:
+def result_line(view: dict[str, Any], names: Sequence[str], outcome: Outcome, lang: str = ENGLISH) -> str:
     if not outcome.winners:
-        return f"🤝 The match is drawn: {outcome.reason}."
-    winners = " and ".join(seat_label(view, names, s) for s in outcome.winners)
-    verb = "wins" if len(outcome.winners) == 1 else "share the win"
-    return f"🏆 {winners} {verb}: {outcome.reason}."
+        return t(lang, "🤝 The match is drawn: {reason}.", reason=outcome.reason)
+    winners = t(lang, " and ").join(seat_label(view, names, s, lang) for s in outcome.winners)
+    if len(outcome.winners) == 1:
+        return t(lang, "🏆 {winner} wins: {reason}.", winner=winners, reason=outcome.reason)
+    return t(lang, "🏆 {winners} share the win: {reason}.", winners=winners, reason=outcome.reason)
 
 
 def turn_caption(
@@ -37,48 +53,58 @@ def turn_caption(
     *,
     played: MovePlayed | None = None,
     secret_setup: bool = False,
+    lang: str = ENGLISH,
 ) -> str:
-    """The caption of a board post; `played` is the action that led to it (None: a first or re-posted board)."""
+    """The caption of a board post; `played` is the action that led to it (None: a first or re-posted board).
+    Written in `lang` (the server's language); the games' own narration and end reasons stay English."""
     names = match.names
-    lines = [f"**{game.info.title}** · match #{match.id} · move {view.get('ply', 0)}"]
+    # "#{match} ·" stays in every language: a repair after a crash finds the match's board posts by it
+    lines = [t(lang, "**{game}** · match #{match} · move {ply}", game=game.info.title, match=match.id,
+               ply=view.get("ply", 0))]
     if played is not None:
-        lines += _action_lines(game, view, names, played)
+        lines += _action_lines(game, view, names, played, lang)
     outcome = Outcome.from_json(view.get("outcome")) if view.get("outcome") else None
     if match.result and not outcome:
         outcome = Outcome.from_json(match.result)
     if outcome:
-        lines.append(result_line(view, names, outcome))
+        lines.append(result_line(view, names, outcome, lang))
     else:
         acting = view.get("to_act") or []
+        players = ", ".join(seat_label(view, names, s, lang) for s in acting)
         if acting and secret_setup:
-            lines.append("Secret setup: " + ", ".join(seat_label(view, names, s) for s in acting)
-                         + " — press **Move** to set up in private; nobody else sees your choices.")
+            lines.append(t(lang, "Secret setup: {players} — press **Move** to set up in private; nobody else sees "
+                                 "your choices.", players=players))
         elif acting:
-            lines.append(", ".join(seat_label(view, names, s) for s in acting) + " to move.")
+            lines.append(t(lang, "{players} to move.", players=players))
     scores = view.get("scores")
     if scores is not None:
-        lines.append("Scores: " + " · ".join(f"{names[i]} {format_score(v)}" for i, v in enumerate(scores)))
+        lines.append(t(lang, "Scores: {scores}",
+                       scores=" · ".join(f"{names[i]} {format_score(v)}" for i, v in enumerate(scores))))
     if played is not None and played.ratings:
-        lines.append("Ratings: " + " · ".join(f"{names[c.seat]} {c.summary()}" for c in played.ratings))
+        lines.append(t(lang, "Ratings: {ratings}",
+                       ratings=" · ".join(f"{names[c.seat]} {c.summary()}" for c in played.ratings)))
     return "\n".join(lines)
 
 
-def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed) -> list[str]:
+def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed,
+                  lang: str = ENGLISH) -> list[str]:
     lines = []
-    who = seat_label(view, names, played.seat) if played.seat >= 0 else ""
+    who = seat_label(view, names, played.seat, lang) if played.seat >= 0 else ""
     story = [line.rstrip(".") for line in narrate(game, played.events, None, RESTATED_BY_CAPTION)]  # some games narrate whole sentences
     tail = (" — " + "; ".join(story) if story else "") + "."
     if played.kind == "move":
-        lines.append((f"{who} played `{played.move}`" if played.move else f"{who} made a secret move") + tail)
+        lines.append((t(lang, "{player} played `{move}`", player=who, move=played.move) if played.move
+                      else t(lang, "{player} made a secret move", player=who)) + tail)
     elif played.kind == "takeback":
-        lines.append(f"↩️ {who} took back `{played.move}` with everyone's consent.")
+        lines.append(t(lang, "↩️ {player} took back `{move}` with everyone's consent.", player=who, move=played.move))
     elif played.kind in ("resign", "timeout") and view.get("outcome") is None:
-        did = "resigned" if played.kind == "resign" else "ran out of time"
-        lines.append(f"{who} {did} and is out of the match" + tail)
+        did = t(lang, "{player} resigned and is out of the match", player=who) if played.kind == "resign" \
+            else t(lang, "{player} ran out of time and is out of the match", player=who)
+        lines.append(did + tail)
     for forced in played.forced:
         story = [line.rstrip(".") for line in narrate(game, forced.events, None, RESTATED_BY_CAPTION)]
-        lines.append(f"{seat_label(view, names, forced.seat)} had no choice: `{forced.move}`"
-                     + (" — " + "; ".join(story) if story else "") + ".")
+        lines.append(t(lang, "{player} had no choice: `{move}`", player=seat_label(view, names, forced.seat, lang),
+                       move=forced.move) + (" — " + "; ".join(story) if story else "") + ".")
     return lines
 
 

@@ -8,12 +8,14 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import MatchService, PrivateChannel, catalogue
 from bot.matches.events import MatchStarted
 from bot.matches.server_settings import clock_label
 from bot.storage import Challenge, Match
 
 from .board import BoardPresenter
+from .captions import side_name
 from .clock_text import start_note
 from .controls import Controls
 from .text import fit, mentions, message_link
@@ -21,18 +23,20 @@ from .text import fit, mentions, message_link
 log = logging.getLogger(__name__)
 
 STATUS_LINES = {
-    "declined": "❌ Declined.", "cancelled": "🚫 Cancelled by the challenger.",
-    "expired": "⌛ This challenge expired unanswered.", "started": "✅ Accepted — the match has started.",
+    "declined": N_("❌ Declined."), "cancelled": N_("🚫 Cancelled by the challenger."),
+    "expired": N_("⌛ This challenge expired unanswered."), "started": N_("✅ Accepted — the match has started."),
 }
 
 
-def challenge_text(challenge: Challenge) -> str:
+def challenge_text(challenge: Challenge, lang: str = ENGLISH) -> str:
+    """The challenge post, in the server's language `lang`."""
     title = catalogue.info(challenge.game).title
     challenger = next(s.user_name for s in challenge.seats if s.user_id == challenge.challenger_id)
     invited = [f"<@{s.invited_id}>" for s in challenge.seats
                if s.invited_id and s.invited_id != challenge.challenger_id]
-    target = " and ".join(invited) if invited else "anyone"
-    lines = [f"⚔️ **{challenger}** challenges {target} to **{title}**!"]
+    target = t(lang, " and ").join(invited) if invited else t(lang, "anyone")
+    lines = [t(lang, "⚔️ **{challenger}** challenges {target} to **{game}**!", challenger=challenger, target=target,
+               game=title)]
     seats = []
     for s in challenge.seats:
         if s.kind == "computer":
@@ -40,19 +44,24 @@ def challenge_text(challenge: Challenge) -> str:
         elif s.user_id is not None:
             seats.append(f"{s.user_name} ✓")
         elif s.invited_id is not None:
-            seats.append(f"<@{s.invited_id}> (invited)")
+            seats.append(t(lang, "{player} (invited)", player=f"<@{s.invited_id}>"))
         else:
-            seats.append("open seat")
-    lines.append("Seats: " + " · ".join(seats))
+            seats.append(t(lang, "open seat"))
+    lines.append(t(lang, "Seats: {seats}", seats=" · ".join(seats)))
     if not challenge.rated:
-        lines.append("Unrated: the result does not count for ratings.")
+        lines.append(t(lang, "Unrated: the result does not count for ratings."))
     if challenge.options:
-        lines.append("Options: " + ", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items()))
-    lines.append(f"Clock: {clock_label(challenge.clock_seconds)} a move." if challenge.clock_seconds else "No clock.")
-    if challenge.status == "open":
-        lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
+        lines.append(t(lang, "Options: {options}",
+                       options=", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items())))
+    if challenge.clock_seconds:  # the clock's label as the /play choice shows it
+        clock = t(lang, clock_label(challenge.clock_seconds), context="choice_name")
+        lines.append(t(lang, "Clock: {clock} a move.", clock=clock))
     else:
-        lines.append(STATUS_LINES[challenge.status])
+        lines.append(t(lang, "No clock."))
+    if challenge.status == "open":
+        lines.append(t(lang, "Expires {when}.", when=f"<t:{int(challenge.expires_at)}:R>"))
+    else:
+        lines.append(t(lang, STATUS_LINES[challenge.status]))
     return fit("\n".join(lines))
 
 
@@ -81,9 +90,10 @@ class ChallengePresenter:
         channel = self.client.get_channel(challenge.channel_id)
         if channel is None:
             return
+        lang = await self.service.server_settings.language(challenge.guild_id)
         try:
             await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[union-attr]
-                content=fit(challenge_text(challenge) + extra), view=self.controls.challenge(challenge),
+                content=fit(challenge_text(challenge, lang) + extra), view=self.controls.challenge(challenge, lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
@@ -98,7 +108,9 @@ class ChallengePresenter:
             return False
         await self.service.set_thread(match.id, thread.id)
         match = await self.service.get_match(match.id)
-        await self.refresh(challenge, f"\nMatch #{match.id} is on in {thread.mention}.")
+        lang = await self.service.server_settings.language(match.guild_id)
+        await self.refresh(challenge, "\n" + t(lang, "Match #{match} is on in {thread}.", match=match.id,
+                                                 thread=thread.mention))
         posted = await self.boards.post(match) is not None
         await self._tell_players(match, message_link(match.guild_id, thread.id))
         return posted
@@ -133,6 +145,7 @@ class ChallengePresenter:
 
     async def _tell_players(self, match: Match, link: str | None) -> None:
         title = catalogue.info(match.game).title
+        lang = await self.service.server_settings.language(match.guild_id)  # a DM: the server's language
         secret = self.service.in_secret_setup(match)
         setting_up = self.service.to_act(match)
         clock = await self.service.clocks.of(match)
@@ -140,11 +153,13 @@ class ChallengePresenter:
             if not seat.is_member:
                 continue
             view = self.service.view(match, seat.seat)
-            side = (view.get("seat_names") or [f"seat {seat.seat + 1}"] * (seat.seat + 1))[seat.seat]
-            text = f"Your {title} match #{match.id} has started: you play **{side}**. Thread: {link}"
+            side = side_name(view, seat.seat, lang) or f"{seat.seat + 1}"
+            text = t(lang, "Your {game} match #{match} has started: you play **{side}**. Thread: {link}", game=title,
+                     match=match.id, side=side, link=link)
             prompt = secret and seat.seat in setting_up
             if prompt:
-                text += "\nYour setup is secret: press **Set up in private** to make it. Nobody else sees it."
-            text += start_note(clock, seat.seat)
+                text += "\n" + t(lang, "Your setup is secret: press **Set up in private** to make it. Nobody else "
+                                       "sees it.")
+            text += start_note(clock, seat.seat, lang)
             await self.private.send(match, seat.seat, text,
-                                    buttons=self.controls.setup_prompt(match.id) if prompt else None)
+                                    buttons=self.controls.setup_prompt(match.id, lang) if prompt else None)

@@ -3,6 +3,7 @@ Pure text from public facts: a deadline, a name."""
 
 from __future__ import annotations
 
+from bot.i18n import ENGLISH, t
 from bot.matches.clocks import MatchClock
 from bot.matches.server_settings import clock_label
 from bot.storage import Match
@@ -13,36 +14,45 @@ def due(deadline: float) -> str:
     return f"<t:{int(deadline)}:R> (<t:{int(deadline)}:f>)"
 
 
-def clock_lines(match: Match, clock: MatchClock) -> list[str]:
+def clock_lines(match: Match, clock: MatchClock, lang: str = ENGLISH) -> list[str]:
     """The board post's clock lines: each running deadline and each player away."""
     lines = []
     for seat, deadline in sorted(clock.deadlines.items()):
-        away = f", paused while away until <t:{int(clock.away[seat])}:f>" if seat in clock.away else ""
-        lines.append(f"⏳ **{match.seats[seat].user_name}** must move <t:{int(deadline)}:R>{away}.")
+        name = match.seats[seat].user_name
+        if seat in clock.away:
+            lines.append(t(lang, "⏳ **{player}** must move {due}, paused while away until {until}.", player=name,
+                           due=f"<t:{int(deadline)}:R>", until=f"<t:{int(clock.away[seat])}:f>"))
+        else:
+            lines.append(t(lang, "⏳ **{player}** must move {due}.", player=name, due=f"<t:{int(deadline)}:R>"))
     for seat, until in sorted(clock.away.items()):
         if seat not in clock.deadlines:
-            lines.append(f"💤 **{match.seats[seat].user_name}** is away until <t:{int(until)}:f>.")
+            lines.append(t(lang, "💤 **{player}** is away until {until}.", player=match.seats[seat].user_name,
+                           until=f"<t:{int(until)}:f>"))
     return lines
 
 
-def games_note(match: Match, clock: MatchClock, viewer: int) -> str:
+def games_note(match: Match, clock: MatchClock, viewer: int, lang: str = ENGLISH) -> str:
     """The clock part of a /games line: when the move is due (yours or theirs), who is away."""
     parts = []
     for seat, deadline in sorted(clock.deadlines.items()):
-        whose = "your move" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}'s move"
-        parts.append(f"{whose} due <t:{int(deadline)}:R>")
+        when = f"<t:{int(deadline)}:R>"
+        parts.append(t(lang, "your move due {due}", due=when) if match.user_of(seat) == viewer else
+                     t(lang, "{player}'s move due {due}", player=match.seats[seat].user_name, due=when))
     for seat, until in sorted(clock.away.items()):
-        who = "you are" if match.user_of(seat) == viewer else f"{match.seats[seat].user_name}"
-        parts.append(f"{who} away until <t:{int(until)}:f>")
+        when = f"<t:{int(until)}:f>"
+        parts.append(t(lang, "you are away until {until}", until=when) if match.user_of(seat) == viewer else
+                     t(lang, "{player} away until {until}", player=match.seats[seat].user_name, until=when))
     if clock.clock_seconds is None:
-        parts.append("no clock")
+        parts.append(t(lang, "no clock"))
     return " · ".join(parts)
 
 
-def start_note(clock: MatchClock, seat: int) -> str:
+def start_note(clock: MatchClock, seat: int, lang: str = ENGLISH) -> str:
     """The clock line of a player's private "your match has started" message."""
     if clock.clock_seconds is None:
-        return "\nThis match has no clock."
+        return "\n" + t(lang, "This match has no clock.")
+    label = t(lang, clock_label(clock.clock_seconds), context="choice_name")
     deadline = clock.deadlines.get(seat)
-    first = f" Your first move is due {due(deadline)}." if deadline else ""
-    return f"\nClock: {clock_label(clock.clock_seconds)} a move.{first}"
+    if deadline:
+        return "\n" + t(lang, "Clock: {clock} a move. Your first move is due {due}.", clock=label, due=due(deadline))
+    return "\n" + t(lang, "Clock: {clock} a move.", clock=label)

@@ -3,6 +3,7 @@ anything of a player's hidden information."""
 
 from __future__ import annotations
 
+from bot.i18n import t
 from bot.matches import MatchService, catalogue
 from bot.matches.events import MovePlayed, TurnReminder
 from bot.matches.private import DmSender
@@ -25,15 +26,18 @@ class ClockPresenter:
         if user_id is None:
             return True
         title = catalogue.info(match.game).title
+        lang = await self.service.server_settings.language(match.guild_id)  # a DM: the server's language
         link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
-        text = f"⏰ Your move in {title} match #{match.id} is due {due(event.deadline)}. {link}".strip()
+        text = t(lang, "⏰ Your move in {game} match #{match} is due {due}. {link}", game=title, match=match.id,
+                 due=due(event.deadline), link=link).strip()
         if await self.send_dm(user_id, fit(text), None, None):
             return True
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
         ping, allowed = mentions([user_id])
-        await thread.send(fit(f"⏰ {ping} your move is due {due(event.deadline)}."), allowed_mentions=allowed)
+        await thread.send(fit(t(lang, "⏰ {player} your move is due {due}.", player=ping, due=due(event.deadline))),
+                          allowed_mentions=allowed)
         return True
 
     async def turn_began(self, match: Match, played: MovePlayed) -> None:
@@ -50,12 +54,14 @@ class ClockPresenter:
             return
         clock = await self.service.clocks.of(match)
         title = catalogue.info(match.game).title
+        lang = await self.service.server_settings.language(match.guild_id)
         link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
         for seat in wanted:
             deadline = clock.deadlines.get(seat)
-            when = f" It is due {due(deadline)}." if deadline else ""
-            await self.send_dm(match.user_of(seat), fit(f"🎲 Your turn in {title} match #{match.id}.{when} {link}"),
-                               None, None)
+            text = t(lang, "🎲 Your turn in {game} match #{match}. It is due {due}. {link}", game=title,
+                     match=match.id, due=due(deadline), link=link) if deadline else \
+                t(lang, "🎲 Your turn in {game} match #{match}. {link}", game=title, match=match.id, link=link)
+            await self.send_dm(match.user_of(seat), fit(text.strip()), None, None)
 
 
 __all__ = ["ClockPresenter"]

@@ -68,17 +68,20 @@ async def render_png(view: dict[str, Any], names: Sequence[str]) -> bytes:
     return await QUEUE.run(renderers.render, view, player_names=list(names))
 
 
-async def render_file(view: dict[str, Any], names: Sequence[str], filename: str = "board.png") -> discord.File:
-    return discord.File(io.BytesIO(await render_png(view, names)), filename=filename)
+async def render_file(view: dict[str, Any], names: Sequence[str], filename: str = "board.png", *,
+                      description: str | None = None) -> discord.File:
+    """The picture of a view; `description` is its alt text (bot/presenters/describe.py), read by screen readers."""
+    return discord.File(io.BytesIO(await render_png(view, names)), filename=filename, description=description)
 
 
-async def rules_file(game_key: str) -> discord.File | None:
+async def rules_file(game_key: str, description: str | None = None) -> discord.File | None:
     if not renderers.can_render(game_key):
         return None
     png = await QUEUE.run(renderers.rules_diagram, game_key)
-    return discord.File(io.BytesIO(png), filename="rules.png")
+    return discord.File(io.BytesIO(png), filename="rules.png", description=description)
 
 
-async def rating_chart_file(points: Sequence[tuple[float, int]], title: str) -> discord.File:
+async def rating_chart_file(points: Sequence[tuple[float, int]], title: str,
+                            description: str | None = None) -> discord.File:
     png = await QUEUE.run(rating_chart, list(points), title=title)
-    return discord.File(io.BytesIO(png), filename="rating.png")
+    return discord.File(io.BytesIO(png), filename="rating.png", description=description)

@@ -22,7 +22,10 @@ from bot.matches.records import MatchRecords
 from bot.storage import LoggedMove, Match
 from renderers.replay import replay_gif
 
+from bot.i18n import ENGLISH, t
+
 from .board import BoardPresenter
+from .describe import MAX_ALT_TEXT, alt_text, shorten
 from .text import fit
 
 log = logging.getLogger(__name__)
@@ -31,8 +34,9 @@ REPLAY_FILENAME = "replay.gif"
 _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="replay")
 
 
-def replay_caption(match: Match, title: str) -> str:
-    return f"🎞️ Replay of {title} match #{match.id}: every move from the start, the final position held."
+def replay_caption(match: Match, title: str, lang: str = ENGLISH) -> str:
+    return t(lang, "🎞️ Replay of {game} match #{match}: every move from the start, the final position held.",
+             game=title, match=match.id)
 
 
 class ReplayPresenter:
@@ -56,13 +60,22 @@ class ReplayPresenter:
         # Public views only: the replay is shown to everyone, so it holds what the public saw, move by move.
         return replay_gif(self.records.public_views(match, moves), player_names=match.names)
 
-    async def gif_file(self, match: Match) -> discord.File | None:
+    async def gif_file(self, match: Match, lang: str = ENGLISH) -> discord.File | None:
+        """The replay as an attachment, described from the final public position (what every frame shows)."""
         try:
             data = await self.gif(match)
         except RecordError:  # a match played under older rules than this bot's
             raise errors.UserError(
                 "This match's moves no longer replay under the current rules, so I can't make its replay.") from None
-        return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME) if data is not None else None
+        if data is None:
+            return None
+        return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME, description=self.describe(match, lang))
+
+    def describe(self, match: Match, lang: str) -> str:
+        game = self.service.game_of(match)
+        final = alt_text(game.info.title, self.service.view(match, None), match.names, match_id=match.id, lang=lang)
+        return shorten(t(lang, "Animated replay, every move from the start. Final position: {final}", final=final),
+                       MAX_ALT_TEXT)
 
     async def match_ended(self, match: Match) -> bool:
         """Post the replay right after the final board, then close the thread again (posting reopened it)."""
@@ -72,14 +85,15 @@ class ReplayPresenter:
         if thread is None:
             return False
         try:
-            file = await self.gif_file(match)
+            file = await self.gif_file(match, await self.service.server_settings.language(match.guild_id))
         except Exception:  # a replay is a bonus: a log that no longer replays must not fail the match's end
             log.exception("match=%s guild=%s could not build its replay", match.id, match.guild_id)
             return True
         if file is None:
             return True
         title = self.service.game_of(match).info.title
-        await thread.send(fit(replay_caption(match, title)), file=file,
+        lang = await self.service.server_settings.language(match.guild_id)
+        await thread.send(fit(replay_caption(match, title, lang)), file=file,
                           allowed_mentions=discord.AllowedMentions.none())
         if isinstance(thread, discord.Thread):
             try:

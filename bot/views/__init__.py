@@ -30,26 +30,26 @@ PERSISTENT_ITEMS = (
 class DiscordControls:
     """The buttons the presenters attach to their posts (bot.presenters.Controls)."""
 
-    def board(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
-        return board_buttons(match, disabled=disabled)
+    def board(self, match: Match, *, disabled: bool = False, lang: str = "en") -> discord.ui.View:
+        return board_buttons(match, disabled=disabled, lang=lang)
 
-    def challenge(self, challenge: Challenge) -> discord.ui.View | None:
-        return challenge_buttons(challenge)
+    def challenge(self, challenge: Challenge, lang: str = "en") -> discord.ui.View | None:
+        return challenge_buttons(challenge, lang)
 
-    def draw_answers(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
-        return draw_buttons(match, disabled=disabled)
+    def draw_answers(self, match: Match, *, disabled: bool = False, lang: str = "en") -> discord.ui.View:
+        return draw_buttons(match, disabled=disabled, lang=lang)
 
-    def setup_prompt(self, match_id: int) -> discord.ui.View:
-        return setup_prompt_view(match_id)
+    def setup_prompt(self, match_id: int, lang: str = "en") -> discord.ui.View:
+        return setup_prompt_view(match_id, lang)
 
-    def consent(self, match: Match) -> discord.ui.View:
-        return consent_buttons(match)
+    def consent(self, match: Match, lang: str = "en") -> discord.ui.View:
+        return consent_buttons(match, lang=lang)
 
-    def finished(self, match: Match) -> discord.ui.View:
-        return single_view(RematchButton(match.id))
+    def finished(self, match: Match, lang: str = "en") -> discord.ui.View:
+        return single_view(RematchButton(match.id, lang))
 
-    def takeback_answers(self, match: Match, *, disabled: bool = False) -> discord.ui.View:
-        return takeback_buttons(match, disabled=disabled)
+    def takeback_answers(self, match: Match, *, disabled: bool = False, lang: str = "en") -> discord.ui.View:
+        return takeback_buttons(match, disabled=disabled, lang=lang)
 
 
 __all__ = ["PERSISTENT_ITEMS", "DiscordControls"]

@@ -10,28 +10,34 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue
+from bot.presenters.captions import side_name
+from bot.presenters.describe import alt_text, text_board
 from bot.presenters.pictures import render_file
 from bot.storage import Match
 
-from .common import acknowledge, after_presentation, answer, presenter_of, service_of, single_view, user_action
+from .common import (
+    acknowledge, after_presentation, answer, language, presenter_of, service_of, single_view, user_action,
+)
 from .endings import ResignConfirm
 from .picker import SetupButton, open_picker
 from .requests import consent_buttons
 
-BOARD_ACTIONS = {
-    "move": ("Move", discord.ButtonStyle.primary),
-    "view": ("My view", discord.ButtonStyle.secondary),
-    "resign": ("Resign", discord.ButtonStyle.danger),
-    "draw": ("Offer draw", discord.ButtonStyle.secondary),
+BOARD_ACTIONS = {  # labels in the server's language on the board post
+    "move": (N_("Move"), discord.ButtonStyle.primary),
+    "view": (N_("My view"), discord.ButtonStyle.secondary),
+    "describe": (N_("Describe"), discord.ButtonStyle.secondary),
+    "resign": (N_("Resign"), discord.ButtonStyle.danger),
+    "draw": (N_("Offer draw"), discord.ButtonStyle.secondary),
 }
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P<match>\d+):(?P<version>\d+):(?P<action>[a-z]+)"):
-    def __init__(self, match_id: int, version: int, action: str, *, disabled: bool = False):
+    def __init__(self, match_id: int, version: int, action: str, *, disabled: bool = False, lang: str = ENGLISH):
         label, style = BOARD_ACTIONS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, disabled=disabled, custom_id=f"sg:b:{match_id}:{version}:{action}"
+            label=t(lang, label), style=style, disabled=disabled, custom_id=f"sg:b:{match_id}:{version}:{action}"
         ))
         self.match_id, self.version, self.action = match_id, version, action
 
@@ -46,6 +52,9 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
         if self.action == "view":  # a private view is harmless from any board: it always shows the present
             await show_private_view(interaction, self.match_id)
             return
+        if self.action == "describe":  # the same, in words
+            await show_text_board(interaction, self.match_id)
+            return
         message = interaction.message
         match = await service_of(interaction).playable_match(
             self.match_id, interaction.user.id, version=self.version,
@@ -59,8 +68,9 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             await offer_draw(interaction, match)
 
 
-def board_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
-    return single_view(*(BoardButton(match.id, match.version, action, disabled=disabled) for action in BOARD_ACTIONS))
+def board_buttons(match: Match, *, disabled: bool = False, lang: str = ENGLISH) -> discord.ui.View:
+    return single_view(*(BoardButton(match.id, match.version, action, disabled=disabled, lang=lang)
+                         for action in BOARD_ACTIONS))
 
 
 async def show_private_view(interaction: discord.Interaction, match_id: int) -> None:
@@ -68,32 +78,51 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     await acknowledge(interaction)
     mine = await service_of(interaction).private_view(match_id, interaction.user.id)
     match, seat = mine.match, mine.seat
-    seat_names = mine.view.get("seat_names") or []
-    side = seat_names[seat] if seat < len(seat_names) else f"seat {seat + 1}"
+    lang = language(interaction)
+    side = side_name(mine.view, seat, lang) or f"{seat + 1}"
     title = catalogue.info(match.game).title
-    lines = [f"Your view of match #{match.id} ({title}) — you play **{side}**."]
+    lines = [t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=match.id, game=title,
+               side=side)]
     pending = await presenter_of(interaction).private.take_pending(match, interaction.user.id)
     lines += [f"📬 {m.content}" for m in pending]
-    file = await render_file(mine.view, match.names, filename="your-view.png")
+    description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
+    file = await render_file(mine.view, match.names, filename="your-view.png", description=description)
     extra = {}
     if mine.setup_open:
-        extra["view"] = single_view(SetupButton(match.id))
+        extra["view"] = single_view(SetupButton(match.id, lang))
     elif mine.consent_open:
-        extra["view"] = consent_buttons(match)
+        extra["view"] = consent_buttons(match, lang=lang)
     await answer(interaction, "\n".join(lines), file=file, **extra)
 
 
+async def show_text_board(interaction: discord.Interaction, match_id: int) -> None:
+    """The board in words, privately, from the asker's own view (a player's side, or the public view for anyone
+    else): every piece by square, in messages a screen reader reads well."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = service_of(interaction)
+    match = await service.match_for(match_id, interaction.user.id, interaction.guild_id)
+    view = service.view(match, match.seat_of(interaction.user.id))
+    title = catalogue.info(match.game).title
+    for text in text_board(title, view, match.names, match_id=match.id, lang=language(interaction)):
+        await answer(interaction, text)
+
+
 async def ask_resign_confirmation(interaction: discord.Interaction, match: Match) -> None:
-    others = "Your opponent wins at once" if len(match.seats) == 2 else "You are out, and the others play on"
-    await answer(interaction, f"Resign match #{match.id}? {others}. If you changed your mind, just dismiss this.",
-                 view=single_view(ResignConfirm(match.id)))
+    lang = language(interaction)
+    question = t(lang, "Resign match #{match}? Your opponent wins at once. If you changed your mind, just dismiss "
+                       "this.", match=match.id) if len(match.seats) == 2 else \
+        t(lang, "Resign match #{match}? You are out, and the others play on. If you changed your mind, just dismiss "
+                "this.", match=match.id)
+    await answer(interaction, question, view=single_view(ResignConfirm(match.id, lang)))
 
 
 async def offer_draw(interaction: discord.Interaction, match: Match) -> None:
     report = await service_of(interaction).offer_draw(match.id, interaction.user.id, expected_version=match.version)
+    lang = language(interaction)
     if report.kind == "draw":  # the last player needed agreed
-        await answer(interaction, "You accepted the draw.")
+        await answer(interaction, t(lang, "You accepted the draw."))
+    elif len(match.seats) == 2:
+        await answer(interaction, t(lang, "Draw offered. Your opponent can accept or decline in the thread."))
     else:
-        who = "Your opponent" if len(match.seats) == 2 else "The other players"
-        await answer(interaction, f"Draw offered. {who} can accept or decline in the thread.")
+        await answer(interaction, t(lang, "Draw offered. The other players can accept or decline in the thread."))
     await after_presentation(interaction, report)

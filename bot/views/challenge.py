@@ -7,27 +7,28 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.presenters import challenge_mentions, challenge_text
 from bot.storage import Challenge
 
-from .common import acknowledge, service_of, single_view, user_action
+from .common import acknowledge, language, server_language, service_of, single_view, user_action
 
-POSTED = "Challenge posted below."
+POSTED = N_("Challenge posted below.")
 
-CHALLENGE_ACTIONS = {
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.secondary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+CHALLENGE_ACTIONS = {  # labels in the server's language, as the post
+    "accept": (N_("Accept"), discord.ButtonStyle.success),
+    "decline": (N_("Decline"), discord.ButtonStyle.secondary),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
 }
 
 
-def challenge_buttons(challenge: Challenge) -> discord.ui.View | None:
+def challenge_buttons(challenge: Challenge, lang: str = ENGLISH) -> discord.ui.View | None:
     if not challenge.is_open:
         return None
-    items = [ChallengeButton(challenge.id, "accept")]
+    items = [ChallengeButton(challenge.id, "accept", lang)]
     if any(s.invited_id and not s.taken for s in challenge.seats):
-        items.append(ChallengeButton(challenge.id, "decline"))
-    items.append(ChallengeButton(challenge.id, "cancel"))
+        items.append(ChallengeButton(challenge.id, "decline", lang))
+    items.append(ChallengeButton(challenge.id, "cancel", lang))
     return single_view(*items)
 
 
@@ -52,21 +53,23 @@ async def post_challenge(
         challenger_name=interaction.user.display_name, game_key=game_key, invited=invited, options=options,
         computer_level=computer_level, rated=rated, clock=clock,
     )
-    content, view = challenge_text(challenge), challenge_buttons(challenge) or discord.utils.MISSING
+    lang = server_language(interaction)
+    content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
     allowed = challenge_mentions(challenge)
     if via_channel:
         message = await interaction.channel.send(content, view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
     else:
         # The private "thinking…" answer must be completed first: until then a followup would replace it.
-        await interaction.edit_original_response(content=POSTED)
+        await interaction.edit_original_response(content=t(language(interaction), POSTED))
         message = await interaction.followup.send(content, view=view, allowed_mentions=allowed, wait=True)
     await service.set_challenge_message(challenge.id, message.id)
 
 
 class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c:(?P<id>\d+):(?P<action>[a-z]+)"):
-    def __init__(self, challenge_id: int, action: str):
+    def __init__(self, challenge_id: int, action: str, lang: str = ENGLISH):
         label, style = CHALLENGE_ACTIONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"sg:c:{challenge_id}:{action}"))
+        super().__init__(discord.ui.Button(label=t(lang, label), style=style,
+                                           custom_id=f"sg:c:{challenge_id}:{action}"))
         self.challenge_id, self.action = challenge_id, action
 
     @classmethod
@@ -86,7 +89,8 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
             challenge = await service.cancel_challenge(self.challenge_id, user.id)
         if challenge.status == "started":
             return  # the presenters open the thread and update this post
+        lang = server_language(interaction)
         await interaction.edit_original_response(
-            content=challenge_text(challenge), view=challenge_buttons(challenge),
+            content=challenge_text(challenge, lang), view=challenge_buttons(challenge, lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -10,17 +10,28 @@ import discord
 
 from bot.matches import MatchService, TurnReport, errors
 from bot.presenters import Presenter
+from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
 
 log = logging.getLogger(__name__)
 
-GENERIC_FAILURE = "Something went wrong on my side. Nothing was changed; please try again."
-NOT_POSTED = ("Your action counts, but I could not post the new board in the match thread. "
-              "`/board` posts it again once I can write there.")
+GENERIC_FAILURE = N_("Something went wrong on my side. Nothing was changed; please try again.")
+NOT_POSTED = N_("Your action counts, but I could not post the new board in the match thread. "
+                "`/board` posts it again once I can write there.")
 
 
 def service_of(interaction: discord.Interaction) -> MatchService:
     return interaction.client.matches  # type: ignore[attr-defined]
+
+
+def language(interaction: discord.Interaction) -> str:
+    """The asker's language (her Discord client's), for private answers; English when we don't have it."""
+    return language_of(interaction.locale)
+
+
+def server_language(interaction: discord.Interaction) -> str:
+    """The language of a public post made in answer to this interaction: the server's preferred one."""
+    return language_of(interaction.guild_locale if interaction.guild_id is not None else interaction.locale)
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:
@@ -59,11 +70,12 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
     that reply fails (the interaction expired, say), it is logged rather than lost."""
     try:
         if isinstance(error, errors.UserError):
-            await answer(interaction, str(error))
+            text, params = getattr(error, "text", ""), getattr(error, "params", {})
+            await answer(interaction, t(language(interaction), text, **params) if text else str(error))
             return
         log.error("%s failed for user=%s guild=%s", where, interaction.user.id, interaction.guild_id,
                   exc_info=error)
-        await answer(interaction, GENERIC_FAILURE)
+        await answer(interaction, t(language(interaction), GENERIC_FAILURE))
     except discord.HTTPException as exc:
         log.warning("could not answer user=%s in %s: %s", interaction.user.id, where, exc)
 
@@ -72,7 +84,7 @@ async def after_presentation(interaction: discord.Interaction, report: TurnRepor
     """Wait until the thread shows what the action changed; if Discord refused the post, tell the player that
     her action counts anyway (never "nothing was changed")."""
     if report.presented is not None and not await report.presented:
-        await answer(interaction, NOT_POSTED)
+        await answer(interaction, t(language(interaction), NOT_POSTED))
 
 
 def user_action(func: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
@@ -99,8 +111,9 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstr
     LABEL: str
     STYLE: discord.ButtonStyle = discord.ButtonStyle.secondary
 
-    def __init__(self, match_id: int):
-        super().__init__(discord.ui.Button(label=self.LABEL, style=self.STYLE, custom_id=f"{self.PREFIX}:{match_id}"))
+    def __init__(self, match_id: int, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, self.LABEL), style=self.STYLE,
+                                           custom_id=f"{self.PREFIX}:{match_id}"))
         self.match_id = match_id
 
     @classmethod
@@ -115,9 +128,9 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abst
     PREFIX: str
     ANSWERS: dict[str, tuple[str, discord.ButtonStyle]]
 
-    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False):
+    def __init__(self, match_id: int, version: int, answer: str, *, disabled: bool = False, lang: str = ENGLISH):
         label, style = self.ANSWERS[answer]
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+        super().__init__(discord.ui.Button(label=t(lang, label), style=style, disabled=disabled,
                                            custom_id=f"{self.PREFIX}:{match_id}:{version}:{answer}"))
         self.match_id, self.version, self.answer = match_id, version, answer
 
@@ -126,8 +139,9 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abst
         return cls(int(match["match"]), int(match["version"]), match["answer"])
 
     @classmethod
-    def answers_view(cls, match_id: int, version: int, *, disabled: bool = False) -> discord.ui.View:
-        return single_view(*(cls(match_id, version, a, disabled=disabled) for a in cls.ANSWERS))
+    def answers_view(cls, match_id: int, version: int, *, disabled: bool = False,
+                     lang: str = ENGLISH) -> discord.ui.View:
+        return single_view(*(cls(match_id, version, a, disabled=disabled, lang=lang) for a in cls.ANSWERS))
 
 
 def single_view(*items: discord.ui.Item) -> discord.ui.View:

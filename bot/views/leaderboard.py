@@ -6,42 +6,49 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, t
 from bot.matches import catalogue
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
 from bot.ratings import LeaderboardPage
 
-from .common import acknowledge, service_of, single_view, user_action
+from .common import acknowledge, language, service_of, single_view, user_action
 
 
-def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
+def leaderboard_embed(page: LeaderboardPage, lang: str = ENGLISH) -> discord.Embed:
     title = catalogue.info(page.game).title
     lines = []
     for entry in page.entries:
         r = entry.rating
-        lines.append(f"**{entry.rank}.** {r.name} — {r.label} · {r.games} games ({r.wins}W {r.draws}D {r.losses}L)")
+        lines.append(t(lang, "**{rank}.** {player} — {rating} · {games} games ({wins}W {draws}D {losses}L)",
+                       rank=entry.rank, player=r.name, rating=r.label, games=r.games, wins=r.wins, draws=r.draws,
+                       losses=r.losses))
     if not lines:
-        lines.append("Nobody has played a rated match of this game here yet. Start one with `/play`.")
+        lines.append(t(lang, "Nobody has played a rated match of this game here yet. Start one with `/play`."))
     if page.me is not None and page.me not in page.entries:
-        lines += ["", f"You: **{page.me.rank}.** {page.me.rating.label} · {page.me.rating.games} games"]
+        lines += ["", t(lang, "You: **{rank}.** {rating} · {games} games", rank=page.me.rank,
+                        rating=page.me.rating.label, games=page.me.rating.games)]
     pages = max(1, -(-page.total // page.limit))
-    embed = discord.Embed(title=f"{title} leaderboard", description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
-    embed.set_footer(text=f"Page {page.offset // page.limit + 1} of {pages} · {page.total} rated players · "
-                          "a ? marks a provisional rating (fewer than 5 games)")
+    embed = discord.Embed(title=t(lang, "{game} leaderboard", game=title),
+                          description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
+    embed.set_footer(text=t(lang, "Page {page} of {pages} · {players} rated players · a ? marks a provisional rating "
+                                  "(fewer than 5 games)", page=page.offset // page.limit + 1, pages=pages,
+                            players=page.total))
     return embed
 
 
-def leaderboard_buttons(page: LeaderboardPage) -> discord.ui.View:
+def leaderboard_buttons(page: LeaderboardPage, lang: str = ENGLISH) -> discord.ui.View:
     number = page.offset // page.limit
     return single_view(
-        LeaderboardButton(page.guild_id, page.game, number - 1, "prev", disabled=number == 0),
-        LeaderboardButton(page.guild_id, page.game, number + 1, "next", disabled=not page.has_more),
+        LeaderboardButton(page.guild_id, page.game, number - 1, "prev", disabled=number == 0, lang=lang),
+        LeaderboardButton(page.guild_id, page.game, number + 1, "next", disabled=not page.has_more, lang=lang),
     )
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button],
                         template=r"sg:l:(?P<guild>\d+):(?P<game>[a-z]+):(?P<page>-?\d+):(?P<dir>prev|next)"):
-    def __init__(self, guild_id: int, game: str, page: int, direction: str, *, disabled: bool = False):
-        label = "◀ Previous" if direction == "prev" else "Next ▶"
+    def __init__(self, guild_id: int, game: str, page: int, direction: str, *, disabled: bool = False,
+                 lang: str = ENGLISH):
+        label = t(lang, "◀ Previous") if direction == "prev" else t(lang, "Next ▶")
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
                                            custom_id=f"sg:l:{guild_id}:{game}:{page}:{direction}"))
         self.guild_id, self.game, self.page = guild_id, game, page
@@ -55,4 +62,6 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button],
         await acknowledge(interaction, edit=True)
         page = await service_of(interaction).ratings.leaderboard(self.guild_id, self.game, interaction.user.id,
                                                                  self.page)
-        await interaction.edit_original_response(embed=leaderboard_embed(page), view=leaderboard_buttons(page))
+        lang = language(interaction)
+        await interaction.edit_original_response(embed=leaderboard_embed(page, lang),
+                                                 view=leaderboard_buttons(page, lang))

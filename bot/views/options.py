@@ -10,10 +10,11 @@ from typing import Any
 import discord
 
 from bot.games import OptionSpec
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue, errors
 
 from .challenge import POSTED, post_challenge
-from .common import acknowledge, single_view, ui_state, user_action
+from .common import acknowledge, language, single_view, ui_state, user_action
 
 MAX_PANELS = 1000
 
@@ -62,32 +63,34 @@ def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
     return menus[:4]
 
 
-def panel_text(panel: OptionPanel) -> str:
+def panel_text(panel: OptionPanel, lang: str = ENGLISH) -> str:
+    """The panel's words in the member's language; the options' own descriptions are the games' (English)."""
     info = catalogue.info(panel.game)
-    lines = [f"**{info.title}** options — choose, then **Post challenge**:"]
+    lines = [t(lang, "**{game}** options — choose, then **Post challenge**:", game=info.title)]
     for spec in info.options:
         lines.append(f"• `{spec.key}`: {spec.description}")
     return "\n".join(lines)
 
 
-def panel_view(panel: OptionPanel) -> discord.ui.View:
+def panel_view(panel: OptionPanel, lang: str = ENGLISH) -> discord.ui.View:
     items: list[discord.ui.Item] = []
     for key, spec, seat in _menus(panel):
         current = panel.options[spec.key][seat] if seat is not None else panel.options[spec.key]
-        who = "" if seat is None else (" (you)" if seat == 0 else f" (seat {seat + 1})")
+        who = "" if seat is None else \
+            " " + (t(lang, "(you)") if seat == 0 else t(lang, "(seat {seat})", seat=seat + 1))
         items.append(OptionSelect(panel.id, key, [
             discord.SelectOption(label=f"{spec.key}{who}: {choice}", value=choice, default=choice == current)
             for choice in spec.choices
         ]))
-    return single_view(*items, OptionButton(panel.id, "post"), OptionButton(panel.id, "cancel"))
+    return single_view(*items, OptionButton(panel.id, "post", lang), OptionButton(panel.id, "cancel", lang))
 
 
 def _panel_for(interaction: discord.Interaction, panel_id: str) -> OptionPanel:
     panel = _panels(interaction).get(panel_id)
     if panel is None:
-        raise errors.UserError("These options have expired. Run `/play` again.")
+        raise errors.UserError(N_("These options have expired. Run `/play` again."))
     if panel.user_id != interaction.user.id:
-        raise errors.UserError("These options belong to someone else.")
+        raise errors.UserError(N_("These options belong to someone else."))
     return panel
 
 
@@ -109,18 +112,19 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?
         spec, seat = menus[self.key]
         value = ((interaction.data or {}).get("values") or [None])[0]
         if value not in spec.choices:
-            raise errors.UserError("Pick one of the listed values.")
+            raise errors.UserError(N_("Pick one of the listed values."))
         if seat is None:
             panel.options[spec.key] = value
         else:
             panel.options[spec.key][seat] = value
-        await interaction.response.edit_message(content=panel_text(panel), view=panel_view(panel))
+        lang = language(interaction)
+        await interaction.response.edit_message(content=panel_text(panel, lang), view=panel_view(panel, lang))
 
 
 class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?P<pid>[0-9a-f]+):(?P<action>post|cancel)"):
-    def __init__(self, panel_id: str, action: str):
-        label, style = (("Post challenge", discord.ButtonStyle.success) if action == "post"
-                        else ("Cancel", discord.ButtonStyle.secondary))
+    def __init__(self, panel_id: str, action: str, lang: str = ENGLISH):
+        label, style = ((t(lang, "Post challenge"), discord.ButtonStyle.success) if action == "post"
+                        else (t(lang, "Cancel"), discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"sg:o:{panel_id}:{action}"))
         self.panel_id, self.action = panel_id, action
 
@@ -134,7 +138,8 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
         panels = _panels(interaction)
         panels.pop(panel.id, None)  # one challenge per panel, however often Post is pressed
         if self.action == "cancel":
-            await interaction.response.edit_message(content="No challenge posted.", view=None)
+            await interaction.response.edit_message(content=t(language(interaction), "No challenge posted."),
+                                                    view=None)
             return
         await acknowledge(interaction, edit=True)
         try:
@@ -144,4 +149,4 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
         except errors.UserError:
             panels[panel.id] = panel  # refused, nothing posted: the panel stays as it is, choices and all
             raise
-        await interaction.edit_original_response(content=POSTED, view=None)
+        await interaction.edit_original_response(content=t(language(interaction), POSTED), view=None)

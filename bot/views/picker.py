@@ -15,13 +15,15 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import PickerStep, errors
+from bot.presenters.describe import alt_text
 from bot.presenters.pictures import render_file
 from bot.presenters.text import fit
 from bot.storage import Match
 
 from .common import (
-    MatchButton, acknowledge, after_presentation, service_of, single_view, ui_state, user_action,
+    MatchButton, acknowledge, after_presentation, language, service_of, single_view, ui_state, user_action,
 )
 from .records import takeback_offer
 
@@ -48,7 +50,7 @@ def _sessions(interaction: discord.Interaction) -> OrderedDict[str, PickerSessio
 
 class PickerExpired(errors.UserError):
     def __init__(self) -> None:
-        super().__init__("This move picker has expired. Press **Move** on the current board to start again.")
+        super().__init__(N_("This move picker has expired. Press **Move** on the current board to start again."))
 
 
 async def open_picker(interaction: discord.Interaction, match: Match) -> None:
@@ -60,7 +62,7 @@ async def open_picker(interaction: discord.Interaction, match: Match) -> None:
     sessions[session.id] = session
     while len(sessions) > MAX_SESSIONS:
         sessions.popitem(last=False)
-    content, view, file = await _render(session, step)
+    content, view, file = await _render(session, step, language(interaction))
     await interaction.followup.send(content, view=view, ephemeral=True, **({"file": file} if file else {}))
 
 
@@ -75,27 +77,31 @@ async def _step(interaction: discord.Interaction, session: PickerSession) -> Pic
         raise
 
 
-async def _render(session: PickerSession, step: PickerStep) -> tuple[str, discord.ui.View, discord.File | None]:
+async def _render(session: PickerSession, step: PickerStep,
+                  lang: str = ENGLISH) -> tuple[str, discord.ui.View, discord.File | None]:
     choices, match = step.choices, step.match
-    chosen = " › ".join(session.path) if session.path else "nothing yet"
+    chosen = " › ".join(session.path) if session.path else t(lang, "nothing yet")
     title = step.title
-    lines = [f"**Your move** in match #{match.id} ({title}) — chosen: {chosen}"]
+    lines = [t(lang, "**Your move** in match #{match} ({game}) — chosen: {chosen}", match=match.id, game=title,
+               chosen=chosen)]
     file = None
     if choices.move:
-        lines.append(f"Ready to play **`{choices.move}`** — press **Confirm**" +
-                     (", or keep choosing." if choices.options else "."))
+        lines.append(t(lang, "Ready to play **`{move}`** — press **Confirm**, or keep choosing.", move=choices.move)
+                     if choices.options else
+                     t(lang, "Ready to play **`{move}`** — press **Confirm**.", move=choices.move))
         if step.preview is not None:
-            file = await render_file(step.preview, match.names, filename="preview.png")
+            description = alt_text(title, step.preview, match.names, match_id=match.id, kind="preview", lang=lang)
+            file = await render_file(step.preview, match.names, filename="preview.png", description=description)
     if choices.options:
         lines.append(choices.prompt)
     pages = max(1, -(-len(choices.options) // PAGE_SIZE))
     session.page = min(session.page, pages - 1)
     if pages > 1:
-        lines.append(f"(page {session.page + 1} of {pages})")
-    return fit("\n".join(lines)), _picker_view(session, step, pages), file
+        lines.append(t(lang, "(page {page} of {pages})", page=session.page + 1, pages=pages))
+    return fit("\n".join(lines)), _picker_view(session, step, pages, lang), file
 
 
-def _picker_view(session: PickerSession, step: PickerStep, pages: int) -> discord.ui.View:
+def _picker_view(session: PickerSession, step: PickerStep, pages: int, lang: str) -> discord.ui.View:
     items: list[discord.ui.Item] = []
     start = session.page * PAGE_SIZE
     shown = step.choices.options[start:start + PAGE_SIZE]
@@ -105,21 +111,21 @@ def _picker_view(session: PickerSession, step: PickerStep, pages: int) -> discor
             discord.SelectOption(label=o.label[:100], value=o.value[:100], description=o.description[:100] or None)
             for o in chunk
         ], placeholder=step.choices.prompt[:150]))
-    items.append(PickerButton(session.id, "back", disabled=not session.path))
+    items.append(PickerButton(session.id, "back", disabled=not session.path, lang=lang))
     if pages > 1:
-        items.append(PickerButton(session.id, "prev", disabled=session.page == 0))
-        items.append(PickerButton(session.id, "next", disabled=session.page >= pages - 1))
-    items.append(PickerButton(session.id, "confirm", disabled=step.choices.move is None))
-    items.append(PickerButton(session.id, "cancel"))
+        items.append(PickerButton(session.id, "prev", disabled=session.page == 0, lang=lang))
+        items.append(PickerButton(session.id, "next", disabled=session.page >= pages - 1, lang=lang))
+    items.append(PickerButton(session.id, "confirm", disabled=step.choices.move is None, lang=lang))
+    items.append(PickerButton(session.id, "cancel", lang=lang))
     return single_view(*items)
 
 
 PICKER_BUTTONS = {
-    "back": ("Back", discord.ButtonStyle.secondary),
-    "prev": ("◀ More", discord.ButtonStyle.secondary),
-    "next": ("More ▶", discord.ButtonStyle.secondary),
-    "confirm": ("Confirm", discord.ButtonStyle.success),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "back": (N_("Back"), discord.ButtonStyle.secondary),
+    "prev": (N_("◀ More"), discord.ButtonStyle.secondary),
+    "next": (N_("More ▶"), discord.ButtonStyle.secondary),
+    "confirm": (N_("Confirm"), discord.ButtonStyle.success),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
 }
 
 
@@ -128,14 +134,14 @@ def _session_for(interaction: discord.Interaction, session_id: str) -> PickerSes
     if session is None:
         raise PickerExpired()
     if session.user_id != interaction.user.id:
-        raise errors.UserError("This picker belongs to someone else.")
+        raise errors.UserError(N_("This picker belongs to someone else."))
     return session
 
 
 async def _redraw(interaction: discord.Interaction, session: PickerSession) -> None:
     await acknowledge(interaction, edit=True)
     step = await _step(interaction, session)
-    content, view, file = await _render(session, step)
+    content, view, file = await _render(session, step, language(interaction))
     await interaction.edit_original_response(content=content, view=view, attachments=[file] if file else [])
 
 
@@ -157,7 +163,7 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?
         session = _session_for(interaction, self.session_id)
         values = (interaction.data or {}).get("values") or []
         if not values:
-            raise errors.UserError("Pick one of the options.")
+            raise errors.UserError(N_("Pick one of the options."))
         await acknowledge(interaction, edit=True)  # the step is read from the match: it may queue
         step = await _step(interaction, session)
         if values[0] not in {o.value for o in step.choices.options}:
@@ -168,10 +174,10 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?
 
 
 class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?P<sid>[0-9a-f]+):(?P<action>[a-z]+)"):
-    def __init__(self, session_id: str, action: str, *, disabled: bool = False):
+    def __init__(self, session_id: str, action: str, *, disabled: bool = False, lang: str = ENGLISH):
         label, style = PICKER_BUTTONS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, disabled=disabled, custom_id=f"sg:p:{session_id}:{action}"
+            label=t(lang, label), style=style, disabled=disabled, custom_id=f"sg:p:{session_id}:{action}"
         ))
         self.session_id, self.action = session_id, action
 
@@ -184,8 +190,8 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.action == "cancel":
             _sessions(interaction).pop(self.session_id, None)
-            await interaction.response.edit_message(content="Move cancelled. Nothing was played.", view=None,
-                                                    attachments=[])
+            await interaction.response.edit_message(
+                content=t(language(interaction), "Move cancelled. Nothing was played."), view=None, attachments=[])
             return
         session = _session_for(interaction, self.session_id)
         if self.action == "back":
@@ -204,20 +210,21 @@ async def _confirm(interaction: discord.Interaction, session: PickerSession) -> 
     await acknowledge(interaction, edit=True)  # before the read and the write, which may queue behind other matches
     step = await _step(interaction, session)
     if step.choices.move is None:
-        raise errors.UserError("That is not a complete move yet.")
+        raise errors.UserError(N_("That is not a complete move yet."))
     _sessions(interaction).pop(session.id, None)  # one confirm per picker, whatever happens next
     expected = None if session.simultaneous else session.version  # the engine re-validates either way
     report = await service_of(interaction).submit_move(session.match_id, interaction.user.id, step.choices.move,
                                                        expected_version=expected)
-    await interaction.edit_original_response(content=f"✅ You played `{step.choices.move}`.",
-                                             view=takeback_offer(interaction, report), attachments=[])
+    await interaction.edit_original_response(
+        content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
+        view=takeback_offer(interaction, report), attachments=[])
     await after_presentation(interaction, report)
 
 
 class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
     """Opens the secret setup picker from a private prompt (a DM, or the ephemeral My view)."""
 
-    PREFIX, LABEL, STYLE = "sg:s", "Set up in private", discord.ButtonStyle.primary
+    PREFIX, LABEL, STYLE = "sg:s", N_("Set up in private"), discord.ButtonStyle.primary
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -226,5 +233,5 @@ class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
         await open_picker(interaction, match)
 
 
-def setup_prompt_view(match_id: int) -> discord.ui.View:
-    return single_view(SetupButton(match_id))
+def setup_prompt_view(match_id: int, lang: str = ENGLISH) -> discord.ui.View:
+    return single_view(SetupButton(match_id, lang))

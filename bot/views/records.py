@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import TurnReport
 from bot.matches.records import HistoryPage, MatchRecords
 from bot.presenters import challenge_mentions, challenge_text
@@ -19,8 +20,8 @@ from bot.storage import Match
 
 from .challenge import challenge_buttons
 from .common import (
-    AnswerButton, MatchButton, acknowledge, after_presentation, answer, presenter_of, service_of, single_view,
-    user_action,
+    AnswerButton, MatchButton, acknowledge, after_presentation, answer, language, presenter_of, server_language,
+    service_of, single_view, user_action,
 )
 
 
@@ -35,8 +36,8 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
                     template=r"sg:h:(?P<match>\d+):(?P<page>\d+):(?P<way>[pn])"):
     """Turns a page of /history; the page is recomputed for whoever clicks, with what she may know."""
 
-    def __init__(self, match_id: int, page: int, way: str, *, disabled: bool = False):
-        label = "◀ Previous" if way == "p" else "Next ▶"
+    def __init__(self, match_id: int, page: int, way: str, *, disabled: bool = False, lang: str = ENGLISH):
+        label = t(lang, "◀ Previous") if way == "p" else t(lang, "Next ▶")
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
                                            custom_id=f"sg:h:{match_id}:{page}:{way}"))
         self.match_id, self.page = match_id, page
@@ -50,22 +51,27 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
         await acknowledge(interaction, edit=True)
         page = await records_of(interaction).history(self.match_id, interaction.user.id, interaction.guild_id,
                                                      self.page)
-        await interaction.edit_original_response(embed=history_embed(page), view=history_buttons(page))
+        lang = language(interaction)
+        await interaction.edit_original_response(embed=history_embed(page, lang), view=history_buttons(page, lang))
 
 
-def history_embed(page: HistoryPage) -> discord.Embed:
+def history_embed(page: HistoryPage, lang: str = ENGLISH) -> discord.Embed:
+    """A page of /history: the narration is the games' own (English); the frame is in the reader's language."""
     embed = discord.Embed(title=page.title, description=fit(page.text, EMBED_DESCRIPTION_LIMIT))
-    embed.set_footer(text=f"Page {page.page + 1} of {page.pages}"
-                          + ("" if page.match.active else " · the match is over: every move is shown"))
+    footer = t(lang, "Page {page} of {pages}", page=page.page + 1, pages=page.pages)
+    if not page.match.active:
+        footer += " · " + t(lang, "the match is over: every move is shown")
+    embed.set_footer(text=footer)
     return embed
 
 
-def history_buttons(page: HistoryPage) -> discord.ui.View | None:
+def history_buttons(page: HistoryPage, lang: str = ENGLISH) -> discord.ui.View | None:
     if page.pages <= 1:
         return None
     return single_view(
-        HistoryButton(page.match.id, max(page.page - 1, 0), "p", disabled=page.page == 0),
-        HistoryButton(page.match.id, min(page.page + 1, page.pages - 1), "n", disabled=page.page >= page.pages - 1),
+        HistoryButton(page.match.id, max(page.page - 1, 0), "p", disabled=page.page == 0, lang=lang),
+        HistoryButton(page.match.id, min(page.page + 1, page.pages - 1), "n", disabled=page.page >= page.pages - 1,
+                      lang=lang),
     )
 
 
@@ -75,7 +81,7 @@ def history_buttons(page: HistoryPage) -> discord.ui.View | None:
 class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
     """On a finished match's final post: challenge the same players again, seats rotated."""
 
-    PREFIX, LABEL, STYLE = "sg:rm", "Rematch", discord.ButtonStyle.primary
+    PREFIX, LABEL, STYLE = "sg:rm", N_("Rematch"), discord.ButtonStyle.primary
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -87,18 +93,22 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
             if challenge.status == "open":
                 await presenter_of(interaction).challenges.refresh(challenge)
             link = message_link(challenge.guild_id, challenge.channel_id, challenge.message_id)
-            await answer(interaction, "You accepted the rematch" + (f": {link}" if link else "."))
+            lang = language(interaction)
+            await answer(interaction, t(lang, "You accepted the rematch: {link}", link=link) if link
+                         else t(lang, "You accepted the rematch."))
             return
         # The challenge goes where the first one was: the thread of a finished match is closed.
         client = interaction.client
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
+        lang = server_language(interaction)
         message = await channel.send(  # type: ignore[union-attr]
-            challenge_text(challenge), view=challenge_buttons(challenge) or discord.utils.MISSING,
+            challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
             allowed_mentions=challenge_mentions(challenge),
         )
         await service_of(interaction).set_challenge_message(challenge.id, message.id)
-        await answer(interaction, "Rematch offered: "
-                     + (message_link(challenge.guild_id, challenge.channel_id, message.id) or "see the channel"))
+        link = message_link(challenge.guild_id, challenge.channel_id, message.id)
+        await answer(interaction, t(language(interaction), "Rematch offered: {link}", link=link) if link
+                     else t(language(interaction), "Rematch offered: see the channel."))
 
 
 # --- take-backs --------------------------------------------------------------------------------------------
@@ -107,9 +117,9 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
 class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb:(?P<match>\d+):(?P<version>\d+)"):
     """On the mover's own answer: ask to take back the move that made `version`, until someone acts."""
 
-    def __init__(self, match_id: int, version: int):
-        super().__init__(discord.ui.Button(label="Take back", style=discord.ButtonStyle.secondary, emoji="↩️",
-                                           custom_id=f"sg:tb:{match_id}:{version}"))
+    def __init__(self, match_id: int, version: int, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, "Take back"), style=discord.ButtonStyle.secondary,
+                                           emoji="↩️", custom_id=f"sg:tb:{match_id}:{version}"))
         self.match_id, self.version = match_id, version
 
     @classmethod
@@ -125,9 +135,14 @@ class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb
 
 
 async def answer_asked(interaction: discord.Interaction, report: TurnReport) -> None:
-    who = "Your opponent" if len(report.match.seats) == 2 else "The other players"
-    await answer(interaction, f"↩️ You asked to take back `{report.move}` in match #{report.match.id}. {who} can "
-                              "accept or decline in the thread.")
+    lang, match = language(interaction), report.match
+    if len(match.seats) == 2:
+        text = t(lang, "↩️ You asked to take back `{move}` in match #{match}. Your opponent can accept or decline in "
+                       "the thread.", move=report.move, match=match.id)
+    else:
+        text = t(lang, "↩️ You asked to take back `{move}` in match #{match}. The other players can accept or "
+                       "decline in the thread.", move=report.move, match=match.id)
+    await answer(interaction, text)
     await after_presentation(interaction, report)
 
 
@@ -135,7 +150,7 @@ def takeback_offer(interaction: discord.Interaction, report: TurnReport) -> disc
     """The Take back button for the mover's "✅ You played" answer, when her move may be taken back at all."""
     if not records_of(interaction).takeback_offered(report):
         return None
-    return single_view(TakebackButton(report.match.id, report.match.version))
+    return single_view(TakebackButton(report.match.id, report.match.version, language(interaction)))
 
 
 class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
@@ -143,8 +158,8 @@ class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\
 
     PREFIX = "sg:ta"
     ANSWERS = {
-        "yes": ("Accept take-back", discord.ButtonStyle.success),
-        "no": ("Decline take-back", discord.ButtonStyle.secondary),
+        "yes": (N_("Accept take-back"), discord.ButtonStyle.success),
+        "no": (N_("Decline take-back"), discord.ButtonStyle.secondary),
     }
 
     @user_action
@@ -152,21 +167,22 @@ class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\
         await acknowledge(interaction, edit=True)
         report = await records_of(interaction).answer_takeback(self.match_id, interaction.user.id, self.version,
                                                                self.answer == "yes")
-        name = interaction.user.display_name
-        verdict = {
-            "takeback": f"↩️ `{report.move}` was taken back: **{name}** agreed.",
-            "takeback_agreed": f"**{name}** agrees to take back `{report.move}`; waiting for the others.",
-            "takeback_declined": f"**{name}** declined to take back `{report.move}`. Play on!",
-        }[report.kind]
+        name, lang = interaction.user.display_name, server_language(interaction)  # the request is public
+        verdict = t(lang, {
+            "takeback": N_("↩️ `{move}` was taken back: **{player}** agreed."),
+            "takeback_agreed": N_("**{player}** agrees to take back `{move}`; waiting for the others."),
+            "takeback_declined": N_("**{player}** declined to take back `{move}`. Play on!"),
+        }[report.kind], move=report.move, player=name)
         await interaction.edit_original_response(
             content=verdict, view=takeback_buttons(report.match, disabled=report.kind != "takeback_agreed",
-                                                   version=self.version))
+                                                   version=self.version, lang=lang))
         await after_presentation(interaction, report)
 
 
-def takeback_buttons(match: Match, *, disabled: bool = False, version: int | None = None) -> discord.ui.View:
+def takeback_buttons(match: Match, *, disabled: bool = False, version: int | None = None,
+                     lang: str = ENGLISH) -> discord.ui.View:
     version = match.version if version is None else version
-    return TakebackAnswer.answers_view(match.id, version, disabled=disabled)
+    return TakebackAnswer.answers_view(match.id, version, disabled=disabled, lang=lang)
 
 
 RECORD_ITEMS = (HistoryButton, RematchButton, TakebackButton, TakebackAnswer)

@@ -9,15 +9,17 @@ import discord
 
 from bot.storage import Match
 
-from .common import AnswerButton, acknowledge, after_presentation, service_of, user_action
+from bot.i18n import ENGLISH, N_, t
+
+from .common import AnswerButton, acknowledge, after_presentation, language, service_of, user_action
 
 class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
     """The asked player's answer to a load request: her move, valid only while the request stands (the version)."""
 
     PREFIX = "sg:k"
     ANSWERS = {
-        "consent": ("Consent", discord.ButtonStyle.success),
-        "refuse": ("Refuse", discord.ButtonStyle.danger),
+        "consent": (N_("Consent"), discord.ButtonStyle.success),
+        "refuse": (N_("Refuse"), discord.ButtonStyle.danger),
     }
 
     @user_action
@@ -32,8 +34,8 @@ class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+
         await after_presentation(interaction, report)
 
 
-def consent_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
-    return ConsentButton.answers_view(match.id, match.version, disabled=disabled)
+def consent_buttons(match: Match, *, disabled: bool = False, lang: str = ENGLISH) -> discord.ui.View:
+    return ConsentButton.answers_view(match.id, match.version, disabled=disabled, lang=lang)
 
 
 class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
@@ -55,5 +57,6 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
         service = service_of(interaction)
         report = await service.submit_move(self.match_id, interaction.user.id, self.move,
                                            expected_version=self.version)
-        await interaction.edit_original_response(content=f"✅ You played `{self.move}`.", view=None)
+        await interaction.edit_original_response(
+            content=t(language(interaction), "✅ You played `{move}`.", move=self.move), view=None)
         await after_presentation(interaction, report)

@@ -1,0 +1,126 @@
+"""Collect every translatable text into the template `bot/i18n/locales/strategos.pot`.
+
+    python -m bot.extract_texts          # rewrite the template
+    python -m bot.extract_texts --check  # exit 1 if the template is out of date
+
+A tool at the top of the program, like bot/bench.py: it builds the bot to read its command tree.
+
+Two sources: the texts the code passes to `t(lang, "…")` or marks with `N_("…")` (read from the source, so no
+text is missed for want of running it), and the slash commands' names, descriptions and choices (read from the
+command tree the bot builds, under the context discord.py's translator gives them).
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import io
+import sys
+from pathlib import Path
+from typing import Iterator
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+from discord import app_commands
+
+from bot.app import EXTENSIONS, create_bot
+from bot.games import GAMES
+from bot.i18n import DOMAIN, LOCALES_DIR
+from bot.settings import Settings
+
+BOT_DIR = Path(__file__).resolve().parent
+TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
+
+Key = tuple[str | None, str]  # (context, English text)
+
+
+def code_texts(root: Path = BOT_DIR) -> dict[Key, str]:
+    """(context, text) → where it is first used, for every literal passed to t() or N_() under `root`."""
+    found: dict[Key, str] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            if node.func.id == "t" and len(node.args) >= 2:
+                text = node.args[1]
+            elif node.func.id == "N_" and node.args:
+                text = node.args[0]
+            else:
+                continue
+            if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
+                continue
+            context = next((k.value.value for k in node.keywords if k.arg == "context"
+                            and isinstance(k.value, ast.Constant)), None)
+            found.setdefault((context, text.value), f"{path.relative_to(root.parent)}:{node.lineno}")
+    return found
+
+
+def walk_commands(commands, names: frozenset[str] = frozenset()) -> Iterator[tuple[str, str]]:
+    """(context, text) of every name, description and choice of a command tree, as the translator is asked;
+    choices in `names` (the games' names: names are not translated) are left out."""
+    for command in commands:
+        group = isinstance(command, app_commands.Group)
+        yield ("group_name" if group else "command_name"), command.name
+        yield ("group_description" if group else "command_description"), command.description
+        if group:
+            yield from walk_commands(command.commands, names)
+            continue
+        for parameter in command.parameters:
+            yield "parameter_name", parameter.name
+            yield "parameter_description", parameter.description
+            for choice in parameter.choices:
+                if choice.name not in names:
+                    yield "choice_name", choice.name
+
+
+async def command_tree():
+    """The bot's slash commands, built as at start-up (no token, no database, no network)."""
+    bot = create_bot(Settings(token=None, database=Path(":memory:"), dev_guild=None, log_level="WARNING"))
+    for extension in EXTENSIONS:
+        await bot.load_extension(extension)
+    return bot.tree.get_commands()
+
+
+def command_texts() -> dict[Key, str]:
+    commands = asyncio.run(command_tree())
+    titles = frozenset(GAMES[key].info.title for key in GAMES)
+    return {(context, text): "slash commands" for context, text in walk_commands(commands, titles) if text}
+
+
+def template() -> Catalog:
+    catalog = Catalog(project="Strategos", domain=DOMAIN, fuzzy=False)
+    texts = {**code_texts(), **command_texts()}
+    for (context, text), where in sorted(texts.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
+        flags = ["python-brace-format"] if "{" in text else []
+        catalog.add(text, context=context, locations=[(where, None)] if ":" in where else [], flags=flags,
+                    auto_comments=[] if ":" in where else [where])
+    return catalog
+
+
+def keys_of(catalog: Catalog) -> set[Key]:
+    return {(m.context, m.id) for m in catalog if m.id}
+
+
+def render(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=120, omit_header=True, sort_output=False)
+    return out.getvalue()
+
+
+def main(argv: list[str]) -> int:
+    fresh = template()
+    if "--check" in argv:
+        with TEMPLATE.open("rb") as file:
+            stored = read_po(file)
+        if keys_of(stored) != keys_of(fresh):
+            print(f"{TEMPLATE} is out of date: run python -m bot.extract_texts", file=sys.stderr)
+            return 1
+        return 0
+    TEMPLATE.write_bytes(render(fresh))
+    print(f"wrote {len(keys_of(fresh))} texts to {TEMPLATE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,283 @@
+"""The languages: every text in every catalogue with the same placeholders, every slash command translated within
+Discord's rules, English for anything missing, and a match played by a Spanish and a German member."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import discord
+import pytest
+import simcord.interactions
+from babel.messages.pofile import read_po
+
+from bot import extract_texts as extract
+from bot import i18n
+from bot.cogs.rules import guide_text
+from bot.cogs.translator import CatalogueTranslator
+from bot.games import GAMES
+from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
+from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
+from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
+from bot_helpers import board_posts, move, start_match, stored
+
+DISCORD_LOCALES = {"es": discord.Locale.spain_spanish, "fr": discord.Locale.french, "de": discord.Locale.german,
+                   "pt_BR": discord.Locale.brazil_portuguese}
+NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord: letters, digits, - and _, 1–32 characters, lowercase
+
+
+def template_keys() -> set[tuple[str | None, str]]:
+    with extract.TEMPLATE.open("rb") as file:
+        return extract.keys_of(read_po(file))
+
+
+def catalogue(lang: str):
+    with catalogue_path(lang).open("rb") as file:
+        return read_po(file)
+
+
+def test_the_template_lists_every_text_the_code_and_the_commands_use():
+    assert extract.main(["--check"]) == 0, "run python -m bot.extract_texts"
+    keys = template_keys()
+    assert (None, "{players} to move.") in keys and ("command_name", "play") in keys
+    assert ("choice_name", "Epaminondas") not in keys  # the games' names are names
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_is_translated_with_the_same_placeholders(lang):
+    translated = {(m.context, m.id): m for m in catalogue(lang) if m.id}
+    for key in template_keys():
+        message = translated.get(key)
+        assert message is not None and message.string and not message.fuzzy, f"{lang} lacks {key}"
+        assert placeholders(message.string) == placeholders(key[1]), f"{lang}: {key} → {message.string!r}"
+        if key[1].startswith(("✅", "🏆", "🤝", "⏳", "💤", "↩️")):
+            assert message.string.startswith(key[1][0]), f"{lang}: {key} must keep its emoji first"
+    assert set(translated) == template_keys(), f"{lang} has texts the code no longer uses"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_board_caption_keeps_the_mark_a_repair_finds_posts_by(lang):
+    caption = t(lang, "**{game}** · match #{match} · move {ply}", game="Mycenae", match=12, ply=3)
+    assert "#12 ·" in caption
+
+
+async def test_every_command_is_translated_within_discords_rules(world):
+    tree = world.bot.tree
+    translator = CatalogueTranslator()
+    commands = [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
+    for locale in DISCORD_LOCALES.values():
+        code = locale.value
+        names = [c["name_localizations"][code] for c in commands]
+        assert len(names) == len(set(names)), f"{code}: two commands share a name"
+        for command in commands:
+            for name in [command["name_localizations"][code]]:
+                assert NAME.match(name) and name == name.lower(), (code, name)
+            assert 1 <= len(command["description_localizations"][code]) <= 100, (code, command["name"])
+            options = command.get("options", [])
+            option_names = [o["name_localizations"][code] for o in options]
+            assert len(option_names) == len(set(option_names)), (code, command["name"], option_names)
+            for option in options:
+                name = option["name_localizations"][code]
+                assert NAME.match(name) and name == name.lower(), (code, name)
+                assert 1 <= len(option["description_localizations"][code]) <= 100, (code, name)
+                for choice in option.get("choices", []):
+                    shown = choice.get("name_localizations", {}).get(code, choice["name"])
+                    assert 1 <= len(shown) <= 100, (code, shown)
+    play = next(c for c in commands if c["name"] == "play")
+    assert play["name_localizations"]["es-ES"] == "jugar" and play["name_localizations"]["de"] == "spielen"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_button_labels_fit(lang):
+    for label in ("Move", "My view", "Describe", "Resign", "Offer draw", "Back", "◀ More", "More ▶", "Confirm",
+                  "Cancel"):
+        assert 1 <= len(t(lang, label)) <= 80
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_descriptions_fit_in_every_language(lang):
+    names = ["Ω" * 32, "x" * 32, "y" * 32, "z" * 32]
+    for key, game in GAMES.items():
+        players = game.info.max_players
+        state, rng = game.new_state(players, 2, None), random.Random(2)
+        for _ in range(300):
+            if game.outcome(state) is not None:
+                break
+            seat = game.to_act(state)[0]
+            state, _ = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+            view = game.view(state, 0)
+            assert len(alt_text(game.info.title, view, names[:players], match_id=99999, lang=lang)) <= MAX_ALT_TEXT
+        assert all(len(m) <= MAX_MESSAGE for m in text_board(game.info.title, view, names[:players], lang=lang))
+
+
+def test_a_language_we_do_not_have_gets_english():
+    assert language_of(discord.Locale.japanese) == "en" and language_of("xx-YY") == "en" and language_of(None) == "en"
+    assert language_of(discord.Locale.latin_american_spanish) == "es"
+    assert t(language_of("ja"), "It is not your turn.") == "It is not your turn."
+    assert t("es", "a text no catalogue has {x}", x=1) == "a text no catalogue has 1"
+
+
+def test_a_translation_with_a_wrong_placeholder_falls_back_to_english(monkeypatch):
+    i18n.load()
+    broken = dict(i18n._catalogues["de"])
+    broken[(None, "To move: {players}.")] = "Am Zug: {spieler}."
+    monkeypatch.setitem(i18n._catalogues, "de", broken)
+    assert t("de", "To move: {players}.", players="bob") == "To move: bob."
+
+
+# --- through the real bot: a Spanish and a German member ---------------------------------------------------------
+
+
+@pytest.fixture
+def locales(monkeypatch):
+    """SimCord 3.2 sends every interaction as en-US from an en-US server: give each member her client's locale
+    and the server its preferred locale, as Discord does."""
+    chosen: dict[int, str] = {}
+    original = simcord.interactions.base_payload
+
+    def with_locales(backend, *, user_id, guild_id, **kwargs):
+        record, payload = original(backend, user_id=user_id, guild_id=guild_id, **kwargs)
+        payload["locale"] = chosen.get(user_id, "en-US")
+        if guild_id is not None:
+            payload["guild_locale"] = backend.get_guild(guild_id).preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_locales)
+    return chosen
+
+
+async def test_a_spanish_and_a_german_member_each_read_their_language(world, locales):
+    alice, bob = world.alice, world.bob
+    locales[alice.id], locales[bob.id] = "es-ES", "de"
+    locales[world.carol.id] = "ja"  # a language we don't have
+    thread, match_id = await start_match(world, "epaminondas", alice, bob)
+    board = board_posts(thread)[-1]
+    assert "**alice** (Light) to move." in board.content  # the server's language: English here
+    assert [b.label for row in board.components for b in row.children][:3] == ["Move", "My view", "Describe"]
+
+    played = await move(alice, thread, match_id, "a1-d4")
+    assert played.response.content == f"✅ Jugaste `a1-d4` en la partida #{match_id}."
+    early = await move(alice, thread, match_id, "a2-a3")
+    assert early.response.content == "No es tu turno — esperando a bob."
+
+    mine = await bob.click(board_posts(thread)[-1], label="My view")
+    assert mine.response.content.startswith(f"Deine Sicht auf Partie #{match_id} (Epaminondas) — du spielst **Dunkel**.")
+    assert mine.response.attachments[0].description.startswith(
+        f"Epaminondas, Partie #{match_id}, Zug 1: deine Sicht als bob (Dunkel). Letzter Zug: alice (Hell) spielte a1-d4")
+    described = await alice.click(board_posts(thread)[-1], label="Describe")
+    assert described.response.content.startswith(
+        f"Epaminondas, partida #{match_id}, jugada 1: tu vista como alice (Claras).")
+    assert "Le toca a: bob (Oscuras)." in described.response.content
+    outsider = await world.carol.click(board_posts(thread)[-1], label="My view")
+    assert outsider.response.content == "You are not playing in this match."
+    suggestions = await bob.autocomplete(thread, "move", "move", "f12-f1", match=match_id)
+    assert {"name": "f12-f10 (f12 nach f10)", "value": "f12-f10"} in suggestions
+
+
+async def test_public_posts_follow_the_servers_language(world, locales):
+    world.env.backend.get_guild(world.guild.id).preferred_locale = "es-ES"
+    locales[world.bob.id] = "de"
+    await world.carol.slash(world.channel, "games")  # any interaction tells the bot the server's language
+    await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
+    challenge = world.channel.last_message
+    assert challenge.content.startswith(f"⚔️ ¡**alice** desafía {world.bob.mention} a **Epaminondas**!")
+    assert [b.label for row in challenge.components for b in row.children] == ["Aceptar", "Rechazar", "Cancelar"]
+    await world.bob.click(challenge, label="Aceptar")
+    assert "✅ Aceptado — la partida ha empezado." in stored(world, challenge).content
+    thread = world.channel.threads[-1]
+    match_id = int(re.search(r"#(\d+)", thread.name).group(1))
+    board = board_posts(thread)[-1]
+    assert board.content.startswith(f"**Epaminondas** · partida #{match_id} · jugada 0\nJuega **alice** (Claras).")
+    assert [b.label for row in board.components for b in row.children] == [
+        "Jugar", "Mi vista", "Describir", "Abandonar", "Ofrecer tablas"]
+    assert board.attachments[0].description.startswith(f"Tablero de Epaminondas, partida #{match_id}, jugada 0.")
+    played = await move(world.alice, thread, match_id, "a1-d4")
+    assert played.response.content.startswith("✅ You played")  # her own client: English
+    assert "**alice** (Claras) jugó `a1-d4`" in board_posts(thread)[-1].content
+    mine = await world.bob.click(board_posts(thread)[-1], label="Mi vista")  # the Spanish post; he reads German
+    assert mine.response.content.startswith("Deine Sicht")
+    offered = await world.bob.click(board_posts(thread)[-1], label="Ofrecer tablas")
+    assert offered.response.content == "Remis angeboten. Dein Gegner kann im Thread annehmen oder ablehnen."
+    offer = thread.last_message
+    assert offer.content.startswith("🤝 **bob** ofrece tablas.")
+    await world.alice.click(offer, label="Rechazar tablas")
+    assert stored(world, offer).content == "Oferta de tablas rechazada por **alice**. ¡Seguid jugando!"
+
+
+# --- /rules guides ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_game_has_a_guide_in_every_language_that_fits_an_embed(lang):
+    for key in GAMES:
+        english, translated = guide_text(key), guide_text(key, lang)
+        assert translated != english, f"{lang} has no guide for {key}"
+        assert len(translated) <= EMBED_DESCRIPTION_LIMIT
+        # the notation is the same in every language: every `code` of the English guide is in the translation
+        for code in re.findall(r"`([^`]+)`", english):
+            assert f"`{code}`" in translated, f"{lang}/{key}.md lacks `{code}`"
+
+
+async def test_rules_answer_in_the_askers_language(world, locales):
+    locales[world.alice.id], locales[world.carol.id] = "fr", "ko"
+    french = await world.alice.slash(world.channel, "rules", game="epaminondas")
+    embed = french.response.embeds[0]
+    assert embed.title == "Epaminondas — comment jouer" and embed.description.startswith("Deux armées de 28")
+    assert embed.footer.text == "2 joueurs · lancez une partie avec /play"
+    assert french.response.attachments[0].description.startswith("Epaminondas : la position de départ.")
+    korean = await world.carol.slash(world.channel, "rules", game="epaminondas")  # a language we lack: English
+    assert korean.response.embeds[0].description == guide_text("epaminondas")
+
+
+async def test_clock_and_record_answers_in_the_askers_language(world, locales):
+    locales[world.alice.id] = "pt-BR"
+    away = await world.alice.slash(world.channel, "away", days=2)
+    assert away.response.content.startswith("💤 Seus relógios estão pausados até <t:")
+    back = await world.alice.slash(world.channel, "back")
+    assert back.response.content.startswith("👋 Bem-vindo de volta")
+    notify = await world.alice.slash(world.channel, "notify", turns="on")
+    assert notify.response.content == ("Salvo. Uma DM sempre que for sua vez: **sim** · lembretes quando seu tempo "
+                                       "estiver acabando: **sim**.")
+    thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
+    clock = await world.alice.slash(thread, "clock", match=match_id)
+    assert clock.response.content.startswith(f"Partida #{match_id}: 3 dias por lance.\n⏳ **alice** deve jogar <t:")
+    listed = await world.alice.slash(world.channel, "games")
+    assert listed.response.content.startswith(f"**Suas partidas**\n• #{match_id} Archimedes contra bob — sua vez · "
+                                              "seu lance vence <t:")
+    suggested = await world.alice.autocomplete(thread, "move", "match", "")
+    assert suggested[0]["name"] == f"#{match_id} Archimedes contra bob — sua vez"
+
+
+async def test_history_and_ratings_frames_in_the_askers_language(world, locales):
+    locales[world.alice.id] = "fr"
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, "a1-d4")
+    history = await world.alice.slash(thread, "history", match=match_id)
+    assert history.response.embeds[0].footer.text == "Page 1 sur 1"
+    board = await world.alice.slash(world.channel, "leaderboard", game="epaminondas")
+    embed = board.response.embeds[0]
+    assert embed.title == "Classement de Epaminondas" and embed.description.startswith("Personne n’a encore joué")
+    profile = await world.alice.slash(world.channel, "profile")
+    assert profile.response.content == "**alice** n’a pas encore de partie classée sur ce serveur."
+
+
+async def test_settings_in_the_managers_language(world, locales):
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    dave = world.guild.add_member(world.env.create_user("dave"), roles=[role])
+    locales[dave.id] = "de"
+    saved = await dave.slash(world.channel, "settings", setting="challenge_expiry", value="6 hours")
+    assert saved.response.content.startswith(
+        "Gespeichert. Laufende Partien behalten die Uhr, mit der sie begannen.\n**Servereinstellungen**\n"
+        "• **Standard-Bedenkzeit**: 3 Tage — Zeit pro Zug")
+    assert "• **Ablauf von Herausforderungen**: 6 Stunden — wie lange" in saved.response.content
+    offered = await dave.autocomplete(world.channel, "settings", "value", "", setting="challenge_expiry")
+    assert {"name": "6 Stunden", "value": "6 hours"} in offered
+
+
+def test_catalogues_are_read_once_per_process(monkeypatch):
+    """Reading the four catalogues takes ~0.2 s; every bot start (many in the tests) must not pay it again."""
+    i18n.load()
+    reads = []
+    monkeypatch.setattr(i18n, "read_catalogue", lambda lang: reads.append(lang) or {})
+    i18n.load()
+    assert reads == []
