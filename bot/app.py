@@ -16,6 +16,7 @@ from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
 from bot.matches.errors import UserError
+from bot.matches.explore import Explorer
 from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.settings import Settings, SettingsError
@@ -26,7 +27,7 @@ from bot.views.common import report_failure
 log = logging.getLogger("bot")
 
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.clocks", "bot.cogs.ratings",
-              "bot.cogs.rules", "bot.cogs.admin")
+              "bot.cogs.rules", "bot.cogs.admin", "bot.cogs.explore")
 
 
 def utc_timestamp() -> float:
@@ -66,6 +67,7 @@ class StrategosBot(commands.Bot):
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
         self.records = MatchRecords(self.matches)
+        self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)

@@ -13,6 +13,7 @@ from bot.storage import Challenge, Match
 from .board import BoardButton, board_buttons
 from .challenge import ChallengeButton, challenge_buttons
 from .common import single_view
+from .explore import EXPLORE_ITEMS
 from .endings import DrawAnswer, ResignConfirm, draw_buttons
 from .leaderboard import LeaderboardButton
 from .options import OptionButton, OptionSelect
@@ -22,7 +23,7 @@ from .requests import ConfirmMove, ConsentButton, consent_buttons
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
-    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, *RECORD_ITEMS,
+    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, *RECORD_ITEMS, *EXPLORE_ITEMS,
 )
 
 

@@ -16,6 +16,7 @@ from bot.storage import Match
 
 from .common import after_presentation, answer, presenter_of, service_of, single_view, user_action
 from .endings import ResignConfirm
+from .explore import ExploreButton
 from .picker import SetupButton, open_picker
 from .requests import consent_buttons
 
@@ -59,7 +60,8 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
 
 
 def board_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
-    return single_view(*(BoardButton(match.id, match.version, action, disabled=disabled) for action in BOARD_ACTIONS))
+    return single_view(*(BoardButton(match.id, match.version, action, disabled=disabled) for action in BOARD_ACTIONS),
+                       ExploreButton(match.id, disabled=disabled))
 
 
 async def show_private_view(interaction: discord.Interaction, match_id: int) -> None:
