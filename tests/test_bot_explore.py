@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from PIL import Image
 
-from bot_helpers import board_posts, buttons, choose, move, open_match, start_match, stored
+from bot.matches.explore import SANDBOX_TTL, picture_banner
+from bot_helpers import (EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, move, open_match, play_moves,
+                         start_match, stored)
+from renderers.explore import explore_png
+from test_bot_myrmidons import SOUTH_WINS, start_deployed_match
 
 
 async def test_explore_epaminondas_steps_back_reset_and_share(world):
@@ -70,7 +75,9 @@ async def explore_move(world, member, panel, move_text: str) -> None:
     """Play `move_text` on an Explore board through its picker, step by step as a player would."""
     sandbox = sandbox_of(world, panel)
     seat = sandbox.game.to_act(sandbox.state)[0]
-    for token in picker_path(sandbox.game, sandbox.state, seat, move_text):
+    path = picker_path(sandbox.game, sandbox.state, seat, move_text)
+    assert path is not None, (move_text, sandbox.game.legal_moves(sandbox.state, seat), stored(world, panel).content)
+    for token in path:
         await choose(world, member, panel, token)
     if f"`{move_text}` is a complete move" in stored(world, panel).content:
         await member.click(panel, label="Play it")
@@ -115,3 +122,96 @@ async def test_explore_and_share_a_line_in_each_game(world, game_key):
     gif = Image.open(io.BytesIO(await shared[0].attachments[0].read()))
     assert gif.format == "GIF" and gif.n_frames >= 1
     assert (await service.get_match(match_id)).version == versions
+
+
+async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_shared(world):
+    thread, match_id = await start_deployed_match(world)
+    await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])  # North starts
+    # North's b4 may now attack alice's d4: its values are hidden from her, so the fight's result is hers to assume
+    panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+    await explore_move(world, world.alice, panel, "b4-d4")
+    asking = stored(world, panel)
+    assert "`b4-d4` depends on what you can't see" in asking.content
+    results = [o for row in asking.components for c in row.children for o in getattr(c, "options", [])]
+    assert len(results) > 1
+    await world.alice.select(panel, ["0"], custom_id=f"sg:e:{sandbox_of(world, panel).id}:sr")
+    assumed = stored(world, panel)
+    assert f"`b4-d4` [assumed: {results[0].label}]" in assumed.content
+    before = len(thread.history())
+    refused = await world.alice.click(panel, label="Share line")
+    assert refused.ephemeral and "can't be shared while the match runs" in refused.response.content
+    assert len(thread.history()) == before
+    # without the fight, the same line's first move can be shared
+    await world.alice.click(panel, label="◀ Back")
+    await explore_move(world, world.alice, panel, "b4-b3")
+    await world.alice.click(panel, label="Share line")
+    assert "b4-b3" in thread.history()[-1].content
+
+
+async def test_explore_pictures_hold_only_what_the_explorer_may_see(world):
+    """The sandbox's first picture is exactly the picture of the explorer's own view of the real match: a player's
+    view for her, the public view for anyone else (so nothing she may not see can be in it)."""
+    thread, match_id = await start_deployed_match(world)
+    await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    for member, viewer in ((world.alice, 0), (world.bob, 1), (world.carol, None)):
+        panel = (await member.click(board_posts(thread)[-1], label="Explore")).response
+        assert ("your view" if viewer is not None else "the public view") in panel.content
+        sandbox = sandbox_of(world, panel)
+        expected = explore_png(service.view(match, viewer), match.names, picture_banner(sandbox), assumed=False)
+        assert await stored(world, panel).attachments[0].read() == expected
+
+
+async def test_an_explore_sandbox_leaves_no_trace_for_the_opponent(world):
+    """Twin matches (same seed, same moves); in one alice explores a long line. Everything bob can see, the thread
+    and his own view, is byte for byte the same."""
+    seen = []
+    for explores in (True, False):
+        world.bot.matches.seed_source = lambda: 1000
+        thread, match_id = await start_deployed_match(world)
+        await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])
+        if explores:
+            panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+            await explore_move(world, world.alice, panel, "b4-b3")
+            await explore_move(world, world.alice, panel, "c2-c3")
+        await play_moves(world, thread, match_id, SOUTH_WINS[2:4], [world.bob, world.alice])
+        mine = await world.bob.click(board_posts(thread)[-1], label="My view")
+        posts = [(re.sub(r"#\d+", "#N", m.content), [await a.read() for a in m.attachments])
+                 for m in thread.history()]
+        seen.append((posts, await mine.response.attachments[0].read()))
+    assert seen[0] == seen[1]
+
+
+async def test_finished_match_explores_from_any_move_of_its_record(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS, [world.alice, world.bob])
+    result = await world.carol.slash(thread, "explore", match=match_id, move=3)
+    panel = result.response
+    assert "from move 3, as the public view" in panel.content and "Move for **bob**" in panel.content
+    # the exact position after three moves of the record
+    sandbox = sandbox_of(world, panel)
+    game = sandbox.game
+    state = game.new_state(2, (await world.bot.matches.get_match(match_id)).seed)
+    for i, text in enumerate(EPAMINONDAS_LIGHT_WINS[:3]):
+        state, _ = game.apply(state, i % 2, text)
+    assert game.dump(sandbox.state) == game.dump(state)
+    await explore_move(world, world.carol, panel, EPAMINONDAS_LIGHT_WINS[3])
+    assert f"4. bob `{EPAMINONDAS_LIGHT_WINS[3]}`" in stored(world, panel).content
+    too_far = await world.carol.slash(thread, "explore", match=match_id, move=99)
+    assert too_far.ephemeral and "has moves 0 to 12" in too_far.response.content
+
+
+async def test_bad_explore_requests_get_one_clear_private_answer(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    early = await world.alice.slash(thread, "explore", match=match_id, move=0)
+    assert early.ephemeral and "`move:` works once the match is over" in early.response.content
+    unknown = await world.alice.slash(thread, "explore", match=999)
+    assert unknown.ephemeral and "can't find that match" in unknown.response.content
+    panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+    await explore_move(world, world.alice, panel, "a1-d4")
+    await world.env.advance_time(SANDBOX_TTL + 60)
+    before = len(thread.history())
+    expired = await world.alice.click(panel, label="Share line")
+    assert expired.ephemeral and "This Explore board has expired" in expired.response.content
+    assert len(thread.history()) == before and len(board_posts(thread)) == 1

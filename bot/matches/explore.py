@@ -34,6 +34,8 @@ MAX_SANDBOXES = 2000
 MAX_LINE = 60  # moves a line may hold: far beyond what anyone reads ahead, and a GIF that stays small
 SAMPLES = 48  # determinisations tried for a move whose result may depend on what the explorer can't see
 MAX_RESULTS = 25  # one select menu
+LABEL_LIMIT = 100  # a select option's label
+RESTATED = frozenset({"move", "order"})  # events that only repeat the move's own text, which the line shows
 
 
 class SandboxExpired(errors.UserError):
@@ -274,7 +276,8 @@ class Explorer:
                 continue  # an unseen value that rules the move out: not a way it can turn out
             key = json.dumps(game.view(new_state, sandbox.viewer), sort_keys=True, default=str)
             if key not in outcomes:
-                label = "; ".join(narrate(game, events, sandbox.viewer, ())) or move
+                label = " ".join(narrate(game, events, sandbox.viewer, RESTATED)) or move
+                label = label if len(label) <= LABEL_LIMIT else label[:LABEL_LIMIT - 1] + "…"
                 outcomes[key] = Result(label, new_state, events)
         results = list(outcomes.values())[:MAX_RESULTS]
         seen: dict[str, int] = {}
