@@ -253,39 +253,12 @@ class Explorer:
     def _play(self, sandbox: Sandbox, seat: int, move: str) -> ExploreStep:
         sandbox.path.clear()
         sandbox.page = 0
-        results = self._results(sandbox, seat, move)
+        results = results_of(sandbox, seat, move)
         if len(results) == 1:
             self._extend(sandbox, seat, move, results[0], assumed=None)
         else:
             sandbox.pending = (seat, move, results)
         return self._step(sandbox)
-
-    def _results(self, sandbox: Sandbox, seat: int, move: str) -> list[Result]:
-        """The ways `move` may turn out as the explorer would see them: one for a perfect-information game or a
-        known position; where it depends on what she can't see, one per distinct outcome over many draws."""
-        game, state = sandbox.game, sandbox.state
-        candidates = [state]
-        if game.info.hidden_information and not sandbox.finished:
-            view = game.view(state, sandbox.viewer)
-            candidates += [game.sample_state(view, sandbox.rng) for _ in range(SAMPLES)]
-        outcomes: OrderedDict[str, Result] = OrderedDict()
-        for candidate in candidates:
-            try:
-                new_state, events = game.apply(candidate, seat, move)
-            except (IllegalMoveError, MoveSyntaxError):
-                continue  # an unseen value that rules the move out: not a way it can turn out
-            key = json.dumps(game.view(new_state, sandbox.viewer), sort_keys=True, default=str)
-            if key not in outcomes:
-                label = " ".join(narrate(game, events, sandbox.viewer, RESTATED)) or move
-                label = label if len(label) <= LABEL_LIMIT else label[:LABEL_LIMIT - 1] + "…"
-                outcomes[key] = Result(label, new_state, events)
-        results = list(outcomes.values())[:MAX_RESULTS]
-        seen: dict[str, int] = {}
-        for i, result in enumerate(results):  # two outcomes told alike still need two menu entries
-            seen[result.label] = seen.get(result.label, 0) + 1
-            if seen[result.label] > 1:
-                results[i] = Result(f"{result.label} ({seen[result.label]})", result.state, result.events)
-        return results
 
     def _extend(self, sandbox: Sandbox, seat: int, move: str, result: Result, assumed: str | None) -> None:
         game = sandbox.game
@@ -327,6 +300,34 @@ class Explorer:
         text = (f"🔭 A line explored from {start}" + (f" by **{who}**" if who else "") +
                 f" (not played): {self.line_text(sandbox, public=True)}")
         return SharedLine(sandbox.match_id, user_id, text, views, sandbox.names)
+
+
+def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
+    """The ways `move` may turn out as the explorer would see them: one for a perfect-information game or a
+    known position; where it depends on what she can't see, one per distinct outcome over many draws."""
+    game, state = sandbox.game, sandbox.state
+    candidates = [state]
+    if game.info.hidden_information and not sandbox.finished:
+        view = game.view(state, sandbox.viewer)
+        candidates += [game.sample_state(view, sandbox.rng) for _ in range(SAMPLES)]
+    outcomes: OrderedDict[str, Result] = OrderedDict()
+    for candidate in candidates:
+        try:
+            new_state, events = game.apply(candidate, seat, move)
+        except (IllegalMoveError, MoveSyntaxError):
+            continue  # an unseen value that rules the move out: not a way it can turn out
+        key = json.dumps(game.view(new_state, sandbox.viewer), sort_keys=True, default=str)
+        if key not in outcomes:
+            label = " ".join(narrate(game, events, sandbox.viewer, RESTATED)) or move
+            label = label if len(label) <= LABEL_LIMIT else label[:LABEL_LIMIT - 1] + "…"
+            outcomes[key] = Result(label, new_state, events)
+    results = list(outcomes.values())[:MAX_RESULTS]
+    seen: dict[str, int] = {}
+    for i, result in enumerate(results):  # two outcomes told alike still need two menu entries
+        seen[result.label] = seen.get(result.label, 0) + 1
+        if seen[result.label] > 1:
+            results[i] = Result(f"{result.label} ({seen[result.label]})", result.state, result.events)
+    return results
 
 
 def picture_banner(sandbox: Sandbox) -> str:
