@@ -17,8 +17,10 @@ from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
 from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
+from bot.matches.plans import Planner
 from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
+from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError
 from bot.storage import Repository, open_database
 from bot.views import PERSISTENT_ITEMS, DiscordControls
@@ -71,6 +73,8 @@ class StrategosBot(commands.Bot):
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
+        self.planner = Planner(self.matches, self.explorer)  # planned replies: played when their move comes
+        self.matches.bus.subscribe(PlanPresenter(self.presenter.boards))
         self.tree.on_error = self.on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -82,6 +86,7 @@ class StrategosBot(commands.Bot):
             log.info("synced %d commands to development guild %s", len(synced), self.settings.dev_guild)
         await self.matches.start()
         await self.computers.resume()
+        await self.planner.resume()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

@@ -34,6 +34,7 @@ MAX_SANDBOXES = 2000
 MAX_LINE = 60  # moves a line may hold: far beyond what anyone reads ahead, and a GIF that stays small
 SAMPLES = 48  # determinisations tried for a move whose result may depend on what the explorer can't see
 MAX_RESULTS = 25  # one select menu
+PLAN_LEVELS = 3  # planned replies: an expected opponent move and the answer to it, at most three times over
 LABEL_LIMIT = 100  # a select option's label
 RESTATED = frozenset({"move", "order"})  # events that only repeat the move's own text, which the line shows
 
@@ -79,6 +80,8 @@ class Sandbox:
     pending: tuple[int, str, list[Result]] | None = None  # a move waiting for the explorer to choose its result
     page: int = 0
     used_at: float = 0.0
+    match_version: int = 0  # the match version it was opened at
+    planning: bool = False  # the line being built is a plan of replies (bot/matches/plans.py)
 
     @property
     def state(self) -> Any:
@@ -152,7 +155,7 @@ class Explorer:
         sandbox = Sandbox(
             id=secrets.token_hex(6), match_id=match.id, user_id=user_id, viewer=viewer, game=game,
             names=list(match.names), title=game.info.title, start_move=start, finished=not match.active, rng=rng,
-            states=[state], used_at=self.clock(),
+            states=[state], used_at=self.clock(), match_version=match.version,
         )
         self._keep(sandbox)
         return self._step(sandbox)
@@ -190,10 +193,14 @@ class Explorer:
         if current.choices is None or token not in {o.value for o in current.choices.options}:
             raise errors.UserError("That choice belongs to an earlier step of this Explore board. Pick again.")
         sandbox.path.append(token)
-        sandbox.page = 0
         after = self._step(sandbox)
         if after.choices is not None and after.choices.move and not after.choices.options:
-            return self._play(sandbox, after.seat, after.choices.move)
+            try:
+                return self._play(sandbox, after.seat, after.choices.move)
+            except errors.UserError:
+                sandbox.path.pop()  # a refused move leaves the board as it was
+                raise
+        sandbox.page = 0
         return after
 
     def play(self, sandbox_id: str, user_id: int) -> ExploreStep:
@@ -245,15 +252,18 @@ class Explorer:
         acting = game.to_act(state) if game.outcome(state) is None else []
         seat = None
         choices = None
-        if acting and not sandbox.pending and len(sandbox.line) < MAX_LINE:
+        longest = 2 * PLAN_LEVELS if sandbox.planning else MAX_LINE
+        if acting and not sandbox.pending and len(sandbox.line) < longest:
             seat = sandbox.viewer if sandbox.viewer in acting else acting[0]
             choices = game.choices(state, seat, list(sandbox.path))
         return ExploreStep(sandbox, view, seat, choices, results, self.line_text(sandbox))
 
     def _play(self, sandbox: Sandbox, seat: int, move: str) -> ExploreStep:
+        results = results_of(sandbox, seat, move)
+        if sandbox.planning:
+            _check_plannable(sandbox, move, results)  # refused before anything changes
         sandbox.path.clear()
         sandbox.page = 0
-        results = results_of(sandbox, seat, move)
         if len(results) == 1:
             self._extend(sandbox, seat, move, results[0], assumed=None)
         else:
@@ -330,10 +340,21 @@ def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
     return results
 
 
+def _check_plannable(sandbox: Sandbox, move: str, results: list[Result]) -> None:
+    """A plan holds only moves whose result the planner can know: no secret setup, nothing hidden revealed."""
+    game = sandbox.game
+    revealing_types = REVEALING_EVENTS.get(game.info.key, frozenset())
+    if game.is_private_move(move) or len(results) != 1 or any(
+            e.get("type") in revealing_types or not is_visible(e, None) for e in results[0].events):
+        raise errors.UserError(f"`{move}` depends on hidden information, so it can't be part of a plan. "
+                               "Pick another move; nothing was changed.")
+
+
 def picture_banner(sandbox: Sandbox) -> str:
     moves = len(sandbox.line)
     ahead = "the position" if not moves else f"{moves} move{'s' if moves != 1 else ''} ahead"
-    return f"EXPLORE · match #{sandbox.match_id} · {ahead} · not played"
+    mode = "PLAN" if sandbox.planning else "EXPLORE"
+    return f"{mode} · match #{sandbox.match_id} · {ahead} · not played"
 
 
 def assumed_notice(sandbox: Sandbox) -> str | None:

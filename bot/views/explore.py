@@ -13,6 +13,7 @@ import discord
 
 from bot.matches import errors
 from bot.matches.explore import Explorer, ExploreStep, assumed_notice
+from bot.matches.plans import Planner, plan_lines
 from bot.presenters.explore import ExplorePresenter, explore_file
 from bot.presenters.text import fit
 
@@ -25,6 +26,10 @@ PAGE_SIZE = OPTIONS_PER_MENU * MENUS_PER_PAGE
 
 def explorer_of(interaction: discord.Interaction) -> Explorer:
     return interaction.client.explorer  # type: ignore[attr-defined]
+
+
+def planner_of(interaction: discord.Interaction) -> Planner:
+    return interaction.client.planner  # type: ignore[attr-defined]
 
 
 class ExploreButton(MatchButton, template=r"sg:x:(?P<match>\d+)"):
@@ -48,12 +53,17 @@ async def open_explore(interaction: discord.Interaction, match_id: int, move: in
     await interaction.followup.send(content, view=view, file=await explore_file(step), ephemeral=True)
 
 
-def explore_message(step: ExploreStep) -> tuple[str, discord.ui.View]:
+def explore_message(step: ExploreStep, plan: list[str] | None = None) -> tuple[str, discord.ui.View]:
     sandbox = step.sandbox
     start = "the start" if sandbox.start_move == 0 else f"move {sandbox.start_move}"
     whose = "your view" if sandbox.viewer is not None else "the public view"
     lines = [f"🔭 **Explore** match #{sandbox.match_id} ({sandbox.title}) from {start}, as {whose}. "
              "Only you see this; nothing here is played."]
+    if sandbox.planning:
+        lines = [f"🗓️ **Plan replies** in match #{sandbox.match_id} ({sandbox.title}): play the move you expect "
+                 "from your opponent, then your answer (up to three deep), and **Save plan**. When that move "
+                 "comes, your answer is played at once. Only you see your plan.",
+                 "Your plan now:", *(plan or ["(no plan)"])]
     notice = assumed_notice(sandbox)
     if notice:
         lines.append(f"*{notice}*")
@@ -103,7 +113,13 @@ def _explore_view(step: ExploreStep, pages: int) -> discord.ui.View:
         items.append(ExploreAction(sandbox.id, "next", disabled=sandbox.page >= pages - 1))
     items.append(ExploreAction(sandbox.id, "play", disabled=step.choices is None or step.choices.move is None))
     items.append(ExploreAction(sandbox.id, "reset", disabled=not (sandbox.line or sandbox.path or sandbox.pending)))
-    items.append(ExploreAction(sandbox.id, "share", disabled=not sandbox.line))
+    if sandbox.planning:
+        items.append(ExploreAction(sandbox.id, "save", disabled=not sandbox.line or len(sandbox.line) % 2 == 1))
+        items.append(ExploreAction(sandbox.id, "clear"))
+    else:
+        items.append(ExploreAction(sandbox.id, "share", disabled=not sandbox.line))
+        if sandbox.viewer is not None and not sandbox.finished and len(sandbox.names) == 2:
+            items.append(ExploreAction(sandbox.id, "plan"))
     return single_view(*items)
 
 
@@ -114,11 +130,18 @@ EXPLORE_ACTIONS = {
     "play": ("Play it", discord.ButtonStyle.primary),
     "reset": ("⟲ Reset", discord.ButtonStyle.secondary),
     "share": ("Share line", discord.ButtonStyle.success),
+    "plan": ("Plan replies", discord.ButtonStyle.primary),
+    "save": ("Save plan", discord.ButtonStyle.success),
+    "clear": ("Clear plan", discord.ButtonStyle.danger),
 }
 
 
 async def _show(interaction: discord.Interaction, step: ExploreStep) -> None:
-    content, view = explore_message(step)
+    plan = None
+    if step.sandbox.planning:
+        sandbox = step.sandbox
+        plan = plan_lines(await planner_of(interaction).current(sandbox.match_id, sandbox.user_id), sandbox.names)
+    content, view = explore_message(step, plan)
     file = await explore_file(step)
     await interaction.edit_original_response(content=content, view=view, attachments=[file])
 
@@ -173,6 +196,9 @@ class ExploreAction(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:e:(
             await share_line(interaction, explorer, self.sandbox_id)
             return
         await interaction.response.defer()  # acknowledged before the engine's work and the picture
+        if self.action in ("plan", "save", "clear"):
+            await plan_action(interaction, self.sandbox_id, self.action)
+            return
         if self.action == "back":
             step = explorer.back(self.sandbox_id, user_id)
         elif self.action == "reset":
@@ -182,6 +208,22 @@ class ExploreAction(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:e:(
         else:
             step = explorer.turn_page(self.sandbox_id, user_id, 1 if self.action == "next" else -1)
         await _show(interaction, step)
+
+
+async def plan_action(interaction: discord.Interaction, sandbox_id: str, action: str) -> None:
+    planner, user_id = planner_of(interaction), interaction.user.id
+    if action == "plan":
+        step = await planner.start(sandbox_id, user_id)
+    else:
+        sandbox = explorer_of(interaction).sandbox(sandbox_id, user_id)
+        if action == "save":
+            await planner.save(sandbox_id, user_id)
+            note = "🗓️ Plan saved."
+        else:
+            note = "🗓️ Plan cleared." if await planner.clear(sandbox.match_id, user_id) else "There was no plan."
+        step = explorer_of(interaction).reset(sandbox_id, user_id)
+        await answer(interaction, note)
+    await _show(interaction, step)
 
 
 async def share_line(interaction: discord.Interaction, explorer: Explorer, sandbox_id: str) -> None:
