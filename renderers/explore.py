@@ -44,12 +44,16 @@ def explore_png(view: dict, player_names: Sequence[str] | None, banner: str, *, 
     board = module.compose(view, player_names) if hasattr(module, "compose") else None
     if board is None or board.mode != "P":
         return encode_png(explore_picture(view, player_names, banner, assumed=assumed))
-    used = {index for _, index in board.getcolors(256) or ()}
-    free = [i for i in range(256) if i not in used][:TEXT_LEVELS + 1]
+    palette = (board.getpalette() or [])[:768]
+    defined = len(palette) // 3
+    if defined + TEXT_LEVELS + 1 <= 256:  # room after the palette's own entries: no pixel uses them
+        free = list(range(defined, defined + TEXT_LEVELS + 1))
+    else:
+        used = {index for _, index in board.getcolors(256) or ()}
+        free = [i for i in range(256) if i not in used][:TEXT_LEVELS + 1]
     if len(free) < TEXT_LEVELS + 1:
         return encode_png(explore_picture(view, player_names, banner, assumed=assumed))
     background = ASSUMED_COLOUR if assumed else BANNER_COLOUR
-    palette = (board.getpalette() or [])[:768]
     palette += [0] * (768 - len(palette))
     for level, index in enumerate(free):
         palette[index * 3:index * 3 + 3] = blend(background, TEXT_COLOUR, level / TEXT_LEVELS)
