@@ -52,7 +52,8 @@ class Planner:
         self.service = service
         self.explorer = explorer
         self.store = PlanStore(service.repo)
-        self._lock = asyncio.Lock()  # one plan decision at a time: a restart's catch-up never races an event
+        # One plan decision at a time per match: a restart's catch-up never races that match's events.
+        self._locks: dict[int, asyncio.Lock] = {}
         service.bus.subscribe(self._on_event)
 
     # --- making a plan -----------------------------------------------------------------------------------
@@ -145,21 +146,27 @@ class Planner:
 
     async def resume(self) -> None:
         """At start-up: a plan whose expected move was played just before a stop gets its reply now."""
-        async with self._lock:
-            await self._resume()
+        for match_id in sorted({plan.match_id for plan in await self.store.every_plan()}):
+            async with self._lock(match_id):
+                match = await self.service.get_match(match_id)
+                for plan in await self.store.of_match(match_id):
+                    if match.version == plan.version + 1:
+                        await self._answer(match, plan)
+                    elif match.version > plan.version or not match.active:
+                        await self._drop(match, plan, "the match moved on while the bot was down")
 
-    async def _resume(self) -> None:
-        for plan in await self.store.every_plan():
-            match = await self.service.get_match(plan.match_id)
-            if match.version == plan.version + 1:
-                await self._answer(match, plan)
-            elif match.version > plan.version or not match.active:
-                await self._drop(match, plan, "the match moved on while the bot was down")
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
 
     async def _on_event(self, event: Any) -> bool:
         if isinstance(event, MovePlayed):
-            async with self._lock:
-                await self._played(event)
+            lock = self._lock(event.match.id)
+            try:
+                async with lock:
+                    await self._played(event)
+            finally:
+                if not lock.locked() and not getattr(lock, "_waiters", None):
+                    self._locks.pop(event.match.id, None)  # only matches being decided keep a lock
         return True
 
     async def _played(self, event: MovePlayed) -> None:
