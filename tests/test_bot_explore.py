@@ -129,24 +129,24 @@ async def test_explore_and_share_a_line_in_each_game(world, game_key):
 async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_shared(world):
     thread, match_id = await start_deployed_match(world)
     await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])  # North starts
-    # North's b4 may now attack alice's d4: its values are hidden from her, so the fight's result is hers to assume
-    panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
-    await explore_move(world, world.alice, panel, "b4-d4")
+    # bob's b4 (his own 1/3/5) may now attack alice's d4, whose values he can't see: the result is his to assume
+    panel = (await world.bob.click(board_posts(thread)[-1], label="Explore")).response
+    await explore_move(world, world.bob, panel, "b4-d4")
     asking = stored(world, panel)
     assert "`b4-d4` depends on what you can't see" in asking.content
     results = [o for row in asking.components for c in row.children for o in getattr(c, "options", [])]
     assert len(results) > 1
-    await world.alice.select(panel, ["0"], custom_id=f"sg:e:{sandbox_of(world, panel).id}:sr")
+    await world.bob.select(panel, ["0"], custom_id=f"sg:e:{sandbox_of(world, panel).id}:sr")
     assumed = stored(world, panel)
     assert f"`b4-d4` [assumed: {results[0].label}]" in assumed.content
     before = len(thread.history())
-    refused = await world.alice.click(panel, label="Share line")
+    refused = await world.bob.click(panel, label="Share line")
     assert refused.ephemeral and "can't be shared while the match runs" in refused.response.content
     assert len(thread.history()) == before
     # without the fight, the same line's first move can be shared
-    await world.alice.click(panel, label="◀ Back")
-    await explore_move(world, world.alice, panel, "b4-b3")
-    await world.alice.click(panel, label="Share line")
+    await world.bob.click(panel, label="◀ Back")
+    await explore_move(world, world.bob, panel, "b4-b3")
+    await world.bob.click(panel, label="Share line")
     assert "b4-b3" in thread.history()[-1].content
 
 
@@ -241,3 +241,17 @@ async def test_explore_steps_are_acknowledged_before_their_pictures_are_drawn(wo
     assert opened.acknowledged and opened.deferred
     gate.set()
     await world.env.settle()
+
+
+async def test_reset_draws_what_the_explorer_cant_see_again(world):
+    thread, match_id = await start_deployed_match(world)
+    panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+    sandbox = sandbox_of(world, panel)
+    game, view = sandbox.game, sandbox.game.view(sandbox.state, 0)
+    drawn = set()
+    for _ in range(8):
+        await explore_move(world, world.alice, panel, game.legal_moves(sandbox.state, 1)[0])  # Reset needs a line
+        await world.alice.click(panel, label="⟲ Reset")
+        assert game.view(sandbox.state, 0) == view  # all she may know, unchanged
+        drawn.add(str(game.dump(sandbox.state)))
+    assert len(drawn) > 1  # bob's hidden values were drawn again

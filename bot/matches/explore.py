@@ -232,9 +232,14 @@ class Explorer:
         return self._step(sandbox)
 
     def reset(self, sandbox_id: str, user_id: int) -> ExploreStep:
+        """⟲: back to the first position; in a hidden-information game, with what the explorer can't see drawn
+        again (the moves offered for a hidden piece follow its drawn values)."""
         sandbox = self.sandbox(sandbox_id, user_id)
         sandbox.line.clear()
         del sandbox.states[1:]
+        game = sandbox.game
+        if game.info.hidden_information and not sandbox.finished:
+            sandbox.states[0] = game.sample_state(game.view(sandbox.states[0], sandbox.viewer), sandbox.rng)
         sandbox.path.clear()
         sandbox.pending = None
         sandbox.page = 0
