@@ -157,3 +157,15 @@ async def test_hidden_results_are_never_planned(world):
     assert note.ephemeral and "`d4-c4` depends on hidden information" in note.content
     assert [m.move for m in sandbox.line] == ["b4-c4"] and sandbox.path == ["d4"]  # as it was
     assert await stored_plan(world, match_id, 0) is None
+
+
+async def test_a_cleared_plan_answers_nothing(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, W[0])
+    panel = await plan(world, world.alice, thread, W[1:3])
+    cleared = await world.alice.click(panel, label="Clear plan")
+    assert cleared.followups[-1].content == "🗓️ Plan cleared."
+    assert "(no plan)" in stored(world, panel).content
+    await move(world.bob, thread, match_id, W[1])
+    assert "planned reply" not in thread.history()[-1].content
+    assert world.alice.id in world.bot.matches.users_to_act(await world.bot.matches.get_match(match_id))

@@ -86,8 +86,16 @@ class Planner:
         sandbox.planning = True
         return self.explorer.reset(sandbox_id, user_id)
 
-    async def save(self, sandbox_id: str, user_id: int) -> StoredPlan:
-        return await self.save_line(self.explorer.sandbox(sandbox_id, user_id))
+    async def save(self, sandbox_id: str, user_id: int) -> ExploreStep:
+        """Add the board's line to her plan; the board starts again for the next line."""
+        await self.save_line(self.explorer.sandbox(sandbox_id, user_id))
+        return self.explorer.reset(sandbox_id, user_id)
+
+    async def clear_from(self, sandbox_id: str, user_id: int) -> tuple[bool, ExploreStep]:
+        """Forget her plan (True if there was one); the board starts again."""
+        sandbox = self.explorer.sandbox(sandbox_id, user_id)
+        had_plan = await self.clear(sandbox.match_id, user_id)
+        return had_plan, self.explorer.reset(sandbox_id, user_id)
 
     async def save_line(self, sandbox: Sandbox) -> StoredPlan:
         """Add the sandbox's line (opponent move, her reply, … at most MAX_LEVELS pairs) to her plan."""

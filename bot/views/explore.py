@@ -214,15 +214,12 @@ async def plan_action(interaction: discord.Interaction, sandbox_id: str, action:
     planner, user_id = planner_of(interaction), interaction.user.id
     if action == "plan":
         step = await planner.start(sandbox_id, user_id)
+    elif action == "save":
+        step = await planner.save(sandbox_id, user_id)
+        await answer(interaction, "🗓️ Plan saved.")
     else:
-        sandbox = explorer_of(interaction).sandbox(sandbox_id, user_id)
-        if action == "save":
-            await planner.save(sandbox_id, user_id)
-            note = "🗓️ Plan saved."
-        else:
-            note = "🗓️ Plan cleared." if await planner.clear(sandbox.match_id, user_id) else "There was no plan."
-        step = explorer_of(interaction).reset(sandbox_id, user_id)
-        await answer(interaction, note)
+        had_plan, step = await planner.clear_from(sandbox_id, user_id)
+        await answer(interaction, "🗓️ Plan cleared." if had_plan else "There was no plan to clear.")
     await _show(interaction, step)
 
 
