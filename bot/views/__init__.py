@@ -13,8 +13,8 @@ from bot.storage import Challenge, Match
 from .board import BoardButton, board_buttons
 from .challenge import ChallengeButton, challenge_buttons
 from .common import single_view
-from .explore import EXPLORE_ITEMS
 from .endings import DrawAnswer, ResignConfirm, draw_buttons
+from .explore import EXPLORE_ITEMS
 from .leaderboard import LeaderboardButton
 from .options import OptionButton, OptionSelect
 from .picker import PickerButton, PickerSelect, SetupButton, setup_prompt_view

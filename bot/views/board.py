@@ -1,4 +1,4 @@
-"""The board post's buttons: Move, My view, Resign, Offer draw.
+"""The board post's buttons: Move, My view, Resign, Offer draw, and Explore (views/explore.py).
 
 Each is a DynamicItem whose custom_id carries the match id and the version the board shows, so it keeps working
 after a restart; the service decides whether the board is still the current one.
