@@ -22,6 +22,7 @@ from .common import MatchButton, answer, presenter_of, service_of, single_view, 
 OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 3  # two rows left for the buttons
 PAGE_SIZE = OPTIONS_PER_MENU * MENUS_PER_PAGE
+LINE_SHOWN = 900  # characters of a long line shown (its end): the message keeps room for the prompt
 
 
 def explorer_of(interaction: discord.Interaction) -> Explorer:
@@ -67,10 +68,11 @@ def explore_message(step: ExploreStep, plan: list[str] | None = None) -> tuple[s
     notice = assumed_notice(sandbox)
     if notice:
         lines.append(f"*{notice}*")
-    lines.append(f"Line: {step.line_text}")
+    line = step.line_text
+    lines.append(f"Line: {line if len(line) <= LINE_SHOWN else '…' + line[-LINE_SHOWN:]}")
     pages = 1
     if step.results:
-        seat, move, _ = sandbox.pending
+        _, move, _ = sandbox.pending
         lines.append(f"`{move}` depends on what you can't see. Choose the result to assume:")
     elif step.choices is None:
         lines.append("The game is over in this line." if not step.view.get("to_act") or step.view.get("outcome")
