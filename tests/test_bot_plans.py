@@ -169,3 +169,16 @@ async def test_a_cleared_plan_answers_nothing(world):
     await move(world.bob, thread, match_id, W[1])
     assert "planned reply" not in thread.history()[-1].content
     assert world.alice.id in world.bot.matches.users_to_act(await world.bot.matches.get_match(match_id))
+
+
+async def test_a_reply_cut_off_by_a_stop_is_played_at_the_next_start(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, W[0])
+    await plan(world, world.alice, thread, W[1:3])
+    world.bot.matches.bus.unsubscribe(world.bot.planner._on_event)  # the bot stops before the plan is looked at
+    await move(world.bob, thread, match_id, W[1])
+    assert "planned reply" not in thread.history()[-1].content
+    await world.restart()
+    await world.env.settle()
+    assert "planned reply" in thread.history()[-1].content
+    assert f"**alice** (Light) played `{W[2]}`" in board_posts(thread)[-1].content
