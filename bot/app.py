@@ -19,10 +19,13 @@ from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
 from bot.matches.errors import UserError
+from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
+from bot.matches.plans import Planner
 from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
+from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError
 from bot.storage import Repository, open_database
 from bot.views import PERSISTENT_ITEMS, DiscordControls
@@ -32,7 +35,7 @@ from bot.views.leagues import league_buttons
 log = logging.getLogger("bot")
 
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.clocks", "bot.cogs.ratings",
-              "bot.cogs.rules", "bot.cogs.leagues", "bot.cogs.admin")
+              "bot.cogs.rules", "bot.cogs.leagues", "bot.cogs.explore", "bot.cogs.admin")
 
 
 def utc_timestamp() -> float:
@@ -73,11 +76,14 @@ class StrategosBot(commands.Bot):
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
         self.records = MatchRecords(self.matches)
+        self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)
         self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown
         self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
+        self.planner = Planner(self.matches, self.explorer)  # planned replies: played when their move comes
+        self.matches.bus.subscribe(PlanPresenter(self.presenter.boards))
         self.tree.on_error = self.on_app_command_error
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
@@ -92,6 +98,7 @@ class StrategosBot(commands.Bot):
         await self.matches.start()
         await self.leagues.start()
         await self.computers.resume()
+        await self.planner.resume()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

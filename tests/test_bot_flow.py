@@ -28,7 +28,7 @@ async def test_accept_opens_a_thread_with_the_first_board(world):
     assert "Epaminondas" in thread.name and "alice" in thread.name and "bob" in thread.name
     assert "**alice** (Light) to move" in board.content
     assert [u.id for u in board.mentions] == [world.alice.id]  # only the player who must act
-    assert set(buttons(board)) == {"Move", "My view", "Describe", "Resign", "Offer draw"}
+    assert set(buttons(board)) == {"Move", "My view", "Describe", "Resign", "Offer draw", "Explore"}
     image = Image.open(io.BytesIO(await board.attachments[0].read()))
     assert image.format == "PNG" and image.width >= 900
     posts = [m for m in world.channel.history() if "challenges" in m.content]

@@ -286,7 +286,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     setup_board = board_posts(thread)[-1]
     assert "Secret setup: **alice** (South), **bob** (North)" in setup_board.content
     assert {u.id for u in setup_board.mentions} == {world.alice.id, world.bob.id}
-    assert set(buttons(setup_board)) == {"Move", "My view", "Describe", "Resign", "Offer draw"}
+    assert set(buttons(setup_board)) == {"Move", "My view", "Describe", "Resign", "Offer draw", "Explore"}
     assert private_channels(world) == {world.alice.id: "dm", world.bob.id: "pending"}
     assert world.bob.user.dm_channel.last_message is None  # his DMs are closed
 

@@ -77,6 +77,12 @@ def history_lines(
     return lines
 
 
+def mark_planned(lines: list[str], entries: Sequence[Any], planned_versions: set[int]) -> list[str]:
+    """Mark the lines of moves that were planned replies (`history_lines` gives one line per entry)."""
+    return [f"{line} 🗓️ *planned reply*" if getattr(entry, "version", None) in planned_versions else line
+            for line, entry in zip(lines, entries)]
+
+
 def _label(names: Sequence[str], sides: Sequence[str] | None, seat: int) -> str:
     name = escape(names[seat]) if seat < len(names) else f"seat {seat}"
     side = f" ({escape(sides[seat])})" if sides and seat < len(sides) else ""

@@ -17,10 +17,11 @@ from typing import Any, Sequence
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, format_record, rebuild_state, replay_moves
 from bot.storage import Challenge, LoggedMove, Match, VersionConflict
+from bot.storage.plans import PlanStore
 
 from . import errors
 from .events import MovePlayed, TakebackAnswered, TakebackAsked
-from .history import history_lines, paginate
+from .history import history_lines, mark_planned, paginate
 from .movelog import TAKEBACK, effective_moves, takeback_event
 from .service import MatchService, TurnReport
 
@@ -73,8 +74,11 @@ class MatchRecords:
         match = await self.service.match_for(match_id, user_id, guild_id)
         game = self.service.game_of(match)
         sides = self.service.view(match, None).get("seat_names")
-        lines = history_lines(game, await self.moves(match), match.names, match.seat_of(user_id),
-                              finished=not match.active, sides=sides)
+        entries = await self.moves(match)
+        lines = history_lines(game, entries, match.names, match.seat_of(user_id), finished=not match.active,
+                              sides=sides)
+        if not match.active:  # which moves were planned replies stays with their player until the end
+            lines = mark_planned(lines, entries, await PlanStore(self.repo).planned_versions(match.id))
         pages = paginate(lines)
         page = min(max(page, 0), len(pages) - 1)
         title = f"{game.info.title} · match #{match.id} — history"

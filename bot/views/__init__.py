@@ -14,6 +14,7 @@ from .board import BoardButton, board_buttons
 from .challenge import ChallengeButton, challenge_buttons
 from .common import single_view
 from .endings import DrawAnswer, ResignConfirm, draw_buttons
+from .explore import EXPLORE_ITEMS
 from .leaderboard import LeaderboardButton
 from .leagues import LeagueButton
 from .options import OptionButton, OptionSelect
@@ -23,7 +24,7 @@ from .requests import ConfirmMove, ConsentButton, consent_buttons
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
-    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, LeagueButton, *RECORD_ITEMS,
+    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, LeagueButton, *RECORD_ITEMS, *EXPLORE_ITEMS,
 )
 
 

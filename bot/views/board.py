@@ -1,4 +1,4 @@
-"""The board post's buttons: Move, My view, Resign, Offer draw.
+"""The board post's buttons: Move, My view, Resign, Offer draw, and Explore (views/explore.py).
 
 Each is a DynamicItem whose custom_id carries the match id and the version the board shows, so it keeps working
 after a restart; the service decides whether the board is still the current one.
@@ -21,6 +21,7 @@ from .common import (
     acknowledge, after_presentation, answer, language, presenter_of, service_of, single_view, user_action,
 )
 from .endings import ResignConfirm
+from .explore import ExploreButton
 from .picker import SetupButton, open_picker
 from .requests import consent_buttons
 
@@ -70,7 +71,8 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
 
 def board_buttons(match: Match, *, disabled: bool = False, lang: str = ENGLISH) -> discord.ui.View:
     return single_view(*(BoardButton(match.id, match.version, action, disabled=disabled, lang=lang)
-                         for action in BOARD_ACTIONS))
+                         for action in BOARD_ACTIONS),
+                       ExploreButton(match.id, disabled=disabled, lang=lang))
 
 
 async def show_private_view(interaction: discord.Interaction, match_id: int) -> None:

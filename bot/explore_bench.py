@@ -1,0 +1,71 @@
+"""Explore board steps: the picture of each step, and the engine work of a played move (with the result sampling a
+hidden-information game needs). Budget: a step's picture p99 <= 50 ms.
+
+    python -m bot.explore_bench            # every game, two players, a few seeded random games each
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from bot.games import get_game
+from bot.games.playout import random_plies
+from bot.matches.explore import Sandbox, results_of
+import renderers
+from renderers.bench import percentile
+from renderers.explore import explore_png
+
+GAMES = ("epaminondas", "archimedes", "myrmidons", "myriath", "mycenae")
+
+
+def bench(key: str, games: int, every: int) -> dict[str, float]:
+    game = get_game(key)
+    rng = random.Random(7)
+    pictures, boards, steps = [], [], []
+    warm = game.view(game.new_state(2, 0, None), None)
+    explore_png(warm, ["alice", "bob"], "warm-up")  # the layer's palette is built once per process (see README)
+    for seed in range(games):
+        for i, ply in enumerate(random_plies(game, 2, seed)):
+            if i % every or game.outcome(ply.state) is not None:
+                continue
+            viewer = i % 3 - 1 if i % 3 else None  # public, seat 0, seat 1 in turn
+            viewer = None if viewer is None or viewer < 0 else viewer
+            state = game.sample_state(game.view(ply.state, viewer), rng)
+            view = game.view(state, viewer)
+            t0 = time.perf_counter()
+            explore_png(view, ["alice", "bob"], "EXPLORE · match #17 · 3 moves ahead · not played",
+                        assumed=bool(i % 2))
+            pictures.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            renderers.render(view, player_names=["alice", "bob"])  # the board post's picture, for comparison
+            boards.append(time.perf_counter() - t0)
+            seat = game.to_act(state)[0]
+            move = rng.choice(game.legal_moves(state, seat))
+            sandbox = Sandbox("b", 17, 1, viewer, game, ["alice", "bob"], game.info.title, i, False, rng, [state])
+            t0 = time.perf_counter()
+            results_of(sandbox, seat, move)
+            steps.append(time.perf_counter() - t0)
+    ms = lambda xs, p: percentile(xs, p) * 1000  # noqa: E731
+    return {"n": len(pictures), "pic50": ms(pictures, 50), "pic99": ms(pictures, 99), "pic_max": max(pictures) * 1000,
+            "board50": ms(boards, 50),
+            "step50": ms(steps, 50), "step99": ms(steps, 99)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--every", type=int, default=3)
+    args = parser.parse_args()
+    print("| game | positions | step picture median | p99 | max | board post picture median | "
+          "move played (engine, sampling) median | p99 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for key in GAMES:
+        r = bench(key, args.games, args.every)
+        print(f"| {key} | {r['n']} | {r['pic50']:.1f} ms | {r['pic99']:.1f} ms | {r['pic_max']:.1f} ms | "
+              f"{r['board50']:.1f} ms | {r['step50']:.2f} ms | {r['step99']:.2f} ms |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""Explore boards' pictures, and a shared line posted in the match thread.
+
+A step's picture is the board as the explorer may see it under a banner saying it is a sandbox (amber where it
+rests on an assumed result), drawn in the board render queue. A shared line is the public pictures of the line as
+an animated GIF, built in the render queue too (a line is at most a few dozen short frames).
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.matches import MatchService, errors
+from bot.matches.explore import ExploreStep, SharedLine, picture_banner
+from renderers.explore import explore_png
+from renderers.replay import replay_gif
+
+from .board import BoardPresenter
+from .pictures import QUEUE
+from .text import fit
+
+EXPLORE_FILENAME = "explore.png"
+LINE_FILENAME = "line.gif"
+
+
+async def explore_file(step: ExploreStep) -> discord.File:
+    sandbox = step.sandbox
+    png = await QUEUE.run(explore_png, step.view, sandbox.names, picture_banner(sandbox), assumed=sandbox.assumed)
+    return discord.File(io.BytesIO(png), filename=EXPLORE_FILENAME)
+
+
+class ExplorePresenter:
+    def __init__(self, service: MatchService, boards: BoardPresenter):
+        self.service = service
+        self.boards = boards
+
+    async def post_line(self, shared: SharedLine) -> None:
+        """Post the line in its match's thread: its text and an animated GIF of its public pictures."""
+        match = await self.service.get_match(shared.match_id)
+        thread = await self.boards.thread_of(match)
+        if thread is None:
+            raise errors.UserError("That match's thread is gone, so I can't post the line there. Nothing was posted.")
+        gif = await QUEUE.run(replay_gif, shared.views, player_names=shared.names)
+        await thread.send(fit(shared.text), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),
+                          allowed_mentions=discord.AllowedMentions.none())
+
+
+__all__ = ["EXPLORE_FILENAME", "ExplorePresenter", "LINE_FILENAME", "explore_file"]

@@ -1,0 +1,236 @@
+"""The Explore board: a private sandbox opened from a board post's Explore button or /explore.
+
+Every click is acknowledged first, then becomes one call on the sandbox (bot/matches/explore.py), then its picture
+is drawn and the ephemeral message edited. Sandboxes live in memory: after a restart or their expiry, a click
+says so and changes nothing. Share line posts the line in the match thread, and only then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import ENGLISH, N_
+from bot.matches import errors
+from bot.matches.explore import Explorer, ExploreStep, assumed_notice
+from bot.matches.plans import Planner, plan_lines
+from bot.presenters.explore import ExplorePresenter, explore_file
+from bot.presenters.text import fit
+
+from .common import MatchButton, answer, presenter_of, service_of, single_view, user_action
+
+OPTIONS_PER_MENU = 25
+MENUS_PER_PAGE = 3  # two rows left for the buttons
+PAGE_SIZE = OPTIONS_PER_MENU * MENUS_PER_PAGE
+LINE_SHOWN = 900  # characters of a long line shown (its end): the message keeps room for the prompt
+
+
+def explorer_of(interaction: discord.Interaction) -> Explorer:
+    return interaction.client.explorer  # type: ignore[attr-defined]
+
+
+def planner_of(interaction: discord.Interaction) -> Planner:
+    return interaction.client.planner  # type: ignore[attr-defined]
+
+
+class ExploreButton(MatchButton, template=r"sg:x:(?P<match>\d+)"):
+    """On every board post: anyone may explore, a player from her own view, anyone else from the public's."""
+
+    PREFIX, LABEL, STYLE = "sg:x", N_("Explore"), discord.ButtonStyle.secondary
+
+    def __init__(self, match_id: int, *, disabled: bool = False, lang: str = ENGLISH):
+        super().__init__(match_id, lang)
+        self.item.disabled = disabled  # retired with the rest of an old board post's buttons
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await open_explore(interaction, self.match_id, None)
+
+
+async def open_explore(interaction: discord.Interaction, match_id: int, move: int | None) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    step = await explorer_of(interaction).open(match_id, interaction.user.id, interaction.guild_id, move)
+    content, view = explore_message(step)
+    await interaction.followup.send(content, view=view, file=await explore_file(step), ephemeral=True)
+
+
+def explore_message(step: ExploreStep, plan: list[str] | None = None) -> tuple[str, discord.ui.View]:
+    sandbox = step.sandbox
+    start = "the start" if sandbox.start_move == 0 else f"move {sandbox.start_move}"
+    whose = "your view" if sandbox.viewer is not None else "the public view"
+    lines = [f"🔭 **Explore** match #{sandbox.match_id} ({sandbox.title}) from {start}, as {whose}. "
+             "Only you see this; nothing here is played."]
+    if sandbox.planning:
+        lines = [f"🗓️ **Plan replies** in match #{sandbox.match_id} ({sandbox.title}): play the move you expect "
+                 "from your opponent, then your answer (up to three deep), and **Save plan**. When that move "
+                 "comes, your answer is played at once. Only you see your plan.",
+                 "Your plan now:", *(plan or ["(no plan)"])]
+    notice = assumed_notice(sandbox)
+    if notice:
+        lines.append(f"*{notice}*")
+    line = step.line_text
+    lines.append(f"Line: {line if len(line) <= LINE_SHOWN else '…' + line[-LINE_SHOWN:]}")
+    pages = 1
+    if step.results:
+        _, move, _ = sandbox.pending
+        lines.append(f"`{move}` depends on what you can't see. Choose the result to assume:")
+    elif step.choices is None:
+        lines.append("The game is over in this line." if not step.view.get("to_act") or step.view.get("outcome")
+                     else "The line is as long as it can be.")
+    else:
+        name = sandbox.names[step.seat] if step.seat < len(sandbox.names) else f"seat {step.seat + 1}"
+        chosen = " › ".join(sandbox.path) if sandbox.path else "nothing yet"
+        lines.append(f"Move for **{name}** — chosen: {chosen}")
+        if step.choices.move:
+            lines.append(f"`{step.choices.move}` is a complete move: **Play it**, or keep choosing.")
+        if step.choices.options:
+            lines.append(step.choices.prompt)
+        pages = max(1, -(-len(step.choices.options) // PAGE_SIZE))
+        sandbox.page = min(sandbox.page, pages - 1)
+        if pages > 1:
+            lines.append(f"(page {sandbox.page + 1} of {pages})")
+    return fit("\n".join(lines)), _explore_view(step, pages)
+
+
+def _explore_view(step: ExploreStep, pages: int) -> discord.ui.View:
+    sandbox = step.sandbox
+    items: list[discord.ui.Item] = []
+    if step.results:
+        items.append(ExploreSelect(sandbox.id, "r", [
+            discord.SelectOption(label=label[:100], value=str(i)) for i, label in enumerate(step.results)
+        ], placeholder="The result to assume"))
+    elif step.choices is not None:
+        start = sandbox.page * PAGE_SIZE
+        shown = step.choices.options[start:start + PAGE_SIZE]
+        for menu in range(0, len(shown), OPTIONS_PER_MENU):
+            chunk = shown[menu:menu + OPTIONS_PER_MENU]
+            items.append(ExploreSelect(sandbox.id, str(menu // OPTIONS_PER_MENU), [
+                discord.SelectOption(label=o.label[:100], value=o.value[:100],
+                                     description=o.description[:100] or None) for o in chunk
+            ], placeholder=step.choices.prompt[:150]))
+    nothing_to_undo = not (sandbox.pending or sandbox.path or sandbox.line)
+    items.append(ExploreAction(sandbox.id, "back", disabled=nothing_to_undo))
+    if pages > 1:
+        items.append(ExploreAction(sandbox.id, "prev", disabled=sandbox.page == 0))
+        items.append(ExploreAction(sandbox.id, "next", disabled=sandbox.page >= pages - 1))
+    items.append(ExploreAction(sandbox.id, "play", disabled=step.choices is None or step.choices.move is None))
+    items.append(ExploreAction(sandbox.id, "reset", disabled=not (sandbox.line or sandbox.path or sandbox.pending)))
+    if sandbox.planning:
+        items.append(ExploreAction(sandbox.id, "save", disabled=not sandbox.line or len(sandbox.line) % 2 == 1))
+        items.append(ExploreAction(sandbox.id, "clear"))
+    else:
+        items.append(ExploreAction(sandbox.id, "share", disabled=not sandbox.line))
+        if sandbox.viewer is not None and not sandbox.finished and len(sandbox.names) == 2:
+            items.append(ExploreAction(sandbox.id, "plan"))
+    return single_view(*items)
+
+
+EXPLORE_ACTIONS = {
+    "back": ("◀ Back", discord.ButtonStyle.secondary),
+    "prev": ("◀ More", discord.ButtonStyle.secondary),
+    "next": ("More ▶", discord.ButtonStyle.secondary),
+    "play": ("Play it", discord.ButtonStyle.primary),
+    "reset": ("⟲ Reset", discord.ButtonStyle.secondary),
+    "share": ("Share line", discord.ButtonStyle.success),
+    "plan": ("Plan replies", discord.ButtonStyle.primary),
+    "save": ("Save plan", discord.ButtonStyle.success),
+    "clear": ("Clear plan", discord.ButtonStyle.danger),
+}
+
+
+async def _show(interaction: discord.Interaction, step: ExploreStep) -> None:
+    plan = None
+    if step.sandbox.planning:
+        sandbox = step.sandbox
+        plan = plan_lines(await planner_of(interaction).current(sandbox.match_id, sandbox.user_id), sandbox.names)
+    content, view = explore_message(step, plan)
+    file = await explore_file(step)
+    await interaction.edit_original_response(content=content, view=view, attachments=[file])
+
+
+class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:e:(?P<sid>[0-9a-f]+):s(?P<menu>r|\d)"):
+    def __init__(self, sandbox_id: str, menu: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None):
+        super().__init__(discord.ui.Select(
+            custom_id=f"sg:e:{sandbox_id}:s{menu}", options=options or [discord.SelectOption(label="-")],
+            placeholder=placeholder, min_values=1, max_values=1,
+        ))
+        self.sandbox_id, self.menu = sandbox_id, menu
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
+        return cls(match["sid"], match["menu"])
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values:
+            raise errors.UserError("Pick one of the options.")
+        explorer = explorer_of(interaction)
+        explorer.sandbox(self.sandbox_id, interaction.user.id)  # expired or someone else's: said before anything
+        await interaction.response.defer()  # acknowledged before the engine's work and the picture
+        if self.menu == "r":
+            if not values[0].isdigit():
+                raise errors.UserError("Pick one of the results.")
+            step = explorer.choose_result(self.sandbox_id, interaction.user.id, int(values[0]))
+        else:
+            step = explorer.choose(self.sandbox_id, interaction.user.id, values[0])
+        await _show(interaction, step)
+
+
+class ExploreAction(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:e:(?P<sid>[0-9a-f]+):(?P<action>[a-z]+)"):
+    def __init__(self, sandbox_id: str, action: str, *, disabled: bool = False):
+        label, style = EXPLORE_ACTIONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"sg:e:{sandbox_id}:{action}"))
+        self.sandbox_id, self.action = sandbox_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        action = match["action"] if match["action"] in EXPLORE_ACTIONS else "back"
+        return cls(match["sid"], action)
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        explorer, user_id = explorer_of(interaction), interaction.user.id
+        explorer.sandbox(self.sandbox_id, user_id)  # expired or someone else's: said before anything
+        if self.action == "share":
+            await share_line(interaction, explorer, self.sandbox_id)
+            return
+        await interaction.response.defer()  # acknowledged before the engine's work and the picture
+        if self.action in ("plan", "save", "clear"):
+            await plan_action(interaction, self.sandbox_id, self.action)
+            return
+        if self.action == "back":
+            step = explorer.back(self.sandbox_id, user_id)
+        elif self.action == "reset":
+            step = explorer.reset(self.sandbox_id, user_id)
+        elif self.action == "play":
+            step = explorer.play(self.sandbox_id, user_id)
+        else:
+            step = explorer.turn_page(self.sandbox_id, user_id, 1 if self.action == "next" else -1)
+        await _show(interaction, step)
+
+
+async def plan_action(interaction: discord.Interaction, sandbox_id: str, action: str) -> None:
+    planner, user_id = planner_of(interaction), interaction.user.id
+    if action == "plan":
+        step = await planner.start(sandbox_id, user_id)
+    elif action == "save":
+        step = await planner.save(sandbox_id, user_id)
+        await answer(interaction, "🗓️ Plan saved.")
+    else:
+        had_plan, step = await planner.clear_from(sandbox_id, user_id)
+        await answer(interaction, "🗓️ Plan cleared." if had_plan else "There was no plan to clear.")
+    await _show(interaction, step)
+
+
+async def share_line(interaction: discord.Interaction, explorer: Explorer, sandbox_id: str) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    shared = await explorer.share(sandbox_id, interaction.user.id)
+    await ExplorePresenter(service_of(interaction), presenter_of(interaction).boards).post_line(shared)
+    await answer(interaction, "📤 The line is posted in the match thread.")
+
+
+EXPLORE_ITEMS = (ExploreButton, ExploreSelect, ExploreAction)

@@ -1,0 +1,257 @@
+"""Explore: a private sandbox from a board post or /explore, played through the picker, shared only on request."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import re
+
+import pytest
+from PIL import Image
+
+from bot.matches.explore import SANDBOX_TTL, picture_banner
+from bot.presenters.pictures import RenderQueue
+from bot_helpers import (EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, move, open_match, play_moves,
+                         start_match, stored)
+from renderers.explore import explore_png
+from test_bot_myrmidons import SOUTH_WINS, start_deployed_match
+
+
+async def test_explore_epaminondas_steps_back_reset_and_share(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    board = board_posts(thread)[-1]
+    version = (await world.bot.matches.get_match(match_id)).version
+    assert "Explore" in buttons(board)
+    opened = await world.bob.click(board, label="Explore")  # not his turn: exploring is for anyone, any time
+    assert opened.ephemeral
+    panel = opened.response
+    assert "Explore** match" in panel.content and "your view" in panel.content
+    await choose(world, world.bob, panel, "a1")
+    await choose(world, world.bob, panel, "-d4")
+    now = stored(world, panel)
+    assert "1. alice `a1-d4`" in now.content and "Move for **bob**" in now.content
+    assert [a.filename for a in now.attachments] == ["explore.png"]
+    image = Image.open(io.BytesIO(await now.attachments[0].read()))
+    assert image.format == "PNG" and image.width >= 900
+    await world.bob.click(panel, label="◀ Back")
+    assert "(no moves yet)" in stored(world, panel).content
+    await choose(world, world.bob, panel, "a1")
+    await choose(world, world.bob, panel, "-d4")
+    await choose(world, world.bob, panel, "f12")
+    await world.bob.click(panel, label="⟲ Reset")
+    assert "(no moves yet)" in stored(world, panel).content
+    await choose(world, world.bob, panel, "a1")
+    await choose(world, world.bob, panel, "-d4")
+    # nothing reached the thread and the match did not move
+    assert len(board_posts(thread)) == 1 and (await world.bot.matches.get_match(match_id)).version == version
+    before = len(thread.history())
+    await world.bob.click(panel, label="Share line")
+    posts = thread.history()
+    assert len(posts) == before + 1
+    shared = posts[-1] if posts[-1].attachments else posts[0]
+    assert "A line explored from the start by **bob**" in shared.content and "a1-d4" in shared.content
+    assert [a.filename for a in shared.attachments] == ["line.gif"]
+    assert (await world.bot.matches.get_match(match_id)).version == version
+
+
+def picker_path(game, state, seat, target: str, path=()) -> list[str] | None:
+    """The picker steps that form `target` (a depth-first walk of the engine's choices)."""
+    choices = game.choices(state, seat, list(path))
+    if choices.move == target:
+        return list(path)
+    for option in choices.options:
+        found = picker_path(game, state, seat, target, (*path, option.value))
+        if found is not None:
+            return found
+    return None
+
+
+def sandbox_of(world, panel):
+    sandbox_id = next(c.custom_id for row in stored(world, panel).components for c in row.children
+                      if c.custom_id.startswith("sg:e:")).split(":")[2]
+    return world.bot.explorer._sandboxes[sandbox_id]
+
+
+async def explore_move(world, member, panel, move_text: str) -> None:
+    """Play `move_text` on an Explore board through its picker, step by step as a player would."""
+    sandbox = sandbox_of(world, panel)
+    seat = sandbox.game.to_act(sandbox.state)[0]
+    path = picker_path(sandbox.game, sandbox.state, seat, move_text)
+    assert path is not None, (move_text, sandbox.game.legal_moves(sandbox.state, seat), stored(world, panel).content)
+    for token in path:
+        await choose(world, member, panel, token)
+    if f"`{move_text}` is a complete move" in stored(world, panel).content:
+        await member.click(panel, label="Play it")
+
+
+async def play_random(world, thread, match_id, members, count, seed, avoid=()):
+    rng = random.Random(seed)
+    for _ in range(count):
+        service = world.bot.matches
+        match = await service.get_match(match_id)
+        game, state = service.game_of(match), service.state_of(match)
+        seat = game.to_act(state)[0]
+        moves = [m for m in game.legal_moves(state, seat) if not m.startswith(avoid)] or game.legal_moves(state, seat)
+        result = await move(members[seat], thread, match_id, rng.choice(moves))
+        assert result.response.content.startswith("✅"), result.response.content
+
+
+@pytest.mark.parametrize("game_key", ["archimedes", "myriath", "mycenae"])
+async def test_explore_and_share_a_line_in_each_game(world, game_key):
+    thread, match_id = await open_match(world, game_key, [world.alice, world.bob])
+    members = [world.alice, world.bob]
+    # Mycenae: past the secret cargo, and nothing that depends on it
+    await play_random(world, thread, match_id, members, 4, seed=3, avoid=("unload", "burn"))
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    game, state = service.game_of(match), service.state_of(match)
+    seat = game.to_act(state)[0]
+    explorer = members[1 - seat]  # the player not to move explores her opponent's reply
+    panel = (await explorer.click(board_posts(thread)[-1], label="Explore")).response
+    sandbox = sandbox_of(world, panel)
+    candidates = [m for m in game.legal_moves(sandbox.state, seat) if not m.startswith(("unload", "burn", "load"))]
+    line_move = sorted(candidates)[0]
+    await explore_move(world, explorer, panel, line_move)
+    now = stored(world, panel)
+    assert f"`{line_move}`" in now.content.split("Line:")[1], now.content
+    assert [a.filename for a in now.attachments] == ["explore.png"]
+    versions = match.version
+    await explorer.click(panel, label="Share line")
+    shared = [m for m in thread.history() if "A line explored" in m.content]
+    assert len(shared) == 1 and line_move in shared[0].content
+    assert [a.filename for a in shared[0].attachments] == ["line.gif"]
+    gif = Image.open(io.BytesIO(await shared[0].attachments[0].read()))
+    assert gif.format == "GIF" and gif.n_frames >= 1
+    assert (await service.get_match(match_id)).version == versions
+
+
+async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_shared(world):
+    thread, match_id = await start_deployed_match(world)
+    await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])  # North starts
+    # bob's b4 (his own 1/3/5) may now attack alice's d4, whose values he can't see: the result is his to assume
+    panel = (await world.bob.click(board_posts(thread)[-1], label="Explore")).response
+    await explore_move(world, world.bob, panel, "b4-d4")
+    asking = stored(world, panel)
+    assert "`b4-d4` depends on what you can't see" in asking.content
+    results = [o for row in asking.components for c in row.children for o in getattr(c, "options", [])]
+    assert len(results) > 1
+    await world.bob.select(panel, ["0"], custom_id=f"sg:e:{sandbox_of(world, panel).id}:sr")
+    assumed = stored(world, panel)
+    assert f"`b4-d4` [assumed: {results[0].label}]" in assumed.content
+    before = len(thread.history())
+    refused = await world.bob.click(panel, label="Share line")
+    assert refused.ephemeral and "can't be shared while the match runs" in refused.response.content
+    assert len(thread.history()) == before
+    # without the fight, the same line's first move can be shared
+    await world.bob.click(panel, label="◀ Back")
+    await explore_move(world, world.bob, panel, "b4-b3")
+    await world.bob.click(panel, label="Share line")
+    assert "b4-b3" in thread.history()[-1].content
+
+
+async def test_explore_pictures_hold_only_what_the_explorer_may_see(world):
+    """The sandbox's first picture is exactly the picture of the explorer's own view of the real match: a player's
+    view for her, the public view for anyone else (so nothing she may not see can be in it)."""
+    thread, match_id = await start_deployed_match(world)
+    await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    for member, viewer in ((world.alice, 0), (world.bob, 1), (world.carol, None)):
+        panel = (await member.click(board_posts(thread)[-1], label="Explore")).response
+        assert ("your view" if viewer is not None else "the public view") in panel.content
+        sandbox = sandbox_of(world, panel)
+        expected = explore_png(service.view(match, viewer), match.names, picture_banner(sandbox), assumed=False)
+        assert await stored(world, panel).attachments[0].read() == expected
+
+
+async def test_an_explore_sandbox_leaves_no_trace_for_the_opponent(world):
+    """Twin matches (same seed, same moves); in one alice explores a long line. Everything bob can see, the thread
+    and his own view, is byte for byte the same."""
+    seen = []
+    for explores in (True, False):
+        world.bot.matches.seed_source = lambda: 1000
+        thread, match_id = await start_deployed_match(world)
+        await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])
+        if explores:
+            panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+            await explore_move(world, world.alice, panel, "b4-b3")
+            await explore_move(world, world.alice, panel, "c2-c3")
+        await play_moves(world, thread, match_id, SOUTH_WINS[2:4], [world.bob, world.alice])
+        mine = await world.bob.click(board_posts(thread)[-1], label="My view")
+        posts = [(re.sub(r"#\d+", "#N", m.content), [await a.read() for a in m.attachments])
+                 for m in thread.history()]
+        seen.append((posts, await mine.response.attachments[0].read()))
+    assert seen[0] == seen[1]
+
+
+async def test_finished_match_explores_from_any_move_of_its_record(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS, [world.alice, world.bob])
+    result = await world.carol.slash(thread, "explore", match=match_id, move=3)
+    panel = result.response
+    assert "from move 3, as the public view" in panel.content and "Move for **bob**" in panel.content
+    # the exact position after three moves of the record
+    sandbox = sandbox_of(world, panel)
+    game = sandbox.game
+    state = game.new_state(2, (await world.bot.matches.get_match(match_id)).seed)
+    for i, text in enumerate(EPAMINONDAS_LIGHT_WINS[:3]):
+        state, _ = game.apply(state, i % 2, text)
+    assert game.dump(sandbox.state) == game.dump(state)
+    await explore_move(world, world.carol, panel, EPAMINONDAS_LIGHT_WINS[3])
+    assert f"4. bob `{EPAMINONDAS_LIGHT_WINS[3]}`" in stored(world, panel).content
+    too_far = await world.carol.slash(thread, "explore", match=match_id, move=99)
+    assert too_far.ephemeral and "has moves 0 to 12" in too_far.response.content
+
+
+async def test_bad_explore_requests_get_one_clear_private_answer(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    early = await world.alice.slash(thread, "explore", match=match_id, move=0)
+    assert early.ephemeral and "`move:` works once the match is over" in early.response.content
+    unknown = await world.alice.slash(thread, "explore", match=999)
+    assert unknown.ephemeral and "can't find that match" in unknown.response.content
+    panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+    await explore_move(world, world.alice, panel, "a1-d4")
+    await world.env.advance_time(SANDBOX_TTL + 60)
+    before = len(thread.history())
+    expired = await world.alice.click(panel, label="Share line")
+    assert expired.ephemeral and "This Explore board has expired" in expired.response.content
+    assert len(thread.history()) == before and len(board_posts(thread)) == 1
+
+
+async def test_explore_steps_are_acknowledged_before_their_pictures_are_drawn(world, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    gate = asyncio.Event()
+    original = RenderQueue.run
+
+    async def held(self, func, *args, **kwargs):
+        await world.env.external_wait(gate.wait(), reason="a render stuck behind a thousand others")
+        return await original(self, func, *args, **kwargs)
+
+    panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+    monkeypatch.setattr(RenderQueue, "run", held)
+    result = await choose(world, world.alice, panel, "a1")
+    assert result.acknowledged and result.deferred  # Discord heard back while the picture waits
+    assert "chosen: nothing yet" in stored(world, panel).content
+    gate.set()
+    await world.env.settle()
+    assert "chosen: a1" in stored(world, panel).content
+    gate.clear()
+    opened = await world.bob.click(board_posts(thread)[-1], label="Explore")
+    assert opened.acknowledged and opened.deferred
+    gate.set()
+    await world.env.settle()
+
+
+async def test_reset_draws_what_the_explorer_cant_see_again(world):
+    thread, match_id = await start_deployed_match(world)
+    panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+    sandbox = sandbox_of(world, panel)
+    game, view = sandbox.game, sandbox.game.view(sandbox.state, 0)
+    drawn = set()
+    for _ in range(8):
+        await explore_move(world, world.alice, panel, game.legal_moves(sandbox.state, 1)[0])  # Reset needs a line
+        await world.alice.click(panel, label="⟲ Reset")
+        assert game.view(sandbox.state, 0) == view  # all she may know, unchanged
+        drawn.add(str(game.dump(sandbox.state)["pieces"]))  # which value each piece has
+    assert len(drawn) > 1  # bob's hidden values were drawn again
