@@ -24,8 +24,7 @@ async def _finish(coro: Any) -> None:
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
-            if task.done():
-                break
+            # Also when the work finished in the same instant: the caller was cancelled all the same.
             cancelled = True
     if cancelled:
         task.result()
