@@ -19,7 +19,7 @@ from bot.matches.errors import UserError
 from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.settings import Settings, SettingsError
-from bot.storage import Repository, open_database
+from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 
@@ -137,6 +137,11 @@ async def check_database(path: Path) -> str | None:
     """None when the database opens and migrates; else one line that says what is wrong and what to do."""
     try:
         db = await open_database(path)
+    except NewerDatabase as exc:
+        return f"refusing the database at {path}: {exc}."
+    except DatabaseError as exc:
+        return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a file in "
+                "a folder that exists.")
     except PermissionError as exc:
         where = exc.filename or path
         return (f"cannot write the database at {path} ({where}: permission denied). Set STRATEGOS_DATABASE "

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bot.settings import Settings, SettingsError
-from bot.storage import Repository, open_database
+from bot.storage import DatabaseError, Repository, open_database
 from bot.storage.ratings import RatingStore, RebuildSummary
 
 
@@ -51,7 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # open_database would create an empty one; rebuilding nothing there is a typo, not a success.
         print(f"error: no database at {database}", file=sys.stderr)
         return 1
-    summary = asyncio.run(rebuild(database))
+    try:
+        summary = asyncio.run(rebuild(database))
+    except DatabaseError as error:
+        print(f"error: {database}: {error}", file=sys.stderr)
+        return 1
     print(summary.line())
     for _, reason in summary.skipped:
         print(f"  skipped {reason}", file=sys.stderr)
