@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from bot.storage import DatabaseError, NewerDatabase, database, open_database
+from bot.storage import DatabaseError, NewerDatabase, Repository, database, open_database
 from bot.storage.repository import _finish
 
 
@@ -113,3 +113,35 @@ def test_help_prints_usage_instead_of_starting(tmp_path):
     assert "ratings --rebuild" in result.stdout and not (tmp_path / "strategos.db").exists()
     wrong = run_bot("--strat", env_extra={"DISCORD_TOKEN": "token"}, cwd=tmp_path)
     assert wrong.returncode == 2 and wrong.stderr.strip().endswith("unknown arguments: --strat")
+
+
+# --- start-up searches cost what the active matches cost ------------------------------------------------------------
+
+async def plans_of(repo, search) -> list[str]:
+    """The query plans of every statement `search()` runs on the repository's connection."""
+    statements: list[str] = []
+    await repo.db._execute(repo.db._conn.set_trace_callback, statements.append)
+    try:
+        await search()
+    finally:
+        await repo.db._execute(repo.db._conn.set_trace_callback, None)
+    plans = []
+    for sql in statements:
+        if sql.lstrip().upper().startswith("SELECT"):
+            async with repo.db.execute(f"EXPLAIN QUERY PLAN {sql}") as cur:
+                plans.append(" / ".join(row[3] for row in await cur.fetchall()))
+    return plans
+
+
+async def test_start_up_searches_use_their_indexes_and_read_no_finished_match(tmp_path):
+    repo = Repository(await open_database(tmp_path / "s.db"))
+    try:
+        unannounced = await plans_of(repo, repo.unannounced_matches)
+        assert unannounced and "matches_unannounced" in unannounced[0], unannounced
+        computers = await plans_of(repo, repo.active_matches_with_computers)
+        assert computers and "match_seats_computers" in computers[0], computers
+        for plan in unannounced[:1] + computers[:1]:  # a scan only of a partial index: the active rows
+            steps = plan.split(" / ")
+            assert not {"SCAN matches", "SCAN match_seats", "SCAN m", "SCAN s"} & set(steps), plan
+    finally:
+        await repo.close()
