@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
+from bot.matches.ratings import Ratings
 from bot.storage import Repository, open_database
 from bot.storage.ratings import RatingStore
 from renderers.rating_chart import rating_chart
@@ -120,7 +121,7 @@ async def time_rebuild(path: Path) -> tuple[float, str]:
     repo = Repository(await open_database(path))
     try:
         started = time.perf_counter()
-        summary = await RatingStore(repo).rebuild()
+        summary = await Ratings(repo).rebuild()
         return time.perf_counter() - started, summary.line()
     finally:
         await repo.close()

@@ -1,7 +1,8 @@
 """`python -m bot ratings --rebuild`: recompute every rating from the stored match results.
 
 An entry point beside the bot (bot/ratings stays pure): imported by nothing but `bot.__main__`.
-Safe while the bot runs: the rebuild is one transaction, and SQLite's busy timeout makes either side wait.
+Safe while the bot runs: the replay runs outside any transaction and lands in one, redone if a match finished
+meanwhile; SQLite's busy timeout makes either side wait.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from pathlib import Path
 from typing import Sequence
 
 from bot.settings import Settings, SettingsError
+from bot.matches.ratings import Ratings, RebuildSummary
 from bot.storage import DatabaseError, Repository, open_database
-from bot.storage.ratings import RatingStore, RebuildSummary
 
 
 def parser() -> argparse.ArgumentParser:
@@ -31,7 +32,7 @@ def parser() -> argparse.ArgumentParser:
 async def rebuild(database: Path) -> RebuildSummary:
     repo = Repository(await open_database(database))
     try:
-        return await RatingStore(repo).rebuild()
+        return await Ratings(repo).rebuild()
     finally:
         await repo.close()
 

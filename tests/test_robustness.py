@@ -223,13 +223,13 @@ async def test_a_move_saved_but_never_posted_is_posted_once_after_a_restart(worl
 async def test_a_board_posted_but_not_recorded_is_adopted_after_a_restart(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     service = world.bot.matches
-    real = service.set_board_message
+    real = service.record_board
 
-    async def killed(match_id, message_id):  # the bot dies right after Discord took the post
-        service.set_board_message = real
+    async def killed(match, message_id, **kwargs):  # the bot dies right after Discord took the post
+        service.record_board = real
         raise SystemError("killed")
 
-    service.set_board_message = killed
+    service.record_board = killed
     await move(world.alice, thread, match_id, "a1-a3")
     await service.bus.idle()
     old, new = board_posts(thread)

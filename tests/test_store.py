@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from bot.storage import DatabaseError, NewerDatabase, Repository, database, open_database
+from bot.matches import MatchService
+from bot.storage import DatabaseError, NewerDatabase, RatingsMoved, Repository, database, open_database
 from bot.storage.repository import _finish
 
 
@@ -145,3 +146,81 @@ async def test_start_up_searches_use_their_indexes_and_read_no_finished_match(tm
             assert not {"SCAN matches", "SCAN match_seats", "SCAN m", "SCAN s"} & set(steps), plan
     finally:
         await repo.close()
+
+
+# --- guards that are compare-and-set in their unit --------------------------------------------------------------------
+
+@pytest.fixture
+async def service(tmp_path):
+    service = MatchService(Repository(await open_database(tmp_path / "s.db")), clock=lambda: 1_000_000.0,
+                           seed_source=lambda: 7)
+    yield service
+    await service.repo.close()
+
+
+async def started(service, game, challenger, opponent):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=challenger,
+                                               challenger_name=f"u{challenger}", game_key=game, invited=[opponent])
+    return (await service.accept_challenge(challenge.id, opponent, f"u{opponent}")).match_id
+
+
+async def test_two_rated_finishes_sharing_a_player_give_what_a_rebuild_gives(service):
+    first = await started(service, "epaminondas", 10, 20)
+    second = await started(service, "epaminondas", 10, 30)
+    moved = []
+    real = service.repo.commit_move
+
+    async def spy(unit):
+        try:
+            return await real(unit)
+        except RatingsMoved:
+            moved.append(unit.match_id)
+            raise
+
+    service.repo.commit_move = spy
+    await asyncio.gather(service.resign(first, 20), service.resign(second, 30))  # both finish at once
+    assert moved  # they raced: one was computed from a rating the other had just changed, and was rated again
+    live = await service.ratings.store.leaderboard(9, "epaminondas", limit=10)
+    assert next(e.rating for e in live.entries if e.rating.member_id == 10).games == 2
+    await service.ratings.rebuild()
+    rebuilt = await service.ratings.store.leaderboard(9, "epaminondas", limit=10)
+    assert [(e.rating.member_id, e.rating.mu, e.rating.sigma, e.rating.games) for e in live.entries] == [
+        (e.rating.member_id, e.rating.mu, e.rating.sigma, e.rating.games) for e in rebuilt.entries]
+
+
+async def test_an_older_board_post_never_becomes_the_current_board(service):
+    match_id = await started(service, "epaminondas", 10, 20)
+    old = await service.get_match(match_id)
+    await service.submit_move(match_id, 10, "a1-a3")
+    new = await service.get_match(match_id)
+    # the new version's post is recorded first; the old version's post, drawn slowly, comes after it
+    assert await service.record_board(new, 222, announced=True)
+    assert not await service.record_board(old, 111, announced=True)
+    assert (await service.get_match(match_id)).board_message_id == 222
+    assert (await service.get_match(match_id)).announced_version == new.version
+    assert await service.record_board(new, 333, announced=False)  # a re-post of the current version is fine
+
+
+async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, tmp_path):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=10, challenger_name="u10",
+                                               game_key="epaminondas", invited=[20], clock="1 day")
+    match_id = (await service.accept_challenge(challenge.id, 20, "u20")).match_id
+    db = service.repo.db
+    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
+        assert [r[0] for r in await cur.fetchall()] == [0]  # started with the match, in its unit
+    real = service.repo._write_seat_timers
+
+    async def fail(*args):
+        await real(*args)
+        raise OSError("disk full")  # the unit dies after its timers were written
+
+    service.repo._write_seat_timers = fail
+    with pytest.raises(OSError):
+        await service.submit_move(match_id, 10, "a1-a3")
+    service.repo._write_seat_timers = real
+    assert (await service.get_match(match_id)).version == 0
+    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
+        assert [r[0] for r in await cur.fetchall()] == [0]
+    await service.submit_move(match_id, 10, "a1-a3")
+    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
+        assert [r[0] for r in await cur.fetchall()] == [1]

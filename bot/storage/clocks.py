@@ -11,22 +11,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .repository import Repository
+from .records import MemberPrefs
+from .repository import CLOCK_KINDS, Repository
 
-DEADLINE = "turn_deadline"
-REMINDER = "turn_reminder"
-CLOCK_KINDS = (DEADLINE, REMINDER)
-
-
-@dataclass(frozen=True)
-class MemberPrefs:
-    user_id: int
-    turn_dms: bool = False
-    reminders: bool = True
-    away_until: float | None = None
-
-    def away(self, now: float) -> bool:
-        return self.away_until is not None and self.away_until > now
+DEADLINE, REMINDER = CLOCK_KINDS
 
 
 @dataclass(frozen=True)
@@ -46,20 +34,6 @@ class ClockStore:
             return [await self.db.execute(sql, params) for sql, params in statements]
 
     # --- deadlines and reminders -------------------------------------------------------------------------
-
-    async def update_seat_timers(self, match_id: int, *, cancel: Iterable[int] = (),
-                                 arm: dict[int, dict[str, float]] | None = None) -> None:
-        """In one transaction: drop the clock timers of the `cancel` seats, and (re)arm, unfired, the given kinds
-        of the `arm` seats ({seat: {kind: due_at}})."""
-        statements = [(f"DELETE FROM timers WHERE ref_id = ? AND seat = ? AND kind IN {_kinds()}", (match_id, seat))
-                      for seat in cancel]
-        statements += [(
-            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
-            (kind, match_id, seat, due_at),
-        ) for seat, timers in (arm or {}).items() for kind, due_at in timers.items()]
-        if statements:
-            await self._write(statements)
 
     async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
         async with self.db.execute(

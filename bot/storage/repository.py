@@ -9,7 +9,38 @@ from typing import Any, AsyncIterator, Iterable
 
 import aiosqlite
 
-from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat, Timer
+from .rating_rows import write_rated_finish
+from .records import (
+    Challenge,
+    ChallengeSeat,
+    LoggedMove,
+    Match,
+    MatchLoad,
+    MemberPrefs,
+    MoveWrite,
+    PrivateMessage,
+    RatingWrite,
+    Seat,
+    SeatTimers,
+    Timer,
+)
+
+CLOCK_KINDS = ("turn_deadline", "turn_reminder")  # a seat's clock timers (bot/storage/clocks.py)
+
+# One match with its seats, one row per seat, in one statement; with each seat's member choices and running
+# deadline for an action's load. The seat columns carry a prefix: they must not shadow the match's own.
+_MATCH_WITH_SEATS = """
+    SELECT m.*, s.seat AS seat_no, s.kind AS seat_kind, s.user_id AS seat_user, s.user_name AS seat_name,
+           s.level AS seat_level{extra}
+    FROM matches AS m JOIN match_seats AS s ON s.match_id = m.id{joins}
+    WHERE m.id = ? ORDER BY s.seat
+"""
+_LOAD_COLUMNS = (
+    ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until,"
+    " (SELECT t.due_at FROM timers AS t WHERE t.kind = 'turn_deadline' AND t.ref_id = m.id AND t.seat = s.seat)"
+    " AS deadline"
+)
+_LOAD_JOINS = " LEFT JOIN members AS p ON p.user_id = s.user_id"
 
 
 class VersionConflict(Exception):
@@ -235,8 +266,10 @@ class Repository:
         state: dict[str, Any],
         seats: list[ChallengeSeat],
         now: float,
+        timers: SeatTimers = SeatTimers(),
     ) -> Match:
-        """Create the match and mark its challenge started, in one transaction (a challenge starts once)."""
+        """Create the match with its first clock timers and mark its challenge started, in one transaction (a
+        challenge starts once)."""
         async with self.transaction():
             cur = await self.db.execute(
                 "UPDATE challenges SET status = 'started' WHERE id = ? AND status = 'open'", (challenge.id,)
@@ -260,14 +293,29 @@ class Repository:
             await self.db.execute("UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge.id))
             await self.db.execute("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?",
                                   (challenge.id,))
+            await self._write_seat_timers(match_id, timers)
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> Match | None:
-        async with self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        """The match with its seats, in one statement."""
+        async with self.db.execute(_MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,)) as cur:
+            rows = await cur.fetchall()
+        return _match_from_seat_rows(rows) if rows else None
+
+    async def load_match(self, match_id: int) -> MatchLoad | None:
+        """What an action on the match needs, in one statement: the match, its running deadlines and its
+        members' choices."""
+        async with self.db.execute(_MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS),
+                                   (match_id,)) as cur:
+            rows = await cur.fetchall()
+        if not rows:
             return None
-        return await self._match_from_row(row)
+        deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
+        prefs = {r["seat_user"]: MemberPrefs(r["seat_user"], bool(r["turn_dms"]), bool(r["reminders"]),
+                                             r["away_until"]) if r["member_id"] is not None
+                 else MemberPrefs(r["seat_user"])
+                 for r in rows if r["seat_user"] is not None}
+        return MatchLoad(_match_from_seat_rows(rows), deadlines, prefs)
 
     async def _match_from_row(self, row: aiosqlite.Row) -> Match:
         async with self.db.execute(
@@ -276,28 +324,26 @@ class Repository:
         ) as cur:
             seats = [Seat(r["seat"], r["user_id"], r["user_name"], r["kind"], r["level"])
                      for r in await cur.fetchall()]
-        return Match(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
-            game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
-            state=json.loads(row["state"]), version=row["version"], board_message_id=row["board_message_id"],
-            draw_agreed=json.loads(row["draw_agreed"]) if row["draw_agreed"] else None,
-            result=json.loads(row["result"]) if row["result"] else None,
-            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
-            announced_version=row["announced_version"], rated=bool(row["rated"]),
-            standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
-            takeback=json.loads(row["takeback"]) if row["takeback"] else None,
-            clock_seconds=row["clock_seconds"],
-        )
+        return _match(row, seats)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self._write([("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))])
 
-    async def set_board_message(self, match_id: int, message_id: int) -> None:
-        await self._write([("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))])
+    async def record_board(self, match_id: int, version: int, message_id: int, *, announced: bool) -> bool:
+        """Record the board post of `version` as the match's current board (and, with `announced`, that version
+        as shown), unless a newer version's board is out already: an older post never becomes the current
+        board. False when refused."""
+        (cur,) = await self._write([(
+            "UPDATE matches SET board_message_id = ?, announced_version = CASE WHEN ? AND announced_version < ?"
+            " THEN ? ELSE announced_version END WHERE id = ? AND announced_version <= ?",
+            (message_id, int(announced), version, version, match_id, version),
+        )])
+        return cur.rowcount == 1
 
     async def mark_announced(self, match_id: int, version: int) -> None:
         await self._write([(
-            "UPDATE matches SET announced_version = MAX(announced_version, ?) WHERE id = ?", (version, match_id)
+            "UPDATE matches SET announced_version = ? WHERE id = ? AND announced_version < ?",
+            (version, match_id, version),
         )])
 
     async def active_matches_with_computers(self) -> list[Match]:
@@ -343,43 +389,61 @@ class Repository:
             rows = await cur.fetchall()
         return [await self._match_from_row(r) for r in rows]
 
-    async def record_move(
-        self,
-        match: Match,
-        *,
-        seat: int,
-        move: str,
-        private: bool,
-        events: list[dict[str, Any]],
-        state: dict[str, Any],
-        result: dict[str, Any] | None,
-        draw_agreed: list[int] | None,
-        now: float,
-        standings: list[list[int]] | None = None,
-    ) -> int:
-        """Write the new state and its log entry in one transaction, only if the match is still at the version
-        the caller read. Returns the new version; raises VersionConflict when someone else got there first."""
-        new_version = match.version + 1
+    async def commit_move(self, unit: MoveWrite) -> int:
+        """One action, all or nothing: the new state and its log entry, only if the match is still at the
+        version the action was decided on (else VersionConflict), the seats' clock timers (a finished match
+        loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version."""
+        new_version = unit.version + 1
         async with self.transaction():
             cur = await self.db.execute(
-                "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = ?, updated_at = ?,"
-                " standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
-                (_dumps(state), new_version, "finished" if result else "active",
-                 _dumps(result) if result else None, _dumps(draw_agreed) if draw_agreed else None, now,
-                 _dumps(standings) if result and standings else None, now if result else None,
-                 match.id, match.version),
+                "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = NULL,"
+                " updated_at = ?, standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
+                (_dumps(unit.state), new_version, "finished" if unit.result else "active",
+                 _dumps(unit.result) if unit.result else None, unit.now,
+                 _dumps(unit.standings) if unit.result and unit.standings else None,
+                 unit.now if unit.result else None, unit.match_id, unit.version),
             )
             if cur.rowcount != 1:
-                raise VersionConflict(f"match {match.id} is no longer at version {match.version}")
+                raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
             await self.db.execute(
                 "INSERT INTO moves (match_id, version, seat, move, private, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match.id, new_version, seat, move, int(private), _dumps(events), now),
+                (unit.match_id, new_version, unit.seat, unit.move, int(unit.private), _dumps(unit.events),
+                 unit.now),
             )
-            if result:
+            if unit.result:
                 await self.db.execute("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'",
-                                      (match.id,))
+                                      (unit.match_id,))
+            else:
+                await self._write_seat_timers(unit.match_id, unit.timers)
+            if unit.ratings is not None:
+                await write_rated_finish(self.db, unit.ratings)
         return new_version
+
+    async def record_ratings(self, write: RatingWrite) -> None:
+        """A rated finish on its own (a match rated after its end): RatingsMoved when its ratings changed."""
+        async with self.transaction():
+            await write_rated_finish(self.db, write)
+
+    async def write_seat_timers(self, match_id: int, timers: SeatTimers) -> None:
+        if not timers.empty:
+            async with self.transaction():
+                await self._write_seat_timers(match_id, timers)
+
+    async def _write_seat_timers(self, match_id: int, timers: SeatTimers) -> None:
+        kinds = ", ".join(f"'{kind}'" for kind in CLOCK_KINDS)
+        if timers.cancel:
+            marks = ", ".join("?" * len(timers.cancel))
+            await self.db.execute(f"DELETE FROM timers WHERE ref_id = ? AND seat IN ({marks}) AND kind IN ({kinds})",
+                                  (match_id, *timers.cancel))
+        rows = [(kind, match_id, seat, due_at) for seat, armed in sorted(timers.arm.items())
+                for kind, due_at in sorted(armed.items())]
+        if rows:
+            await self.db.execute(
+                f"INSERT INTO timers (kind, ref_id, seat, due_at) VALUES {', '.join(['(?, ?, ?, ?)'] * len(rows))}"
+                " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+                [value for row in rows for value in row],
+            )
 
     async def moves(self, match_id: int) -> list[LoggedMove]:
         async with self.db.execute(
@@ -433,3 +497,24 @@ class Repository:
                            r["channel"], r["created_at"], r["delivered_at"])
             for r in rows
         ]
+
+
+def _match_from_seat_rows(rows: list[aiosqlite.Row]) -> Match:
+    row = rows[0]
+    seats = [Seat(r["seat_no"], r["seat_user"], r["seat_name"], r["seat_kind"], r["seat_level"]) for r in rows]
+    return _match(row, seats)
+
+
+def _match(row: aiosqlite.Row, seats: list[Seat]) -> Match:
+    return Match(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+        game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
+        state=json.loads(row["state"]), version=row["version"], board_message_id=row["board_message_id"],
+        draw_agreed=json.loads(row["draw_agreed"]) if row["draw_agreed"] else None,
+        result=json.loads(row["result"]) if row["result"] else None,
+        created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+        announced_version=row["announced_version"], rated=bool(row["rated"]),
+        standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
+        takeback=json.loads(row["takeback"]) if row["takeback"] else None,
+        clock_seconds=row["clock_seconds"],
+    )
