@@ -1,8 +1,8 @@
 """`python -m bot ratings --rebuild`: recompute every rating from the stored match results.
 
 An entry point beside the bot (bot/ratings stays pure): imported by nothing but `bot.__main__`.
-Safe while the bot runs: the replay runs outside any transaction and lands in one, redone if a match finished
-meanwhile; SQLite's busy timeout makes either side wait.
+Safe while the bot runs: the replay runs outside any transaction and the tables converge on it in short
+transactions with pauses between them, so the bot's writes wait milliseconds, not the whole rebuild.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from bot.settings import Settings, SettingsError
 from bot.matches.ratings import Ratings, RebuildSummary
+from bot.ratings import RatingError
+from bot.settings import Settings, SettingsError
 from bot.storage import DatabaseError, Repository, open_database
 
 
@@ -54,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         summary = asyncio.run(rebuild(database))
-    except DatabaseError as error:
+    except (DatabaseError, RatingError) as error:
         print(f"error: {database}: {error}", file=sys.stderr)
         return 1
     print(summary.line())

@@ -4,6 +4,7 @@ SQLite file: recording, leaderboards, profiles, rebuild."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 import pytest
@@ -339,3 +340,38 @@ def test_the_rebuild_command_rebuilds_the_settings_database(tmp_path, monkeypatc
     assert cli.main([]) == 2
     assert cli.main(["--rebuild", "--database", str(tmp_path / "typo.db")]) == 1
     assert "no database" in capsys.readouterr().err
+
+
+async def test_rebuild_writes_in_short_transactions_between_which_others_write(store, matches, repo, ratings,
+                                                                               monkeypatch):
+    """A rebuild beside a running bot must not hold the writer for the whole replacement: it writes a bounded
+    number of rows per transaction, and another writer gets in between them."""
+    from bot.storage import ratings as rating_store
+
+    monkeypatch.setattr(rating_store, "REBUILD_CHUNK", 4)
+    for i in range(10):
+        await matches.finish("epaminondas", [10, 20 + i % 3], [[i % 2], [1 - i % 2]])
+    await repo.db.execute("DELETE FROM rating_changes")  # e.g. a model change: every row must be written again
+    per_transaction, real = [], repo.transaction
+    writes_between = []
+
+    @contextlib.asynccontextmanager
+    async def counted():
+        async with real():
+            before = repo.db.total_changes
+            yield
+            per_transaction.append(repo.db.total_changes - before)
+
+    monkeypatch.setattr(repo, "transaction", counted)
+
+    async def other_writer():
+        while not per_transaction:
+            await asyncio.sleep(0)
+        await repo.set_timer("probe", 1, 1.0)  # a running bot's write, waiting for no more than a chunk
+        writes_between.append(len(per_transaction))
+
+    summary, _ = await asyncio.gather(ratings.rebuild(), other_writer())
+    assert summary.matches == 10
+    assert per_transaction and max(per_transaction) <= 4 and len(per_transaction) >= 6
+    assert writes_between and writes_between[0] < len(per_transaction) - 1  # it got in while the rebuild went on
+    assert len(await table(repo, "rating_changes")) == 20

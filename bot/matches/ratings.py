@@ -22,6 +22,7 @@ from . import catalogue, errors
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
+REBUILD_PASSES = 5  # each pass after the first follows a match that finished during the one before
 ATTEMPTS = 5  # a finish racing others that share its players computes again; each retry follows a real change
 
 
@@ -114,15 +115,19 @@ class Ratings:
     # --- rebuilding -------------------------------------------------------------------------------------------
 
     async def rebuild(self) -> RebuildSummary:
-        """Recompute every rating from the finished rated matches and replace both tables. The replay runs
-        outside any transaction on a snapshot of the match rows; the replacement lands only if no match finished
-        meanwhile (else the replay runs again), so what lands is exactly the replay of the committed results."""
-        while True:
-            snapshot = await self.store.finished_rows()
-            results, skipped = results_from_rows(snapshot)
+        """Recompute every rating from the finished rated matches. The replay runs outside any transaction; the
+        tables then converge on it in short transactions (only the rows that differ), so a running bot never
+        waits for the whole rebuild. A match that finished meanwhile (rated live on top of half-rebuilt
+        ratings) makes the rebuild run again, until it ends on a replay of exactly the committed results."""
+        for _ in range(REBUILD_PASSES):
+            mark = await self.store.finished_mark()
+            results, skipped = results_from_rows(await self.store.finished_rows())
             replayed = replay(results)
-            if await self.store.replace_all(snapshot, replayed.changes, list(replayed.ratings.values())):
+            await self.store.converge(replayed.changes, list(replayed.ratings.values()))
+            if await self.store.finished_mark() == mark:
                 return RebuildSummary(len(results), len(replayed.ratings), skipped)
+        raise RatingError(f"matches kept finishing during {REBUILD_PASSES} passes of the rebuild; run it again "
+                          "when fewer are being played")
 
     # --- reading ----------------------------------------------------------------------------------------------
 

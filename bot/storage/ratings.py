@@ -8,6 +8,7 @@ keeps its results (a finish is written with its move, see Repository.commit_move
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Sequence
 
 import aiosqlite
@@ -17,6 +18,17 @@ from bot.ratings import LeaderboardEntry, LeaderboardPage, Profile, Rating, Rati
 from .rating_rows import CHANGE_COLUMNS as _CHANGE_COLUMNS
 from .rating_rows import RATING_COLUMNS as _RATING_COLUMNS
 from .rating_rows import change_row, rating_row
+
+REBUILD_CHUNK = 1000  # rows per transaction of a rebuild: a few milliseconds of the writer each
+REBUILD_PAUSE = 0.02  # seconds between two of them, for the running bot's writes
+_CHANGE_UPDATES = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in _CHANGE_COLUMNS.split(",")[2:])
+_RATING_UPDATES = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in _RATING_COLUMNS.split(",")[3:])
+_DELETE_CHANGE = "DELETE FROM rating_changes WHERE match_id = ? AND member_id = ?"
+_DELETE_RATING = "DELETE FROM ratings WHERE guild_id = ? AND game = ? AND member_id = ?"
+_UPSERT_CHANGE = (f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})"
+                  f" ON CONFLICT (match_id, member_id) DO UPDATE SET {_CHANGE_UPDATES}")
+_UPSERT_RATING = (f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+                  f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}")
 from .repository import Repository
 
 _LEADERBOARD_ORDER = "provisional, mu DESC, member_id"  # the order of the ratings_leaderboard index
@@ -140,24 +152,45 @@ class RatingStore:
 
     # --- rebuilding ------------------------------------------------------------------------------------------
 
-    async def replace_all(self, snapshot: list[tuple], changes: Sequence[RatingChange],
-                          ratings: Sequence[Rating]) -> bool:
-        """Replace both tables with a rebuild's results, in one transaction, only if the finished rated matches
-        are still `snapshot` (what the rebuild replayed); False, writing nothing, when one finished meanwhile."""
-        async with self.repo.transaction():
-            if await self.finished_rows() != snapshot:
-                return False
-            await self.db.execute("DELETE FROM rating_changes")
-            await self.db.execute("DELETE FROM ratings")
-            await self.db.executemany(
-                f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
-                [change_row(c) for c in changes],
-            )
-            await self.db.executemany(
-                f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})",
-                [rating_row(r) for r in ratings],
-            )
-        return True
+    async def finished_mark(self) -> tuple:
+        """A cheap fingerprint of the finished rated matches: it changes whenever one more finishes."""
+        async with self.db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(id), 0), MAX(COALESCE(finished_at, updated_at)) FROM matches"
+            " WHERE status = 'finished' AND rated = 1"
+        ) as cur:
+            return tuple(await cur.fetchone())
+
+    async def stored_rows(self) -> tuple[dict[tuple, tuple], dict[tuple, tuple]]:
+        """Every stored change and rating as rows, by key ((match, member) and (server, game, member))."""
+        async with self.db.execute(f"SELECT {_CHANGE_COLUMNS} FROM rating_changes") as cur:
+            changes = {(r[0], r[1]): tuple(r) for r in await cur.fetchall()}
+        async with self.db.execute(f"SELECT {_RATING_COLUMNS} FROM ratings") as cur:
+            ratings = {(r[0], r[1], r[2]): tuple(r) for r in await cur.fetchall()}
+        return changes, ratings
+
+    async def converge(self, changes: Sequence[RatingChange], ratings: Sequence[Rating]) -> int:
+        """Make both tables hold exactly these rows, writing only the rows that differ, REBUILD_CHUNK rows per short
+        transaction: a running bot's writes wait for one chunk at most, never for the whole rebuild, and its
+        readers see every rating at all times. Returns how many rows were written or deleted."""
+        stored_changes, stored_ratings = await self.stored_rows()
+        wanted_changes = {(c.match_id, c.member_id): change_row(c) for c in changes}
+        wanted_ratings = {(r.guild_id, r.game, r.member_id): rating_row(r) for r in ratings}
+        steps: list[tuple[str, tuple]] = []
+        for key in stored_changes.keys() - wanted_changes.keys():
+            steps.append((_DELETE_CHANGE, key))
+        for key in stored_ratings.keys() - wanted_ratings.keys():
+            steps.append((_DELETE_RATING, key))
+        steps += [(_UPSERT_CHANGE, row) for key, row in wanted_changes.items() if stored_changes.get(key) != row]
+        steps += [(_UPSERT_RATING, row) for key, row in wanted_ratings.items() if stored_ratings.get(key) != row]
+        for start in range(0, len(steps), REBUILD_CHUNK):
+            chunk = steps[start:start + REBUILD_CHUNK]
+            async with self.repo.transaction():
+                for sql in dict.fromkeys(sql for sql, _ in chunk):
+                    await self.db.executemany(sql, [params for each, params in chunk if each == sql])
+            # SQLite's lock is not fair: a waiting writer sleeps in growing steps (up to 100 ms) and would miss
+            # a gap of microseconds between two chunks. A pause longer than a chunk lets it in.
+            await asyncio.sleep(REBUILD_PAUSE)
+        return len(steps)
 
     # --- what the rating model reads ---------------------------------------------------------------------------
 
@@ -175,3 +208,4 @@ class RatingStore:
         extra, params = ("AND m.id = ?", (match_id,)) if match_id is not None else ("", ())
         async with self.db.execute(_FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
             return [tuple(row) for row in await cur.fetchall()]
+
