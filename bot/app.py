@@ -19,7 +19,7 @@ from bot.matches.errors import UserError
 from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.settings import Settings, SettingsError
-from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
+from bot.storage import DatabaseError, NewerDatabase, Repository, open_database, open_reader
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 
@@ -60,7 +60,7 @@ class StrategosBot(commands.Bot):
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
         # command sync, and last the timers and any announcement a crash cut off.
         db = await open_database(self.settings.database)
-        self.repo = Repository(db)
+        self.repo = Repository(db, reader=await open_reader(self.settings.database))
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra

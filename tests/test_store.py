@@ -7,11 +7,21 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
 from bot.matches import MatchService
-from bot.storage import DatabaseError, NewerDatabase, RatingsMoved, Repository, database, open_database
+from bot.storage import (
+    DatabaseError,
+    NewerDatabase,
+    RatingsMoved,
+    Repository,
+    VersionConflict,
+    database,
+    open_database,
+    repository,
+)
 from bot.storage.repository import _finish
 
 
@@ -208,19 +218,85 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
     db = service.repo.db
     async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
         assert [r[0] for r in await cur.fetchall()] == [0]  # started with the match, in its unit
-    real = service.repo._write_seat_timers
+    real = repository._seat_timer_statements
 
-    async def fail(*args):
-        await real(*args)
-        raise OSError("disk full")  # the unit dies after its timers were written
+    def failing(match_id, timers):  # the unit dies after its timers were written (a disk error)
+        return real(match_id, timers) + [("SELECT * FROM a_table_that_is_gone", ())]
 
-    service.repo._write_seat_timers = fail
-    with pytest.raises(OSError):
-        await service.submit_move(match_id, 10, "a1-a3")
-    service.repo._write_seat_timers = real
+    repository._seat_timer_statements = failing
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            await service.submit_move(match_id, 10, "a1-a3")
+    finally:
+        repository._seat_timer_statements = real
     assert (await service.get_match(match_id)).version == 0
     async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
         assert [r[0] for r in await cur.fetchall()] == [0]
     await service.submit_move(match_id, 10, "a1-a3")
     async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
         assert [r[0] for r in await cur.fetchall()] == [1]
+
+
+# --- group commit -----------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+async def repo(tmp_path):
+    repo = Repository(await open_database(tmp_path / "g.db"))
+    await repo.db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    yield repo
+    await repo.close()
+
+
+def note(text, *, fail=None):
+    def unit(conn):
+        conn.execute("INSERT INTO notes (text) VALUES (?)", (text,))
+        if fail is not None:
+            raise fail
+        return text
+    return unit
+
+
+async def notes(repo):
+    async with repo.db.execute("SELECT text FROM notes ORDER BY id") as cur:
+        return [r[0] for r in await cur.fetchall()]
+
+
+async def test_units_waiting_together_commit_together_and_a_failed_guard_undoes_only_its_own(repo):
+    transactions = []
+    await repo.db._execute(repo.db._conn.set_trace_callback,
+                           lambda sql: transactions.append(sql) if sql.startswith("BEGIN") else None)
+    results = await asyncio.gather(
+        repo.run_unit(note("a")), repo.run_unit(note("b", fail=VersionConflict("moved on"))),
+        repo.run_unit(note("c")), return_exceptions=True)
+    assert results[0] == "a" and isinstance(results[1], VersionConflict) and results[2] == "c"
+    assert await notes(repo) == ["a", "c"]
+    assert len(transactions) == 1  # one transaction, one trip to the writer's thread, for the three
+
+
+async def test_an_io_error_fails_every_unit_of_its_group_and_writes_none(repo):
+    disk = sqlite3.OperationalError("disk I/O error")
+    results = await asyncio.gather(repo.run_unit(note("a")), repo.run_unit(note("b", fail=disk)),
+                                   repo.run_unit(note("c")), return_exceptions=True)
+    assert all(r is disk for r in results)
+    assert await notes(repo) == []
+    assert await repo.run_unit(note("d")) == "d"  # the writer goes on
+    assert not repo.db.in_transaction
+
+
+async def test_a_cancelled_callers_unit_is_written_whole_or_not_at_all(repo):
+    # cancelled while it waits behind a running group: dropped, nothing written
+    blocker = asyncio.ensure_future(repo.run_unit(lambda conn: time.sleep(0.2)))
+    await asyncio.sleep(0.05)
+    waiting = asyncio.ensure_future(repo.run_unit(note("dropped")))
+    await asyncio.sleep(0.01)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await blocker
+    # cancelled while its group runs: written whole, and the caller still learns it was cancelled
+    running = asyncio.ensure_future(repo.run_unit(lambda conn: (time.sleep(0.1), note("whole")(conn))[1]))
+    await asyncio.sleep(0.03)
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert await notes(repo) == ["whole"]

@@ -66,6 +66,21 @@ async def open_database(path: str | Path) -> aiosqlite.Connection:
     return db
 
 
+async def open_reader(path: str | Path) -> aiosqlite.Connection:
+    """A second, read-only connection to a database open_database already opened and migrated: with WAL its
+    reads never wait for the writer's transactions, and they see only what was committed."""
+    db = await aiosqlite.connect(str(path), isolation_level=None)
+    db.row_factory = aiosqlite.Row
+    try:
+        for pragma in ("query_only=ON", "busy_timeout=5000"):
+            async with db.execute(f"PRAGMA {pragma}"):
+                pass
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
 def _probe(path: str) -> None:
     sqlite3.connect(path).close()
 

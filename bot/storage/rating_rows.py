@@ -3,7 +3,7 @@ repository.py and the rating reads in ratings.py). The numbers themselves come f
 
 from __future__ import annotations
 
-import aiosqlite
+import sqlite3
 
 from bot.ratings import Rating, RatingChange
 
@@ -35,24 +35,24 @@ def change_row(c: RatingChange) -> tuple:
             c.mu_after, c.sigma_after, c.games, c.finished_at)
 
 
-async def write_rated_finish(db: aiosqlite.Connection, write: RatingWrite) -> None:
-    """Inside the caller's transaction: store a rated finish if every rating it started from is unchanged
-    (compare-and-set on each member's game count) and the match has no changes yet; else RatingsMoved."""
+def write_rated_finish(conn: sqlite3.Connection, write: RatingWrite) -> None:
+    """Inside the caller's transaction (a unit on the writer's thread): store a rated finish if every rating it
+    started from is unchanged (compare-and-set on each member's game count) and the match has no changes yet;
+    else RatingsMoved."""
     members = sorted(write.games_before)
     marks = ", ".join("?" * len(members))
-    async with db.execute(
+    found = dict(conn.execute(
         f"SELECT member_id, games FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})"
         " UNION ALL SELECT -1, COUNT(*) FROM rating_changes WHERE match_id = ?",
         (write.guild_id, write.game, *members, write.match_id),
-    ) as cur:
-        found = {row[0]: row[1] for row in await cur.fetchall()}
+    ).fetchall())
     if found.pop(-1, 0) or any(found.get(m, 0) != write.games_before[m] for m in members):
         raise RatingsMoved(f"match {write.match_id}: its players' ratings changed since they were read")
-    await db.executemany(
+    conn.executemany(
         f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
         [change_row(c) for c in write.changes],
     )
-    await db.executemany(
+    conn.executemany(
         f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
         f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}",
         [rating_row(r) for r in write.ratings],

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import sqlite3
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple
 
 import aiosqlite
 
-from .rating_rows import write_rated_finish
+from .rating_rows import RatingsMoved, write_rated_finish
 from .records import (
     Challenge,
     ChallengeSeat,
@@ -47,8 +49,9 @@ class VersionConflict(Exception):
     """The match moved on since the caller read it: its write was not applied."""
 
 
-async def _finish(coro: Any) -> None:
-    """Run `coro` to the end even if the caller is cancelled meanwhile; re-raise the cancellation afterwards."""
+async def _finish(coro: Any) -> Any:
+    """Run `coro` to the end even if the caller is cancelled meanwhile; re-raise the cancellation afterwards.
+    Returns what `coro` returned."""
     task = asyncio.ensure_future(coro)
     cancelled = False
     while not task.done():
@@ -60,22 +63,133 @@ async def _finish(coro: Any) -> None:
     if cancelled:
         task.result()
         raise asyncio.CancelledError()
-    task.result()
+    return task.result()
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+async def _settled(future: asyncio.Future) -> None:
+    await asyncio.wait([future])
+
+
+# Failures that belong to one unit: its savepoint is rolled back and the rest of its group is written.
+UNIT_FAILURES = (VersionConflict, RatingsMoved, sqlite3.IntegrityError)
+
+
+def _run_group(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[BaseException | None, Any]]:
+    """On the writer's thread: every unit in its own savepoint inside one transaction, committed once."""
+    conn.execute("BEGIN IMMEDIATE")
+    outcomes: list[tuple[BaseException | None, Any]] = []
+    try:
+        for unit in units:
+            conn.execute("SAVEPOINT unit")
+            try:
+                value = unit(conn)
+            except UNIT_FAILURES as failure:
+                conn.execute("ROLLBACK TO unit")
+                conn.execute("RELEASE unit")
+                outcomes.append((failure, None))
+            else:
+                conn.execute("RELEASE unit")
+                outcomes.append((None, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _run_statements(statements: list[tuple[str, tuple]], conn: sqlite3.Connection) -> list[Done]:
+    done = []
+    for sql, params in statements:
+        cur = conn.execute(sql, params)
+        done.append(Done(cur.rowcount, cur.lastrowid))
+    return done
+
+
+Unit = Callable[[sqlite3.Connection], Any]  # one unit of work: synchronous SQL on the writer's own thread
+MAX_BATCH = 256  # units committed together at most
+
+
+class Done(NamedTuple):
+    """What one statement of a unit did."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+class _Queued:
+    __slots__ = ("unit", "future")
+
+    def __init__(self, unit: Unit, future: asyncio.Future):
+        self.unit = unit
+        self.future = future
+
+
 class Repository:
-    def __init__(self, db: aiosqlite.Connection):
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None):
         self.db = db
-        # One connection is shared by every coroutine: transactions must not interleave on it.
+        # Reads that need not see an open transaction's writes go to their own connection when there is one
+        # (WAL: readers never wait for the writer); else they share the writer's.
+        self.reader = reader or db
+        # One writing connection is shared by every coroutine: transactions must not interleave on it.
         self._tx_lock = asyncio.Lock()
+        self._queue: list[_Queued] = []
+        self._writer: asyncio.Future | None = None
 
     async def close(self) -> None:
-        if self.db._running:  # closing twice (shutdown, then a test's teardown) is harmless
-            await self.db.close()
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
+        for connection in {id(self.reader): self.reader, id(self.db): self.db}.values():
+            if connection._running:  # closing twice (shutdown, then a test's teardown) is harmless
+                await connection.close()
+
+    # --- group commit -------------------------------------------------------------------------------------
+
+    async def run_unit(self, unit: Unit) -> Any:
+        """Run one unit of work, committed together with the other units waiting at the same moment: one
+        transaction and one trip to the writer's thread for the whole group, each unit in its own savepoint, so
+        a failed guard (VersionConflict, RatingsMoved, a constraint) rolls back that unit alone. Any other
+        failure (an I/O error) fails every unit of the group with it, and nothing of them is written.
+
+        A caller cancelled while its unit waits drops it (nothing written); once the group runs, the unit is
+        written whole or not at all, and the cancellation is raised after."""
+        queued = _Queued(unit, asyncio.get_running_loop().create_future())
+        self._queue.append(queued)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_groups())
+        try:
+            return await asyncio.shield(queued.future)
+        except asyncio.CancelledError:
+            if queued in self._queue:
+                self._queue.remove(queued)
+                raise
+            await _finish(_settled(queued.future))
+            raise
+
+    async def _write_groups(self) -> None:
+        while self._queue:
+            group, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            try:
+                async with self._tx_lock:  # never inside a transaction opened through transaction()
+                    outcomes = await _finish(self.db._execute(_run_group, self.db._conn, [q.unit for q in group]))
+            except BaseException as exc:  # nothing of the group was written: every unit fails with the error
+                for queued in group:
+                    if not queued.future.done():
+                        queued.future.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            for queued, (failure, value) in zip(group, outcomes):
+                if queued.future.done():
+                    continue
+                if failure is not None:
+                    queued.future.set_exception(failure)
+                else:
+                    queued.future.set_result(value)
 
     # --- transactions ------------------------------------------------------------------------------------
 
@@ -110,9 +224,9 @@ class Repository:
         if self.db.in_transaction:
             await self.db.execute(statement)
 
-    async def _write(self, statements: Iterable[tuple[str, tuple]]) -> list[aiosqlite.Cursor]:
-        async with self.transaction():
-            return [await self.db.execute(sql, params) for sql, params in statements]
+    async def _write(self, statements: Iterable[tuple[str, tuple]]) -> list[Done]:
+        """Statements as one unit (group-committed)."""
+        return await self.run_unit(functools.partial(_run_statements, list(statements)))
 
     # --- challenges --------------------------------------------------------------------------------------
 
@@ -164,11 +278,11 @@ class Repository:
         return await self.get_challenge(challenge_id)
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
-        async with self.db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
+        async with self.reader.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT * FROM challenge_seats WHERE challenge_id = ? ORDER BY position", (challenge_id,)
         ) as cur:
             seats = [
@@ -208,7 +322,7 @@ class Repository:
 
     async def open_rematch(self, match_id: int, now: float) -> Challenge | None:
         """The newest open, unexpired rematch challenge of a match, if any."""
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT id FROM challenges WHERE rematch_of = ? AND status = 'open' AND expires_at > ?"
             " ORDER BY id DESC LIMIT 1", (match_id, now),
         ) as cur:
@@ -216,7 +330,7 @@ class Repository:
         return await self.get_challenge(row["id"]) if row else None
 
     async def count_open_challenges(self, challenger_id: int) -> int:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND status = 'open'", (challenger_id,)
         ) as cur:
             (value,) = await cur.fetchone()
@@ -225,12 +339,12 @@ class Repository:
     # --- timers ------------------------------------------------------------------------------------------
 
     async def next_timer_due(self) -> float | None:
-        async with self.db.execute("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
+        async with self.reader.execute("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
             (value,) = await cur.fetchone()
         return value
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT id, kind, ref_id, seat, due_at FROM timers WHERE fired_at IS NULL AND due_at <= ?"
             " ORDER BY due_at LIMIT ?", (now, limit),
         ) as cur:
@@ -293,19 +407,20 @@ class Repository:
             await self.db.execute("UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge.id))
             await self.db.execute("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?",
                                   (challenge.id,))
-            await self._write_seat_timers(match_id, timers)
+            for sql, params in _seat_timer_statements(match_id, timers):
+                await self.db.execute(sql, params)
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> Match | None:
         """The match with its seats, in one statement."""
-        async with self.db.execute(_MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,)) as cur:
+        async with self.reader.execute(_MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,)) as cur:
             rows = await cur.fetchall()
         return _match_from_seat_rows(rows) if rows else None
 
     async def load_match(self, match_id: int) -> MatchLoad | None:
         """What an action on the match needs, in one statement: the match, its running deadlines and its
         members' choices."""
-        async with self.db.execute(_MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS),
+        async with self.reader.execute(_MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS),
                                    (match_id,)) as cur:
             rows = await cur.fetchall()
         if not rows:
@@ -318,7 +433,7 @@ class Repository:
         return MatchLoad(_match_from_seat_rows(rows), deadlines, prefs)
 
     async def _match_from_row(self, row: aiosqlite.Row) -> Match:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT seat, kind, user_id, user_name, level FROM match_seats WHERE match_id = ? ORDER BY seat",
             (row["id"],),
         ) as cur:
@@ -347,7 +462,7 @@ class Repository:
         )])
 
     async def active_matches_with_computers(self) -> list[Match]:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT * FROM matches WHERE status = 'active' AND id IN"
             " (SELECT match_id FROM match_seats WHERE kind = 'computer') ORDER BY id"
         ) as cur:
@@ -355,7 +470,7 @@ class Repository:
         return [await self._match_from_row(r) for r in rows]
 
     async def unannounced_matches(self) -> list[Match]:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT * FROM matches WHERE announced_version < version AND thread_id IS NOT NULL ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
@@ -385,7 +500,7 @@ class Repository:
             + (" AND m.status = 'active'" if active_only else "")
             + " ORDER BY m.updated_at DESC"
         )
-        async with self.db.execute(sql, (user_id,)) as cur:
+        async with self.reader.execute(sql, (user_id,)) as cur:
             rows = await cur.fetchall()
         return [await self._match_from_row(r) for r in rows]
 
@@ -393,60 +508,18 @@ class Repository:
         """One action, all or nothing: the new state and its log entry, only if the match is still at the
         version the action was decided on (else VersionConflict), the seats' clock timers (a finished match
         loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version."""
-        new_version = unit.version + 1
-        async with self.transaction():
-            cur = await self.db.execute(
-                "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = NULL,"
-                " updated_at = ?, standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
-                (_dumps(unit.state), new_version, "finished" if unit.result else "active",
-                 _dumps(unit.result) if unit.result else None, unit.now,
-                 _dumps(unit.standings) if unit.result and unit.standings else None,
-                 unit.now if unit.result else None, unit.match_id, unit.version),
-            )
-            if cur.rowcount != 1:
-                raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
-            await self.db.execute(
-                "INSERT INTO moves (match_id, version, seat, move, private, events, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (unit.match_id, new_version, unit.seat, unit.move, int(unit.private), _dumps(unit.events),
-                 unit.now),
-            )
-            if unit.result:
-                await self.db.execute("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'",
-                                      (unit.match_id,))
-            else:
-                await self._write_seat_timers(unit.match_id, unit.timers)
-            if unit.ratings is not None:
-                await write_rated_finish(self.db, unit.ratings)
-        return new_version
+        return await self.run_unit(functools.partial(_commit_move, unit))
 
     async def record_ratings(self, write: RatingWrite) -> None:
         """A rated finish on its own (a match rated after its end): RatingsMoved when its ratings changed."""
-        async with self.transaction():
-            await write_rated_finish(self.db, write)
+        await self.run_unit(functools.partial(write_rated_finish, write=write))
 
     async def write_seat_timers(self, match_id: int, timers: SeatTimers) -> None:
         if not timers.empty:
-            async with self.transaction():
-                await self._write_seat_timers(match_id, timers)
-
-    async def _write_seat_timers(self, match_id: int, timers: SeatTimers) -> None:
-        kinds = ", ".join(f"'{kind}'" for kind in CLOCK_KINDS)
-        if timers.cancel:
-            marks = ", ".join("?" * len(timers.cancel))
-            await self.db.execute(f"DELETE FROM timers WHERE ref_id = ? AND seat IN ({marks}) AND kind IN ({kinds})",
-                                  (match_id, *timers.cancel))
-        rows = [(kind, match_id, seat, due_at) for seat, armed in sorted(timers.arm.items())
-                for kind, due_at in sorted(armed.items())]
-        if rows:
-            await self.db.execute(
-                f"INSERT INTO timers (kind, ref_id, seat, due_at) VALUES {', '.join(['(?, ?, ?, ?)'] * len(rows))}"
-                " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
-                [value for row in rows for value in row],
-            )
+            await self._write(_seat_timer_statements(match_id, timers))
 
     async def moves(self, match_id: int) -> list[LoggedMove]:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT * FROM moves WHERE match_id = ? ORDER BY version", (match_id,)
         ) as cur:
             rows = await cur.fetchall()
@@ -469,7 +542,7 @@ class Repository:
         return cur.lastrowid
 
     async def pending_private_messages(self, match_id: int, user_id: int) -> list[PrivateMessage]:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT * FROM private_messages WHERE match_id = ? AND user_id = ? AND channel = 'pending' ORDER BY id",
             (match_id, user_id),
         ) as cur:
@@ -488,7 +561,7 @@ class Repository:
         ])
 
     async def private_messages(self, match_id: int) -> list[PrivateMessage]:
-        async with self.db.execute(
+        async with self.reader.execute(
             "SELECT * FROM private_messages WHERE match_id = ? ORDER BY id", (match_id,)
         ) as cur:
             rows = await cur.fetchall()
@@ -518,3 +591,48 @@ def _match(row: aiosqlite.Row, seats: list[Seat]) -> Match:
         takeback=json.loads(row["takeback"]) if row["takeback"] else None,
         clock_seconds=row["clock_seconds"],
     )
+
+
+def _commit_move(unit: MoveWrite, conn: sqlite3.Connection) -> int:
+    new_version = unit.version + 1
+    cur = conn.execute(
+        "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = NULL,"
+        " updated_at = ?, standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
+        (_dumps(unit.state), new_version, "finished" if unit.result else "active",
+         _dumps(unit.result) if unit.result else None, unit.now,
+         _dumps(unit.standings) if unit.result and unit.standings else None,
+         unit.now if unit.result else None, unit.match_id, unit.version),
+    )
+    if cur.rowcount != 1:
+        raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
+    conn.execute(
+        "INSERT INTO moves (match_id, version, seat, move, private, events, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (unit.match_id, new_version, unit.seat, unit.move, int(unit.private), _dumps(unit.events), unit.now),
+    )
+    if unit.result:
+        conn.execute("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'", (unit.match_id,))
+    else:
+        for sql, params in _seat_timer_statements(unit.match_id, unit.timers):
+            conn.execute(sql, params)
+    if unit.ratings is not None:
+        write_rated_finish(conn, unit.ratings)
+    return new_version
+
+
+def _seat_timer_statements(match_id: int, timers: SeatTimers) -> list[tuple[str, tuple]]:
+    """Drop the clock timers of the `cancel` seats; (re)arm, unfired, the given kinds of the `arm` seats."""
+    kinds = ", ".join(f"'{kind}'" for kind in CLOCK_KINDS)
+    statements = []
+    if timers.cancel:
+        marks = ", ".join("?" * len(timers.cancel))
+        statements.append((f"DELETE FROM timers WHERE ref_id = ? AND seat IN ({marks}) AND kind IN ({kinds})",
+                           (match_id, *timers.cancel)))
+    rows = [(kind, match_id, seat, due_at) for seat, armed in sorted(timers.arm.items())
+            for kind, due_at in sorted(armed.items())]
+    if rows:
+        statements.append((
+            f"INSERT INTO timers (kind, ref_id, seat, due_at) VALUES {', '.join(['(?, ?, ?, ?)'] * len(rows))}"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            tuple(value for row in rows for value in row),
+        ))
+    return statements
