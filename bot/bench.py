@@ -41,7 +41,8 @@ from bot.matches.events import MovePlayed
 from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
 from bot.presenters.pictures import RenderQueue
-from bot.storage import Match, Repository, open_database
+from bot.storage import Match, Repository, open_database, open_reader
+from bot.storage.database import SYNCHRONOUS
 
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
 GUILD_ID, CHANNEL_ID = 1, 2
@@ -107,9 +108,10 @@ def bench_render(key: str, games: int, every: int) -> Summary:
 # --- the service on a real database ------------------------------------------------------------------------------
 
 
-async def open_service(path: Path) -> MatchService:
+async def open_service(path: Path, synchronous: str = SYNCHRONOUS) -> MatchService:
     seeds = itertools.count(1)  # fixed seeds: the same matches every run
-    return MatchService(Repository(await open_database(path)), clock=time.time, seed_source=lambda: next(seeds))
+    repo = Repository(await open_database(path, synchronous=synchronous), reader=await open_reader(path))
+    return MatchService(repo, clock=time.time, seed_source=lambda: next(seeds))
 
 
 async def start_match(service: MatchService, key: str, first_user: int) -> Match:
@@ -300,6 +302,7 @@ class Settings:
     skip_render: bool = False
     skip_apply: bool = False
     skip_concurrency: bool = False
+    synchronous: str = SYNCHRONOUS
 
 
 async def run(settings: Settings, directory: Path) -> list[str]:
@@ -308,7 +311,7 @@ async def run(settings: Settings, directory: Path) -> list[str]:
     if not settings.skip_render:
         results = {key: bench_render(key, settings.render_games, settings.render_every) for key in renderable_games()}
         lines += ["", *render_table(results)]
-    service = await open_service(directory / "bench.db")
+    service = await open_service(directory / "bench.db", settings.synchronous)
     users = UserIds()
     try:
         if not settings.skip_apply:
@@ -342,6 +345,8 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument("--apply-moves", type=int, default=40, help="moves per match for apply + persist")
     for section in ("render", "apply", "concurrency"):
         parser.add_argument(f"--skip-{section}", action="store_true")
+    parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default=SYNCHRONOUS,
+                        help=f"SQLite's flush setting for the database (default {SYNCHRONOUS}, as the bot)")
     args = vars(parser.parse_args(argv))
     args["bursts"] = tuple(args["bursts"])
     return Settings(**args)

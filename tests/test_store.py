@@ -20,6 +20,7 @@ from bot.storage import (
     VersionConflict,
     database,
     open_database,
+    open_reader,
     repository,
 )
 from bot.storage.repository import _finish
@@ -300,3 +301,31 @@ async def test_a_cancelled_callers_unit_is_written_whole_or_not_at_all(repo):
     with pytest.raises(asyncio.CancelledError):
         await running
     assert await notes(repo) == ["whole"]
+
+
+async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path):
+    """Many reads share the reader connection; one left half-done between two trips would hold its snapshot,
+    and a read right after a commit would see the match as it was (a board skipped as superseded)."""
+    path = tmp_path / "r.db"
+    repo = Repository(await open_database(path), reader=await open_reader(path))
+    service = MatchService(repo, clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    try:
+        matches = [await started(service, "epaminondas", 100 + 2 * i, 101 + 2 * i) for i in range(20)]
+        done = False
+
+        async def others_reading():
+            while not done:
+                await asyncio.gather(*(repo.get_match(m) for m in matches), repo.due_timers(2e9))
+
+        async def move_then_read(match_id, player):
+            report = await service.submit_move(match_id, player, "a1-a3")
+            return (await repo.get_match(match_id)).version == report.match.version
+
+        noise = [asyncio.ensure_future(others_reading()) for _ in range(3)]
+        await asyncio.sleep(0.01)
+        seen = await asyncio.gather(*(move_then_read(m, 100 + 2 * i) for i, m in enumerate(matches)))
+        done = True
+        await asyncio.gather(*noise)
+        assert all(seen), seen
+    finally:
+        await repo.close()

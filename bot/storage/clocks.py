@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .records import MemberPrefs
-from .repository import CLOCK_KINDS, Repository
+from .repository import CLOCK_KINDS, Repository, read
 
 DEADLINE, REMINDER = CLOCK_KINDS
 
@@ -35,7 +35,7 @@ class ClockStore:
     # --- deadlines and reminders -------------------------------------------------------------------------
 
     async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             "SELECT due_at FROM timers WHERE kind = ? AND ref_id = ? AND seat = ?", (kind, match_id, seat)
         ) as cur:
             row = await cur.fetchone()
@@ -46,7 +46,7 @@ class ClockStore:
         if not match_ids:
             return []
         marks = ",".join("?" * len(match_ids))
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT ref_id, seat, due_at FROM timers WHERE kind = ? AND ref_id IN ({marks}) ORDER BY ref_id, seat",
             (DEADLINE, *match_ids),
         ) as cur:
@@ -55,7 +55,7 @@ class ClockStore:
     async def fired_deadlines_of_active_matches(self, kind: str = DEADLINE) -> list[SeatDeadline]:
         """Deadlines (or reminders) claimed by a dispatcher that stopped before it settled them (a crash
         mid-timeout)."""
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             "SELECT t.ref_id, t.seat, t.due_at FROM timers t JOIN matches m ON m.id = t.ref_id"
             " WHERE t.kind = ? AND t.fired_at IS NOT NULL AND m.status = 'active'", (kind,),
         ) as cur:
@@ -63,7 +63,7 @@ class ClockStore:
 
     async def clocked_matches_without_deadlines(self) -> list[int]:
         """Active matches with a clock and no deadline at all: a stop between a move and its clocks' start."""
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             "SELECT id FROM matches m WHERE status = 'active' AND clock_seconds IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.ref_id = m.id AND t.kind = ?) ORDER BY id", (DEADLINE,),
         ) as cur:
@@ -92,7 +92,7 @@ class ClockStore:
         if not ids:
             return found
         marks = ",".join("?" * len(ids))
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT user_id, turn_dms, reminders, away_until FROM members WHERE user_id IN ({marks})", ids
         ) as cur:
             for r in await cur.fetchall():
@@ -135,7 +135,7 @@ class ClockStore:
     # --- server settings ---------------------------------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
-        async with self.repo.reader.execute("SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,)) as cur:
+        async with read(self.repo.reader, "SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,)) as cur:
             return {r[0]: json.loads(r[1]) for r in await cur.fetchall()}
 
     async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:

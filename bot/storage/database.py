@@ -34,8 +34,14 @@ def migration_files() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-async def open_database(path: str | Path) -> aiosqlite.Connection:
-    """Open the database, set the pragmas the bot relies on and apply pending migrations."""
+SYNCHRONOUS = "FULL"  # a committed move survives a power loss; group commit makes that one flush per group
+
+
+async def open_database(path: str | Path, *, synchronous: str = SYNCHRONOUS) -> aiosqlite.Connection:
+    """Open the database, set the pragmas the bot relies on and apply pending migrations. `synchronous`:
+    FULL (durable across power loss) or NORMAL (durable across crashes of the bot only)."""
+    if synchronous not in ("FULL", "NORMAL"):
+        raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
     if str(path) != ":memory:":
         folder = Path(path).absolute().parent
         if folder.exists() and not folder.is_dir():
@@ -53,7 +59,7 @@ async def open_database(path: str | Path) -> aiosqlite.Connection:
             "journal_mode=WAL",
             "foreign_keys=ON",
             "busy_timeout=5000",
-            "synchronous=NORMAL",  # with WAL, durable across application crashes; fast commits
+            f"synchronous={synchronous}",
         ):
             async with db.execute(f"PRAGMA {pragma}"):
                 pass  # some pragmas answer with a row; close the cursor so COMMIT is never blocked by it

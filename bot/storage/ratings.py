@@ -29,7 +29,7 @@ _UPSERT_CHANGE = (f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '
                   f" ON CONFLICT (match_id, member_id) DO UPDATE SET {_CHANGE_UPDATES}")
 _UPSERT_RATING = (f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
                   f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}")
-from .repository import Repository
+from .repository import Repository, read
 
 _LEADERBOARD_ORDER = "provisional, mu DESC, member_id"  # the order of the ratings_leaderboard index
 
@@ -72,7 +72,7 @@ class RatingStore:
 
     async def changes_for_match(self, match_id: int) -> list[RatingChange]:
         """How the match moved each player's rating, in seat order; [] when it was not rated."""
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE match_id = ? ORDER BY seat", (match_id,)
         ) as cur:
             return [_change(row) for row in await cur.fetchall()]
@@ -81,7 +81,7 @@ class RatingStore:
 
     async def rating(self, guild_id: int, game: str, member_id: int) -> Rating | None:
         check_game(game)
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id = ?",
             (guild_id, game, member_id),
         ) as cur:
@@ -90,7 +90,7 @@ class RatingStore:
 
     async def member_ratings(self, guild_id: int, member_id: int) -> list[Rating]:
         """Every game the member is rated in on this server, most played first (the profile's overview)."""
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND member_id = ? ORDER BY games DESC, game",
             (guild_id, member_id),
         ) as cur:
@@ -99,7 +99,7 @@ class RatingStore:
     async def rank_of(self, rating: Rating) -> int:
         """1-based leaderboard rank: members ordered before this one, plus one (same order as the index)."""
         provisional = int(rating.provisional)
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND (provisional < ?"
             " OR (provisional = ? AND (mu > ? OR (mu = ? AND member_id < ?))))",
             (rating.guild_id, rating.game, provisional, provisional, rating.mu, rating.mu, rating.member_id),
@@ -114,14 +114,14 @@ class RatingStore:
         check_game(game)
         if offset < 0 or not 1 <= limit <= 100:
             raise ValueError(f"leaderboard page needs offset >= 0 and 1 <= limit <= 100, not {offset}, {limit}")
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
             f" ORDER BY {_LEADERBOARD_ORDER} LIMIT ? OFFSET ?",
             (guild_id, game, limit, offset),
         ) as cur:
             rows = await cur.fetchall()
         entries = [LeaderboardEntry(offset + i + 1, _rating(row)) for i, row in enumerate(rows)]
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
         ) as cur:
             (total,) = await cur.fetchone()
@@ -138,13 +138,13 @@ class RatingStore:
         rating = await self.rating(guild_id, game, member_id)
         if rating is None:
             return None
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE guild_id = ? AND game = ? AND member_id = ?"
             " ORDER BY finished_at, match_id",
             (guild_id, game, member_id),
         ) as cur:
             history = [_change(row) for row in await cur.fetchall()]
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
         ) as cur:
             (total,) = await cur.fetchone()
@@ -154,7 +154,7 @@ class RatingStore:
 
     async def finished_mark(self) -> tuple:
         """A cheap fingerprint of the finished rated matches: it changes whenever one more finishes."""
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             "SELECT COUNT(*), COALESCE(SUM(id), 0), MAX(COALESCE(finished_at, updated_at)) FROM matches"
             " WHERE status = 'finished' AND rated = 1"
         ) as cur:
@@ -162,9 +162,9 @@ class RatingStore:
 
     async def stored_rows(self) -> tuple[dict[tuple, tuple], dict[tuple, tuple]]:
         """Every stored change and rating as rows, by key ((match, member) and (server, game, member))."""
-        async with self.repo.reader.execute(f"SELECT {_CHANGE_COLUMNS} FROM rating_changes") as cur:
+        async with read(self.repo.reader, f"SELECT {_CHANGE_COLUMNS} FROM rating_changes") as cur:
             changes = {(r[0], r[1]): tuple(r) for r in await cur.fetchall()}
-        async with self.repo.reader.execute(f"SELECT {_RATING_COLUMNS} FROM ratings") as cur:
+        async with read(self.repo.reader, f"SELECT {_RATING_COLUMNS} FROM ratings") as cur:
             ratings = {(r[0], r[1], r[2]): tuple(r) for r in await cur.fetchall()}
         return changes, ratings
 
@@ -196,7 +196,7 @@ class RatingStore:
 
     async def ratings_of(self, guild_id: int, game: str, members: Sequence[int]) -> dict[int, Rating]:
         marks = ", ".join("?" * len(members))
-        async with self.repo.reader.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})",
             (guild_id, game, *members),
         ) as cur:
@@ -206,6 +206,6 @@ class RatingStore:
         """Finished rated matches (or the one match) joined with their seats, one plain tuple per seat, in rating
         order: (match id, guild id, game, standings JSON, result JSON, finished at, seat, user id, user name)."""
         extra, params = ("AND m.id = ?", (match_id,)) if match_id is not None else ("", ())
-        async with self.repo.reader.execute(_FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
+        async with read(self.repo.reader, _FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
             return [tuple(row) for row in await cur.fetchall()]
 

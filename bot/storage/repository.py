@@ -70,6 +70,27 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+class Fetched:
+    """The rows of a read that already ran to its end."""
+
+    def __init__(self, rows: list[sqlite3.Row]):
+        self.rows = rows
+
+    async def fetchall(self) -> list[sqlite3.Row]:
+        return self.rows
+
+    async def fetchone(self) -> sqlite3.Row | None:
+        return self.rows[0] if self.rows else None
+
+
+@asynccontextmanager
+async def read(connection: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> AsyncIterator[Fetched]:
+    """Run a read to its end in one trip to the connection's thread. A statement left open between two trips
+    (executed, then fetched later) would hold the connection's snapshot, and every read queued meanwhile on the
+    shared reader would see the database as it was before the latest commits."""
+    yield Fetched(list(await connection.execute_fetchall(sql, tuple(params))))
+
+
 async def _settled(future: asyncio.Future) -> None:
     await asyncio.wait([future])
 
@@ -278,11 +299,11 @@ class Repository:
         return await self.get_challenge(challenge_id)
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
-        async with self.reader.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
+        async with read(self.reader, "SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT * FROM challenge_seats WHERE challenge_id = ? ORDER BY position", (challenge_id,)
         ) as cur:
             seats = [
@@ -322,7 +343,7 @@ class Repository:
 
     async def open_rematch(self, match_id: int, now: float) -> Challenge | None:
         """The newest open, unexpired rematch challenge of a match, if any."""
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT id FROM challenges WHERE rematch_of = ? AND status = 'open' AND expires_at > ?"
             " ORDER BY id DESC LIMIT 1", (match_id, now),
         ) as cur:
@@ -330,7 +351,7 @@ class Repository:
         return await self.get_challenge(row["id"]) if row else None
 
     async def count_open_challenges(self, challenger_id: int) -> int:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND status = 'open'", (challenger_id,)
         ) as cur:
             (value,) = await cur.fetchone()
@@ -339,12 +360,12 @@ class Repository:
     # --- timers ------------------------------------------------------------------------------------------
 
     async def next_timer_due(self) -> float | None:
-        async with self.reader.execute("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
+        async with read(self.reader, "SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
             (value,) = await cur.fetchone()
         return value
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT id, kind, ref_id, seat, due_at FROM timers WHERE fired_at IS NULL AND due_at <= ?"
             " ORDER BY due_at LIMIT ?", (now, limit),
         ) as cur:
@@ -413,14 +434,14 @@ class Repository:
 
     async def get_match(self, match_id: int) -> Match | None:
         """The match with its seats, in one statement."""
-        async with self.reader.execute(_MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,)) as cur:
+        async with read(self.reader, _MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,)) as cur:
             rows = await cur.fetchall()
         return _match_from_seat_rows(rows) if rows else None
 
     async def load_match(self, match_id: int) -> MatchLoad | None:
         """What an action on the match needs, in one statement: the match, its running deadlines and its
         members' choices."""
-        async with self.reader.execute(_MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS),
+        async with read(self.reader, _MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS),
                                    (match_id,)) as cur:
             rows = await cur.fetchall()
         if not rows:
@@ -433,7 +454,7 @@ class Repository:
         return MatchLoad(_match_from_seat_rows(rows), deadlines, prefs)
 
     async def _match_from_row(self, row: aiosqlite.Row) -> Match:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT seat, kind, user_id, user_name, level FROM match_seats WHERE match_id = ? ORDER BY seat",
             (row["id"],),
         ) as cur:
@@ -462,7 +483,7 @@ class Repository:
         )])
 
     async def active_matches_with_computers(self) -> list[Match]:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT * FROM matches WHERE status = 'active' AND id IN"
             " (SELECT match_id FROM match_seats WHERE kind = 'computer') ORDER BY id"
         ) as cur:
@@ -470,7 +491,7 @@ class Repository:
         return [await self._match_from_row(r) for r in rows]
 
     async def unannounced_matches(self) -> list[Match]:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT * FROM matches WHERE announced_version < version AND thread_id IS NOT NULL ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
@@ -500,7 +521,7 @@ class Repository:
             + (" AND m.status = 'active'" if active_only else "")
             + " ORDER BY m.updated_at DESC"
         )
-        async with self.reader.execute(sql, (user_id,)) as cur:
+        async with read(self.reader, sql, (user_id,)) as cur:
             rows = await cur.fetchall()
         return [await self._match_from_row(r) for r in rows]
 
@@ -519,7 +540,7 @@ class Repository:
             await self._write(_seat_timer_statements(match_id, timers))
 
     async def moves(self, match_id: int) -> list[LoggedMove]:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT * FROM moves WHERE match_id = ? ORDER BY version", (match_id,)
         ) as cur:
             rows = await cur.fetchall()
@@ -542,7 +563,7 @@ class Repository:
         return cur.lastrowid
 
     async def pending_private_messages(self, match_id: int, user_id: int) -> list[PrivateMessage]:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT * FROM private_messages WHERE match_id = ? AND user_id = ? AND channel = 'pending' ORDER BY id",
             (match_id, user_id),
         ) as cur:
@@ -561,7 +582,7 @@ class Repository:
         ])
 
     async def private_messages(self, match_id: int) -> list[PrivateMessage]:
-        async with self.reader.execute(
+        async with read(self.reader, 
             "SELECT * FROM private_messages WHERE match_id = ? ORDER BY id", (match_id,)
         ) as cur:
             rows = await cur.fetchall()
