@@ -34,7 +34,10 @@ def migration_files() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-SYNCHRONOUS = "FULL"  # a committed move survives a power loss; group commit makes that one flush per group
+# NORMAL: with WAL, a committed move survives a crash of the bot, not a power loss of the machine. FULL (one flush
+# per commit group) survives both, and cost 15-55 % of the move-written p99 in a burst of 1,000 moves: more than
+# the 10 % that would make it the default here.
+SYNCHRONOUS = "NORMAL"
 
 
 async def open_database(path: str | Path, *, synchronous: str = SYNCHRONOUS) -> aiosqlite.Connection:
