@@ -9,7 +9,7 @@ keeps its results (a finish is written with its move, see Repository.commit_move
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Sequence
+from typing import Sequence
 
 import aiosqlite
 
