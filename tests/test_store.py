@@ -12,6 +12,7 @@ import time
 import pytest
 
 from bot.matches import MatchService
+from bot.matches.records import MatchRecords
 from bot.storage import (
     DatabaseError,
     NewerDatabase,
@@ -329,3 +330,47 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
         assert all(seen), seen
     finally:
         await repo.close()
+
+
+async def test_two_answers_to_a_draw_offer_at_once_from_two_processes_both_count(tmp_path):
+    """Two processes (two services on one database) each hold only their own match lock: the agreements are
+    compare-and-set, so the second answer reads the first and the match is drawn."""
+    path = tmp_path / "two.db"
+    first = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    second = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="myriath", invited=[2, 3])
+        await first.accept_challenge(challenge.id, 2, "u2")
+        match_id = (await first.accept_challenge(challenge.id, 3, "u3")).match_id
+        await first.offer_draw(match_id, 1)
+        await asyncio.gather(first.offer_draw(match_id, 2), second.offer_draw(match_id, 3))
+        match = await first.get_match(match_id)
+        assert match.status == "finished" and match.result["reason"] == "draw by agreement"
+    finally:
+        await first.repo.close()
+        await second.repo.close()
+
+
+async def test_two_take_back_answers_at_once_from_two_processes_both_count(tmp_path):
+    path = tmp_path / "two.db"
+    first = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    second = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="myriath", invited=[2, 3])
+        await first.accept_challenge(challenge.id, 2, "u2")
+        match_id = (await first.accept_challenge(challenge.id, 3, "u3")).match_id
+        match = await first.get_match(match_id)
+        game, state = first.game_of(match), first.state_of(match)
+        await first.submit_move(match_id, 1, game.legal_moves(state, 0)[0])
+        records_one, records_two = MatchRecords(first), MatchRecords(second)
+        asked = await records_one.ask_takeback(match_id, 1)
+        version = asked.match.version
+        await asyncio.gather(records_one.answer_takeback(match_id, 2, version, True),
+                             records_two.answer_takeback(match_id, 3, version, True))
+        match = await first.get_match(match_id)
+        assert match.version == version + 1 and match.state == game.dump(state)  # taken back
+    finally:
+        await first.repo.close()
+        await second.repo.close()

@@ -63,7 +63,12 @@ DEFAULT_CHALLENGE_TTL = 24 * 3600.0
 MAX_MOVE_LENGTH = 300  # far above any real move; longer input is refused before the engine sees it
 MAX_OPEN_CHALLENGES = 10  # per challenger
 STATE_CACHE_SIZE = 4096
+ANSWER_ATTEMPTS = 5  # each retry follows another answer that really landed
 CHALLENGE_EXPIRY = "challenge_expiry"
+
+
+class AnswerRaced(Exception):
+    """Another answer to the same question landed between this one's read and its write: read again."""
 
 
 def _typed(move: str) -> str:
@@ -699,47 +704,74 @@ class MatchService:
         An offer is not a move: it does not change the position, so the board and its buttons stay current. Any
         move clears it."""
         async with self._operation(lock_key=match_id):
-            match = await self._playable(match_id, user_id, expected_version)
-            seat = match.seat_of(user_id)
-            in_play = self.game_of(match).in_play(self.state_of(match))
-            if seat not in in_play:
-                raise errors.UserError("You are out of this match, so you can't offer or accept a draw.")
-            if any(not match.seats[s].is_member for s in in_play):
-                raise errors.UserError("The computer plays every match to its end: no draws. Play on, or resign.")
-            if match.draw_agreed and seat in match.draw_agreed:
-                raise errors.UserError("You have already offered a draw; waiting for an answer.")
-            agreed = sorted(set(match.draw_agreed or []) | {seat})
-            if not set(in_play) <= set(agreed):
-                try:
-                    await self.repo.set_draw_agreed(match.id, match.version, agreed)
-                except VersionConflict:
-                    raise errors.StaleBoard(self.board_link(match)) from None
-                log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
-                match = await self.get_match(match.id)
-                presented = self.bus.publish(DrawOffered(match, seat))
-                return TurnReport(match, "draw_offer", seat, presented=presented)
-            outcome = Outcome(tuple(), "draw by agreement")
-            match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
-                                       outcome=outcome)
-            log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
-            rated = await self.ratings.changes_of(match)
-            presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
-            self._publish_end(match)
-            return TurnReport(match, "draw", seat, None, [], outcome, presented)
+            return await self.answering(match_id, lambda: self._offer_draw(match_id, user_id, expected_version))
+
+    async def answering(self, match_id: int, answer: Callable[[], Any]) -> Any:
+        """Run `answer` (read, decide, write guarded by what it read) again when another answer to the same
+        question landed between its read and its write (another process: this one holds the match's lock), so
+        both count; a move meanwhile makes the question stale."""
+        for _ in range(ANSWER_ATTEMPTS):
+            try:
+                return await answer()
+            except AnswerRaced:
+                continue
+        raise errors.UserError("Several answers arrived at once; please try again.")
+
+    async def answer_guarded(self, match: Match, write: Callable[[], Any]) -> None:
+        """`write` (guarded by the match's version and the answers read): AnswerRaced when only the answers
+        changed meanwhile, StaleBoard when the match moved on."""
+        try:
+            await write()
+        except VersionConflict:
+            now = await self.repo.get_match(match.id)
+            if now is not None and now.version == match.version and now.active:
+                raise AnswerRaced() from None
+            raise errors.StaleBoard(self.board_link(match)) from None
+
+    async def _offer_draw(self, match_id: int, user_id: int, expected_version: int | None) -> TurnReport:
+        match = await self._playable(match_id, user_id, expected_version)
+        seat = match.seat_of(user_id)
+        in_play = self.game_of(match).in_play(self.state_of(match))
+        if seat not in in_play:
+            raise errors.UserError("You are out of this match, so you can't offer or accept a draw.")
+        if any(not match.seats[s].is_member for s in in_play):
+            raise errors.UserError("The computer plays every match to its end: no draws. Play on, or resign.")
+        if match.draw_agreed and seat in match.draw_agreed:
+            raise errors.UserError("You have already offered a draw; waiting for an answer.")
+        agreed = sorted(set(match.draw_agreed or []) | {seat})
+        if not set(in_play) <= set(agreed):
+            await self.answer_guarded(match, lambda: self.repo.set_draw_agreed(
+                match.id, match.version, agreed, previous=match.draw_agreed))
+            log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
+            match = await self.get_match(match.id)
+            presented = self.bus.publish(DrawOffered(match, seat))
+            return TurnReport(match, "draw_offer", seat, presented=presented)
+        outcome = Outcome(tuple(), "draw by agreement")
+        match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
+                                   outcome=outcome)
+        log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
+        rated = await self.ratings.changes_of(match)
+        presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
+        self._publish_end(match)
+        return TurnReport(match, "draw", seat, None, [], outcome, presented)
 
     async def decline_draw(self, match_id: int, user_id: int, *, expected_version: int | None = None) -> TurnReport:
         async with self._operation(lock_key=match_id):
-            match = await self._playable(match_id, user_id, None)
-            seat = match.seat_of(user_id)
-            if not match.draw_agreed or (expected_version is not None and expected_version != match.version):
-                raise errors.UserError("There is no draw offer to answer (a move since has withdrawn it).")
-            if seat in match.draw_agreed:
-                raise errors.UserError("You can't decline your own offer — just play on.")
-            await self.repo.set_draw_agreed(match.id, match.version, None)
-            log.info("match=%s guild=%s user=%s seat=%s declined the draw", match.id, match.guild_id, user_id, seat)
-            match = await self.get_match(match.id)
-            presented = self.bus.publish(DrawDeclined(match, seat))
-            return TurnReport(match, "draw_declined", seat, presented=presented)
+            return await self.answering(match_id, lambda: self._decline_draw(match_id, user_id, expected_version))
+
+    async def _decline_draw(self, match_id: int, user_id: int, expected_version: int | None) -> TurnReport:
+        match = await self._playable(match_id, user_id, None)
+        seat = match.seat_of(user_id)
+        if not match.draw_agreed or (expected_version is not None and expected_version != match.version):
+            raise errors.UserError("There is no draw offer to answer (a move since has withdrawn it).")
+        if seat in match.draw_agreed:
+            raise errors.UserError("You can't decline your own offer — just play on.")
+        await self.answer_guarded(match, lambda: self.repo.set_draw_agreed(
+            match.id, match.version, None, previous=match.draw_agreed))
+        log.info("match=%s guild=%s user=%s seat=%s declined the draw", match.id, match.guild_id, user_id, seat)
+        match = await self.get_match(match.id)
+        presented = self.bus.publish(DrawDeclined(match, seat))
+        return TurnReport(match, "draw_declined", seat, presented=presented)
 
     async def check_draw_answer(self, match_id: int, user_id: int, version: int) -> Match:
         """The checks of a draw offer's Accept / Decline buttons, before anything changes."""

@@ -497,23 +497,29 @@ class Repository:
             rows = await cur.fetchall()
         return [await self._match_from_row(r) for r in rows]
 
-    async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None) -> None:
-        """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers)."""
+    async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None, *,
+                              previous: list[int] | None) -> None:
+        """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers) and
+        the agreements are still `previous` (what the caller read): two answers at once both count, the second
+        after reading the first. VersionConflict otherwise."""
         (cur,) = await self._write([(
-            "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'",
-            (_dumps(agreed) if agreed else None, match_id, version),
+            "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'"
+            " AND draw_agreed IS ?",
+            (_dumps(agreed) if agreed else None, match_id, version, _dumps(previous) if previous else None),
         )])
         if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version}")
+            raise VersionConflict(f"match {match_id} is no longer at version {version} with those agreements")
 
-    async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None) -> None:
-        """Record a take-back request (or its answers), only while the match is still at `version`."""
+    async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None, *,
+                           previous: dict[str, Any] | None) -> None:
+        """Record a take-back request (or its answers), only while the match is still at `version` and the
+        request is still `previous` (what the caller read). VersionConflict otherwise."""
         (cur,) = await self._write([(
-            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active'",
-            (_dumps(request) if request else None, match_id, version),
+            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active' AND takeback IS ?",
+            (_dumps(request) if request else None, match_id, version, _dumps(previous) if previous else None),
         )])
         if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version}")
+            raise VersionConflict(f"match {match_id} is no longer at version {version} with that request")
 
     async def matches_of_user(self, user_id: int, *, active_only: bool = True) -> list[Match]:
         sql = (
