@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from bot.matches import MatchService
+from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
 from bot.storage import (
     DatabaseError,
@@ -371,6 +371,45 @@ async def test_two_take_back_answers_at_once_from_two_processes_both_count(tmp_p
                              records_two.answer_takeback(match_id, 3, version, True))
         match = await first.get_match(match_id)
         assert match.version == version + 1 and match.state == game.dump(state)  # taken back
+    finally:
+        await first.repo.close()
+        await second.repo.close()
+
+
+async def two_services(path):
+    return [MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+            for _ in range(2)]
+
+
+async def test_away_racing_back_from_two_processes_leaves_the_clocks_as_the_last_one_says(tmp_path):
+    first, second = await two_services(tmp_path / "two.db")
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="epaminondas", invited=[2], clock="1 day")
+        match_id = (await first.accept_challenge(challenge.id, 2, "u2")).match_id
+        before = (await first.clocks.of(await first.get_match(match_id))).deadlines[0]
+        await first.clocks.go_away(1, 2)
+        await asyncio.gather(first.clocks.go_away(1, 3), second.clocks.come_back(1))
+        away = (await first.clocks.prefs([1]))[1].away(1_000_000.0)
+        after = (await first.clocks.of(await first.get_match(match_id))).deadlines[0]
+        assert after == before + (3 * 86400 if away else 0)  # each read-and-shift is one unit: none is lost
+    finally:
+        await first.repo.close()
+        await second.repo.close()
+
+
+async def test_two_members_taking_the_last_seat_from_two_processes_start_one_match(tmp_path):
+    first, second = await two_services(tmp_path / "two.db")
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="epaminondas", invited=[None])
+        results = await asyncio.gather(first.accept_challenge(challenge.id, 2, "u2"),
+                                       second.accept_challenge(challenge.id, 3, "u3"), return_exceptions=True)
+        taken = [r for r in results if not isinstance(r, BaseException)]
+        assert len(taken) == 1 and taken[0].status == "started"
+        assert isinstance([r for r in results if isinstance(r, BaseException)][0], errors.UserError)
+        async with first.repo.db.execute("SELECT COUNT(*) FROM matches") as cur:
+            assert (await cur.fetchone())[0] == 1
     finally:
         await first.repo.close()
         await second.repo.close()
