@@ -4,9 +4,9 @@ connection, announcements cut off by a crash, racing clicks, and matches seen fr
 from __future__ import annotations
 
 import asyncio
-import time
 import logging
 import sqlite3
+import time
 
 import discord
 import pytest
@@ -230,6 +230,33 @@ async def test_a_board_posted_but_not_recorded_is_adopted_after_a_restart(world)
     await choose(world, world.bob, opened.response, "-a10")
     await world.bob.click(opened.response, label="Confirm")
     assert "**bob** (Dark) played `a12-a10`" in board_posts(thread)[-1].content
+
+
+async def test_the_repair_recognises_a_board_post_by_its_buttons_whatever_its_caption_says(world, monkeypatch):
+    """The start-up repair must not depend on a caption's wording (which other work is free to change)."""
+    from bot.presenters import board as board_presenter
+
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    service = world.bot.matches
+    real_caption, real_record = board_presenter.turn_caption, service.record_board
+    monkeypatch.setattr(board_presenter, "turn_caption", lambda *a, **k: "A board worded some other way")
+
+    async def killed(match, message_id, **kwargs):  # the bot dies right after Discord took the post
+        service.record_board = real_record
+        raise SystemError("killed")
+
+    service.record_board = killed
+    await move(world.alice, thread, match_id, "a1-a3")
+    await service.bus.idle()
+    world.expect_errors()
+    old, new = board_posts(thread)
+    assert "match #" not in new.content
+    monkeypatch.setattr(board_presenter, "turn_caption", real_caption)
+
+    await world.restart()
+
+    assert [p.id for p in board_posts(thread)] == [old.id, new.id]  # adopted, not posted again
+    assert is_disabled(buttons(stored(world, old))["Move"])
 
 
 # --- 5. Cancel racing Accept -------------------------------------------------------------------------------------
