@@ -1,8 +1,8 @@
 """The SQL of clocks and the choices around them: the deadline and reminder timers of each seat, members' time
 away and notification choices, and per-server settings.
 
-ClockStore shares the Repository's single connection and transaction lock, so moving a member's deadlines never
-interleaves with a move being saved.
+ClockStore writes through the Repository's single writer (its units and transactions never interleave), so moving a
+member's deadlines never interleaves with a move being saved; it reads on the Repository's reader.
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""All SQL of the bot. The match service talks to this class only, never to the connection."""
+"""All SQL of the bot. The match service talks to this class only, never to the connection.
+
+Writes are units of work: a unit is a synchronous function of the writing connection, and the units waiting at the
+same moment are committed together (run_unit). Larger writes that read as they go use transaction(), which the
+group writer never interleaves with. Reads use `reader`, a second connection when the bot opened one (WAL), each
+run to its end in one trip to its thread (read)."""
 
 from __future__ import annotations
 
