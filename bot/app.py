@@ -60,7 +60,8 @@ class StrategosBot(commands.Bot):
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
         # command sync, and last the timers and any announcement a crash cut off.
         db = await open_database(self.settings.database)
-        self.repo = Repository(db, reader=await open_reader(self.settings.database))
+        in_memory = str(self.settings.database) == ":memory:"  # a second connection would see another database
+        self.repo = Repository(db, reader=None if in_memory else await open_reader(self.settings.database))
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
