@@ -1,17 +1,37 @@
-"""`python -m bot` starts the bot; `python -m bot ratings --rebuild` recomputes every rating from the results."""
+"""`python -m bot` starts the bot; `python -m bot demo` tries it in a browser; `python -m bot ratings --rebuild`
+recomputes every rating from the results."""
 
 import sys
 
-if sys.argv[1:2] == ["demo"]:  # try it in the browser, in a simulated Discord
+USAGE = """usage: python -m bot [-h]
+       python -m bot demo [--help]
+       python -m bot ratings --rebuild [--database FILE]
+
+Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
+STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS); see README.md.
+
+commands:
+  demo        try Strategos in your browser, in a simulated Discord (python -m bot demo --help)
+  ratings     recompute every rating from the stored results (python -m bot ratings --help)
+"""
+
+arguments = sys.argv[1:]
+if arguments[:1] == ["demo"]:  # try it in the browser, in a simulated Discord
     from bot.demo import main as demo_main
 
-    raise SystemExit(demo_main(sys.argv[2:]))
-
-if sys.argv[1:2] == ["ratings"]:
+    raise SystemExit(demo_main(arguments[1:]))
+if arguments[:1] == ["ratings"]:
     from bot.rebuild_ratings import main as ratings_main
 
-    raise SystemExit(ratings_main(sys.argv[2:]))
+    raise SystemExit(ratings_main(arguments[1:]))
+if arguments in (["-h"], ["--help"]):
+    print(USAGE, end="")
+    raise SystemExit(0)
+if arguments:
+    print(USAGE, end="", file=sys.stderr)
+    print(f"python -m bot: unknown arguments: {' '.join(arguments)}", file=sys.stderr)
+    raise SystemExit(2)
 
-from bot.app import main
+from bot.app import main  # noqa: E402  (only when starting: --help must not need the bot's dependencies loaded)
 
 raise SystemExit(main())

@@ -27,7 +27,7 @@ from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError
-from bot.storage import Repository, open_database
+from bot.storage import DatabaseError, NewerDatabase, Repository, open_database, open_reader
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 from bot.views.leagues import league_buttons
@@ -70,7 +70,8 @@ class StrategosBot(commands.Bot):
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
         # command sync, and last the timers and any announcement a crash cut off.
         db = await open_database(self.settings.database)
-        self.repo = Repository(db)
+        in_memory = str(self.settings.database) == ":memory:"  # a second connection would see another database
+        self.repo = Repository(db, reader=None if in_memory else await open_reader(self.settings.database))
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
@@ -165,6 +166,11 @@ async def check_database(path: Path) -> str | None:
     """None when the database opens and migrates; else one line that says what is wrong and what to do."""
     try:
         db = await open_database(path)
+    except NewerDatabase as exc:
+        return f"refusing the database at {path}: {exc}."
+    except DatabaseError as exc:
+        return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a file in "
+                "a folder that exists.")
     except PermissionError as exc:
         where = exc.filename or path
         return (f"cannot write the database at {path} ({where}: permission denied). Set STRATEGOS_DATABASE "

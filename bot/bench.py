@@ -2,6 +2,7 @@
 
     python -m bot.bench                          # bursts of 200 and 1,000 matches
     python -m bot.bench --bursts 50              # smaller
+    python -m bot.bench --skip-render --skip-apply --bursts 1000 --synchronous NORMAL --database /tmp/b.db
 
 Everything runs against a real SQLite file in a temporary directory, through `MatchService` exactly as the cogs
 use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
@@ -9,11 +10,15 @@ persist ≤ 10 ms median). Times are wall-clock milliseconds.
 
 - render: `renderers.render(view, player_names=...)` over public and private views from seeded random games.
 - apply + persist: `MatchService.submit_move` one move at a time (engine apply, version-guarded write, reload).
-- bursts: N matches each receive a move at the same instant, handled as /move does: acknowledge first (measured
-  as the wait for the event loop), write the move (`submit_move`: the match's lock and the shared connection),
+- bursts: N matches each receive a move at the same instant, half as /move does, half through the picker (a Move
+  click that reads the match and builds the picker's first step, then Confirm): acknowledge first (measured
+  as the wait for the event loop), write the move (`submit_move`: the match's lock and the group-committed writer),
   and the board through the service's bus to a presenter that builds the caption and renders the PNG in the
   render queue (bot/presenters/pictures.py). "Board ready" is receive → picture ready to send; every board must
-  be made once, in order per match. RSS is the process's resident memory after the burst, matches active.
+  be made once, in order per match. RSS is the process's resident memory after the burst, matches active. Every
+  match's log must then replay through its engine to its stored state. The last lines are one JSON object per
+  burst: {"bench": "burst", "database": "sqlite", "matches", "ack_p99_ms", "picker_ack_p99_ms", "written_p99_ms",
+  "board_p99_ms", "boards", "in_order", "replayed_ok"}.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import logging
 import math
 import os
@@ -37,11 +43,14 @@ from typing import Sequence
 import renderers
 from bot.games import GAMES, get_game
 from bot.games.playout import random_plies
+from bot.games.record import rebuild_state
 from bot.matches.events import MovePlayed
+from bot.matches.movelog import effective_moves
 from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
 from bot.presenters.pictures import RenderQueue
-from bot.storage import Match, Repository, open_database
+from bot.storage import Match, Repository, open_database, open_reader
+from bot.storage.database import SYNCHRONOUS
 
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
 GUILD_ID, CHANNEL_ID = 1, 2
@@ -107,9 +116,10 @@ def bench_render(key: str, games: int, every: int) -> Summary:
 # --- the service on a real database ------------------------------------------------------------------------------
 
 
-async def open_service(path: Path) -> MatchService:
+async def open_service(path: Path, synchronous: str = SYNCHRONOUS) -> MatchService:
     seeds = itertools.count(1)  # fixed seeds: the same matches every run
-    return MatchService(Repository(await open_database(path)), clock=time.time, seed_source=lambda: next(seeds))
+    repo = Repository(await open_database(path, synchronous=synchronous), reader=await open_reader(path))
+    return MatchService(repo, clock=time.time, seed_source=lambda: next(seeds))
 
 
 async def start_match(service: MatchService, key: str, first_user: int) -> Match:
@@ -170,11 +180,13 @@ async def bench_apply(
 @dataclass
 class BurstTimes:
     ack: list[float] = field(default_factory=list)  # interaction received → acknowledged (deferred)
+    picker_ack: list[float] = field(default_factory=list)  # the same, for the picker's Move and Confirm clicks
     submit: list[float] = field(default_factory=list)  # received → move written
     board: list[float] = field(default_factory=list)  # received → board picture and caption ready to send
     boards: dict[int, list[int]] = field(default_factory=dict)  # match id → versions whose board was made
     expected: int = 0  # moves that call for a board (a secret setup move only says who is still setting up)
     rss_mb: float = 0.0
+    replayed_ok: bool = False
 
 
 class BoardMaker:
@@ -202,13 +214,28 @@ class BoardMaker:
         return True
 
 
-async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rng: random.Random,
-                      times: BurstTimes) -> None:
-    """One interaction, as /move handles it: acknowledge first, then write the move; the board follows."""
-    user, move = choose_move(service, match, rng)
+async def acknowledged(into: list[float]) -> float:
+    """An interaction arriving now, acknowledged as soon as the event loop gets to its handler (that wait is
+    what the acknowledgement costs). Returns when it arrived."""
     received = time.perf_counter()
-    await asyncio.sleep(0)  # the handler runs when the event loop gets to it: that wait is the acknowledgement's
-    times.ack.append(time.perf_counter() - received)
+    await asyncio.sleep(0)
+    into.append(time.perf_counter() - received)
+    return received
+
+
+async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rng: random.Random,
+                      times: BurstTimes, *, picker: bool = False) -> None:
+    """One move, acknowledged first, then written; the board follows. As /move does, or (`picker`) through the
+    picker: a Move click (acknowledged, then the picker's first step is read and built), then Confirm."""
+    user, move = choose_move(service, match, rng)
+    if picker:
+        await acknowledged(times.picker_ack)  # Move
+        await service.playable_match(match.id, user, version=match.version, need_turn=True)
+        await service.picker_step(match.id, user, [], version=match.version,
+                                  simultaneous=service.in_secret_setup(match))
+        received = await acknowledged(times.picker_ack)  # Confirm
+    else:
+        received = await acknowledged(times.ack)
     report = await service.submit_move(match.id, user, move, expected_version=match.version)
     times.submit.append(time.perf_counter() - received)
     maker.received[(report.match.id, report.match.version)] = received
@@ -227,13 +254,26 @@ async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str]
     maker = BoardMaker(service, queue, times)
     service.bus.subscribe(maker)
     t0 = time.perf_counter()
-    await asyncio.gather(*(handle_move(service, maker, m, random.Random(seed * 100_003 + i), times)
+    await asyncio.gather(*(handle_move(service, maker, m, random.Random(seed * 100_003 + i), times, picker=i % 2 == 1)
                            for i, m in enumerate(started)))
     wall = time.perf_counter() - t0
     service.bus.unsubscribe(maker)
     queue.close()
     times.rss_mb = rss_megabytes()
+    times.replayed_ok = await all_replay(service, [m.id for m in started])
     return times, wall
+
+
+async def all_replay(service: MatchService, match_ids: Sequence[int]) -> bool:
+    """Whether every match's log replays through its engine to exactly the state stored with it: no move was
+    lost, applied twice or stored apart from its state."""
+    for match_id in match_ids:
+        match = await service.get_match(match_id)
+        state = rebuild_state(match.game, len(match.seats), match.seed, match.options or None,
+                              effective_moves(await service.repo.moves(match_id)), names=match.names)
+        if service.game_of(match).dump(state) != match.state:
+            return False
+    return True
 
 
 def rss_megabytes() -> float:
@@ -272,6 +312,23 @@ def apply_table(results: dict[str, Summary]) -> list[str]:
     return lines
 
 
+def burst_json(database: str, results: list[tuple[int, BurstTimes, float]]) -> list[str]:
+    """One JSON object per burst, for machines (printed last)."""
+    def p99(seconds: Sequence[float]) -> float | None:
+        return round(Summary.of(seconds).p99, 1) if seconds else None
+
+    lines = []
+    for matches, t, _ in results:
+        lines.append(json.dumps({
+            "bench": "burst", "database": database, "matches": matches,
+            "ack_p99_ms": p99(t.ack), "picker_ack_p99_ms": p99(t.picker_ack),
+            "written_p99_ms": p99(t.submit), "board_p99_ms": p99(t.board),
+            "boards": sum(len(v) for v in t.boards.values()),
+            "in_order": all(v == sorted(set(v)) for v in t.boards.values()), "replayed_ok": t.replayed_ok,
+        }))
+    return lines
+
+
 def burst_table(results: list[tuple[int, BurstTimes, float]]) -> list[str]:
     lines = [
         "| matches moving at once | acknowledged: median | p99 | move written: median | p99 | board ready: median "
@@ -300,6 +357,8 @@ class Settings:
     skip_render: bool = False
     skip_apply: bool = False
     skip_concurrency: bool = False
+    synchronous: str = SYNCHRONOUS
+    database: Path | None = None  # a SQLite file to run in (default: a new one in a temporary folder)
 
 
 async def run(settings: Settings, directory: Path) -> list[str]:
@@ -308,7 +367,7 @@ async def run(settings: Settings, directory: Path) -> list[str]:
     if not settings.skip_render:
         results = {key: bench_render(key, settings.render_games, settings.render_every) for key in renderable_games()}
         lines += ["", *render_table(results)]
-    service = await open_service(directory / "bench.db")
+    service = await open_service(settings.database or directory / "bench.db", settings.synchronous)
     users = UserIds()
     try:
         if not settings.skip_apply:
@@ -324,12 +383,19 @@ async def run(settings: Settings, directory: Path) -> list[str]:
             for matches in settings.bursts:
                 times, wall = await bench_burst(service, users, keys, matches)
                 results.append((matches, times, wall))
-            lines += ["", f"Bursts ({', '.join(keys)}): every match receives a move at the same instant.", "",
-                      *burst_table(results)]
+            lines += ["", f"Bursts ({', '.join(keys)}): every match receives a move at the same instant, half of them"
+                      " by /move, half through the picker (Move, then Confirm).", "",
+                      *burst_table(results), "", *burst_json("sqlite", results)]
     finally:
         await service.drain()  # the timer dispatcher keeps the matches' clocks: stop it before the database goes
         await service.repo.close()
     return lines
+
+
+def sqlite_path(text: str) -> Path:
+    if "://" in text:
+        raise argparse.ArgumentTypeError("Strategos stores matches in a SQLite file: give its path, not a URL")
+    return Path(text)
 
 
 def parse_args(argv: list[str] | None) -> Settings:
@@ -342,6 +408,10 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument("--apply-moves", type=int, default=40, help="moves per match for apply + persist")
     for section in ("render", "apply", "concurrency"):
         parser.add_argument(f"--skip-{section}", action="store_true")
+    parser.add_argument("--database", type=sqlite_path,
+                        help="the SQLite file to run in (a new one in a temporary folder by default)")
+    parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default=SYNCHRONOUS,
+                        help=f"SQLite's flush setting for the database (default {SYNCHRONOUS}, as the bot)")
     args = vars(parser.parse_args(argv))
     args["bursts"] = tuple(args["bursts"])
     return Settings(**args)

@@ -2,6 +2,8 @@
 
     python -m bot.ratings_bench                    # 1,000 members, ~12 games each, 300 timed reads per query
     python -m bot.ratings_bench --members 5000     # a bigger server
+    python -m bot.ratings_bench --members 5000 --games 30 --beside-writer   # ~100,000 matches: how long a
+                                                   # running bot's writes wait while `ratings --rebuild` runs
 
 Fills a temporary SQLite file the way the bot does (finished rated matches with their seats, then a rebuild through
 RatingStore, which also times the rebuild), plus two other servers and another game as noise, then times through
@@ -24,12 +26,16 @@ import json
 import math
 import platform
 import random
+import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
+from bot.matches.ratings import Ratings
 from bot.storage import Repository, open_database
 from bot.storage.ratings import RatingStore
 from renderers.rating_chart import rating_chart
@@ -120,7 +126,7 @@ async def time_rebuild(path: Path) -> tuple[float, str]:
     repo = Repository(await open_database(path))
     try:
         started = time.perf_counter()
-        summary = await RatingStore(repo).rebuild()
+        summary = await Ratings(repo).rebuild()
         return time.perf_counter() - started, summary.line()
     finally:
         await repo.close()
@@ -213,14 +219,70 @@ async def run(members: int, games_each: int, veteran_games: int, runs: int) -> N
         print(f"\nWorst p99 {worst:.2f} ms: {verdict} the {BUDGET_MS:.0f} ms budget.")
 
 
+async def beside_writer(path: Path, command: Sequence[str], *, every: float = 0.01) -> dict[str, float]:
+    """Run `command` (the rebuild, in its own process as an operator would) while this process writes one small
+    row every `every` seconds the way a move does (its own transaction on its own connection); how long those
+    writes took while the rebuild ran, in milliseconds."""
+    repo = Repository(await open_database(path))
+    try:
+        started = time.perf_counter()
+        rebuild = await asyncio.create_subprocess_exec(*command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        finished = asyncio.ensure_future(rebuild.wait())
+        waits: list[float] = []
+        failed = 0
+        seat = 0
+        while not finished.done():
+            began = time.perf_counter()
+            try:
+                await repo.set_timer("bench_probe", 0, began, seat % 1000)
+            except sqlite3.OperationalError:  # "database is locked": the move would have failed
+                failed += 1
+            waits.append((time.perf_counter() - began) * 1000)
+            seat += 1
+            await asyncio.wait([finished], timeout=every)
+        took = time.perf_counter() - started
+        if await finished != 0:
+            raise RuntimeError(f"the rebuild failed: {(await rebuild.stderr.read()).decode()[-500:]}")
+        await repo.db.execute("DELETE FROM timers WHERE kind = 'bench_probe'")
+    finally:
+        await repo.close()
+    return {"rebuild_s": took, "writes": len(waits), "failed": failed, "median_ms": statistics.median(waits),
+            "p99_ms": percentile(waits, 99), "max_ms": max(waits)}
+
+
+async def run_beside_writer(members: int, games_each: int, veteran_games: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        filled = await fill(path, members, games_each, veteran_games)
+        command = [sys.executable, "-m", "bot", "ratings", "--rebuild", "--database", str(path)]
+        print(f"{filled['matches']} finished rated matches; a write every 10 ms beside `{' '.join(command[1:4])}`:")
+        print("| rebuild | took | writes | write median | p99 | max | failed (locked) |")
+        print("|---|---|---|---|---|---|---|")
+        for case in ("every row new", "nothing changed"):
+            if case == "every row new":  # the worst case: a first rebuild, or a changed rating model
+                repo = Repository(await open_database(path))
+                async with repo.transaction():
+                    await repo.db.execute("DELETE FROM rating_changes")
+                    await repo.db.execute("DELETE FROM ratings")
+                await repo.close()
+            r = await beside_writer(path, command)
+            print(f"| {case} | {r['rebuild_s']:.1f} s | {r['writes']} | {r['median_ms']:.1f} ms | {r['p99_ms']:.1f} ms"
+                  f" | {r['max_ms']:.1f} ms | {r['failed']} |")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bot.ratings_bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--members", type=int, default=1000)
     p.add_argument("--games", type=int, default=12, help="rated games per member on average")
     p.add_argument("--veteran", type=int, default=500, help="games of the one long-time member")
     p.add_argument("--runs", type=int, default=300)
+    p.add_argument("--beside-writer", action="store_true",
+                   help="time a running bot's writes while `python -m bot ratings --rebuild` runs beside it")
     args = p.parse_args(argv)
-    asyncio.run(run(args.members, args.games, args.veteran, args.runs))
+    if args.beside_writer:
+        asyncio.run(run_beside_writer(args.members, args.games, args.veteran))
+    else:
+        asyncio.run(run(args.members, args.games, args.veteran, args.runs))
     return 0
 
 

@@ -1,7 +1,8 @@
 """`python -m bot ratings --rebuild`: recompute every rating from the stored match results.
 
 An entry point beside the bot (bot/ratings stays pure): imported by nothing but `bot.__main__`.
-Safe while the bot runs: the rebuild is one transaction, and SQLite's busy timeout makes either side wait.
+Safe while the bot runs: the replay runs outside any transaction and the tables converge on it in short
+transactions with pauses between them, so the bot's writes wait milliseconds, not the whole rebuild.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from bot.matches.ratings import Ratings, RebuildSummary
+from bot.ratings import RatingError
 from bot.settings import Settings, SettingsError
-from bot.storage import Repository, open_database
-from bot.storage.ratings import RatingStore, RebuildSummary
+from bot.storage import DatabaseError, Repository, open_database
 
 
 def parser() -> argparse.ArgumentParser:
@@ -31,7 +33,7 @@ def parser() -> argparse.ArgumentParser:
 async def rebuild(database: Path) -> RebuildSummary:
     repo = Repository(await open_database(database))
     try:
-        return await RatingStore(repo).rebuild()
+        return await Ratings(repo).rebuild()
     finally:
         await repo.close()
 
@@ -51,7 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # open_database would create an empty one; rebuilding nothing there is a typo, not a success.
         print(f"error: no database at {database}", file=sys.stderr)
         return 1
-    summary = asyncio.run(rebuild(database))
+    try:
+        summary = asyncio.run(rebuild(database))
+    except (DatabaseError, RatingError) as error:
+        print(f"error: {database}: {error}", file=sys.stderr)
+        return 1
     print(summary.line())
     for _, reason in summary.skipped:
         print(f"  skipped {reason}", file=sys.stderr)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
+
+import pytest
 
 from bot import bench
 
@@ -36,7 +39,8 @@ def test_a_burst_makes_every_board_once_in_order(tmp_path):
             await service.repo.close()
 
     times, wall = asyncio.run(play())
-    assert len(times.ack) == len(times.submit) == 30
+    assert len(times.ack) == 15 and len(times.picker_ack) == 2 * 15  # /move; Move and Confirm clicks
+    assert len(times.submit) == 30 and times.replayed_ok
     assert times.expected == len(times.board) == sum(len(v) for v in times.boards.values())
     assert all(len(versions) == 1 for versions in times.boards.values())  # once each
     assert wall > 0
@@ -46,3 +50,15 @@ def test_main_prints_the_tables(capsys):
     assert bench.main(["--bursts", "2", "--skip-render", "--skip-apply"]) == 0
     out = capsys.readouterr().out
     assert "matches moving at once" in out and "| 2 |" in out
+    last = json.loads(out.strip().splitlines()[-1])  # machines read the last lines
+    assert last["bench"] == "burst" and last["database"] == "sqlite" and last["matches"] == 2
+    assert last["in_order"] is True and last["replayed_ok"] is True and last["boards"] >= 1
+    assert {"ack_p99_ms", "picker_ack_p99_ms", "written_p99_ms", "board_p99_ms"} <= last.keys()
+
+
+def test_the_burst_runs_in_a_given_sqlite_file_and_refuses_a_url(tmp_path, capsys):
+    assert bench.main(["--bursts", "2", "--skip-render", "--skip-apply", "--database", str(tmp_path / "b.db")]) == 0
+    assert (tmp_path / "b.db").exists()
+    with pytest.raises(SystemExit):
+        bench.main(["--database", "postgresql://localhost/strategos"])
+    assert "give its path, not a URL" in capsys.readouterr().err

@@ -32,13 +32,13 @@ async def test_a_move_is_acknowledged_before_its_write_waits_for_the_database(wo
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     gate = asyncio.Event()
     repo_class = type(world.bot.repo)
-    original = repo_class.record_move
+    original = repo_class.commit_move
 
     async def queued(self, *args, **kwargs):
         await world.env.external_wait(gate.wait(), reason="other matches' writes ahead of this one")
         return await original(self, *args, **kwargs)
 
-    monkeypatch.setattr(repo_class, "record_move", queued)
+    monkeypatch.setattr(repo_class, "commit_move", queued)
     result = await move(world.alice, thread, match_id, "a1-a3")  # returns once the bot waits for the write
     assert result.acknowledged and result.deferred and result.ephemeral  # Discord heard back in time
     gate.set()

@@ -1,8 +1,10 @@
-"""The ratings store (bot/storage/ratings.py) against a real SQLite file: recording, leaderboards, profiles, rebuild."""
+"""The ratings store (bot/storage/ratings.py) and the rating of finishes (bot/matches/ratings.py) against a real
+SQLite file: recording, leaderboards, profiles, rebuild."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 import pytest
@@ -11,6 +13,7 @@ import pytest_asyncio
 from bot import rebuild_ratings as cli
 from bot.ratings import MatchResult, RatingError, UnknownGame, replay
 from bot.storage import Repository, open_database
+from bot.matches.ratings import Ratings
 from bot.storage.ratings import RatingStore
 
 # Columns the match service adds to `matches` in its own migration; added here when this database lacks them.
@@ -43,6 +46,11 @@ async def repo(tmp_path):
 @pytest.fixture
 def store(repo):
     return RatingStore(repo)
+
+
+@pytest.fixture
+def ratings(repo):
+    return Ratings(repo)
 
 
 class Matches:
@@ -81,7 +89,7 @@ def matches(repo):
 
 async def finish_and_rate(store, matches, *args, **kwargs):
     match_id = await matches.finish(*args, **kwargs)
-    return match_id, await store.record_finished(match_id)
+    return match_id, await Ratings(store.repo).record_finished(match_id)
 
 
 async def table(repo, name):
@@ -102,30 +110,30 @@ async def test_recording_a_finished_match_stores_its_changes_and_ratings(store, 
         changes[1].mu_after, changes[1].sigma_after, 1, 1, "member20")
 
 
-async def test_recording_is_idempotent(store, matches, repo):
+async def test_recording_is_idempotent(store, matches, repo, ratings):
     match_id, first = await finish_and_rate(store, matches, "epaminondas", [10, 20], [[0], [1]])
     before = await table(repo, "ratings"), await table(repo, "rating_changes")
-    assert await store.record_finished(match_id) == first
-    assert await store.record_match(MatchResult.of(match_id, 1, "epaminondas", [10, 20], [[0], [1]], 100.0)) == first
+    assert await ratings.record_finished(match_id) == first
+    assert await ratings.record_match(MatchResult.of(match_id, 1, "epaminondas", [10, 20], [[0], [1]], 100.0)) == first
     assert (await table(repo, "ratings"), await table(repo, "rating_changes")) == before
     assert (await store.rating(1, "epaminondas", 10)).games == 1
 
 
-async def test_recording_the_same_match_concurrently_rates_it_once(store, matches):
+async def test_recording_the_same_match_concurrently_rates_it_once(store, matches, ratings):
     match_id = await matches.finish("epaminondas", [10, 20], [[0], [1]])
-    first, second = await asyncio.gather(store.record_finished(match_id), store.record_finished(match_id))
+    first, second = await asyncio.gather(ratings.record_finished(match_id), ratings.record_finished(match_id))
     assert first == second
     assert (await store.rating(1, "epaminondas", 10)).games == 1
 
 
-async def test_unrated_and_unfinished_matches_change_nothing(store, matches, repo):
+async def test_unrated_and_unfinished_matches_change_nothing(store, matches, repo, ratings):
     unrated = await matches.finish("epaminondas", [10, 20], [[0], [1]], rated=False)
     running = await matches.finish("epaminondas", [10, 20], [[0], [1]], status="active")
-    assert await store.record_finished(unrated) == []
-    assert await store.record_finished(running) == []
-    assert await store.record_finished(999) == []  # no such match
+    assert await ratings.record_finished(unrated) == []
+    assert await ratings.record_finished(running) == []
+    assert await ratings.record_finished(999) == []  # no such match
     assert await table(repo, "ratings") == [] and await table(repo, "rating_changes") == []
-    assert (await store.rebuild()).matches == 0
+    assert (await ratings.rebuild()).matches == 0
 
 
 async def test_a_match_without_standings_is_rated_from_its_winners(store, matches):
@@ -135,10 +143,10 @@ async def test_a_match_without_standings_is_rated_from_its_winners(store, matche
     assert [c.outcome for c in drawn] == ["D", "D"]
 
 
-async def test_a_match_of_an_unknown_game_is_a_clear_error(store, matches):
+async def test_a_match_of_an_unknown_game_is_a_clear_error(store, matches, ratings):
     match_id = await matches.finish("chess", [10, 20], [[0], [1]])
     with pytest.raises(RatingError, match=f"match {match_id}: unknown game 'chess'"):
-        await store.record_finished(match_id)
+        await ratings.record_finished(match_id)
 
 
 # --- leaderboard ---------------------------------------------------------------------------------------------
@@ -229,7 +237,7 @@ async def test_profile_of_a_member_with_no_games_is_none(store, matches):
 # --- rebuild -------------------------------------------------------------------------------------------------
 
 
-async def test_rebuild_reproduces_the_stored_ratings_exactly(store, matches, repo):
+async def test_rebuild_reproduces_the_stored_ratings_exactly(store, matches, repo, ratings):
     plays = [
         ("epaminondas", [10, 20], [[0], [1]], 1),
         ("mycenae", [10, 20, 30], [[2], [0, 1]], 1),
@@ -244,19 +252,19 @@ async def test_rebuild_reproduces_the_stored_ratings_exactly(store, matches, rep
     await matches.finish("epaminondas", [10, 20], [[0], [1]], rated=False)
     live = await table(repo, "ratings"), await table(repo, "rating_changes")
 
-    summary = await store.rebuild()
+    summary = await ratings.rebuild()
     assert (summary.matches, summary.skipped) == (len(plays), [])
     assert summary.members == len(live[0])
     assert (await table(repo, "ratings"), await table(repo, "rating_changes")) == live
     assert "21 rated matches" in summary.line()
 
 
-async def test_rebuild_replays_in_finish_order_whatever_order_matches_were_recorded(store, matches, repo):
+async def test_rebuild_replays_in_finish_order_whatever_order_matches_were_recorded(store, matches, repo, ratings):
     late = await matches.finish("epaminondas", [10, 20], [[0], [1]], finished_at=500.0)
     early = await matches.finish("epaminondas", [10, 20], [[1], [0]], finished_at=200.0)
-    await store.record_finished(late)  # recorded first although it finished last
-    await store.record_finished(early)
-    await store.rebuild()
+    await ratings.record_finished(late)  # recorded first although it finished last
+    await ratings.record_finished(early)
+    await ratings.rebuild()
     expected = replay([
         MatchResult.of(early, 1, "epaminondas", [10, 20], [[1], [0]], 200.0),
         MatchResult.of(late, 1, "epaminondas", [10, 20], [[0], [1]], 500.0),
@@ -265,19 +273,19 @@ async def test_rebuild_replays_in_finish_order_whatever_order_matches_were_recor
     assert (stored.mu, stored.sigma, stored.recent) == (replayed.mu, replayed.sigma, "LW")
 
 
-async def test_rebuild_skips_what_cannot_be_rated_and_says_why(store, matches):
+async def test_rebuild_skips_what_cannot_be_rated_and_says_why(store, matches, ratings):
     await matches.finish("epaminondas", [10, 20], [[0], [1]])
     bad = await matches.finish("chess", [10, 20], [[0], [1]])
-    summary = await store.rebuild()
+    summary = await ratings.rebuild()
     assert summary.matches == 1 and summary.skipped == [(bad, f"match {bad}: unknown game 'chess'; known: "
                                                              "myrmidons, myriath, mycenae, epaminondas, archimedes")]
     assert "1 matches skipped" in summary.line()
 
 
-async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapshot(store, matches, repo):
+async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapshot(store, matches, repo, ratings):
     await matches.finish("epaminondas", [10, 20], [[0], [1]])
     async with repo.transaction():
-        rebuilding = asyncio.create_task(store.rebuild())
+        rebuilding = asyncio.create_task(ratings.rebuild())
         await asyncio.sleep(0.2)  # the snapshot (one match) is read and replayed; the rebuild waits for the lock
         await repo.db.execute(
             "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at, updated_at,"
@@ -293,14 +301,14 @@ async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapsho
     assert [c.match_id for c in await store.changes_for_match(50)] == [50, 50]
 
 
-async def test_rebuild_waits_for_a_match_being_recorded_and_stays_consistent(store, matches, repo):
+async def test_rebuild_waits_for_a_match_being_recorded_and_stays_consistent(store, matches, repo, ratings):
     ids = [await matches.finish("epaminondas", [10, 20 + i % 3], [[i % 2], [1 - i % 2]]) for i in range(12)]
     # Rebuilds and live recordings interleave on one connection; each is one transaction, so none sees half of
     # another, and the end state equals a clean rebuild.
-    await asyncio.gather(*(store.record_finished(i) for i in ids[:6]), store.rebuild(),
-                         *(store.record_finished(i) for i in ids[6:]), store.rebuild())
+    await asyncio.gather(*(ratings.record_finished(i) for i in ids[:6]), ratings.rebuild(),
+                         *(ratings.record_finished(i) for i in ids[6:]), ratings.rebuild())
     settled = await table(repo, "ratings"), await table(repo, "rating_changes")
-    await store.rebuild()
+    await ratings.rebuild()
     assert (await table(repo, "ratings"), await table(repo, "rating_changes")) == settled
     assert (await store.rating(1, "epaminondas", 10)).games == 12
 
@@ -332,3 +340,38 @@ def test_the_rebuild_command_rebuilds_the_settings_database(tmp_path, monkeypatc
     assert cli.main([]) == 2
     assert cli.main(["--rebuild", "--database", str(tmp_path / "typo.db")]) == 1
     assert "no database" in capsys.readouterr().err
+
+
+async def test_rebuild_writes_in_short_transactions_between_which_others_write(store, matches, repo, ratings,
+                                                                               monkeypatch):
+    """A rebuild beside a running bot must not hold the writer for the whole replacement: it writes a bounded
+    number of rows per transaction, and another writer gets in between them."""
+    from bot.storage import ratings as rating_store
+
+    monkeypatch.setattr(rating_store, "REBUILD_CHUNK", 4)
+    for i in range(10):
+        await matches.finish("epaminondas", [10, 20 + i % 3], [[i % 2], [1 - i % 2]])
+    await repo.db.execute("DELETE FROM rating_changes")  # e.g. a model change: every row must be written again
+    per_transaction, real = [], repo.transaction
+    writes_between = []
+
+    @contextlib.asynccontextmanager
+    async def counted():
+        async with real():
+            before = repo.db.total_changes
+            yield
+            per_transaction.append(repo.db.total_changes - before)
+
+    monkeypatch.setattr(repo, "transaction", counted)
+
+    async def other_writer():
+        while not per_transaction:
+            await asyncio.sleep(0)
+        await repo.set_timer("probe", 1, 1.0)  # a running bot's write, waiting for no more than a chunk
+        writes_between.append(len(per_transaction))
+
+    summary, _ = await asyncio.gather(ratings.rebuild(), other_writer())
+    assert summary.matches == 10
+    assert per_transaction and max(per_transaction) <= 4 and len(per_transaction) >= 6
+    assert writes_between and writes_between[0] < len(per_transaction) - 1  # it got in while the rebuild went on
+    assert len(await table(repo, "rating_changes")) == 20

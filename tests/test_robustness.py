@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 
 import discord
 import pytest
@@ -147,55 +148,34 @@ async def test_board_by_an_outsider_pings_nobody_and_reposts_are_limited(world):
 
 # --- 3. a cancelled write never blocks later writes ------------------------------------------------------------
 
-STEPS = [("BEGIN", "before"), ("BEGIN", "after"), ("INSERT INTO moves", "before"), ("INSERT INTO moves", "after"),
-         ("UPDATE matches", "before"), ("UPDATE matches", "after"), ("COMMIT", "before"), ("COMMIT", "after")]
+def hold_the_writer(repo, seconds: float):
+    """A unit that keeps the writer's thread busy, as other matches' moves ahead in a burst would."""
+    return asyncio.ensure_future(repo.run_unit(lambda conn: time.sleep(seconds)))
 
 
-# Keeps aiosqlite's worker thread busy for a while (tens of milliseconds), as a loaded machine would.
-SLOW_QUERY = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT COUNT(*) FROM c"
-
-
-def cancel_at(repo, prefix: str, when: str):
-    """Make the next statement starting with `prefix` cancel the task running it: `before` while the statement
-    still waits in aiosqlite's queue behind a slow query (it runs later, on aiosqlite's own thread), `after` once
-    it ran. Returns what fired, and the slow query's task to await."""
-    real = repo.db.execute
-    fired = []
-
-    def execute(sql, *args, **kwargs):
-        if fired or not sql.lstrip().upper().startswith(prefix.upper()):
-            return real(sql, *args, **kwargs)
-
-        async def cancelled():
-            if when == "before":
-                fired.append(asyncio.ensure_future(real(SLOW_QUERY)))
-                await asyncio.sleep(0)  # the slow query is queued first
-                asyncio.current_task().cancel()
-                return await real(sql, *args, **kwargs)
-            fired.append(await real(sql, *args, **kwargs))
-            raise asyncio.CancelledError()
-
-        return cancelled()
-
-    repo.db.execute = execute
-    return fired
-
-
-@pytest.mark.parametrize("prefix,when", STEPS)
-async def test_a_move_cancelled_inside_its_transaction_blocks_nothing(world, prefix, when):
+@pytest.mark.parametrize("when", ["waiting", "written"])
+async def test_a_move_cancelled_around_its_unit_is_whole_or_absent_and_blocks_nothing(world, when):
+    """Cancelled while its unit waits behind others: nothing of it is written. Cancelled while its group is
+    being written: all of it is, and the task still ends cancelled. Either way the next writes work."""
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     repo = world.bot.repo
-    fired = cancel_at(repo, prefix, when)
-    with pytest.raises(asyncio.CancelledError), world.env.time_context():  # the bot's (simulated) clock
-        await asyncio.ensure_future(world.bot.matches.submit_move(match_id, world.alice.id, "a1-a3"))
-    del repo.db.execute
-    assert fired
-    if when == "before":
-        await (await fired[0]).close()  # the slow query, and so the cancelled statement, ran
+    ahead = hold_the_writer(repo, 0.3)
+    await asyncio.sleep(0.05)  # the writer is busy with the unit ahead
+    with world.env.time_context():  # the bot's (simulated) clock
+        task = asyncio.ensure_future(world.bot.matches.submit_move(match_id, world.alice.id, "a1-a3"))
+    if when == "written":
+        await ahead  # its group is being written now
+        await asyncio.sleep(0)
+    else:
+        await asyncio.sleep(0.05)  # still waiting behind the unit ahead
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await ahead
     assert not repo.db.in_transaction
     await world.bot.matches.bus.idle()
+    assert move_count(world) == (1 if when == "written" else 0)
 
-    # the move landed whole or not at all; either way the next move and challenge work
     first = "a12-a10" if move_count(world) == 1 else "a1-a3"
     player = world.bob if first == "a12-a10" else world.alice
     result = await move(player, thread, match_id, first)
@@ -245,13 +225,13 @@ async def test_a_move_saved_but_never_posted_is_posted_once_after_a_restart(worl
 async def test_a_board_posted_but_not_recorded_is_adopted_after_a_restart(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     service = world.bot.matches
-    real = service.set_board_message
+    real = service.record_board
 
-    async def killed(match_id, message_id):  # the bot dies right after Discord took the post
-        service.set_board_message = real
+    async def killed(match, message_id, **kwargs):  # the bot dies right after Discord took the post
+        service.record_board = real
         raise SystemError("killed")
 
-    service.set_board_message = killed
+    service.record_board = killed
     await move(world.alice, thread, match_id, "a1-a3")
     await service.bus.idle()
     old, new = board_posts(thread)
@@ -272,6 +252,33 @@ async def test_a_board_posted_but_not_recorded_is_adopted_after_a_restart(world)
     await choose(world, world.bob, opened.response, "-a10")
     await world.bob.click(opened.response, label="Confirm")
     assert "**bob** (Dark) played `a12-a10`" in board_posts(thread)[-1].content
+
+
+async def test_the_repair_recognises_a_board_post_by_its_buttons_whatever_its_caption_says(world, monkeypatch):
+    """The start-up repair must not depend on a caption's wording (which other work is free to change)."""
+    from bot.presenters import board as board_presenter
+
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    service = world.bot.matches
+    real_caption, real_record = board_presenter.turn_caption, service.record_board
+    monkeypatch.setattr(board_presenter, "turn_caption", lambda *a, **k: "A board worded some other way")
+
+    async def killed(match, message_id, **kwargs):  # the bot dies right after Discord took the post
+        service.record_board = real_record
+        raise SystemError("killed")
+
+    service.record_board = killed
+    await move(world.alice, thread, match_id, "a1-a3")
+    await service.bus.idle()
+    world.expect_errors()
+    old, new = board_posts(thread)
+    assert "match #" not in new.content
+    monkeypatch.setattr(board_presenter, "turn_caption", real_caption)
+
+    await world.restart()
+
+    assert [p.id for p in board_posts(thread)] == [old.id, new.id]  # adopted, not posted again
+    assert is_disabled(buttons(stored(world, old))["Move"])
 
 
 # --- 5. Cancel racing Accept -------------------------------------------------------------------------------------

@@ -101,17 +101,13 @@ def test_a_loud_log_level_is_refused_before_anything_else(offline, monkeypatch, 
     assert not offline
 
 
-def test_a_folder_that_cannot_be_created_is_one_clear_line(offline, monkeypatch, capsys, tmp_path):
-    monkeypatch.setenv("STRATEGOS_DATABASE", "/data/strategos.db")
-
-    def refuse(self, *args, **kwargs):  # as for an unprivileged user outside a Docker volume
-        raise PermissionError(13, "Permission denied", str(self))
-
-    monkeypatch.setattr(Path, "mkdir", refuse)
+def test_a_missing_folder_is_refused_in_one_clear_line_not_created(offline, monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("STRATEGOS_DATABASE", str(tmp_path / "typo" / "strategos.db"))
     assert app.main() == 2
     line = one_line(capsys)
-    assert line.startswith("strategos: cannot write the database at /data/strategos.db (/data: permission denied)")
-    assert "STRATEGOS_DATABASE" in line and not offline
+    assert line.startswith(f"strategos: cannot open the database at {tmp_path}/typo/strategos.db (the folder "
+                           f"{tmp_path}/typo does not exist; create it first)")
+    assert "STRATEGOS_DATABASE" in line and not offline and not (tmp_path / "typo").exists()
 
 
 def test_a_database_path_under_a_file_is_one_clear_line(offline, monkeypatch, capsys, tmp_path):

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.matches import MoveConfirmation
 from bot.presenters.clock_text import games_note
 from bot.i18n import t
 from bot.presenters.describe import spoken_move
@@ -31,15 +32,13 @@ class MatchesCog(commands.Cog, name="Matches"):
         # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds.
         await acknowledge(interaction)
         service = service_of(interaction)
-        # Looked up as this member may see it first, so a match of another server answers like a missing one.
-        await service.match_for(match, interaction.user.id, interaction.guild_id)
-        asked = await service.confirmation_for(match, interaction.user.id, move)
-        if asked is not None:
-            found, canonical, question = asked
-            await answer(interaction, f"`{canonical}` in match #{match}: {question}",
-                         view=single_view(ConfirmMove(match, found.version, canonical)))
+        # One call: the match looked up as this member may see it (a match of another server answers like a
+        # missing one), then played, or the question a burn must be confirmed with.
+        report = await service.move_command(match, interaction.user.id, interaction.guild_id, move)
+        if isinstance(report, MoveConfirmation):
+            await answer(interaction, f"`{report.move}` in match #{match}: {report.question}",
+                         view=single_view(ConfirmMove(match, report.match.version, report.move)))
             return
-        report = await service.submit_move(match, interaction.user.id, move)
         shown = report.move or move.strip()
         offer = takeback_offer(interaction, report)
         await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.", move=shown,

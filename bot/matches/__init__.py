@@ -7,9 +7,9 @@ from . import catalogue, errors, events
 from .bus import EventBus
 from .private import PrivateChannel
 from .ratelimit import RateLimiter
-from .service import MatchService, PickerStep, PrivateView, TurnReport
+from .service import MatchService, MoveConfirmation, PickerStep, PrivateView, TurnReport
 
 __all__ = [
-    "errors", "events", "catalogue", "EventBus", "MatchService", "TurnReport", "PickerStep", "PrivateView",
+    "errors", "events", "catalogue", "EventBus", "MatchService", "MoveConfirmation", "TurnReport", "PickerStep", "PrivateView",
     "PrivateChannel", "RateLimiter",
 ]

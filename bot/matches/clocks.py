@@ -19,10 +19,11 @@ that passed while the bot was down fires once at start-up.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
-from bot.storage import ClockStore, Match, MemberPrefs, Timer
+from bot.storage import ClockStore, Match, MemberPrefs, SeatTimers, Timer
 from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors
@@ -34,6 +35,7 @@ from .timers import TimerDispatcher
 log = logging.getLogger(__name__)
 
 MAX_AWAY_DAYS = 14
+REMEMBERED = 4096
 
 
 def reminder_lead(limit: float) -> float:
@@ -60,28 +62,66 @@ class ClockKeeper:
         self.clock = clock
         self.to_act = to_act
         timers.on(REMINDER, self._remind)
+        # What a committed move left the clocks at, kept for the board post that follows it (taken once), so
+        # the post needs no second read of what the move's own load already knew.
+        self._after: OrderedDict[tuple[int, int], tuple[MatchClock, Mapping[int, MemberPrefs]]] = OrderedDict()
 
     # --- the service tells the keeper whenever the seats to act may have changed ----------------------------
 
-    async def turns_changed(self, match: Match, before: Sequence[int], after: Sequence[int],
-                            actor: int | None) -> None:
-        """Start the clocks of the seats whose turn began, stop those whose turn ended, leave the rest running."""
+    def plan(self, match: Match, before: Sequence[int], after: Sequence[int], actor: int | None,
+             prefs: Mapping[int, MemberPrefs]) -> SeatTimers:
+        """The clock timers a change of the seats to act needs (`match` as it is after the change): start the
+        clocks of the seats whose turn began, stop those whose turn ended, leave the rest running. Nothing is
+        written here: the timers go into the action's own unit."""
         if match.clock_seconds is None or not match.active:
-            return  # a finished match's timers went with its last write
-        stopped = [s for s in before if s not in after]
+            return SeatTimers()  # a finished match's timers go with its last write
+        stopped = tuple(s for s in before if s not in after)
         started = [s for s in after if (s not in before or s == actor) and match.seats[s].is_member]
         arm = {}
-        if started:
-            now = self.clock()
-            prefs = await self.store.prefs(match.user_of(s) for s in started)
-            for seat in started:
-                away = prefs[match.user_of(seat)]
-                begins = away.away_until if away.away(now) else now  # away: her clock starts when she is back
-                deadline = begins + match.clock_seconds
-                arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds)}
-        await self.store.update_seat_timers(match.id, cancel=stopped, arm=arm)
-        if arm:
-            self.timers.wake(min(due for timers in arm.values() for due in timers.values()))
+        now = self.clock()
+        for seat in started:
+            user_id = match.user_of(seat)
+            away = prefs.get(user_id) or MemberPrefs(user_id)
+            begins = away.away_until if away.away(now) else now  # away: her clock starts when she is back
+            deadline = begins + match.clock_seconds
+            arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds)}
+        return SeatTimers(stopped, arm)
+
+    def armed(self, timers: SeatTimers) -> None:
+        """Tell the dispatcher about timers a committed unit armed."""
+        if timers.arm:
+            self.timers.wake(min(due for armed in timers.arm.values() for due in armed.values()))
+
+    async def turns_changed(self, match: Match, before: Sequence[int], after: Sequence[int],
+                            actor: int | None) -> None:
+        """plan() and write it on its own (the start-up repair of a clock that was never started)."""
+        prefs = await self.store.prefs(match.member_ids)
+        timers = self.plan(match, before, after, actor, prefs)
+        await self.repo.write_seat_timers(match.id, timers)
+        self.armed(timers)
+
+    def after_commit(self, match: Match, deadlines: Mapping[int, float], timers: SeatTimers,
+                     prefs: Mapping[int, MemberPrefs]) -> MatchClock:
+        """The match's clock right after a unit wrote `timers` over the `deadlines` it was loaded with."""
+        running = {seat: due for seat, due in deadlines.items() if seat not in timers.cancel}
+        running.update({seat: armed[DEADLINE] for seat, armed in timers.arm.items()})
+        now = self.clock()
+        away = {s.seat: prefs[s.user_id].away_until for s in match.seats
+                if s.user_id in prefs and prefs[s.user_id].away(now)}
+        return MatchClock(match.clock_seconds, running if match.active else {}, away)
+
+    def remember(self, match: Match, clock: MatchClock, prefs: Mapping[int, MemberPrefs]) -> None:
+        self._after[(match.id, match.version)] = (clock, prefs)
+        while len(self._after) > REMEMBERED:  # posts superseded before they were made never take theirs
+            self._after.popitem(last=False)
+
+    async def after_move(self, match: Match) -> tuple[MatchClock, Mapping[int, MemberPrefs]]:
+        """The clock and the members' choices as the move that made this version left them (read when that is
+        not known here: another process's move, a restart, or a second post of the same version)."""
+        known = self._after.pop((match.id, match.version), None)
+        if known is not None:
+            return known
+        return await self.of(match), await self.store.prefs(match.member_ids)
 
     async def recover(self) -> None:
         """At start-up, before the dispatcher runs, repair what a stop between two writes left behind: a deadline
@@ -106,12 +146,16 @@ class ClockKeeper:
                      stuck.seat)
             await self.store.rearm(REMINDER, stuck.match_id, stuck.seat, stuck.due_at)
 
-    async def check_in_time(self, match: Match, seat: int) -> None:
+    async def check_in_time(self, match: Match, seat: int, deadlines: Mapping[int, float] | None = None) -> None:
         """Refuse a move whose deadline has passed although the dispatcher has not settled it yet (it wakes
-        half a second late, or the bot has just started): a move counts only before its deadline."""
+        half a second late, or the bot has just started): a move counts only before its deadline. `deadlines`:
+        the match's running deadlines as the action loaded them (else they are read)."""
         if match.clock_seconds is None:
             return
-        deadline = await self.store.timer_due(DEADLINE, match.id, seat)
+        if deadlines is not None:
+            deadline = deadlines.get(seat)
+        else:
+            deadline = await self.store.timer_due(DEADLINE, match.id, seat)
         if deadline is not None and deadline <= self.clock():
             self.timers.wake(deadline)
             raise errors.UserError(f"Your time for this move ran out <t:{int(deadline)}:R>, so it can't be played.")
@@ -206,7 +250,11 @@ class ClockKeeper:
             log.info("user=%s notifications turn_dms=%s reminders=%s", user_id, turn_dms, reminders)
         return (await self.store.prefs([user_id]))[user_id]
 
-    async def player_acted(self, user_id: int) -> None:
-        """A move of hers ends her time away (read first: almost every mover is not away)."""
-        if (await self.store.prefs([user_id]))[user_id].away(self.clock()):
+    async def player_acted(self, user_id: int, prefs: Mapping[int, MemberPrefs] | None = None) -> None:
+        """A move of hers ends her time away (checked first, from the action's load when given: almost every
+        mover is not away)."""
+        mine = prefs.get(user_id) if prefs is not None else None
+        if mine is None:
+            mine = (await self.store.prefs([user_id]))[user_id]
+        if mine.away(self.clock()):
             await self.come_back(user_id)

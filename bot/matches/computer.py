@@ -57,7 +57,8 @@ class ComputerPlayers:
             await self._schedule(match)
 
     async def _on_event(self, event) -> bool:
-        if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)):
+        seats = event.match.seats if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)) else []
+        if any(not seat.is_member for seat in seats):  # a match's seats never change: most have no computer
             match = await self.service.get_match(event.match.id)
             await self._schedule(match)
         return True

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, format_record, rebuild_state, replay_moves
-from bot.storage import Challenge, LoggedMove, Match, VersionConflict
+from bot.storage import Challenge, LoggedMove, Match
 from bot.storage.plans import PlanStore
 
 from . import errors
@@ -173,64 +173,72 @@ class MatchRecords:
         """Ask the other players to let the user take back her last move. Only until the next player acts, and
         never for a move that showed something hidden, a secret setup move, or one a forced move followed.
         `expected_version`: the version her move made (from a button), so a button after later moves refuses."""
+        async with self.service._operation(lock_key=match_id):
+            return await self.service.answering(match_id, lambda: self._ask_takeback(match_id, user_id,
+                                                                                     expected_version))
+
+    async def _ask_takeback(self, match_id: int, user_id: int, expected_version: int | None) -> TurnReport:
         service = self.service
-        async with service._operation(lock_key=match_id):
-            match = await service._playable(match_id, user_id, None)
-            seat = match.seat_of(user_id)
-            request = self.pending_takeback(match)
-            if request is not None:
-                if request["seat"] == seat:
-                    raise errors.UserError("You have already asked to take that move back; waiting for an answer.")
-                raise errors.UserError(f"**{match.seats[request['seat']].user_name}** has asked to take a move "
-                                       "back; that request is answered first.")
-            moves = await self.moves(match)
-            refusal = self._refusal(match, seat, moves)
-            if refusal is None and expected_version is not None and expected_version != match.version:
-                refusal = "That move is no longer the last one, so it can't be taken back."
-            if refusal:
-                raise errors.UserError(refusal)
-            last = moves[-1]
-            request = {"seat": seat, "version": match.version, "agreed": [seat], "undone": last.version,
-                       "move": last.move}
-            await self._store(match, request)
-            match = await service.get_match(match.id)
-            log.info("match=%s guild=%s user=%s seat=%s asked to take back %s", match.id, match.guild_id, user_id,
-                     seat, last.move)
-            presented = service.bus.publish(TakebackAsked(match, seat, last.move))
-            return TurnReport(match, "takeback_asked", seat, last.move, presented=presented)
+        match = await service._playable(match_id, user_id, None)
+        seat = match.seat_of(user_id)
+        request = self.pending_takeback(match)
+        if request is not None:
+            if request["seat"] == seat:
+                raise errors.UserError("You have already asked to take that move back; waiting for an answer.")
+            raise errors.UserError(f"**{match.seats[request['seat']].user_name}** has asked to take a move "
+                                   "back; that request is answered first.")
+        moves = await self.moves(match)
+        refusal = self._refusal(match, seat, moves)
+        if refusal is None and expected_version is not None and expected_version != match.version:
+            refusal = "That move is no longer the last one, so it can't be taken back."
+        if refusal:
+            raise errors.UserError(refusal)
+        last = moves[-1]
+        request = {"seat": seat, "version": match.version, "agreed": [seat], "undone": last.version,
+                   "move": last.move}
+        await self._store(match, request)
+        match = await service.get_match(match.id)
+        log.info("match=%s guild=%s user=%s seat=%s asked to take back %s", match.id, match.guild_id, user_id,
+                 seat, last.move)
+        presented = service.bus.publish(TakebackAsked(match, seat, last.move))
+        return TurnReport(match, "takeback_asked", seat, last.move, presented=presented)
 
     async def answer_takeback(self, match_id: int, user_id: int, version: int, accept: bool) -> TurnReport:
         """Accept or decline the open take-back request asked at `version`. Once every other player still in
         has accepted, the move is taken back: the exact earlier state, rebuilt from the seed and the moves."""
+        async with self.service._operation(lock_key=match_id):
+            return await self.service.answering(match_id, lambda: self._answer_takeback(match_id, user_id, version,
+                                                                                        accept))
+
+    async def _answer_takeback(self, match_id: int, user_id: int, version: int, accept: bool) -> TurnReport:
         service = self.service
-        async with service._operation(lock_key=match_id):
-            match = await service._playable(match_id, user_id, None)
-            seat = match.seat_of(user_id)
-            request = self.pending_takeback(match)
-            if request is None or match.version != version:
-                raise errors.UserError("This take-back request is no longer open: it was answered, or the match "
-                                       "has moved on since.")
-            if seat == request["seat"]:
-                raise errors.UserError("That's your own request — waiting for the others.")
-            in_play = service.game_of(match).in_play(service.state_of(match))
-            if seat not in in_play:
-                raise errors.UserError("You are out of this match, so the others decide.")
-            if seat in request["agreed"]:
-                raise errors.UserError("You have already accepted; waiting for the others.")
-            asker = request["seat"]
-            if not accept:
-                await self._store(match, None)
-                match = await service.get_match(match.id)
-                log.info("match=%s guild=%s user=%s declined the take-back", match.id, match.guild_id, user_id)
-                presented = service.bus.publish(TakebackAnswered(match, seat, False))
-                return TurnReport(match, "takeback_declined", asker, request["move"], presented=presented)
-            agreed = sorted(set(request["agreed"]) | {seat})
-            if not set(in_play) <= set(agreed):
-                await self._store(match, {**request, "agreed": agreed})
-                match = await service.get_match(match.id)
-                presented = service.bus.publish(TakebackAnswered(match, seat, True))
-                return TurnReport(match, "takeback_agreed", asker, request["move"], presented=presented)
-            return await self._take_back(match, asker, request)
+        match = await service._playable(match_id, user_id, None)
+        seat = match.seat_of(user_id)
+        request = self.pending_takeback(match)
+        if request is None or match.version != version:
+            raise errors.UserError("This take-back request is no longer open: it was answered, or the match "
+                                   "has moved on since.")
+        if seat == request["seat"]:
+            raise errors.UserError("That's your own request — waiting for the others.")
+        in_play = service.game_of(match).in_play(service.state_of(match))
+        if seat not in in_play:
+            raise errors.UserError("You are out of this match, so the others decide.")
+        if seat in request["agreed"]:
+            raise errors.UserError("You have already accepted; waiting for the others.")
+        asker = request["seat"]
+        if not accept:
+            await self._store(match, None)
+            match = await service.get_match(match.id)
+            log.info("match=%s guild=%s user=%s declined the take-back", match.id, match.guild_id, user_id)
+            presented = service.bus.publish(TakebackAnswered(match, seat, False))
+            return TurnReport(match, "takeback_declined", asker, request["move"], presented=presented)
+        agreed = sorted(set(request["agreed"]) | {seat})
+        if not set(in_play) <= set(agreed):
+            await self._store(match, {**request, "agreed": agreed})
+            match = await service.get_match(match.id)
+            presented = service.bus.publish(TakebackAnswered(match, seat, True))
+            return TurnReport(match, "takeback_agreed", asker, request["move"], presented=presented)
+        return await self._take_back(match, asker, request)
 
     async def _take_back(self, match: Match, asker: int, request: dict[str, Any]) -> TurnReport:
         service = self.service
@@ -248,10 +256,10 @@ class MatchRecords:
         return TurnReport(match, "takeback", asker, undone.move, presented=presented)
 
     async def _store(self, match: Match, request: dict[str, Any] | None) -> None:
-        try:
-            await self.repo.set_takeback(match.id, match.version, request)
-        except VersionConflict:  # another process moved the match on under us
-            raise errors.StaleBoard(self.service.board_link(match)) from None
+        """Write the request (or its answers) guarded by the version and the request read: another answer
+        that landed meanwhile makes this one read again (AnswerRaced), a move makes it stale."""
+        await self.service.answer_guarded(match, lambda: self.repo.set_takeback(
+            match.id, match.version, request, previous=match.takeback))
 
     def _refusal(self, match: Match, seat: int, moves: Sequence[LoggedMove]) -> str | None:
         """Why the player of `seat` may not take back her last move now (None: she may ask)."""

@@ -1,9 +1,11 @@
 """The match service: the whole life of a match, challenge → setup → turns → end. No Discord here.
 
 Every rule check lives here; cogs and views turn a click into one call and show its answer. What happened is
-published as typed events (events.py) on the bus, in order per match, for the presenters to show. Every state
-change goes through `_commit`, which writes state and log in one transaction guarded by the match version, so a
-double click or two racing clicks change the match once.
+published as typed events (events.py) on the bus, in order per match, for the presenters to show. An action
+reads what it needs once (`_load`: the match, its deadlines, its members' choices), decides, and every state
+change goes through `_commit`: one unit of work that writes state, log entry, the seats' clock timers and, when a
+rated match ends, the ratings, guarded by the match version, so a double click or two racing clicks change the
+match once. No transaction is ever held across an await of the service's own.
 """
 
 from __future__ import annotations
@@ -18,7 +20,19 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
-from bot.storage import Challenge, ClockStore, Match, Repository, Timer, VersionConflict
+from bot.storage import (
+    Challenge,
+    ClockStore,
+    Match,
+    MatchLoad,
+    MoveWrite,
+    RatingsMoved,
+    RatingWrite,
+    Repository,
+    Seat,
+    Timer,
+    VersionConflict,
+)
 from bot.storage.clocks import DEADLINE
 
 from . import errors
@@ -38,6 +52,7 @@ from .events import (
 )
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
+from .ratings import ATTEMPTS as RATING_ATTEMPTS
 from .ratings import Ratings
 from .server_settings import ServerSettings
 from .timers import TimerDispatcher
@@ -48,7 +63,12 @@ DEFAULT_CHALLENGE_TTL = 24 * 3600.0
 MAX_MOVE_LENGTH = 300  # far above any real move; longer input is refused before the engine sees it
 MAX_OPEN_CHALLENGES = 10  # per challenger
 STATE_CACHE_SIZE = 4096
+ANSWER_ATTEMPTS = 5  # each retry follows another answer that really landed
 CHALLENGE_EXPIRY = "challenge_expiry"
+
+
+class AnswerRaced(Exception):
+    """Another answer to the same question landed between this one's read and its write: read again."""
 
 
 def _typed(move: str) -> str:
@@ -101,6 +121,15 @@ class Request:
     requester: int
     asked: int
     move: str
+
+
+@dataclass(frozen=True)
+class MoveConfirmation:
+    """A typed move that asks to be confirmed before it is played (a Mycenae burn)."""
+
+    match: Match
+    move: str  # canonical
+    question: str
 
 
 class MatchService:
@@ -353,16 +382,25 @@ class MatchService:
         game = get_game(challenge.game)
         seed = self.seed_source()
         state = game.new_state(len(challenge.seats), seed, challenge.options or None)
+        acting = game.to_act(state)
+        starting = Match(  # the match as it will be written, for its first clocks (its id comes with the write)
+            id=0, guild_id=challenge.guild_id, channel_id=challenge.channel_id, thread_id=None, game=challenge.game,
+            options=challenge.options, seed=seed, status="active", state={}, version=0, board_message_id=None,
+            draw_agreed=None, result=None, created_at=0.0, updated_at=0.0, clock_seconds=challenge.clock_seconds,
+            seats=[Seat(i, s.user_id, s.user_name or "", s.kind, s.level) for i, s in enumerate(challenge.seats)],
+        )
+        prefs = await self.clocks.prefs(starting.member_ids) if challenge.clock_seconds is not None else {}
+        timers = self.clocks.plan(starting, [], acting, None, prefs)
         try:
             match = await self.repo.start_match(
                 challenge, thread_id=None, seed=seed, state=game.dump(state), seats=challenge.seats,
-                now=self.clock(),
+                now=self.clock(), timers=timers,
             )
         except VersionConflict:
             raise errors.ChallengeClosed((await self.get_challenge(challenge.id)).status) from None
+        self.clocks.armed(timers)
         log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
                  challenge.id, match.game, [s.user_id for s in match.seats])
-        await self.clocks.turns_changed(match, [], self.to_act(match), None)
         self.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id)))
         return match
 
@@ -381,8 +419,10 @@ class MatchService:
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self.repo.set_thread(match_id, thread_id)
 
-    async def set_board_message(self, match_id: int, message_id: int) -> None:
-        await self.repo.set_board_message(match_id, message_id)
+    async def record_board(self, match: Match, message_id: int, *, announced: bool) -> bool:
+        """Record a board post of `match.version` as its current board (with `announced`: that version is shown).
+        False when a newer version's board is out already: this post is then an old one and must not act."""
+        return await self.repo.record_board(match.id, match.version, message_id, announced=announced)
 
     async def mark_announced(self, match_id: int, version: int) -> None:
         await self.repo.mark_announced(match_id, version)
@@ -392,6 +432,12 @@ class MatchService:
         if match is None:
             raise errors.UnknownMatch(match_id)
         return match
+
+    async def _load(self, match_id: int) -> MatchLoad:
+        load = await self.repo.load_match(match_id)
+        if load is None:
+            raise errors.UnknownMatch(match_id)
+        return load
 
     async def match_for(self, match_id: int, user_id: int, guild_id: int | None) -> Match:
         """The match as `user_id` may look it up from `guild_id` (None: a DM). Players find their matches from
@@ -517,8 +563,27 @@ class MatchService:
         """Apply a move for the user. `expected_version` (from a button or picker) makes a stale one fail."""
         move = _typed(move)
         async with self._operation(lock_key=match_id):
-            match = await self._playable(match_id, user_id, expected_version)
-            return await self._play(match, self._seat_to_act(match, user_id), move, user_id=user_id)
+            load = await self._load(match_id)
+            match = self._check_playable(load.match, user_id, expected_version)
+            return await self._play(match, self._seat_to_act(match, user_id), move, user_id=user_id, load=load)
+
+    async def move_command(self, match_id: int, user_id: int, guild_id: int | None,
+                           move: str) -> TurnReport | MoveConfirmation:
+        """/move: the match as the user may look it up from `guild_id` (see match_for), then the move played at
+        once, or the question it must be confirmed with (a burn). One load, one unit of work."""
+        move = _typed(move)
+        async with self._operation(lock_key=match_id):
+            load = await self._load(match_id)
+            match = load.match
+            if match.seat_of(user_id) is None and match.guild_id != guild_id:
+                raise errors.UnknownMatch(match_id)
+            self._check_playable(match, user_id, None)
+            seat = self._seat_to_act(match, user_id)
+            canonical = self._canonical(match, seat, move)
+            question = confirmation_for(match.game, canonical)
+            if question:
+                return MoveConfirmation(match, canonical, question)
+            return await self._play(match, seat, canonical, user_id=user_id, load=load)
 
     def _canonical(self, match: Match, seat: int, move: str) -> str:
         """The move's canonical text; a move that is not legal now is the user's mistake, told as the engine says."""
@@ -539,9 +604,11 @@ class MatchService:
                 raise errors.NotYourTurn()
             return await self._play(match, seat, move)
 
-    async def _play(self, match: Match, seat: int, move: str, *, user_id: int | None = None) -> TurnReport:
-        """Play `seat`'s move: a member's (`user_id`) or the computer's."""
-        await self.clocks.check_in_time(match, seat)
+    async def _play(self, match: Match, seat: int, move: str, *, user_id: int | None = None,
+                    load: MatchLoad | None = None) -> TurnReport:
+        """Play `seat`'s move: a member's (`user_id`) or the computer's. `load`: what the action read (else the
+        clocks and choices are read as needed)."""
+        await self.clocks.check_in_time(match, seat, load.deadlines if load else None)
         game = self.game_of(match)
         state = self.state_of(match)
         secret_setup = game.in_secret_setup(state)
@@ -549,20 +616,20 @@ class MatchService:
         new_state, events = game.apply(state, seat, canonical)
         private = game.is_private_move(canonical)
         match = await self._commit(match, seat=seat, move=canonical, private=private, events=events,
-                                   new_state=new_state)
+                                   new_state=new_state, load=load)
         who = f"user={user_id}" if user_id is not None else f"computer={match.seats[seat].level}"
         log.info("match=%s guild=%s %s seat=%s move=%s version=%s%s", match.id, match.guild_id, who,
                  seat, "<secret>" if private else canonical, match.version,
                  f" finished={match.result}" if match.result else "")
         match, forced = await self._play_forced_moves(match, new_state)
         if user_id is not None:
-            await self.clocks.player_acted(user_id)  # a move ends her time away
+            await self.clocks.player_acted(user_id, load.prefs if load else None)  # a move ends her time away
         public = [e for e in events if is_visible(e, None)]
         shown = None if private else canonical
         if secret_setup and self.in_secret_setup(match):
             presented = self.bus.publish(SetupProgress(match, seat))
         else:
-            rated = await self.ratings.rate_finished(match)
+            rated = await self.ratings.changes_of(match)
             presented = self.bus.publish(MovePlayed(match, "move", seat, shown, public, forced, rated))
         self._publish_end(match)
         return TurnReport(match, "move", seat, shown, public + [e for f in forced for e in f.events],
@@ -611,7 +678,7 @@ class MatchService:
                                            new_state=None, outcome=outcome)
                 log.info("match=%s guild=%s every player ran out of time version=%s", match.id, match.guild_id,
                          match.version)
-                rated = await self.ratings.rate_finished(match)
+                rated = await self.ratings.changes_of(match)
                 presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
                 self._publish_end(match)
                 return TurnReport(match, "timeout", seat, None, [], outcome, presented)
@@ -634,7 +701,7 @@ class MatchService:
                  f" finished={match.result}" if match.result else "")
         match, forced = await self._play_forced_moves(match, new_state)
         public = [e for e in events if is_visible(e, None)]
-        rated = await self.ratings.rate_finished(match)
+        rated = await self.ratings.changes_of(match)
         presented = self.bus.publish(MovePlayed(match, kind, seat, kind, public, forced, rated))
         self._publish_end(match)
         return TurnReport(match, kind, seat, kind, public, Outcome.from_json(match.result), presented)
@@ -649,47 +716,74 @@ class MatchService:
         An offer is not a move: it does not change the position, so the board and its buttons stay current. Any
         move clears it."""
         async with self._operation(lock_key=match_id):
-            match = await self._playable(match_id, user_id, expected_version)
-            seat = match.seat_of(user_id)
-            in_play = self.game_of(match).in_play(self.state_of(match))
-            if seat not in in_play:
-                raise errors.UserError("You are out of this match, so you can't offer or accept a draw.")
-            if any(not match.seats[s].is_member for s in in_play):
-                raise errors.UserError("The computer plays every match to its end: no draws. Play on, or resign.")
-            if match.draw_agreed and seat in match.draw_agreed:
-                raise errors.UserError("You have already offered a draw; waiting for an answer.")
-            agreed = sorted(set(match.draw_agreed or []) | {seat})
-            if not set(in_play) <= set(agreed):
-                try:
-                    await self.repo.set_draw_agreed(match.id, match.version, agreed)
-                except VersionConflict:
-                    raise errors.StaleBoard(self.board_link(match)) from None
-                log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
-                match = await self.get_match(match.id)
-                presented = self.bus.publish(DrawOffered(match, seat))
-                return TurnReport(match, "draw_offer", seat, presented=presented)
-            outcome = Outcome(tuple(), "draw by agreement")
-            match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
-                                       outcome=outcome)
-            log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
-            rated = await self.ratings.rate_finished(match)
-            presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
-            self._publish_end(match)
-            return TurnReport(match, "draw", seat, None, [], outcome, presented)
+            return await self.answering(match_id, lambda: self._offer_draw(match_id, user_id, expected_version))
+
+    async def answering(self, match_id: int, answer: Callable[[], Any]) -> Any:
+        """Run `answer` (read, decide, write guarded by what it read) again when another answer to the same
+        question landed between its read and its write (another process: this one holds the match's lock), so
+        both count; a move meanwhile makes the question stale."""
+        for _ in range(ANSWER_ATTEMPTS):
+            try:
+                return await answer()
+            except AnswerRaced:
+                continue
+        raise errors.UserError("Several answers arrived at once; please try again.")
+
+    async def answer_guarded(self, match: Match, write: Callable[[], Any]) -> None:
+        """`write` (guarded by the match's version and the answers read): AnswerRaced when only the answers
+        changed meanwhile, StaleBoard when the match moved on."""
+        try:
+            await write()
+        except VersionConflict:
+            now = await self.repo.get_match(match.id)
+            if now is not None and now.version == match.version and now.active:
+                raise AnswerRaced() from None
+            raise errors.StaleBoard(self.board_link(match)) from None
+
+    async def _offer_draw(self, match_id: int, user_id: int, expected_version: int | None) -> TurnReport:
+        match = await self._playable(match_id, user_id, expected_version)
+        seat = match.seat_of(user_id)
+        in_play = self.game_of(match).in_play(self.state_of(match))
+        if seat not in in_play:
+            raise errors.UserError("You are out of this match, so you can't offer or accept a draw.")
+        if any(not match.seats[s].is_member for s in in_play):
+            raise errors.UserError("The computer plays every match to its end: no draws. Play on, or resign.")
+        if match.draw_agreed and seat in match.draw_agreed:
+            raise errors.UserError("You have already offered a draw; waiting for an answer.")
+        agreed = sorted(set(match.draw_agreed or []) | {seat})
+        if not set(in_play) <= set(agreed):
+            await self.answer_guarded(match, lambda: self.repo.set_draw_agreed(
+                match.id, match.version, agreed, previous=match.draw_agreed))
+            log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
+            match = await self.get_match(match.id)
+            presented = self.bus.publish(DrawOffered(match, seat))
+            return TurnReport(match, "draw_offer", seat, presented=presented)
+        outcome = Outcome(tuple(), "draw by agreement")
+        match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
+                                   outcome=outcome)
+        log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
+        rated = await self.ratings.changes_of(match)
+        presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
+        self._publish_end(match)
+        return TurnReport(match, "draw", seat, None, [], outcome, presented)
 
     async def decline_draw(self, match_id: int, user_id: int, *, expected_version: int | None = None) -> TurnReport:
         async with self._operation(lock_key=match_id):
-            match = await self._playable(match_id, user_id, None)
-            seat = match.seat_of(user_id)
-            if not match.draw_agreed or (expected_version is not None and expected_version != match.version):
-                raise errors.UserError("There is no draw offer to answer (a move since has withdrawn it).")
-            if seat in match.draw_agreed:
-                raise errors.UserError("You can't decline your own offer — just play on.")
-            await self.repo.set_draw_agreed(match.id, match.version, None)
-            log.info("match=%s guild=%s user=%s seat=%s declined the draw", match.id, match.guild_id, user_id, seat)
-            match = await self.get_match(match.id)
-            presented = self.bus.publish(DrawDeclined(match, seat))
-            return TurnReport(match, "draw_declined", seat, presented=presented)
+            return await self.answering(match_id, lambda: self._decline_draw(match_id, user_id, expected_version))
+
+    async def _decline_draw(self, match_id: int, user_id: int, expected_version: int | None) -> TurnReport:
+        match = await self._playable(match_id, user_id, None)
+        seat = match.seat_of(user_id)
+        if not match.draw_agreed or (expected_version is not None and expected_version != match.version):
+            raise errors.UserError("There is no draw offer to answer (a move since has withdrawn it).")
+        if seat in match.draw_agreed:
+            raise errors.UserError("You can't decline your own offer — just play on.")
+        await self.answer_guarded(match, lambda: self.repo.set_draw_agreed(
+            match.id, match.version, None, previous=match.draw_agreed))
+        log.info("match=%s guild=%s user=%s seat=%s declined the draw", match.id, match.guild_id, user_id, seat)
+        match = await self.get_match(match.id)
+        presented = self.bus.publish(DrawDeclined(match, seat))
+        return TurnReport(match, "draw_declined", seat, presented=presented)
 
     async def check_draw_answer(self, match_id: int, user_id: int, version: int) -> Match:
         """The checks of a draw offer's Accept / Decline buttons, before anything changes."""
@@ -701,7 +795,9 @@ class MatchService:
         return match
 
     async def _playable(self, match_id: int, user_id: int, expected_version: int | None) -> Match:
-        match = await self.get_match(match_id)
+        return self._check_playable(await self.get_match(match_id), user_id, expected_version)
+
+    def _check_playable(self, match: Match, user_id: int, expected_version: int | None) -> Match:
         if match.seat_of(user_id) is None:
             raise errors.NotInMatch()
         if not match.active:
@@ -720,9 +816,11 @@ class MatchService:
         events: list[Event],
         new_state: Any | None,
         outcome: Outcome | None = None,
+        load: MatchLoad | None = None,
     ) -> Match:
-        """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`, and
-        start or stop the clocks of the seats whose turn began or ended."""
+        """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
+        with the clocks of the seats whose turn began or ended and, when a rated match ends, its ratings: one
+        unit of work. `load`: what the action read (the members' choices the clocks need; else read here)."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -738,22 +836,38 @@ class MatchService:
                 standings = [still_in] + ([out] if out else [])
         now = self.clock()
         result = outcome.to_json() if outcome else None
-        try:
-            await self.repo.record_move(
-                match, seat=seat, move=move, private=private, events=events, state=state_json,
-                result=result, draw_agreed=None, now=now, standings=standings,
-            )
-        except VersionConflict:
-            # Another process or click got there first; our change was not written.
-            raise errors.StaleBoard(self.board_link(match)) from None
-        if new_state is not None:
-            self._states[(match.id, match.version + 1)] = new_state
-        # The row as it now stands, without reading it back: exactly what record_move wrote.
-        match = replace(match, state=state_json, version=match.version + 1, status="finished" if result else "active",
+        # The row as the unit writes it, without reading it back.
+        after = replace(match, state=state_json, version=match.version + 1, status="finished" if result else "active",
                         result=result, draw_agreed=None, updated_at=now, standings=standings if result else None,
                         finished_at=now if result else None)
-        await self.clocks.turns_changed(match, acting_before, self.to_act(match), seat)
-        return match
+        acting_after = game.to_act(new_state) if new_state is not None and not result else []
+        if load is not None:
+            prefs = load.prefs
+        elif after.active and after.clock_seconds is not None:
+            prefs = await self.clocks.prefs(after.member_ids)
+        else:
+            prefs = {}
+        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs)
+        for _ in range(RATING_ATTEMPTS):
+            rating: RatingWrite | None = await self.ratings.plan(after)
+            unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
+                             now, timers, rating)
+            try:
+                await self.repo.commit_move(unit)
+                break
+            except VersionConflict:
+                # Another process or click got there first; our change was not written.
+                raise errors.StaleBoard(self.board_link(match)) from None
+            except RatingsMoved:
+                continue  # another finish moved a shared player's rating first: rate again from it
+        else:
+            raise errors.UserError("Too many matches are finishing at once; please try that again.")
+        if new_state is not None:
+            self._states[(match.id, after.version)] = new_state
+        self.clocks.armed(timers)
+        if load is not None:
+            self.clocks.remember(after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs)
+        return after
 
     async def move_log(self, match_id: int, viewer_seat: int | None) -> list[str]:
         """The move list as `viewer_seat` may read it: secret moves of others are shown as such."""

@@ -75,13 +75,18 @@ class Presenter:
             match = await self.service.get_match(event.match.id)  # the newest state: a later move may have followed
             if match.version != event.match.version:
                 return True  # superseded: the later move's board shows this one's result too
+            # The version is recorded as shown with its board post, unless a request must be asked first: a stop
+            # in between then repairs the board and asks again.
+            asks = self.service.pending_request(match) is not None
             if event.kind == "repair":
-                done = await self.boards.repair(match)
+                done = await self.boards.repair(match, announce=not asks)
             else:
-                done = await self.boards.post(match, played=event) is not None
-                await self.clocks.turn_began(match, event)
+                clock, prefs = await self.service.clocks.after_move(match)
+                done = await self.boards.post(match, played=event, clock=clock, announce=not asks) is not None
+                await self.clocks.turn_began(match, event, clock, prefs)
             await self._ask_for_answer(match)
-            await self._announced(match.id, match.version, done)
+            if asks:
+                await self._announced(match.id, match.version, done)
             return done
         if isinstance(event, BoardRequested):
             match = await self.service.get_match(event.match.id)

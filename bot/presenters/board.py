@@ -11,6 +11,7 @@ import logging
 import discord
 
 from bot.matches import MatchService
+from bot.matches.clocks import MatchClock
 from bot.matches.events import MovePlayed
 from bot.storage import Match
 
@@ -46,12 +47,14 @@ class BoardPresenter:
         return channel  # type: ignore[return-value]
 
     async def post(self, match: Match, *, played: MovePlayed | None = None, ping: bool = True,
-                   retire: tuple[int, ...] = (), keep_previous: bool = False) -> discord.Message | None:
+                   retire: tuple[int, ...] = (), keep_previous: bool = False, clock: MatchClock | None = None,
+                   announce: bool = False) -> discord.Message | None:
         """Post the current board in the match thread and retire the previous board post's buttons.
 
         `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged.
         `keep_previous`: the previous post keeps its buttons (a finished match's final post shown again keeps
-        Rematch on both; a Rematch pressed twice still makes one match)."""
+        Rematch on both; a Rematch pressed twice still makes one match). `clock`: the match's clock when the
+        caller knows it. `announce`: record this version as shown, with the post."""
         thread = await self.thread_of(match)
         if thread is None:
             return None
@@ -61,7 +64,7 @@ class BoardPresenter:
         caption = turn_caption(service.game_of(match), match, view, played=played,
                                secret_setup=service.in_secret_setup(match), lang=lang)
         if match.active:
-            caption = "\n".join([caption, *clock_lines(match, await service.clocks.of(match), lang)])
+            caption = "\n".join([caption, *clock_lines(match, clock or await service.clocks.of(match), lang)])
         pinged = service.users_to_act(match) if match.active else match.member_ids
         ping_text, allowed = mentions(pinged)
         if not ping:
@@ -73,7 +76,10 @@ class BoardPresenter:
             view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),
         )
         previous = match.board_message_id
-        await service.set_board_message(match.id, message.id)
+        if not await service.record_board(match, message.id, announced=announce):
+            # A newer version's board was recorded while this one was drawn: this post is the old one.
+            await self.retire(thread, message.id, match)
+            return message
         for old in {None if keep_previous else previous, *retire} - {None, message.id}:
             await self.retire(thread, old, match)
         if not match.active and isinstance(thread, discord.Thread):
@@ -92,7 +98,7 @@ class BoardPresenter:
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 
-    async def repair(self, match: Match) -> bool:
+    async def repair(self, match: Match, *, announce: bool = False) -> bool:
         """The bot stopped after writing a move but before its board post was recorded. Find a post of the
         current version the crash left unrecorded and adopt it, or post the board once; retire every other live
         board post of the match."""
@@ -111,9 +117,9 @@ class BoardPresenter:
         current = next((m for m in reversed(found) if _shows_version(m, match)), None)
         stale = tuple(m.id for m in found if m is not current)
         if current is None:
-            return await self.post(match, retire=stale) is not None
+            return await self.post(match, retire=stale, announce=announce) is not None
         previous = match.board_message_id
-        await self.service.set_board_message(match.id, current.id)
+        await self.service.record_board(match, current.id, announced=announce)
         for old in {previous, *stale} - {None, current.id}:
             await self.retire(thread, old, match)
         return True
@@ -125,9 +131,11 @@ def _custom_ids(message: discord.Message) -> list[str]:
 
 
 def _is_board_of(message: discord.Message, match_id: int) -> bool:
+    """A board post of this match: its picture and its buttons, which carry the match id (never its caption,
+    whose wording is free to change)."""
     if not any(a.filename == BOARD_FILENAME for a in message.attachments):
         return False
-    return f"#{match_id} ·" in message.content  # the caption's first line, in any language
+    return any(cid.startswith(f"sg:b:{match_id}:") or cid == f"sg:rm:{match_id}" for cid in _custom_ids(message))
 
 
 def _shows_version(message: discord.Message, match: Match) -> bool:

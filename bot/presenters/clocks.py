@@ -3,11 +3,14 @@ anything of a player's hidden information."""
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from bot.i18n import t
 from bot.matches import MatchService, catalogue
+from bot.matches.clocks import MatchClock
 from bot.matches.events import MovePlayed, TurnReminder
 from bot.matches.private import DmSender
-from bot.storage import Match
+from bot.storage import Match, MemberPrefs
 
 from .board import BoardPresenter
 from .clock_text import due
@@ -40,19 +43,18 @@ class ClockPresenter:
                           allowed_mentions=allowed)
         return True
 
-    async def turn_began(self, match: Match, played: MovePlayed) -> None:
+    async def turn_began(self, match: Match, played: MovePlayed, clock: MatchClock,
+                         prefs: Mapping[int, MemberPrefs]) -> None:
         """DM the players whose turn this move began, if they asked for it (/notify). Best effort: the board post
-        already mentions them, so a closed DM loses nothing."""
+        already mentions them, so a closed DM loses nothing. `clock` and `prefs`: as the move left them."""
         if not match.active:
             return
         waiting = [s for s in self.service.to_act(match) if s != played.seat and match.seats[s].is_member]
         if not waiting:
             return
-        prefs = await self.service.clocks.prefs([match.user_of(s) for s in waiting])
-        wanted = [s for s in waiting if prefs[match.user_of(s)].turn_dms]
+        wanted = [s for s in waiting if match.user_of(s) in prefs and prefs[match.user_of(s)].turn_dms]
         if not wanted:
             return
-        clock = await self.service.clocks.of(match)
         title = catalogue.info(match.game).title
         lang = await self.service.server_settings.language(match.guild_id)
         link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""

@@ -1,8 +1,8 @@
 """The SQL of clocks and the choices around them: the deadline and reminder timers of each seat, members' time
 away and notification choices, and per-server settings.
 
-ClockStore shares the Repository's single connection and transaction lock, so moving a member's deadlines never
-interleaves with a move being saved.
+ClockStore writes through the Repository's single writer (its units and transactions never interleave), so moving a
+member's deadlines never interleaves with a move being saved; it reads on the Repository's reader.
 """
 
 from __future__ import annotations
@@ -11,22 +11,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .repository import Repository
+from .records import MemberPrefs
+from .repository import CLOCK_KINDS, Repository, read
 
-DEADLINE = "turn_deadline"
-REMINDER = "turn_reminder"
-CLOCK_KINDS = (DEADLINE, REMINDER)
-
-
-@dataclass(frozen=True)
-class MemberPrefs:
-    user_id: int
-    turn_dms: bool = False
-    reminders: bool = True
-    away_until: float | None = None
-
-    def away(self, now: float) -> bool:
-        return self.away_until is not None and self.away_until > now
+DEADLINE, REMINDER = CLOCK_KINDS
 
 
 @dataclass(frozen=True)
@@ -42,27 +30,12 @@ class ClockStore:
         self.db = repo.db
 
     async def _write(self, statements: list[tuple[str, tuple]]) -> list[Any]:
-        async with self.repo.transaction():
-            return [await self.db.execute(sql, params) for sql, params in statements]
+        return await self.repo._write(statements)
 
     # --- deadlines and reminders -------------------------------------------------------------------------
 
-    async def update_seat_timers(self, match_id: int, *, cancel: Iterable[int] = (),
-                                 arm: dict[int, dict[str, float]] | None = None) -> None:
-        """In one transaction: drop the clock timers of the `cancel` seats, and (re)arm, unfired, the given kinds
-        of the `arm` seats ({seat: {kind: due_at}})."""
-        statements = [(f"DELETE FROM timers WHERE ref_id = ? AND seat = ? AND kind IN {_kinds()}", (match_id, seat))
-                      for seat in cancel]
-        statements += [(
-            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
-            (kind, match_id, seat, due_at),
-        ) for seat, timers in (arm or {}).items() for kind, due_at in timers.items()]
-        if statements:
-            await self._write(statements)
-
     async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             "SELECT due_at FROM timers WHERE kind = ? AND ref_id = ? AND seat = ?", (kind, match_id, seat)
         ) as cur:
             row = await cur.fetchone()
@@ -73,7 +46,7 @@ class ClockStore:
         if not match_ids:
             return []
         marks = ",".join("?" * len(match_ids))
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT ref_id, seat, due_at FROM timers WHERE kind = ? AND ref_id IN ({marks}) ORDER BY ref_id, seat",
             (DEADLINE, *match_ids),
         ) as cur:
@@ -82,7 +55,7 @@ class ClockStore:
     async def fired_deadlines_of_active_matches(self, kind: str = DEADLINE) -> list[SeatDeadline]:
         """Deadlines (or reminders) claimed by a dispatcher that stopped before it settled them (a crash
         mid-timeout)."""
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             "SELECT t.ref_id, t.seat, t.due_at FROM timers t JOIN matches m ON m.id = t.ref_id"
             " WHERE t.kind = ? AND t.fired_at IS NOT NULL AND m.status = 'active'", (kind,),
         ) as cur:
@@ -90,7 +63,7 @@ class ClockStore:
 
     async def clocked_matches_without_deadlines(self) -> list[int]:
         """Active matches with a clock and no deadline at all: a stop between a move and its clocks' start."""
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             "SELECT id FROM matches m WHERE status = 'active' AND clock_seconds IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.ref_id = m.id AND t.kind = ?) ORDER BY id", (DEADLINE,),
         ) as cur:
@@ -119,7 +92,7 @@ class ClockStore:
         if not ids:
             return found
         marks = ",".join("?" * len(ids))
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT user_id, turn_dms, reminders, away_until FROM members WHERE user_id IN ({marks})", ids
         ) as cur:
             for r in await cur.fetchall():
@@ -162,7 +135,7 @@ class ClockStore:
     # --- server settings ---------------------------------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
-        async with self.db.execute("SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,)) as cur:
+        async with read(self.repo.reader, "SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,)) as cur:
             return {r[0]: json.loads(r[1]) for r in await cur.fetchall()}
 
     async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:

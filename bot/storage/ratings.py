@@ -1,44 +1,36 @@
-"""The SQL of ratings: record a finished match's rating changes, read leaderboards and profiles, rebuild everything.
+"""The SQL of ratings: a rated finish's stored changes, leaderboards and profiles, and the rows a rebuild reads and
+replaces.
 
-Ratings are derived data (bot/ratings): the `ratings` and `rating_changes` tables can always be recomputed from the
-finished rated matches, replayed in the order they finished (finish time, then match id). Recording live follows the
-same order because matches are recorded as they finish; a rebuild restores that order if anything ever came late.
-
-RatingStore shares the Repository's single connection and its transaction lock, so a rating write never
-interleaves with a move being saved, and a rebuild is one transaction that finishing matches simply wait for.
+Ratings are derived data: the `ratings` and `rating_changes` tables can always be recomputed from the finished
+rated matches. The rating model runs in bot/ratings, driven by bot/matches/ratings.py; this store only reads and
+keeps its results (a finish is written with its move, see Repository.commit_move).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+import asyncio
+from typing import Sequence
 
 import aiosqlite
 
-from bot.ratings import (
-    LeaderboardEntry,
-    LeaderboardPage,
-    MatchResult,
-    Profile,
-    Rating,
-    RatingChange,
-    RatingError,
-    check_game,
-    rate_match,
-    replay,
-)
+from bot.ratings import LeaderboardEntry, LeaderboardPage, Profile, Rating, RatingChange, check_game
 
-from .repository import Repository
+from .rating_rows import CHANGE_COLUMNS as _CHANGE_COLUMNS
+from .rating_rows import RATING_COLUMNS as _RATING_COLUMNS
+from .rating_rows import change_row, rating_row
 
-_RATING_COLUMNS = (
-    "guild_id, game, member_id, name, mu, sigma, games, wins, draws, losses, streak, recent, provisional,"
-    " last_match_id, updated_at"
-)
-_CHANGE_COLUMNS = (
-    "match_id, member_id, guild_id, game, seat, place, outcome, mu_before, sigma_before, mu_after, sigma_after,"
-    " games, finished_at"
-)
+REBUILD_CHUNK = 250  # rows per transaction of a rebuild: a few milliseconds of the writer each
+REBUILD_PAUSE = 0.03  # seconds between two of them: longer than a waiting writer sleeps between tries
+_CHANGE_UPDATES = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in _CHANGE_COLUMNS.split(",")[2:])
+_RATING_UPDATES = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in _RATING_COLUMNS.split(",")[3:])
+_DELETE_CHANGE = "DELETE FROM rating_changes WHERE match_id = ? AND member_id = ?"
+_DELETE_RATING = "DELETE FROM ratings WHERE guild_id = ? AND game = ? AND member_id = ?"
+_UPSERT_CHANGE = (f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})"
+                  f" ON CONFLICT (match_id, member_id) DO UPDATE SET {_CHANGE_UPDATES}")
+_UPSERT_RATING = (f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+                  f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}")
+from .repository import Repository, read
+
 _LEADERBOARD_ORDER = "provisional, mu DESC, member_id"  # the order of the ratings_leaderboard index
 
 # Finished rated matches in the order they are rated, one row per seat (_results_from_rows reads the columns by
@@ -51,42 +43,6 @@ _FINISHED_RATED_MATCHES = """
     WHERE m.status = 'finished' AND m.rated = 1 {extra}
     ORDER BY COALESCE(m.finished_at, m.updated_at), m.id, s.seat
 """
-
-
-@dataclass
-class RebuildSummary:
-    matches: int  # matches rated
-    members: int  # (server, game, member) ratings written
-    skipped: list[tuple[int, str]] = field(default_factory=list)  # (match id, why) for matches that cannot be rated
-
-    def line(self) -> str:
-        text = f"rebuilt ratings: {self.matches} rated matches, {self.members} ratings"
-        if self.skipped:
-            text += f", {len(self.skipped)} matches skipped ({self.skipped[0][1]}"
-            text += ", ...)" if len(self.skipped) > 1 else ")"
-        return text
-
-
-def standings_from_row(standings_json: str | None, result_json: str | None, seats: int) -> list[list[int]]:
-    """The stored finishing order; for a match without one, what the engines' default gives: winners first, the
-    rest tied behind them, everyone tied in a draw."""
-    if standings_json:
-        return json.loads(standings_json)
-    if not result_json:
-        raise RatingError("the match has neither standings nor a result")
-    winners = list(json.loads(result_json).get("winners") or [])
-    rest = [s for s in range(seats) if s not in winners]
-    return [winners, rest] if winners and rest else [list(range(seats))]
-
-
-def _rating_row(r: Rating) -> tuple:
-    return (r.guild_id, r.game, r.member_id, r.name, r.mu, r.sigma, r.games, r.wins, r.draws, r.losses, r.streak,
-            r.recent, int(r.provisional), r.last_match_id, r.updated_at)
-
-
-def _change_row(c: RatingChange) -> tuple:
-    return (c.match_id, c.member_id, c.guild_id, c.game, c.seat, c.place, c.outcome, c.mu_before, c.sigma_before,
-            c.mu_after, c.sigma_after, c.games, c.finished_at)
 
 
 def _rating(row: aiosqlite.Row) -> Rating:
@@ -114,47 +70,9 @@ class RatingStore:
     def db(self) -> aiosqlite.Connection:
         return self.repo.db
 
-    # --- recording ---------------------------------------------------------------------------------------------
-
-    async def record_match(self, result: MatchResult) -> list[RatingChange]:
-        """Rate a finished match and store its changes, in one transaction. Idempotent: a match already rated
-        is not rated again; its stored changes are returned (so a retried final post shows the same numbers)."""
-        async with self.repo.transaction():
-            return await self.record_match_in_transaction(result)
-
-    async def record_match_in_transaction(self, result: MatchResult) -> list[RatingChange]:
-        """record_match for a caller that already holds `repo.transaction()` (to finish a match and rate it in
-        the same transaction: the lock is not re-entrant)."""
-        stored = await self.changes_for_match(result.match_id)
-        if stored:
-            return stored
-        result.validate()
-        current = await self._ratings_of(result.guild_id, result.game, result.members)
-        changes, ratings = rate_match(result, current)
-        await self.db.executemany(
-            f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
-            [_change_row(c) for c in changes],
-        )
-        await self.db.executemany(
-            f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})",
-            [_rating_row(r) for r in ratings],
-        )
-        return changes
-
-    async def record_finished(self, match_id: int) -> list[RatingChange]:
-        """Rate a stored match from its row: what the service calls once a match has ended (after its own
-        transaction committed). [] for a match that is unrated or not finished."""
-        async with self.repo.transaction():
-            results, skipped = await self._finished_results("AND m.id = ?", (match_id,))
-            if skipped:
-                raise RatingError(skipped[0][1])
-            if not results:
-                return []
-            return await self.record_match_in_transaction(results[0])
-
     async def changes_for_match(self, match_id: int) -> list[RatingChange]:
         """How the match moved each player's rating, in seat order; [] when it was not rated."""
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE match_id = ? ORDER BY seat", (match_id,)
         ) as cur:
             return [_change(row) for row in await cur.fetchall()]
@@ -163,7 +81,7 @@ class RatingStore:
 
     async def rating(self, guild_id: int, game: str, member_id: int) -> Rating | None:
         check_game(game)
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id = ?",
             (guild_id, game, member_id),
         ) as cur:
@@ -172,7 +90,7 @@ class RatingStore:
 
     async def member_ratings(self, guild_id: int, member_id: int) -> list[Rating]:
         """Every game the member is rated in on this server, most played first (the profile's overview)."""
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND member_id = ? ORDER BY games DESC, game",
             (guild_id, member_id),
         ) as cur:
@@ -181,7 +99,7 @@ class RatingStore:
     async def rank_of(self, rating: Rating) -> int:
         """1-based leaderboard rank: members ordered before this one, plus one (same order as the index)."""
         provisional = int(rating.provisional)
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND (provisional < ?"
             " OR (provisional = ? AND (mu > ? OR (mu = ? AND member_id < ?))))",
             (rating.guild_id, rating.game, provisional, provisional, rating.mu, rating.mu, rating.member_id),
@@ -196,14 +114,14 @@ class RatingStore:
         check_game(game)
         if offset < 0 or not 1 <= limit <= 100:
             raise ValueError(f"leaderboard page needs offset >= 0 and 1 <= limit <= 100, not {offset}, {limit}")
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
             f" ORDER BY {_LEADERBOARD_ORDER} LIMIT ? OFFSET ?",
             (guild_id, game, limit, offset),
         ) as cur:
             rows = await cur.fetchall()
         entries = [LeaderboardEntry(offset + i + 1, _rating(row)) for i, row in enumerate(rows)]
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
         ) as cur:
             (total,) = await cur.fetchone()
@@ -220,94 +138,74 @@ class RatingStore:
         rating = await self.rating(guild_id, game, member_id)
         if rating is None:
             return None
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE guild_id = ? AND game = ? AND member_id = ?"
             " ORDER BY finished_at, match_id",
             (guild_id, game, member_id),
         ) as cur:
             history = [_change(row) for row in await cur.fetchall()]
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
         ) as cur:
             (total,) = await cur.fetchone()
         return Profile(rating, await self.rank_of(rating), total, history)
 
-    # --- rebuilding --------------------------------------------------------------------------------------------
+    # --- rebuilding ------------------------------------------------------------------------------------------
 
-    async def rebuild(self) -> RebuildSummary:
-        """Recompute every rating from the finished rated matches and replace both tables, in one transaction.
+    async def finished_mark(self) -> tuple:
+        """A cheap fingerprint of the finished rated matches: it changes whenever one more finishes."""
+        async with read(self.repo.reader, 
+            "SELECT COUNT(*), COALESCE(SUM(id), 0), MAX(COALESCE(finished_at, updated_at)) FROM matches"
+            " WHERE status = 'finished' AND rated = 1"
+        ) as cur:
+            return tuple(await cur.fetchone())
 
-        Replaying thousands of matches takes a second or more, and the transaction lock also holds up every move
-        being saved. So the replay runs before the transaction, on a snapshot of the match rows; inside it, the
-        rows are read again and the replay is redone only if a match finished or changed meanwhile. Either way
-        what lands is exactly the replay of the rows committed at that moment, and a match finishing later waits
-        for the transaction, then is rated on top (or finds itself already rated)."""
-        snapshot = await self._finished_rows("", ())
-        results, skipped = _results_from_rows(snapshot)
-        replayed = replay(results)
-        async with self.repo.transaction():
-            rows = await self._finished_rows("", ())
-            if rows != snapshot:
-                results, skipped = _results_from_rows(rows)
-                replayed = replay(results)
-            await self.db.execute("DELETE FROM rating_changes")
-            await self.db.execute("DELETE FROM ratings")
-            await self.db.executemany(
-                f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
-                [_change_row(c) for c in replayed.changes],
-            )
-            await self.db.executemany(
-                f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})",
-                [_rating_row(r) for r in replayed.ratings.values()],
-            )
-        return RebuildSummary(len(results), len(replayed.ratings), skipped)
+    async def stored_rows(self) -> tuple[dict[tuple, tuple], dict[tuple, tuple]]:
+        """Every stored change and rating as rows, by key ((match, member) and (server, game, member))."""
+        async with read(self.repo.reader, f"SELECT {_CHANGE_COLUMNS} FROM rating_changes") as cur:
+            changes = {(r[0], r[1]): tuple(r) for r in await cur.fetchall()}
+        async with read(self.repo.reader, f"SELECT {_RATING_COLUMNS} FROM ratings") as cur:
+            ratings = {(r[0], r[1], r[2]): tuple(r) for r in await cur.fetchall()}
+        return changes, ratings
 
-    # --- helpers -----------------------------------------------------------------------------------------------
+    async def converge(self, changes: Sequence[RatingChange], ratings: Sequence[Rating]) -> int:
+        """Make both tables hold exactly these rows, writing only the rows that differ, REBUILD_CHUNK rows per short
+        transaction: a running bot's writes wait for one chunk at most, never for the whole rebuild, and its
+        readers see every rating at all times. Returns how many rows were written or deleted."""
+        stored_changes, stored_ratings = await self.stored_rows()
+        wanted_changes = {(c.match_id, c.member_id): change_row(c) for c in changes}
+        wanted_ratings = {(r.guild_id, r.game, r.member_id): rating_row(r) for r in ratings}
+        steps: list[tuple[str, tuple]] = []
+        for key in stored_changes.keys() - wanted_changes.keys():
+            steps.append((_DELETE_CHANGE, key))
+        for key in stored_ratings.keys() - wanted_ratings.keys():
+            steps.append((_DELETE_RATING, key))
+        steps += [(_UPSERT_CHANGE, row) for key, row in wanted_changes.items() if stored_changes.get(key) != row]
+        steps += [(_UPSERT_RATING, row) for key, row in wanted_ratings.items() if stored_ratings.get(key) != row]
+        for start in range(0, len(steps), REBUILD_CHUNK):
+            chunk = steps[start:start + REBUILD_CHUNK]
+            async with self.repo.transaction():
+                for sql in dict.fromkeys(sql for sql, _ in chunk):
+                    await self.db.executemany(sql, [params for each, params in chunk if each == sql])
+            # SQLite's lock is not fair: a waiting writer sleeps in growing steps (up to 100 ms) and would miss
+            # a gap of microseconds between two chunks. A pause longer than a chunk lets it in.
+            await asyncio.sleep(REBUILD_PAUSE)
+        return len(steps)
 
-    async def _ratings_of(self, guild_id: int, game: str, members: Sequence[int]) -> dict[int, Rating]:
+    # --- what the rating model reads ---------------------------------------------------------------------------
+
+    async def ratings_of(self, guild_id: int, game: str, members: Sequence[int]) -> dict[int, Rating]:
         marks = ", ".join("?" * len(members))
-        async with self.db.execute(
+        async with read(self.repo.reader, 
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})",
             (guild_id, game, *members),
         ) as cur:
             return {row["member_id"]: _rating(row) for row in await cur.fetchall()}
 
-    async def _finished_rows(self, extra: str, params: tuple[Any, ...]) -> list[tuple]:
-        """Finished rated matches joined with their seats, one plain tuple per seat, in rating order."""
-        async with self.db.execute(_FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
+    async def finished_rows(self, match_id: int | None = None) -> list[tuple]:
+        """Finished rated matches (or the one match) joined with their seats, one plain tuple per seat, in rating
+        order: (match id, guild id, game, standings JSON, result JSON, finished at, seat, user id, user name)."""
+        extra, params = ("AND m.id = ?", (match_id,)) if match_id is not None else ("", ())
+        async with read(self.repo.reader, _FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
             return [tuple(row) for row in await cur.fetchall()]
 
-    async def _finished_results(
-        self, extra: str, params: tuple[Any, ...]
-    ) -> tuple[list[MatchResult], list[tuple[int, str]]]:
-        return _results_from_rows(await self._finished_rows(extra, params))
-
-
-def _results_from_rows(rows: Iterable[tuple]) -> tuple[list[MatchResult], list[tuple[int, str]]]:
-    """Rows of _FINISHED_RATED_MATCHES as results, and the matches that cannot be rated with why."""
-    results: list[MatchResult] = []
-    skipped: list[tuple[int, str]] = []
-    for match_rows in _group_by_match(rows):
-        match_id, guild_id, game, standings_json, result_json, finished_at = match_rows[0][:6]
-        try:
-            standings = standings_from_row(standings_json, result_json, len(match_rows))
-            results.append(MatchResult.of(
-                match_id=match_id, guild_id=guild_id, game=game, members=[r[7] for r in match_rows],
-                standings=standings, finished_at=finished_at, names=[r[8] for r in match_rows],
-            ))
-        except (RatingError, ValueError, TypeError) as error:  # malformed JSON too: report, rate the rest
-            reason = str(error)
-            if not reason.startswith(f"match {match_id}"):
-                reason = f"match {match_id}: {reason}"
-            skipped.append((match_id, reason))
-    return results, skipped
-
-
-def _group_by_match(rows: Iterable[tuple]) -> list[list[tuple]]:
-    groups: list[list[tuple]] = []
-    for row in rows:
-        if groups and groups[-1][0][0] == row[0]:
-            groups[-1].append(row)
-        else:
-            groups.append([row])
-    return groups

@@ -143,3 +143,70 @@ class Timer:
     ref_id: int
     seat: int
     due_at: float
+
+
+@dataclass(frozen=True)
+class SeatTimers:
+    """The clock timers a unit changes: the `cancel` seats lose their deadline and reminder; the `arm` seats get
+    the given kinds, unfired ({seat: {kind: due_at}})."""
+
+    cancel: tuple[int, ...] = ()
+    arm: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not self.cancel and not self.arm
+
+
+@dataclass(frozen=True)
+class RatingWrite:
+    """A rated finish as the rating model computed it, with what it was computed from: `games_before` holds, per
+    member, the games of the rating it started from (0: none yet). The store writes it only if those ratings are
+    still what the model saw, so two finishes sharing a player can't both start from the same rating."""
+
+    match_id: int
+    guild_id: int
+    game: str
+    games_before: dict[int, int]
+    changes: list[Any]  # bot.ratings.RatingChange
+    ratings: list[Any]  # bot.ratings.Rating
+
+
+@dataclass(frozen=True)
+class MoveWrite:
+    """One accepted action as one unit: the new state and log entry (only if the match is still at `version`),
+    the seats' clock timers and, when it ends a rated match, the ratings."""
+
+    match_id: int
+    version: int  # the version the action was decided on
+    seat: int
+    move: str
+    private: bool
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+    result: dict[str, Any] | None
+    standings: list[list[int]] | None
+    now: float
+    timers: SeatTimers = SeatTimers()
+    ratings: RatingWrite | None = None
+
+
+@dataclass(frozen=True)
+class MemberPrefs:
+    user_id: int
+    turn_dms: bool = False
+    reminders: bool = True
+    away_until: float | None = None
+
+    def away(self, now: float) -> bool:
+        return self.away_until is not None and self.away_until > now
+
+
+@dataclass(frozen=True)
+class MatchLoad:
+    """Everything an action on a match needs, read at once: the match, its seats' running deadlines and its
+    members' choices (defaults for members who never chose)."""
+
+    match: Match
+    deadlines: dict[int, float]
+    prefs: dict[int, MemberPrefs]

@@ -1,51 +1,221 @@
-"""All SQL of the bot. The match service talks to this class only, never to the connection."""
+"""All SQL of the bot. The match service talks to this class only, never to the connection.
+
+Writes are units of work: a unit is a synchronous function of the writing connection, and the units waiting at the
+same moment are committed together (run_unit). Larger writes that read as they go use transaction(), which the
+group writer never interleaves with. Reads use `reader`, a second connection when the bot opened one (WAL), each
+run to its end in one trip to its thread (read)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import sqlite3
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple
 
 import aiosqlite
 
-from .records import Challenge, ChallengeSeat, LoggedMove, Match, PrivateMessage, Seat, Timer
+from .rating_rows import RatingsMoved, write_rated_finish
+from .records import (
+    Challenge,
+    ChallengeSeat,
+    LoggedMove,
+    Match,
+    MatchLoad,
+    MemberPrefs,
+    MoveWrite,
+    PrivateMessage,
+    RatingWrite,
+    Seat,
+    SeatTimers,
+    Timer,
+)
+
+CLOCK_KINDS = ("turn_deadline", "turn_reminder")  # a seat's clock timers (bot/storage/clocks.py)
+
+# One match with its seats, one row per seat, in one statement; with each seat's member choices and running
+# deadline for an action's load. The seat columns carry a prefix: they must not shadow the match's own.
+_MATCH_WITH_SEATS = """
+    SELECT m.*, s.seat AS seat_no, s.kind AS seat_kind, s.user_id AS seat_user, s.user_name AS seat_name,
+           s.level AS seat_level{extra}
+    FROM matches AS m JOIN match_seats AS s ON s.match_id = m.id{joins}
+    WHERE m.id = ? ORDER BY s.seat
+"""
+_LOAD_COLUMNS = (
+    ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until,"
+    " (SELECT t.due_at FROM timers AS t WHERE t.kind = 'turn_deadline' AND t.ref_id = m.id AND t.seat = s.seat)"
+    " AS deadline"
+)
+_LOAD_JOINS = " LEFT JOIN members AS p ON p.user_id = s.user_id"
 
 
 class VersionConflict(Exception):
     """The match moved on since the caller read it: its write was not applied."""
 
 
-async def _finish(coro: Any) -> None:
-    """Run `coro` to the end even if the caller is cancelled meanwhile; re-raise the cancellation afterwards."""
+async def _finish(coro: Any) -> Any:
+    """Run `coro` to the end even if the caller is cancelled meanwhile; re-raise the cancellation afterwards.
+    Returns what `coro` returned."""
     task = asyncio.ensure_future(coro)
     cancelled = False
     while not task.done():
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
-            if task.done():
-                break
+            # Also when the work finished in the same instant: the caller was cancelled all the same.
             cancelled = True
     if cancelled:
         task.result()
         raise asyncio.CancelledError()
-    task.result()
+    return task.result()
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+class Fetched:
+    """The rows of a read that already ran to its end."""
+
+    def __init__(self, rows: list[sqlite3.Row]):
+        self.rows = rows
+
+    async def fetchall(self) -> list[sqlite3.Row]:
+        return self.rows
+
+    async def fetchone(self) -> sqlite3.Row | None:
+        return self.rows[0] if self.rows else None
+
+
+@asynccontextmanager
+async def read(connection: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> AsyncIterator[Fetched]:
+    """Run a read to its end in one trip to the connection's thread. A statement left open between two trips
+    (executed, then fetched later) would hold the connection's snapshot, and every read queued meanwhile on the
+    shared reader would see the database as it was before the latest commits."""
+    yield Fetched(list(await connection.execute_fetchall(sql, tuple(params))))
+
+
+async def _settled(future: asyncio.Future) -> None:
+    await asyncio.wait([future])
+
+
+# Failures that belong to one unit: its savepoint is rolled back and the rest of its group is written.
+UNIT_FAILURES = (VersionConflict, RatingsMoved, sqlite3.IntegrityError)
+
+
+def _run_group(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[BaseException | None, Any]]:
+    """On the writer's thread: every unit in its own savepoint inside one transaction, committed once."""
+    conn.execute("BEGIN IMMEDIATE")
+    outcomes: list[tuple[BaseException | None, Any]] = []
+    try:
+        for unit in units:
+            conn.execute("SAVEPOINT unit")
+            try:
+                value = unit(conn)
+            except UNIT_FAILURES as failure:
+                conn.execute("ROLLBACK TO unit")
+                conn.execute("RELEASE unit")
+                outcomes.append((failure, None))
+            else:
+                conn.execute("RELEASE unit")
+                outcomes.append((None, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _run_statements(statements: list[tuple[str, tuple]], conn: sqlite3.Connection) -> list[Done]:
+    done = []
+    for sql, params in statements:
+        cur = conn.execute(sql, params)
+        done.append(Done(cur.rowcount, cur.lastrowid))
+    return done
+
+
+Unit = Callable[[sqlite3.Connection], Any]  # one unit of work: synchronous SQL on the writer's own thread
+MAX_BATCH = 256  # units committed together at most
+
+
+class Done(NamedTuple):
+    """What one statement of a unit did."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+class _Queued:
+    __slots__ = ("unit", "future")
+
+    def __init__(self, unit: Unit, future: asyncio.Future):
+        self.unit = unit
+        self.future = future
+
+
 class Repository:
-    def __init__(self, db: aiosqlite.Connection):
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None):
         self.db = db
-        # One connection is shared by every coroutine: transactions must not interleave on it.
+        # Reads that need not see an open transaction's writes go to their own connection when there is one
+        # (WAL: readers never wait for the writer); else they share the writer's.
+        self.reader = reader or db
+        # One writing connection is shared by every coroutine: transactions must not interleave on it.
         self._tx_lock = asyncio.Lock()
+        self._queue: list[_Queued] = []
+        self._writer: asyncio.Future | None = None
 
     async def close(self) -> None:
-        if self.db._running:  # closing twice (shutdown, then a test's teardown) is harmless
-            await self.db.close()
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
+        for connection in {id(self.reader): self.reader, id(self.db): self.db}.values():
+            if connection._running:  # closing twice (shutdown, then a test's teardown) is harmless
+                await connection.close()
+
+    # --- group commit -------------------------------------------------------------------------------------
+
+    async def run_unit(self, unit: Unit) -> Any:
+        """Run one unit of work, committed together with the other units waiting at the same moment: one
+        transaction and one trip to the writer's thread for the whole group, each unit in its own savepoint, so
+        a failed guard (VersionConflict, RatingsMoved, a constraint) rolls back that unit alone. Any other
+        failure (an I/O error) fails every unit of the group with it, and nothing of them is written.
+
+        A caller cancelled while its unit waits drops it (nothing written); once the group runs, the unit is
+        written whole or not at all, and the cancellation is raised after."""
+        queued = _Queued(unit, asyncio.get_running_loop().create_future())
+        self._queue.append(queued)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_groups())
+        try:
+            return await asyncio.shield(queued.future)
+        except asyncio.CancelledError:
+            if queued in self._queue:
+                self._queue.remove(queued)
+                raise
+            await _finish(_settled(queued.future))
+            raise
+
+    async def _write_groups(self) -> None:
+        while self._queue:
+            group, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            try:
+                async with self._tx_lock:  # never inside a transaction opened through transaction()
+                    outcomes = await _finish(self.db._execute(_run_group, self.db._conn, [q.unit for q in group]))
+            except BaseException as exc:  # nothing of the group was written: every unit fails with the error
+                for queued in group:
+                    if not queued.future.done():
+                        queued.future.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            for queued, (failure, value) in zip(group, outcomes):
+                if queued.future.done():
+                    continue
+                if failure is not None:
+                    queued.future.set_exception(failure)
+                else:
+                    queued.future.set_result(value)
 
     # --- transactions ------------------------------------------------------------------------------------
 
@@ -80,9 +250,9 @@ class Repository:
         if self.db.in_transaction:
             await self.db.execute(statement)
 
-    async def _write(self, statements: Iterable[tuple[str, tuple]]) -> list[aiosqlite.Cursor]:
-        async with self.transaction():
-            return [await self.db.execute(sql, params) for sql, params in statements]
+    async def _write(self, statements: Iterable[tuple[str, tuple]]) -> list[Done]:
+        """Statements as one unit (group-committed)."""
+        return await self.run_unit(functools.partial(_run_statements, list(statements)))
 
     # --- challenges --------------------------------------------------------------------------------------
 
@@ -134,11 +304,11 @@ class Repository:
         return await self.get_challenge(challenge_id)
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
-        async with self.db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
+        async with read(self.reader, "SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT * FROM challenge_seats WHERE challenge_id = ? ORDER BY position", (challenge_id,)
         ) as cur:
             seats = [
@@ -178,7 +348,7 @@ class Repository:
 
     async def open_rematch(self, match_id: int, now: float) -> Challenge | None:
         """The newest open, unexpired rematch challenge of a match, if any."""
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT id FROM challenges WHERE rematch_of = ? AND status = 'open' AND expires_at > ?"
             " ORDER BY id DESC LIMIT 1", (match_id, now),
         ) as cur:
@@ -186,7 +356,7 @@ class Repository:
         return await self.get_challenge(row["id"]) if row else None
 
     async def count_open_challenges(self, challenger_id: int) -> int:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND status = 'open'", (challenger_id,)
         ) as cur:
             (value,) = await cur.fetchone()
@@ -195,12 +365,12 @@ class Repository:
     # --- timers ------------------------------------------------------------------------------------------
 
     async def next_timer_due(self) -> float | None:
-        async with self.db.execute("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
+        async with read(self.reader, "SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL") as cur:
             (value,) = await cur.fetchone()
         return value
 
     async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT id, kind, ref_id, seat, due_at FROM timers WHERE fired_at IS NULL AND due_at <= ?"
             " ORDER BY due_at LIMIT ?", (now, limit),
         ) as cur:
@@ -236,8 +406,10 @@ class Repository:
         state: dict[str, Any],
         seats: list[ChallengeSeat],
         now: float,
+        timers: SeatTimers = SeatTimers(),
     ) -> Match:
-        """Create the match and mark its challenge started, in one transaction (a challenge starts once)."""
+        """Create the match with its first clock timers and mark its challenge started, in one transaction (a
+        challenge starts once)."""
         async with self.transaction():
             cur = await self.db.execute(
                 "UPDATE challenges SET status = 'started' WHERE id = ? AND status = 'open'", (challenge.id,)
@@ -261,48 +433,62 @@ class Repository:
             await self.db.execute("UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge.id))
             await self.db.execute("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?",
                                   (challenge.id,))
+            for sql, params in _seat_timer_statements(match_id, timers):
+                await self.db.execute(sql, params)
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> Match | None:
-        async with self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        """The match with its seats, in one statement."""
+        async with read(self.reader, _MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,)) as cur:
+            rows = await cur.fetchall()
+        return _match_from_seat_rows(rows) if rows else None
+
+    async def load_match(self, match_id: int) -> MatchLoad | None:
+        """What an action on the match needs, in one statement: the match, its running deadlines and its
+        members' choices."""
+        async with read(self.reader, _MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS),
+                                   (match_id,)) as cur:
+            rows = await cur.fetchall()
+        if not rows:
             return None
-        return await self._match_from_row(row)
+        deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
+        prefs = {r["seat_user"]: MemberPrefs(r["seat_user"], bool(r["turn_dms"]), bool(r["reminders"]),
+                                             r["away_until"]) if r["member_id"] is not None
+                 else MemberPrefs(r["seat_user"])
+                 for r in rows if r["seat_user"] is not None}
+        return MatchLoad(_match_from_seat_rows(rows), deadlines, prefs)
 
     async def _match_from_row(self, row: aiosqlite.Row) -> Match:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT seat, kind, user_id, user_name, level FROM match_seats WHERE match_id = ? ORDER BY seat",
             (row["id"],),
         ) as cur:
             seats = [Seat(r["seat"], r["user_id"], r["user_name"], r["kind"], r["level"])
                      for r in await cur.fetchall()]
-        return Match(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
-            game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
-            state=json.loads(row["state"]), version=row["version"], board_message_id=row["board_message_id"],
-            draw_agreed=json.loads(row["draw_agreed"]) if row["draw_agreed"] else None,
-            result=json.loads(row["result"]) if row["result"] else None,
-            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
-            announced_version=row["announced_version"], rated=bool(row["rated"]),
-            standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
-            takeback=json.loads(row["takeback"]) if row["takeback"] else None,
-            clock_seconds=row["clock_seconds"],
-        )
+        return _match(row, seats)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self._write([("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))])
 
-    async def set_board_message(self, match_id: int, message_id: int) -> None:
-        await self._write([("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))])
+    async def record_board(self, match_id: int, version: int, message_id: int, *, announced: bool) -> bool:
+        """Record the board post of `version` as the match's current board (and, with `announced`, that version
+        as shown), unless a newer version's board is out already: an older post never becomes the current
+        board. False when refused."""
+        (cur,) = await self._write([(
+            "UPDATE matches SET board_message_id = ?, announced_version = CASE WHEN ? AND announced_version < ?"
+            " THEN ? ELSE announced_version END WHERE id = ? AND announced_version <= ?",
+            (message_id, int(announced), version, version, match_id, version),
+        )])
+        return cur.rowcount == 1
 
     async def mark_announced(self, match_id: int, version: int) -> None:
         await self._write([(
-            "UPDATE matches SET announced_version = MAX(announced_version, ?) WHERE id = ?", (version, match_id)
+            "UPDATE matches SET announced_version = ? WHERE id = ? AND announced_version < ?",
+            (version, match_id, version),
         )])
 
     async def active_matches_with_computers(self) -> list[Match]:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT * FROM matches WHERE status = 'active' AND id IN"
             " (SELECT match_id FROM match_seats WHERE kind = 'computer') ORDER BY id"
         ) as cur:
@@ -310,29 +496,35 @@ class Repository:
         return [await self._match_from_row(r) for r in rows]
 
     async def unannounced_matches(self) -> list[Match]:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT * FROM matches WHERE announced_version < version AND thread_id IS NOT NULL ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
         return [await self._match_from_row(r) for r in rows]
 
-    async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None) -> None:
-        """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers)."""
+    async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None, *,
+                              previous: list[int] | None) -> None:
+        """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers) and
+        the agreements are still `previous` (what the caller read): two answers at once both count, the second
+        after reading the first. VersionConflict otherwise."""
         (cur,) = await self._write([(
-            "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'",
-            (_dumps(agreed) if agreed else None, match_id, version),
+            "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'"
+            " AND draw_agreed IS ?",
+            (_dumps(agreed) if agreed else None, match_id, version, _dumps(previous) if previous else None),
         )])
         if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version}")
+            raise VersionConflict(f"match {match_id} is no longer at version {version} with those agreements")
 
-    async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None) -> None:
-        """Record a take-back request (or its answers), only while the match is still at `version`."""
+    async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None, *,
+                           previous: dict[str, Any] | None) -> None:
+        """Record a take-back request (or its answers), only while the match is still at `version` and the
+        request is still `previous` (what the caller read). VersionConflict otherwise."""
         (cur,) = await self._write([(
-            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active'",
-            (_dumps(request) if request else None, match_id, version),
+            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active' AND takeback IS ?",
+            (_dumps(request) if request else None, match_id, version, _dumps(previous) if previous else None),
         )])
         if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version}")
+            raise VersionConflict(f"match {match_id} is no longer at version {version} with that request")
 
     async def matches_of_user(self, user_id: int, *, active_only: bool = True) -> list[Match]:
         sql = (
@@ -340,50 +532,26 @@ class Repository:
             + (" AND m.status = 'active'" if active_only else "")
             + " ORDER BY m.updated_at DESC"
         )
-        async with self.db.execute(sql, (user_id,)) as cur:
+        async with read(self.reader, sql, (user_id,)) as cur:
             rows = await cur.fetchall()
         return [await self._match_from_row(r) for r in rows]
 
-    async def record_move(
-        self,
-        match: Match,
-        *,
-        seat: int,
-        move: str,
-        private: bool,
-        events: list[dict[str, Any]],
-        state: dict[str, Any],
-        result: dict[str, Any] | None,
-        draw_agreed: list[int] | None,
-        now: float,
-        standings: list[list[int]] | None = None,
-    ) -> int:
-        """Write the new state and its log entry in one transaction, only if the match is still at the version
-        the caller read. Returns the new version; raises VersionConflict when someone else got there first."""
-        new_version = match.version + 1
-        async with self.transaction():
-            cur = await self.db.execute(
-                "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = ?, updated_at = ?,"
-                " standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
-                (_dumps(state), new_version, "finished" if result else "active",
-                 _dumps(result) if result else None, _dumps(draw_agreed) if draw_agreed else None, now,
-                 _dumps(standings) if result and standings else None, now if result else None,
-                 match.id, match.version),
-            )
-            if cur.rowcount != 1:
-                raise VersionConflict(f"match {match.id} is no longer at version {match.version}")
-            await self.db.execute(
-                "INSERT INTO moves (match_id, version, seat, move, private, events, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match.id, new_version, seat, move, int(private), _dumps(events), now),
-            )
-            if result:
-                await self.db.execute("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'",
-                                      (match.id,))
-        return new_version
+    async def commit_move(self, unit: MoveWrite) -> int:
+        """One action, all or nothing: the new state and its log entry, only if the match is still at the
+        version the action was decided on (else VersionConflict), the seats' clock timers (a finished match
+        loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version."""
+        return await self.run_unit(functools.partial(_commit_move, unit))
+
+    async def record_ratings(self, write: RatingWrite) -> None:
+        """A rated finish on its own (a match rated after its end): RatingsMoved when its ratings changed."""
+        await self.run_unit(functools.partial(write_rated_finish, write=write))
+
+    async def write_seat_timers(self, match_id: int, timers: SeatTimers) -> None:
+        if not timers.empty:
+            await self._write(_seat_timer_statements(match_id, timers))
 
     async def moves(self, match_id: int) -> list[LoggedMove]:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT * FROM moves WHERE match_id = ? ORDER BY version", (match_id,)
         ) as cur:
             rows = await cur.fetchall()
@@ -406,7 +574,7 @@ class Repository:
         return cur.lastrowid
 
     async def pending_private_messages(self, match_id: int, user_id: int) -> list[PrivateMessage]:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT * FROM private_messages WHERE match_id = ? AND user_id = ? AND channel = 'pending' ORDER BY id",
             (match_id, user_id),
         ) as cur:
@@ -425,7 +593,7 @@ class Repository:
         ])
 
     async def private_messages(self, match_id: int) -> list[PrivateMessage]:
-        async with self.db.execute(
+        async with read(self.reader, 
             "SELECT * FROM private_messages WHERE match_id = ? ORDER BY id", (match_id,)
         ) as cur:
             rows = await cur.fetchall()
@@ -434,3 +602,69 @@ class Repository:
                            r["channel"], r["created_at"], r["delivered_at"])
             for r in rows
         ]
+
+
+def _match_from_seat_rows(rows: list[aiosqlite.Row]) -> Match:
+    row = rows[0]
+    seats = [Seat(r["seat_no"], r["seat_user"], r["seat_name"], r["seat_kind"], r["seat_level"]) for r in rows]
+    return _match(row, seats)
+
+
+def _match(row: aiosqlite.Row, seats: list[Seat]) -> Match:
+    return Match(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+        game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
+        state=json.loads(row["state"]), version=row["version"], board_message_id=row["board_message_id"],
+        draw_agreed=json.loads(row["draw_agreed"]) if row["draw_agreed"] else None,
+        result=json.loads(row["result"]) if row["result"] else None,
+        created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+        announced_version=row["announced_version"], rated=bool(row["rated"]),
+        standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
+        takeback=json.loads(row["takeback"]) if row["takeback"] else None,
+        clock_seconds=row["clock_seconds"],
+    )
+
+
+def _commit_move(unit: MoveWrite, conn: sqlite3.Connection) -> int:
+    new_version = unit.version + 1
+    cur = conn.execute(
+        "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = NULL,"
+        " updated_at = ?, standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
+        (_dumps(unit.state), new_version, "finished" if unit.result else "active",
+         _dumps(unit.result) if unit.result else None, unit.now,
+         _dumps(unit.standings) if unit.result and unit.standings else None,
+         unit.now if unit.result else None, unit.match_id, unit.version),
+    )
+    if cur.rowcount != 1:
+        raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
+    conn.execute(
+        "INSERT INTO moves (match_id, version, seat, move, private, events, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (unit.match_id, new_version, unit.seat, unit.move, int(unit.private), _dumps(unit.events), unit.now),
+    )
+    if unit.result:
+        conn.execute("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'", (unit.match_id,))
+    else:
+        for sql, params in _seat_timer_statements(unit.match_id, unit.timers):
+            conn.execute(sql, params)
+    if unit.ratings is not None:
+        write_rated_finish(conn, unit.ratings)
+    return new_version
+
+
+def _seat_timer_statements(match_id: int, timers: SeatTimers) -> list[tuple[str, tuple]]:
+    """Drop the clock timers of the `cancel` seats; (re)arm, unfired, the given kinds of the `arm` seats."""
+    kinds = ", ".join(f"'{kind}'" for kind in CLOCK_KINDS)
+    statements = []
+    if timers.cancel:
+        marks = ", ".join("?" * len(timers.cancel))
+        statements.append((f"DELETE FROM timers WHERE ref_id = ? AND seat IN ({marks}) AND kind IN ({kinds})",
+                           (match_id, *timers.cancel)))
+    rows = [(kind, match_id, seat, due_at) for seat, armed in sorted(timers.arm.items())
+            for kind, due_at in sorted(armed.items())]
+    if rows:
+        statements.append((
+            f"INSERT INTO timers (kind, ref_id, seat, due_at) VALUES {', '.join(['(?, ?, ?, ?)'] * len(rows))}"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            tuple(value for row in rows for value in row),
+        ))
+    return statements

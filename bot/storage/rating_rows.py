@@ -1,0 +1,59 @@
+"""The rows of the two rating tables, and the guarded write of one rated finish (shared by the move unit in
+repository.py and the rating reads in ratings.py). The numbers themselves come from bot/ratings."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.ratings import Rating, RatingChange
+
+from .records import RatingWrite
+
+RATING_COLUMNS = (
+    "guild_id, game, member_id, name, mu, sigma, games, wins, draws, losses, streak, recent, provisional,"
+    " last_match_id, updated_at"
+)
+CHANGE_COLUMNS = (
+    "match_id, member_id, guild_id, game, seat, place, outcome, mu_before, sigma_before, mu_after, sigma_after,"
+    " games, finished_at"
+)
+_RATING_UPDATES = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in RATING_COLUMNS.split(",")[3:])
+
+
+class RatingsMoved(Exception):
+    """A rating the write was computed from changed meanwhile (another finish sharing a player), or the match was
+    rated already: nothing of the unit was written; compute again from the ratings as they are now."""
+
+
+def rating_row(r: Rating) -> tuple:
+    return (r.guild_id, r.game, r.member_id, r.name, r.mu, r.sigma, r.games, r.wins, r.draws, r.losses, r.streak,
+            r.recent, int(r.provisional), r.last_match_id, r.updated_at)
+
+
+def change_row(c: RatingChange) -> tuple:
+    return (c.match_id, c.member_id, c.guild_id, c.game, c.seat, c.place, c.outcome, c.mu_before, c.sigma_before,
+            c.mu_after, c.sigma_after, c.games, c.finished_at)
+
+
+def write_rated_finish(conn: sqlite3.Connection, write: RatingWrite) -> None:
+    """Inside the caller's transaction (a unit on the writer's thread): store a rated finish if every rating it
+    started from is unchanged (compare-and-set on each member's game count) and the match has no changes yet;
+    else RatingsMoved."""
+    members = sorted(write.games_before)
+    marks = ", ".join("?" * len(members))
+    found = dict(conn.execute(
+        f"SELECT member_id, games FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})"
+        " UNION ALL SELECT -1, COUNT(*) FROM rating_changes WHERE match_id = ?",
+        (write.guild_id, write.game, *members, write.match_id),
+    ).fetchall())
+    if found.pop(-1, 0) or any(found.get(m, 0) != write.games_before[m] for m in members):
+        raise RatingsMoved(f"match {write.match_id}: its players' ratings changed since they were read")
+    conn.executemany(
+        f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+        [change_row(c) for c in write.changes],
+    )
+    conn.executemany(
+        f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+        f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}",
+        [rating_row(r) for r in write.ratings],
+    )

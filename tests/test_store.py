@@ -1,0 +1,415 @@
+"""The store on its own: cancellation around a commit, what it refuses to open, the indexes its searches use."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bot.matches import MatchService, errors
+from bot.matches.records import MatchRecords
+from bot.storage import (
+    DatabaseError,
+    NewerDatabase,
+    RatingsMoved,
+    Repository,
+    VersionConflict,
+    database,
+    open_database,
+    open_reader,
+    repository,
+)
+from bot.storage.repository import _finish
+
+
+# --- a cancellation never gets lost around a commit ----------------------------------------------------------------
+
+async def test_a_cancellation_arriving_as_the_commit_finishes_is_raised_after_it():
+    """The caller is cancelled in the very step in which the commit completes: the commit stands, and the caller
+    still learns it was cancelled instead of going on as if nothing happened."""
+    caller = None
+    committed = []
+
+    async def commit():
+        caller.cancel()  # the cancellation and the end of the commit reach the caller together
+        committed.append(True)
+
+    async def run():
+        await _finish(commit())
+        return "went on"
+
+    caller = asyncio.ensure_future(run())
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert committed == [True]
+
+
+async def test_a_cancellation_during_the_commit_waits_for_it_and_is_raised():
+    started, release = asyncio.Event(), asyncio.Event()
+    committed = []
+
+    async def commit():
+        started.set()
+        await release.wait()
+        committed.append(True)
+
+    caller = asyncio.ensure_future(_finish(commit()))
+    await started.wait()
+    caller.cancel()
+    await asyncio.sleep(0)
+    assert not caller.done()  # still finishing the commit
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert committed == [True]
+
+
+# --- what the store refuses to open, in one line each ---------------------------------------------------------------
+
+def run_bot(*args, env_extra=None, cwd=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("STRATEGOS_", "DISCORD_"))}
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=60)
+
+
+def newer_database(path):
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {database.migration_files()[-1][0] + 1}")
+    connection.close()
+    return path
+
+
+async def test_a_database_of_a_newer_strategos_is_refused(tmp_path):
+    path = newer_database(tmp_path / "newer.db")
+    with pytest.raises(NewerDatabase, match="written by a newer Strategos"):
+        await open_database(path)
+    tables = sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall()
+    assert tables == []  # nothing was migrated into it
+
+
+def test_the_bot_and_the_rebuild_refuse_a_newer_database_in_one_line(tmp_path):
+    path = newer_database(tmp_path / "newer.db")
+    bot = run_bot(env_extra={"DISCORD_TOKEN": "token", "STRATEGOS_DATABASE": str(path)}, cwd=tmp_path)
+    assert bot.returncode == 2 and len(bot.stderr.strip().splitlines()) == 1, bot.stderr
+    assert bot.stderr.startswith(f"strategos: refusing the database at {path}: the database was written by a newer")
+    rebuild = run_bot("ratings", "--rebuild", "--database", str(path), cwd=tmp_path)
+    assert rebuild.returncode == 1 and len(rebuild.stderr.strip().splitlines()) == 1, rebuild.stderr
+    assert "written by a newer Strategos" in rebuild.stderr
+
+
+@pytest.mark.parametrize("where", ["a folder", "unwritable"])
+def test_a_database_that_cannot_be_opened_is_one_line_without_tracebacks(tmp_path, where):
+    path = tmp_path if where == "a folder" else "/proc/strategos.db"
+    result = run_bot(env_extra={"DISCORD_TOKEN": "token", "STRATEGOS_DATABASE": str(path)}, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"strategos: cannot open the database at {path} (unable to open database file). Check STRATEGOS_DATABASE:"
+        " it must name a file in a folder this user may write."], result.stderr
+    assert result.stdout == ""
+
+
+async def test_a_database_in_a_missing_folder_is_refused_and_nothing_is_created(tmp_path):
+    with pytest.raises(DatabaseError, match="does not exist"):
+        await open_database(tmp_path / "missing" / "s.db")
+    assert not (tmp_path / "missing").exists()
+
+
+def test_help_prints_usage_instead_of_starting(tmp_path):
+    result = run_bot("--help", env_extra={"DISCORD_TOKEN": "token"}, cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.startswith("usage: python -m bot")
+    assert "ratings --rebuild" in result.stdout and not (tmp_path / "strategos.db").exists()
+    wrong = run_bot("--strat", env_extra={"DISCORD_TOKEN": "token"}, cwd=tmp_path)
+    assert wrong.returncode == 2 and wrong.stderr.strip().endswith("unknown arguments: --strat")
+
+
+# --- start-up searches cost what the active matches cost ------------------------------------------------------------
+
+async def plans_of(repo, search) -> list[str]:
+    """The query plans of every statement `search()` runs on the repository's connection."""
+    statements: list[str] = []
+    await repo.db._execute(repo.db._conn.set_trace_callback, statements.append)
+    try:
+        await search()
+    finally:
+        await repo.db._execute(repo.db._conn.set_trace_callback, None)
+    plans = []
+    for sql in statements:
+        if sql.lstrip().upper().startswith("SELECT"):
+            async with repo.db.execute(f"EXPLAIN QUERY PLAN {sql}") as cur:
+                plans.append(" / ".join(row[3] for row in await cur.fetchall()))
+    return plans
+
+
+async def test_start_up_searches_use_their_indexes_and_read_no_finished_match(tmp_path):
+    repo = Repository(await open_database(tmp_path / "s.db"))
+    try:
+        unannounced = await plans_of(repo, repo.unannounced_matches)
+        assert unannounced and "matches_unannounced" in unannounced[0], unannounced
+        computers = await plans_of(repo, repo.active_matches_with_computers)
+        assert computers and "match_seats_computers" in computers[0], computers
+        for plan in unannounced[:1] + computers[:1]:  # a scan only of a partial index: the active rows
+            steps = plan.split(" / ")
+            assert not {"SCAN matches", "SCAN match_seats", "SCAN m", "SCAN s"} & set(steps), plan
+    finally:
+        await repo.close()
+
+
+# --- guards that are compare-and-set in their unit --------------------------------------------------------------------
+
+@pytest.fixture
+async def service(tmp_path):
+    service = MatchService(Repository(await open_database(tmp_path / "s.db")), clock=lambda: 1_000_000.0,
+                           seed_source=lambda: 7)
+    yield service
+    await service.repo.close()
+
+
+async def started(service, game, challenger, opponent):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=challenger,
+                                               challenger_name=f"u{challenger}", game_key=game, invited=[opponent])
+    return (await service.accept_challenge(challenge.id, opponent, f"u{opponent}")).match_id
+
+
+async def test_two_rated_finishes_sharing_a_player_give_what_a_rebuild_gives(service):
+    first = await started(service, "epaminondas", 10, 20)
+    second = await started(service, "epaminondas", 10, 30)
+    moved = []
+    real = service.repo.commit_move
+
+    async def spy(unit):
+        try:
+            return await real(unit)
+        except RatingsMoved:
+            moved.append(unit.match_id)
+            raise
+
+    service.repo.commit_move = spy
+    await asyncio.gather(service.resign(first, 20), service.resign(second, 30))  # both finish at once
+    assert moved  # they raced: one was computed from a rating the other had just changed, and was rated again
+    live = await service.ratings.store.leaderboard(9, "epaminondas", limit=10)
+    assert next(e.rating for e in live.entries if e.rating.member_id == 10).games == 2
+    await service.ratings.rebuild()
+    rebuilt = await service.ratings.store.leaderboard(9, "epaminondas", limit=10)
+    assert [(e.rating.member_id, e.rating.mu, e.rating.sigma, e.rating.games) for e in live.entries] == [
+        (e.rating.member_id, e.rating.mu, e.rating.sigma, e.rating.games) for e in rebuilt.entries]
+
+
+async def test_an_older_board_post_never_becomes_the_current_board(service):
+    match_id = await started(service, "epaminondas", 10, 20)
+    old = await service.get_match(match_id)
+    await service.submit_move(match_id, 10, "a1-a3")
+    new = await service.get_match(match_id)
+    # the new version's post is recorded first; the old version's post, drawn slowly, comes after it
+    assert await service.record_board(new, 222, announced=True)
+    assert not await service.record_board(old, 111, announced=True)
+    assert (await service.get_match(match_id)).board_message_id == 222
+    assert (await service.get_match(match_id)).announced_version == new.version
+    assert await service.record_board(new, 333, announced=False)  # a re-post of the current version is fine
+
+
+async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, tmp_path):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=10, challenger_name="u10",
+                                               game_key="epaminondas", invited=[20], clock="1 day")
+    match_id = (await service.accept_challenge(challenge.id, 20, "u20")).match_id
+    db = service.repo.db
+    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
+        assert [r[0] for r in await cur.fetchall()] == [0]  # started with the match, in its unit
+    real = repository._seat_timer_statements
+
+    def failing(match_id, timers):  # the unit dies after its timers were written (a disk error)
+        return real(match_id, timers) + [("SELECT * FROM a_table_that_is_gone", ())]
+
+    repository._seat_timer_statements = failing
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            await service.submit_move(match_id, 10, "a1-a3")
+    finally:
+        repository._seat_timer_statements = real
+    assert (await service.get_match(match_id)).version == 0
+    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
+        assert [r[0] for r in await cur.fetchall()] == [0]
+    await service.submit_move(match_id, 10, "a1-a3")
+    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
+        assert [r[0] for r in await cur.fetchall()] == [1]
+
+
+# --- group commit -----------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+async def repo(tmp_path):
+    repo = Repository(await open_database(tmp_path / "g.db"))
+    await repo.db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    yield repo
+    await repo.close()
+
+
+def note(text, *, fail=None):
+    def unit(conn):
+        conn.execute("INSERT INTO notes (text) VALUES (?)", (text,))
+        if fail is not None:
+            raise fail
+        return text
+    return unit
+
+
+async def notes(repo):
+    async with repo.db.execute("SELECT text FROM notes ORDER BY id") as cur:
+        return [r[0] for r in await cur.fetchall()]
+
+
+async def test_units_waiting_together_commit_together_and_a_failed_guard_undoes_only_its_own(repo):
+    transactions = []
+    await repo.db._execute(repo.db._conn.set_trace_callback,
+                           lambda sql: transactions.append(sql) if sql.startswith("BEGIN") else None)
+    results = await asyncio.gather(
+        repo.run_unit(note("a")), repo.run_unit(note("b", fail=VersionConflict("moved on"))),
+        repo.run_unit(note("c")), return_exceptions=True)
+    assert results[0] == "a" and isinstance(results[1], VersionConflict) and results[2] == "c"
+    assert await notes(repo) == ["a", "c"]
+    assert len(transactions) == 1  # one transaction, one trip to the writer's thread, for the three
+
+
+async def test_an_io_error_fails_every_unit_of_its_group_and_writes_none(repo):
+    disk = sqlite3.OperationalError("disk I/O error")
+    results = await asyncio.gather(repo.run_unit(note("a")), repo.run_unit(note("b", fail=disk)),
+                                   repo.run_unit(note("c")), return_exceptions=True)
+    assert all(r is disk for r in results)
+    assert await notes(repo) == []
+    assert await repo.run_unit(note("d")) == "d"  # the writer goes on
+    assert not repo.db.in_transaction
+
+
+async def test_a_cancelled_callers_unit_is_written_whole_or_not_at_all(repo):
+    # cancelled while it waits behind a running group: dropped, nothing written
+    blocker = asyncio.ensure_future(repo.run_unit(lambda conn: time.sleep(0.2)))
+    await asyncio.sleep(0.05)
+    waiting = asyncio.ensure_future(repo.run_unit(note("dropped")))
+    await asyncio.sleep(0.01)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await blocker
+    # cancelled while its group runs: written whole, and the caller still learns it was cancelled
+    running = asyncio.ensure_future(repo.run_unit(lambda conn: (time.sleep(0.1), note("whole")(conn))[1]))
+    await asyncio.sleep(0.03)
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert await notes(repo) == ["whole"]
+
+
+async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path):
+    """Many reads share the reader connection; one left half-done between two trips would hold its snapshot,
+    and a read right after a commit would see the match as it was (a board skipped as superseded)."""
+    path = tmp_path / "r.db"
+    repo = Repository(await open_database(path), reader=await open_reader(path))
+    service = MatchService(repo, clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    try:
+        matches = [await started(service, "epaminondas", 100 + 2 * i, 101 + 2 * i) for i in range(20)]
+        done = False
+
+        async def others_reading():
+            while not done:
+                await asyncio.gather(*(repo.get_match(m) for m in matches), repo.due_timers(2e9))
+
+        async def move_then_read(match_id, player):
+            report = await service.submit_move(match_id, player, "a1-a3")
+            return (await repo.get_match(match_id)).version == report.match.version
+
+        noise = [asyncio.ensure_future(others_reading()) for _ in range(3)]
+        await asyncio.sleep(0.01)
+        seen = await asyncio.gather(*(move_then_read(m, 100 + 2 * i) for i, m in enumerate(matches)))
+        done = True
+        await asyncio.gather(*noise)
+        assert all(seen), seen
+    finally:
+        await repo.close()
+
+
+async def test_two_answers_to_a_draw_offer_at_once_from_two_processes_both_count(tmp_path):
+    """Two processes (two services on one database) each hold only their own match lock: the agreements are
+    compare-and-set, so the second answer reads the first and the match is drawn."""
+    path = tmp_path / "two.db"
+    first = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    second = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="myriath", invited=[2, 3])
+        await first.accept_challenge(challenge.id, 2, "u2")
+        match_id = (await first.accept_challenge(challenge.id, 3, "u3")).match_id
+        await first.offer_draw(match_id, 1)
+        await asyncio.gather(first.offer_draw(match_id, 2), second.offer_draw(match_id, 3))
+        match = await first.get_match(match_id)
+        assert match.status == "finished" and match.result["reason"] == "draw by agreement"
+    finally:
+        await first.repo.close()
+        await second.repo.close()
+
+
+async def test_two_take_back_answers_at_once_from_two_processes_both_count(tmp_path):
+    path = tmp_path / "two.db"
+    first = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    second = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="myriath", invited=[2, 3])
+        await first.accept_challenge(challenge.id, 2, "u2")
+        match_id = (await first.accept_challenge(challenge.id, 3, "u3")).match_id
+        match = await first.get_match(match_id)
+        game, state = first.game_of(match), first.state_of(match)
+        await first.submit_move(match_id, 1, game.legal_moves(state, 0)[0])
+        records_one, records_two = MatchRecords(first), MatchRecords(second)
+        asked = await records_one.ask_takeback(match_id, 1)
+        version = asked.match.version
+        await asyncio.gather(records_one.answer_takeback(match_id, 2, version, True),
+                             records_two.answer_takeback(match_id, 3, version, True))
+        match = await first.get_match(match_id)
+        assert match.version == version + 1 and match.state == game.dump(state)  # taken back
+    finally:
+        await first.repo.close()
+        await second.repo.close()
+
+
+async def two_services(path):
+    return [MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+            for _ in range(2)]
+
+
+async def test_away_racing_back_from_two_processes_leaves_the_clocks_as_the_last_one_says(tmp_path):
+    first, second = await two_services(tmp_path / "two.db")
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="epaminondas", invited=[2], clock="1 day")
+        match_id = (await first.accept_challenge(challenge.id, 2, "u2")).match_id
+        before = (await first.clocks.of(await first.get_match(match_id))).deadlines[0]
+        await first.clocks.go_away(1, 2)
+        await asyncio.gather(first.clocks.go_away(1, 3), second.clocks.come_back(1))
+        away = (await first.clocks.prefs([1]))[1].away(1_000_000.0)
+        after = (await first.clocks.of(await first.get_match(match_id))).deadlines[0]
+        assert after == before + (3 * 86400 if away else 0)  # each read-and-shift is one unit: none is lost
+    finally:
+        await first.repo.close()
+        await second.repo.close()
+
+
+async def test_two_members_taking_the_last_seat_from_two_processes_start_one_match(tmp_path):
+    first, second = await two_services(tmp_path / "two.db")
+    try:
+        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                 game_key="epaminondas", invited=[None])
+        results = await asyncio.gather(first.accept_challenge(challenge.id, 2, "u2"),
+                                       second.accept_challenge(challenge.id, 3, "u3"), return_exceptions=True)
+        taken = [r for r in results if not isinstance(r, BaseException)]
+        assert len(taken) == 1 and taken[0].status == "started"
+        assert isinstance([r for r in results if isinstance(r, BaseException)][0], errors.UserError)
+        async with first.repo.db.execute("SELECT COUNT(*) FROM matches") as cur:
+            assert (await cur.fetchone())[0] == 1
+    finally:
+        await first.repo.close()
+        await second.repo.close()

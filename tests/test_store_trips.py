@@ -1,0 +1,88 @@
+"""What one /move costs the database, pinned: one read, one unit of work, then the board post's own read and
+record. Before the store was built around units, the same /move ran 31 statements: the match was read five times
+and the move, its clocks and the board post landed in four transactions."""
+
+from __future__ import annotations
+
+from bot.matches import MatchService
+from bot.storage import Repository, open_database
+from bot_helpers import move, start_match
+
+
+class Trace:
+    """Every SQL statement the bot's connection runs while recording."""
+
+    def __init__(self):
+        self.statements: list[str] = []
+        self.recording = False
+
+    def __call__(self, sql: str) -> None:
+        if self.recording:
+            self.statements.append(" ".join(sql.split()))
+
+    def round_trips(self) -> list[str]:
+        """Reads one by one, and each transaction as "unit: its statements" (a group of units runs on the
+        writer's thread in one trip; the savepoints around each unit are left out)."""
+        trips, unit = [], None
+        for sql in self.statements:
+            word = sql.split()[0].upper()
+            if word == "BEGIN":
+                unit = []
+            elif word in ("COMMIT", "ROLLBACK"):
+                trips.append("unit: " + "; ".join(unit))
+                unit = None
+            elif word in ("SAVEPOINT", "RELEASE"):
+                continue
+            elif unit is not None:
+                unit.append(" ".join(sql.split()[:3]))
+            else:
+                trips.append(" ".join(sql.split()[:2]))
+        return trips
+
+
+async def trace_repository(repo) -> Trace:
+    trace = Trace()
+    for connection in {id(c): c for c in (repo.db, repo.reader)}.values():  # the writer's and the readers'
+        await connection._execute(connection._conn.set_trace_callback, trace)  # sqlite3's hook, on its thread
+    return trace
+
+
+async def traced(world) -> Trace:
+    return await trace_repository(world.bot.repo)
+
+
+async def test_one_move_costs_one_read_one_write_unit_and_the_board_record(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    trace = await traced(world)
+    trace.recording = True
+    result = await move(world.alice, thread, match_id, "a1-a3")
+    await world.bot.matches.bus.idle()
+    trace.recording = False
+    assert result.response.content.startswith("✅"), result.response.content
+    assert trace.round_trips() == [
+        "SELECT m.*,",  # the move's load: match, seats, deadlines, members' choices
+        "unit: UPDATE matches SET; INSERT INTO moves; DELETE FROM timers; INSERT INTO timers",  # move + clocks
+        "SELECT m.*,",  # the presenter's check that no later move superseded this one
+        "unit: UPDATE matches SET",  # the board post's record, with the version it announced
+    ]
+    assert len([s for s in trace.statements if not s.startswith(("SAVEPOINT", "RELEASE"))]) == 11
+
+
+async def test_a_rated_finish_is_written_in_the_move_unit(tmp_path):
+    service = MatchService(Repository(await open_database(tmp_path / "s.db")), clock=lambda: 1_000_000.0,
+                           seed_source=lambda: 7)
+    try:
+        challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                                   game_key="epaminondas", invited=[2])
+        challenge = await service.accept_challenge(challenge.id, 2, "u2")
+        trace = await trace_repository(service.repo)
+        trace.recording = True
+        report = await service.resign(challenge.match_id, 2)
+        trace.recording = False
+        units = [trip for trip in trace.round_trips() if trip.startswith("unit")]
+        assert units == ["unit: UPDATE matches SET; INSERT INTO moves; DELETE FROM timers; SELECT member_id, games;"
+                         " INSERT INTO rating_changes; INSERT INTO rating_changes; INSERT INTO ratings; INSERT INTO"
+                         " ratings"]
+        assert [c.member_id for c in await service.ratings.changes_of(report.match)] == [1, 2]
+    finally:
+        await service.repo.close()
