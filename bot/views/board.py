@@ -97,8 +97,9 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
 
 async def show_text_board(interaction: discord.Interaction, match_id: int) -> None:
     """The board in words, privately, from the asker's own view (a player's side, or the public view for anyone
-    else): every piece by square, in messages a screen reader reads well."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    else): every piece by square, in messages a screen reader reads well. The Describe button has already
+    acknowledged the click; /board has not."""
+    await acknowledge(interaction)
     service = service_of(interaction)
     match = await service.match_for(match_id, interaction.user.id, interaction.guild_id)
     view = service.view(match, match.seat_of(interaction.user.id))
