@@ -8,6 +8,9 @@ import re
 
 import discord
 
+from bot.i18n import ENGLISH, LANGUAGES, t
+from bot.views.challenge import POSTED
+
 # Found with the engines by a greedy search over seeded games (both sides cooperating); each is a whole game.
 EPAMINONDAS_LIGHT_WINS = ["a1-d4", "f12-f9", "c1-c6", "d12-i7", "c4-c9", "g9-l4", "c7xc11", "j6xn2", "c9-c12",
                           "a12xc12", "c10xc12", "h11-i10"]
@@ -44,8 +47,10 @@ def board_posts(thread) -> list[discord.Message]:
 
 
 def posted_challenge(result) -> bool:
-    """Whether /play posted its challenge: privately it says so, the challenge itself follows in public."""
-    return (result.ephemeral and result.response.content == "Challenge posted below."
+    """Whether /play posted its challenge: privately it says so (in the challenger's language), the challenge
+    itself follows in public."""
+    said = {t(lang, POSTED) for lang in (ENGLISH, *LANGUAGES)}
+    return (result.ephemeral and result.response.content in said
             and len(result.followups) == 1 and not result.followups[0].ephemeral)
 
 

@@ -281,3 +281,35 @@ def test_catalogues_are_read_once_per_process(monkeypatch):
     monkeypatch.setattr(i18n, "read_catalogue", lambda lang: reads.append(lang) or {})
     i18n.load()
     assert reads == []
+
+
+async def test_a_league_answers_each_member_in_hers_and_posts_in_the_servers(world, locales):
+    world.env.backend.get_guild(world.guild.id).preferred_locale = "fr"
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    olga = world.guild.add_member(world.env.create_user("olga"), roles=[role])
+    locales[olga.id], locales[world.alice.id] = "de", "es-ES"
+    created = await olga.slash(world.channel, "league create", name="Herbst", game="epaminondas",
+                               format="round_robin")
+    assert created.response.content.startswith(
+        "✅ Die Anmeldung für **Herbst** ist offen (Epaminondas · jeder gegen jeden · 3 Tage pro Zug · "
+        "gewertet)."), created.response.content
+    post = next(m for m in world.channel.history() if m.content.startswith("🏆"))
+    assert "Organisateur : <@" in post.content and "Les inscriptions se terminent <t:" in post.content
+    assert [b.label for row in post.components for b in row.children] == ["Rejoindre", "Quitter"]
+    assert any(thread.name == "Ligue : Herbst" for thread in world.channel.threads)
+
+    joined = await world.alice.click(post, label="Rejoindre")
+    assert joined.response.content.startswith("✅ Estás en **Herbst**. Empieza <t:")
+    again = await world.alice.click(post, label="Rejoindre")
+    assert again.response.content == "Ya estás en **Herbst**."  # the service's refusal, in her language
+    early = await olga.slash(world.channel, "league start", league="Herbst")
+    assert early.response.content == "**Herbst** braucht mindestens 2 Spieler zum Start; angemeldet sind 1."
+    english = await world.bob.click(post, label="Rejoindre")  # a member whose language we lack reads English
+    assert english.response.content.startswith("✅ You are in **Herbst**. It starts <t:")
+    assert "Joueurs (2) : alice, bob" in stored(world, post).content
+
+    cancelled = await olga.slash(world.channel, "league cancel", league="Herbst")
+    assert cancelled.response.content == "🚫 **Herbst** ist abgesagt."
+    thread = next(thread for thread in world.channel.threads if thread.name == "Ligue : Herbst")
+    assert thread.last_message.content.startswith("🚫 **Herbst** a été annulée : annulée par son organisateur.")
+    assert "🚫 Annulée." in stored(world, post).content

@@ -7,16 +7,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, t
 from bot.matches.leagues import FORMATS, LeagueService
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
-from bot.views.common import answer
+from bot.views.common import answer, language
 from bot.views.leagues import acknowledge, join_league, leagues_of, leave_league
 
 from .common import game_choices
 
-STATUS = {"signup": "sign-up open", "running": "under way", "finished": "finished", "cancelled": "cancelled"}
+STATUS = {"signup": N_("sign-up open"), "running": N_("under way"), "finished": N_("finished"),
+          "cancelled": N_("cancelled")}
 
 
 def _may_manage(interaction: discord.Interaction) -> bool:
@@ -68,9 +70,13 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
             repeat=repeat)
         await delivery
         league = await leagues.get(league.id)
-        where = message_link(league.guild_id, league.channel_id, league.message_id) if league.message_id else None
-        await answer(interaction, f"✅ **{league.title}** is open for sign-up ({league_summary(league)})."
-                                  + (f" Announcement: {where}" if where else ""))
+        lang = language(interaction)
+        text = t(lang, "✅ **{league}** is open for sign-up ({summary}).", league=league.title,
+                 summary=league_summary(league, lang))
+        if league.message_id:
+            where = message_link(league.guild_id, league.channel_id, league.message_id)
+            text += " " + t(lang, "Announcement: {link}", link=where)
+        await answer(interaction, text)
 
     @app_commands.command(name="join", description="Sign up for a league")
     @app_commands.describe(league="Which league")
@@ -97,8 +103,13 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         leagues = leagues_of(interaction)
         started = await leagues.start_now(await _league_id(leagues, interaction, league), interaction.user.id,
                                           _may_manage(interaction))
-        await answer(interaction, f"✅ **{started.title}** has started: its matches are open"
-                                  + (f" — see <#{started.thread_id}>." if started.thread_id else "."))
+        lang = language(interaction)
+        if started.thread_id:
+            text = t(lang, "✅ **{league}** has started: its matches are open — see {thread}.", league=started.title,
+                     thread=f"<#{started.thread_id}>")
+        else:
+            text = t(lang, "✅ **{league}** has started: its matches are open.", league=started.title)
+        await answer(interaction, text)
 
     @app_commands.command(name="cancel", description="Cancel a league (its organiser); running matches go on")
     @app_commands.describe(league="Which league")
@@ -109,19 +120,22 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         leagues = leagues_of(interaction)
         cancelled = await leagues.cancel(await _league_id(leagues, interaction, league), interaction.user.id,
                                          _may_manage(interaction))
-        await answer(interaction, f"🚫 **{cancelled.title}** is cancelled.")
+        await answer(interaction, t(language(interaction), "🚫 **{league}** is cancelled.", league=cancelled.title))
 
     @app_commands.command(name="list", description="This server's leagues")
     @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         entries = await leagues_of(interaction).listing(interaction.guild_id)
+        lang = language(interaction)
         if not entries:
-            await answer(interaction, "No leagues on this server yet. Someone with Manage Server can `/league create` one.")
+            await answer(interaction, t(lang, "No leagues on this server yet. Someone with Manage Server can "
+                                              "`/league create` one."))
             return
-        lines = [f"• **{e.league.title}** — {league_summary(e.league)} · {e.players} players · "
-                 f"{STATUS[e.league.status]}" for e in entries[:20]]
-        await answer(interaction, "**Leagues**\n" + "\n".join(lines))
+        lines = [f"• **{e.league.title}** — {league_summary(e.league, lang)} · "
+                 f"{t(lang, '{count} players', count=e.players)} · {t(lang, STATUS[e.league.status])}"
+                 for e in entries[:20]]
+        await answer(interaction, t(lang, "**Leagues**") + "\n" + "\n".join(lines))
 
     @app_commands.command(name="matches", description="A league's pairings, yours first, with links")
     @app_commands.describe(league="Which league")
@@ -131,13 +145,15 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         await interaction.response.defer(ephemeral=True, thinking=True)
         leagues = leagues_of(interaction)
         found = await leagues.matches_of(await _league_id(leagues, interaction, league), interaction.user.id)
+        lang = language(interaction)
         if not found.tables:
-            await answer(interaction, f"**{found.league.title}** has no pairings yet: they are made when it starts.")
+            await answer(interaction, t(lang, "**{league}** has no pairings yet: they are made when it starts.",
+                                        league=found.league.title))
             return
-        lines = [f"**{found.league.title}** — pairings (✓ finished)"]
+        lines = [t(lang, "**{league}** — pairings (✓ finished)", league=found.league.title)]
         for table in found.tables:
-            prefix = f"R{table.round} " if found.league.format == "swiss" else ""
-            lines.append(f"• {prefix}{table_line(table, found.names, found.league.guild_id)}")
+            prefix = t(lang, "R{round}", round=table.round) + " " if found.league.format == "swiss" else ""
+            lines.append(f"• {prefix}{table_line(table, found.names, found.league.guild_id, lang)}")
         await answer(interaction, "\n".join(lines))
 
     @app_commands.command(name="standings", description="A league's standings, privately")
@@ -149,7 +165,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         leagues = leagues_of(interaction)
         found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
         left = {p.user_id for p in await leagues.players(found.id) if not p.active}
-        file = await standings_file(found, tables, names, left)
+        file = await standings_file(found, tables, names, left, language(interaction))
         await interaction.followup.send(f"📊 **{found.title}**", file=file, ephemeral=True)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import get_game
+from bot.i18n import N_
 from bot.leagues import (
     GameResult, Standing, SwissPlayer, default_swiss_rounds, divisions, round_robin, standings, swiss_round,
     table_round_robin,
@@ -34,8 +35,9 @@ log = logging.getLogger(__name__)
 
 SIGNUP_TIMER = "league_signup"
 STEP_TIMER = "league_step"
-FORMATS = {"round_robin": "round robin", "swiss": "Swiss"}
+FORMATS = {"round_robin": N_("round robin"), "swiss": N_("Swiss")}
 REPEATS = ("none", "monthly")
+NOT_IN_SERVER = N_("Leagues live in servers: use league commands in a server, not in DMs.")
 DEFAULT_SIGNUP_HOURS = 48.0
 MAX_SIGNUP_HOURS = 30 * 24.0
 DEFAULT_DIVISION_SIZE = 10
@@ -94,7 +96,8 @@ class LeagueFinished:
 @dataclass(frozen=True)
 class LeagueCancelled:
     league: League
-    reason: str
+    reason: str  # English, with {placeholders} filled from reason_params when shown
+    reason_params: dict[str, Any] = field(default_factory=dict)
 
 
 LeagueEvent = LeagueOpened | RosterChanged | RoundStarted | StandingsChanged | LeagueFinished | LeagueCancelled
@@ -154,25 +157,30 @@ class LeagueService:
 
     async def named(self, guild_id: int | None, name: str) -> League:
         if guild_id is None:
-            raise errors.UserError("Leagues live in servers: use league commands in a server, not in DMs.")
+            raise errors.UserError(NOT_IN_SERVER)
         league = await self.store.by_name(guild_id, name)
         if league is None:
-            raise errors.UserError(f"There is no league called **{name.strip()[:MAX_NAME_LENGTH]}** on this server. "
-                                   "`/league list` shows them.")
+            raise errors.UserError(N_("There is no league called **{name}** on this server. `/league list` shows "
+                                      "them."),
+                                   name=name.strip()[:MAX_NAME_LENGTH])
         return league
 
     async def get(self, league_id: int) -> League:
         league = await self.store.get(league_id)
         if league is None:
-            raise errors.UserError("That league no longer exists.")
+            raise errors.UserError(N_("That league no longer exists."))
         return league
+
+    async def language(self, guild_id: int) -> str:
+        """The language of a league's public posts: its server's."""
+        return await self.matches.server_settings.language(guild_id)
 
     async def players(self, league_id: int) -> list[LeaguePlayer]:
         return await self.store.players(league_id)
 
     async def listing(self, guild_id: int | None) -> list[LeagueEntry]:
         if guild_id is None:
-            raise errors.UserError("Leagues live in servers: use league commands in a server, not in DMs.")
+            raise errors.UserError(NOT_IN_SERVER)
         return [LeagueEntry(league, len(await self.store.players(league.id)))
                 for league in await self.store.of_guild(guild_id)]
 
@@ -196,36 +204,39 @@ class LeagueService:
         """Open a league for sign-up. `may_organise`: the member has Manage Server. Checks everything before
         anything is written; returns the league and the delivery of its announcement."""
         if guild_id is None:
-            raise errors.UserError("Leagues live in servers: use league commands in a server, not in DMs.")
+            raise errors.UserError(NOT_IN_SERVER)
         if not may_organise:
-            raise errors.UserError("Only members with the **Manage Server** permission can create leagues.")
+            raise errors.UserError(N_("Only members with the **Manage Server** permission can create leagues."))
         name = " ".join(name.split())
         if not name:
-            raise errors.UserError("Give the league a name.")
+            raise errors.UserError(N_("Give the league a name."))
         if len(name) > MAX_NAME_LENGTH:
-            raise errors.UserError(f"A league name has at most {MAX_NAME_LENGTH} characters.")
+            raise errors.UserError(N_("A league name has at most {count} characters."), count=MAX_NAME_LENGTH)
         if not is_offered(game):
-            raise errors.UserError("That game can't be played here. Pick one from the list.")
+            raise errors.UserError(N_("That game can't be played here. Pick one from the list."))
         title = info(game).title
         game_info = get_game(game).info
         if players not in (2, 3, 4) or not game_info.min_players <= players <= game_info.max_players:
-            raise errors.UserError(f"{title} is for {game_info.min_players}–{game_info.max_players} players, so its "
-                                   f"league tables can't have {players}.")
+            raise errors.UserError(N_("{game} is for {low}–{high} players, so its league tables can't have "
+                                      "{players}."),
+                                   game=title, low=game_info.min_players, high=game_info.max_players,
+                                   players=players)
         if format not in FORMATS:
-            raise errors.UserError("The format is `round robin` or `swiss`.")
+            raise errors.UserError(N_("The format is `round robin` or `swiss`."))
         if format == "swiss" and players != 2:
-            raise errors.UserError("A Swiss league pairs two players a game; tables of 3–4 play a round robin.")
+            raise errors.UserError(N_("A Swiss league pairs two players a game; tables of 3–4 play a round robin."))
         if rounds is not None and (format != "swiss" or not 1 <= rounds <= MAX_ROUNDS):
-            raise errors.UserError(f"`rounds:` is for Swiss leagues, from 1 to {MAX_ROUNDS}; a round robin plays "
-                                   "every pairing once.")
+            raise errors.UserError(N_("`rounds:` is for Swiss leagues, from 1 to {most}; a round robin plays every "
+                                      "pairing once."), most=MAX_ROUNDS)
         hours = DEFAULT_SIGNUP_HOURS if signup_hours is None else signup_hours
         if not 1 <= hours <= MAX_SIGNUP_HOURS:
-            raise errors.UserError(f"Sign-up lasts from 1 to {int(MAX_SIGNUP_HOURS)} hours.")
+            raise errors.UserError(N_("Sign-up lasts from 1 to {most} hours."), most=int(MAX_SIGNUP_HOURS))
         size = DEFAULT_DIVISION_SIZE if division_size is None else division_size
         if not 2 * players <= size <= MAX_DIVISION_SIZE:
-            raise errors.UserError(f"A division holds from {2 * players} to {MAX_DIVISION_SIZE} players here.")
+            raise errors.UserError(N_("A division holds from {least} to {most} players here."), least=2 * players,
+                                   most=MAX_DIVISION_SIZE)
         if repeat not in REPEATS:
-            raise errors.UserError("`repeat:` is none or monthly.")
+            raise errors.UserError(N_("`repeat:` is none or monthly."))
         clock_seconds = await self.matches.server_settings.clock_for(guild_id, clock)
         now = self.clock()
         league = await self.store.create(
@@ -233,7 +244,8 @@ class LeagueService:
             table_size=players, clock_seconds=clock_seconds, rated=rated, division_size=size, signup_hours=hours,
             repeat=repeat, organiser_id=user_id, now=now, signup_timer=SIGNUP_TIMER)
         if league is None:
-            raise errors.UserError(f"There is already a league called **{name}** on this server. Pick another name.")
+            raise errors.UserError(N_("There is already a league called **{name}** on this server. Pick another name."),
+                                   name=name)
         self.matches.timers.wake(league.signup_ends_at)
         log.info("league=%s guild=%s user=%s created game=%s format=%s tables=%s", league.id, guild_id, user_id,
                  game, format, players)
@@ -246,15 +258,16 @@ class LeagueService:
         async with self._lock(league_id):
             league = await self.get(league_id)
             if not league.is_open:
-                raise errors.UserError(f"**{league.title}** has ended: nobody can join it any more.")
+                raise errors.UserError(N_("**{league}** has ended: nobody can join it any more."), league=league.title)
             if league.status == "running" and league.format == "round_robin":
-                raise errors.UserError(f"**{league.title}** has started, and a round robin takes no new players. "
-                                       "Join its next one.")
+                raise errors.UserError(N_("**{league}** has started, and a round robin takes no new players. Join its "
+                                          "next one."), league=league.title)
             if league.status == "running" and league.round >= (league.total_rounds or 0):
-                raise errors.UserError(f"**{league.title}** is in its last round: nobody can join any more.")
+                raise errors.UserError(N_("**{league}** is in its last round: nobody can join any more."),
+                                       league=league.title)
             if not await self.store.add_player(league.id, user_id, user_name, self.clock(),
                                                statuses=("signup", "running")):
-                raise errors.UserError(f"You are already in **{league.title}**.")
+                raise errors.UserError(N_("You are already in **{league}**."), league=league.title)
             log.info("league=%s guild=%s user=%s joined", league.id, league.guild_id, user_id)
             self.bus.publish(RosterChanged(league, await self.store.players(league.id)))
             return league
@@ -265,10 +278,10 @@ class LeagueService:
         async with self._lock(league_id):
             league = await self.get(league_id)
             if not league.is_open:
-                raise errors.UserError(f"**{league.title}** has ended: there is nothing to leave.")
+                raise errors.UserError(N_("**{league}** has ended: there is nothing to leave."), league=league.title)
             me = next((p for p in await self.store.players(league.id) if p.user_id == user_id), None)
             if me is None or not me.active:
-                raise errors.UserError(f"You are not in **{league.title}**.")
+                raise errors.UserError(N_("You are not in **{league}**."), league=league.title)
             resigned: list[int] = []
             if league.status == "signup":
                 await self.store.remove_player(league.id, user_id)
@@ -287,20 +300,21 @@ class LeagueService:
 
     def _may_organise(self, league: League, user_id: int, may_manage: bool) -> None:
         if not (may_manage or user_id == league.organiser_id):
-            raise errors.UserError(f"Only the organiser of **{league.title}** (or someone with Manage Server) "
-                                   "can do that.")
+            raise errors.UserError(N_("Only the organiser of **{league}** (or someone with Manage Server) can do "
+                                      "that."), league=league.title)
 
     async def start_now(self, league_id: int, user_id: int, may_manage: bool) -> League:
         async with self._lock(league_id):
             league = await self.get(league_id)
             self._may_organise(league, user_id, may_manage)
             if league.status != "signup":
-                raise errors.UserError(f"**{league.title}** has already {'started' if league.is_open else 'ended'}.")
+                raise errors.UserError(N_("**{league}** has already started.") if league.is_open
+                                       else N_("**{league}** has already ended."), league=league.title)
             players = [p for p in await self.store.players(league.id)]
             needed = max(2, league.table_size)
             if len(players) < needed:
-                raise errors.UserError(f"**{league.title}** needs at least {needed} players to start; it has "
-                                       f"{len(players)}.")
+                raise errors.UserError(N_("**{league}** needs at least {needed} players to start; it has {count}."),
+                                       league=league.title, needed=needed, count=len(players))
             await self._start(league, players)
         await self.advance(league_id)
         return await self.get(league_id)
@@ -310,13 +324,13 @@ class LeagueService:
             league = await self.get(league_id)
             self._may_organise(league, user_id, may_manage)
             if not league.is_open:
-                raise errors.UserError(f"**{league.title}** has already ended.")
+                raise errors.UserError(N_("**{league}** has already ended."), league=league.title)
             done, _ = await self.store.finish(league, self.clock(), "cancelled")
             if not done:
-                raise errors.UserError(f"**{league.title}** has already ended.")
+                raise errors.UserError(N_("**{league}** has already ended."), league=league.title)
             league = await self.get(league_id)
             log.info("league=%s guild=%s user=%s cancelled", league.id, league.guild_id, user_id)
-            self.bus.publish(LeagueCancelled(league, "cancelled by the organiser"))
+            self.bus.publish(LeagueCancelled(league, N_("cancelled by the organiser")))
             return league
 
     async def _signup_ended(self, timer: Any) -> None:
@@ -330,7 +344,8 @@ class LeagueService:
                 done, _ = await self.store.finish(league, self.clock(), "cancelled")
                 if done:
                     league = await self.get(league_id)
-                    self.bus.publish(LeagueCancelled(league, f"only {len(players)} signed up when sign-up ended"))
+                    self.bus.publish(LeagueCancelled(league, N_("only {count} signed up when sign-up ended"),
+                                                     {"count": len(players)}))
                 return
             await self._start(league, players)
         await self.advance(league_id)

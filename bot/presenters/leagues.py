@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import discord
 
+from bot.i18n import ENGLISH, t
 from bot.leagues import POINT, points_text
 from bot.matches import catalogue
 from bot.matches.leagues import (
@@ -27,35 +28,39 @@ log = logging.getLogger(__name__)
 STANDINGS_FILENAME = "standings.png"
 LEGEND = "Ties: Sonneborn-Berger (SB), games between the tied, wins (W), rating"
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
-Buttons = Callable[[League], "discord.ui.View | None"]
+Buttons = Callable[[League, str], "discord.ui.View | None"]  # the league, the language
 
 
-def league_summary(league: League) -> str:
+def league_summary(league: League, lang: str = ENGLISH) -> str:
     game = catalogue.info(league.game).title
-    tables = f", tables of {league.table_size}" if league.table_size > 2 else ""
-    rounds = f", {league.total_rounds or league.rounds} rounds" if league.format == "swiss" and (
-        league.total_rounds or league.rounds) else ""
-    clock = f"{clock_label(league.clock_seconds)} a move" if league.clock_seconds else "no clock"
-    rated = "rated" if league.rated else "unrated"
-    repeat = " · repeats monthly" if league.repeat == "monthly" else ""
-    return f"{game} · {FORMATS[league.format]}{rounds}{tables} · {clock} · {rated}{repeat}"
+    tables = ", " + t(lang, "tables of {size}", size=league.table_size) if league.table_size > 2 else ""
+    count = league.total_rounds or league.rounds
+    rounds = ", " + t(lang, "{count} rounds", count=count) if league.format == "swiss" and count else ""
+    clock = (t(lang, "{clock} a move", clock=t(lang, clock_label(league.clock_seconds))) if league.clock_seconds
+             else t(lang, "no clock"))
+    rated = t(lang, "rated") if league.rated else t(lang, "unrated")
+    repeat = " · " + t(lang, "repeats monthly") if league.repeat == "monthly" else ""
+    return f"{game} · {t(lang, FORMATS[league.format])}{rounds}{tables} · {clock} · {rated}{repeat}"
 
 
-def announcement_text(league: League, players: list[LeaguePlayer]) -> str:
-    lines = [f"🏆 **{league.title}** — {league_summary(league)}", f"Organiser: <@{league.organiser_id}>"]
+def announcement_text(league: League, players: list[LeaguePlayer], lang: str = ENGLISH) -> str:
+    lines = [f"🏆 **{league.title}** — {league_summary(league, lang)}",
+             t(lang, "Organiser: {member}", member=f"<@{league.organiser_id}>")]
     if league.status == "signup":
-        lines.append(f"Sign-up ends <t:{int(league.signup_ends_at)}:R>; press **Join** to take part.")
+        lines.append(t(lang, "Sign-up ends {when}; press **Join** to take part.",
+                       when=f"<t:{int(league.signup_ends_at)}:R>"))
     elif league.status == "running":
-        lines.append("Under way" + (": new players join the next round." if league.format == "swiss" else "."))
+        lines.append(t(lang, "Under way: new players join the next round.") if league.format == "swiss"
+                     else t(lang, "Under way."))
     elif league.status == "finished":
-        lines.append("✅ Finished.")
+        lines.append(t(lang, "✅ Finished."))
     else:
-        lines.append("🚫 Cancelled.")
+        lines.append(t(lang, "🚫 Cancelled."))
     active = [p for p in players if p.active]
-    names = ", ".join(p.user_name for p in active) or "nobody yet"
-    lines.append(f"Players ({len(active)}): {names}")
+    names = ", ".join(p.user_name for p in active) or t(lang, "nobody yet")
+    lines.append(t(lang, "Players ({count}): {names}", count=len(active), names=names))
     if league.thread_id:
-        lines.append(f"League thread: <#{league.thread_id}>")
+        lines.append(t(lang, "League thread: {thread}", thread=f"<#{league.thread_id}>"))
     return fit("\n".join(lines))
 
 
@@ -69,32 +74,34 @@ def division_rows(table: DivisionTable, names: dict[int, str], left: set[int]) -
                 s.games, s.wins, int(s.rating), s.player in left) for s in table.rows]
 
 
-def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str]) -> str:
-    parts = [f"Standings of {league.title}."]
+def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str], lang: str = ENGLISH) -> str:
+    parts = [t(lang, "Standings of {league}.", league=league.title)]
     for table in tables:
-        head = f" Division {table.division}:" if len(tables) > 1 else ""
+        head = " " + t(lang, "Division {number}:", number=table.division) if len(tables) > 1 else ""
         rows = "; ".join(f"{s.rank}. {names.get(s.player, s.player)} {points_text(s.points)}" for s in table.rows)
         parts.append(f"{head} {rows}.")
     return fit("".join(parts), ALT_TEXT_LIMIT)
 
 
 async def standings_file(league: League, tables: list[DivisionTable], names: dict[int, str],
-                         left: set[int]) -> discord.File:
-    """The standings picture, with its alt text (what the picture says, in words, for screen readers)."""
+                         left: set[int], lang: str = ENGLISH) -> discord.File:
+    """The standings picture, with its alt text (what the picture says, in words, for screen readers) in
+    `lang`; like every picture's, its drawn texts are English."""
     divisions = [Division(f"Division {t.division}" if len(tables) > 1 else None, division_rows(t, names, left))
                  for t in tables]
     png = await QUEUE.run(standings_picture, league.title, league_summary(league), LEGEND, divisions)
-    return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names))
+    return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names, lang))
 
 
-def table_line(table: LeagueTable, names: dict[int, str], guild_id: int) -> str:
-    who = " vs ".join(f"**{names.get(p, p)}**" for p in table.players)
+def table_line(table: LeagueTable, names: dict[int, str], guild_id: int, lang: str = ENGLISH) -> str:
+    who = t(lang, " vs ").join(f"**{names.get(p, p)}**" for p in table.players)
     if table.is_bye:
-        return f"{who} has a bye (it counts as a win)"
+        return t(lang, "{player} has a bye (it counts as a win)", player=who)
     where = ""
     if table.match_id:
         link = message_link(guild_id, table.thread_id) if table.thread_id else None
-        where = f" — [match #{table.match_id}]({link})" if link else f" — match #{table.match_id}"
+        match = t(lang, "match #{match}", match=table.match_id)
+        where = f" — [{match}]({link})" if link else f" — {match}"
     state = " ✓" if table.match_status == "finished" else ""
     return f"{who}{where}{state}"
 
@@ -147,21 +154,25 @@ class LeaguePresenter:
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
         players = await self.leagues.players(league.id)
-        message = await channel.send(announcement_text(league, players), view=self.buttons(league) or discord.utils.MISSING,
+        lang = await self.leagues.language(league.guild_id)
+        message = await channel.send(announcement_text(league, players, lang),
+                                     view=self.buttons(league, lang) or discord.utils.MISSING,
                                      allowed_mentions=discord.AllowedMentions.none())
         thread = None
         try:
-            thread = await message.create_thread(name=f"League: {league.title}"[:100], auto_archive_duration=10080)
+            thread = await message.create_thread(name=t(lang, "League: {league}", league=league.title)[:100],
+                                                 auto_archive_duration=10080)
         except discord.HTTPException as exc:
             log.warning("league=%s could not open its thread (%s)", league.id, exc)
         await self.leagues.set_posts(league.id, message.id, thread.id if thread else None)
         if thread is not None:
             ping, allowed = mentions([p.user_id for p in players])
-            intro = (f"This is **{league.title}**'s thread: each round's pairings, the standings after every "
-                     "finished match and the champion appear here. Matches are played in their own threads. "
-                     "`/league matches` lists yours.")
+            intro = t(lang, "This is **{league}**'s thread: each round's pairings, the standings after every "
+                            "finished match and the champion appear here. Matches are played in their own "
+                            "threads. `/league matches` lists yours.", league=league.title)
             if players:
-                intro += f"\nSigned up from last season: {ping} — press **Leave** on the announcement to drop out."
+                intro += "\n" + t(lang, "Signed up from last season: {players} — press **Leave** on the "
+                                        "announcement to drop out.", players=ping)
             await thread.send(fit(intro), allowed_mentions=allowed)
         await self._refresh(league.id)
         return True
@@ -174,9 +185,10 @@ class LeaguePresenter:
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
         players = await self.leagues.players(league.id)
+        lang = await self.leagues.language(league.guild_id)
         try:
             await channel.get_partial_message(league.message_id).edit(
-                content=announcement_text(league, players), view=self.buttons(league),
+                content=announcement_text(league, players, lang), view=self.buttons(league, lang),
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("league=%s could not update its announcement", league.id)
@@ -189,15 +201,19 @@ class LeaguePresenter:
         thread = await self._channel(league.thread_id)
         if thread is None:
             return False
-        of = f" of {league.total_rounds}" if league.format == "swiss" else ""
-        head = f"⚔️ **Round {event.round}{of}**" if league.format == "swiss" else "⚔️ **Every match starts now**"
-        lines = [head + " — each match has its own thread; play at your own pace within the clock."]
+        lang = await self.leagues.language(league.guild_id)
+        if league.format == "swiss":
+            head = t(lang, "⚔️ **Round {round} of {rounds}**", round=event.round, rounds=league.total_rounds)
+        else:
+            head = t(lang, "⚔️ **Every match starts now**")
+        lines = [head + " — " + t(lang, "each match has its own thread; play at your own pace within the clock.")]
         tables = await self.leagues.round_tables(league.id, event.round) or event.tables  # with their threads
         divisions = sorted({t.division for t in tables})
         for division in divisions:
             if len(divisions) > 1:
-                lines.append(f"__Division {division}__")
-            lines += [f"• {table_line(t, event.names, league.guild_id)}" for t in tables if t.division == division]
+                lines.append("__" + t(lang, "Division {number}", number=division) + "__")
+            lines += [f"• {table_line(table, event.names, league.guild_id, lang)}" for table in tables
+                      if table.division == division]
         ping, allowed = mentions(sorted({p for t in tables for p in t.players}))
         await thread.send(fit("\n".join(lines) + f"\n{ping}"), allowed_mentions=allowed)
         return True
@@ -206,26 +222,33 @@ class LeaguePresenter:
         return {p.user_id for p in await self.leagues.players(league_id) if not p.active}
 
     async def _standings(self, league: League, tables: list[DivisionTable], names: dict[int, str],
-                         head: str = "📊 Standings") -> bool:
+                         head: str | None = None) -> bool:
         thread = await self._channel(league.thread_id)
         if thread is None:
             return False
-        file = await standings_file(league, tables, names, await self._left(league.id))
+        lang = await self.leagues.language(league.guild_id)
+        head = head or t(lang, "📊 Standings")
+        file = await standings_file(league, tables, names, await self._left(league.id), lang)
         await thread.send(fit(head), file=file, allowed_mentions=discord.AllowedMentions.none())
         return True
 
     async def _finished(self, event: LeagueFinished) -> bool:
         league, names = event.league, event.names
+        lang = await self.leagues.language(league.guild_id)
         champions = []
         for table in event.divisions:
             leaders = [names.get(s.player, str(s.player)) for s in table.rows if s.rank == 1]
-            label = f"Division {table.division}: " if len(event.divisions) > 1 else ""
-            champions.append(label + " and ".join(f"**{n}**" for n in leaders))
-        head = (f"🏆 **{league.title}** is over. Champion{'s' if len(champions) > 1 else ''}: "
-                + "; ".join(champions) + "!")
+            label = t(lang, "Division {number}:", number=table.division) + " " if len(event.divisions) > 1 else ""
+            champions.append(label + t(lang, " and ").join(f"**{n}**" for n in leaders))
+        if len(champions) > 1:
+            head = t(lang, "🏆 **{league}** is over. Champions: {champions}!", league=league.title,
+                     champions="; ".join(champions))
+        else:
+            head = t(lang, "🏆 **{league}** is over. Champion: {champions}!", league=league.title,
+                     champions="; ".join(champions))
         if event.next_season is not None:
-            head += (f"\nThe next season opens now with the same players; it starts "
-                     f"<t:{int(event.next_season.signup_ends_at)}:R>.")
+            head += "\n" + t(lang, "The next season opens now with the same players; it starts {when}.",
+                             when=f"<t:{int(event.next_season.signup_ends_at)}:R>")
         done = await self._standings(league, event.divisions, names, head)
         thread = await self._channel(league.thread_id)
         if isinstance(thread, discord.Thread):
@@ -239,8 +262,11 @@ class LeaguePresenter:
         league = event.league
         thread = await self._channel(league.thread_id)
         if thread is not None:
-            await thread.send(fit(f"🚫 **{league.title}** was cancelled: {event.reason}. Matches already under way "
-                                  "go on as ordinary matches."), allowed_mentions=discord.AllowedMentions.none())
+            lang = await self.leagues.language(league.guild_id)
+            reason = t(lang, event.reason, **event.reason_params)
+            await thread.send(fit(t(lang, "🚫 **{league}** was cancelled: {reason}. Matches already under way go on "
+                                          "as ordinary matches.", league=league.title, reason=reason)),
+                              allowed_mentions=discord.AllowedMentions.none())
             if isinstance(thread, discord.Thread):
                 try:
                     await thread.edit(archived=True)

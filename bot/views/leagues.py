@@ -7,14 +7,15 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, N_, t
 from bot.matches.leagues import LeagueService
 from bot.storage.leagues import League
 
-from .common import answer, single_view, user_action
+from .common import answer, language, single_view, user_action
 
 LEAGUE_ACTIONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
 }
 
 
@@ -22,11 +23,12 @@ def leagues_of(interaction: discord.Interaction) -> LeagueService:
     return interaction.client.leagues  # type: ignore[attr-defined]
 
 
-def league_buttons(league: League) -> discord.ui.View | None:
-    """Join and Leave while the league is open (a running Swiss still takes players for its next round)."""
+def league_buttons(league: League, lang: str = ENGLISH) -> discord.ui.View | None:
+    """Join and Leave while the league is open (a running Swiss still takes players for its next round), labelled
+    in `lang` (the server's: the announcement is public)."""
     if not league.is_open:
         return None
-    return single_view(*(LeagueButton(league.id, action) for action in LEAGUE_ACTIONS))
+    return single_view(*(LeagueButton(league.id, action, lang) for action in LEAGUE_ACTIONS))
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
@@ -38,26 +40,34 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 async def join_league(interaction: discord.Interaction, league_id: int) -> None:
     await acknowledge(interaction)
     league = await leagues_of(interaction).join(league_id, interaction.user.id, interaction.user.display_name)
-    when = (f"It starts <t:{int(league.signup_ends_at)}:R>" if league.status == "signup"
-            else "You are paired from the next round")
-    await answer(interaction, f"✅ You are in **{league.title}**. {when}; your matches open in their own threads.")
+    lang = language(interaction)
+    if league.status == "signup":
+        text = t(lang, "✅ You are in **{league}**. It starts {when}; your matches open in their own threads.",
+                 league=league.title, when=f"<t:{int(league.signup_ends_at)}:R>")
+    else:
+        text = t(lang, "✅ You are in **{league}**. You are paired from the next round; your matches open in their "
+                       "own threads.", league=league.title)
+    await answer(interaction, text)
 
 
 async def leave_league(interaction: discord.Interaction, league_id: int) -> None:
     await acknowledge(interaction)
     league, resigned = await leagues_of(interaction).leave(league_id, interaction.user.id)
+    lang = language(interaction)
     if league.status == "signup":
-        await answer(interaction, f"You have left **{league.title}**.")
-    else:
-        resigned_text = (f" Your unfinished matches ({', '.join(f'#{m}' for m in resigned)}) were resigned."
-                         if resigned else "")
-        await answer(interaction, f"You have left **{league.title}** and won't be paired again.{resigned_text}")
+        await answer(interaction, t(lang, "You have left **{league}**.", league=league.title))
+        return
+    text = t(lang, "You have left **{league}** and won't be paired again.", league=league.title)
+    if resigned:
+        text += " " + t(lang, "Your unfinished matches ({matches}) were resigned.",
+                        matches=", ".join(f"#{m}" for m in resigned))
+    await answer(interaction, text)
 
 
 class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:lg:(?P<id>\d+):(?P<action>[a-z]+)"):
-    def __init__(self, league_id: int, action: str):
+    def __init__(self, league_id: int, action: str, lang: str = ENGLISH):
         label, style = LEAGUE_ACTIONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"sg:lg:{league_id}:{action}"))
+        super().__init__(discord.ui.Button(label=t(lang, label), style=style, custom_id=f"sg:lg:{league_id}:{action}"))
         self.league_id, self.action = league_id, action
 
     @classmethod
