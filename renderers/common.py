@@ -9,11 +9,14 @@ then: copy the layer, tint a few squares, paste sprites, stamp the caption text,
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
@@ -59,45 +62,159 @@ def blend(a: RGB, b: RGB, t: float) -> RGB:
 
 
 # --- fonts ----------------------------------------------------------------------------------------------------
+# Player names come in any script. Text is drawn in DejaVu Sans (Latin, Greek, Cyrillic, Arabic, Hebrew and many
+# symbols); a run of characters DejaVu lacks is drawn in the first bundled fallback that has them (fonts/README.md
+# lists them, their licences and how their subsets were made). Pillow lays each run out with libraqm when it has
+# it (right-to-left order, Arabic joining, Devanagari conjuncts).
+
+_PRIMARY = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+_FALLBACKS = (  # (regular, bold): a font without a bold face draws both
+    ("NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf"),
+    ("DroidSansFallback.ttf", "DroidSansFallback.ttf"),  # Chinese, Japanese, Korean
+    ("Symbola.ttf", "Symbola.ttf"),  # emoji (monochrome) and pictographic symbols
+)
+REPLACEMENT = "\ufffd"  # drawn (in DejaVu) for a character no bundled font has, instead of an empty box
 
 
 @lru_cache(maxsize=32)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans from the package's own fonts folder (never the system's), so every machine draws the same."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+    return ImageFont.truetype(str(FONT_DIR / _PRIMARY[bold]), size)
+
+
+@lru_cache(maxsize=64)
+def _fallback_font(index: int, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_DIR / _FALLBACKS[index][bold]), size)
+
+
+@lru_cache(maxsize=None)
+def font_coverage(name: str) -> frozenset[int]:
+    """The code points a bundled font has a glyph for (its cmap), read once per font file."""
+    with TTFont(FONT_DIR / name, lazy=True) as ttf:
+        return frozenset(ttf.getBestCmap())
+
+
+def _is_bold(fnt: ImageFont.FreeTypeFont) -> bool:
+    return Path(str(fnt.path)).name == _PRIMARY[1]
+
+
+def fallback_chain(fnt: ImageFont.FreeTypeFont) -> tuple[tuple[ImageFont.FreeTypeFont, str], ...]:
+    """The font and its fallbacks at the same size and weight, each with its file's name."""
+    bold = _is_bold(fnt)
+    chain = [(fnt, _PRIMARY[bold])]
+    chain += [(_fallback_font(i, int(fnt.size), bold), names[bold]) for i, names in enumerate(_FALLBACKS)]
+    return tuple(chain)
+
+
+def _rides_along(ch: str) -> bool:
+    """Characters that belong to the run before them: combining marks, joiners and variation selectors (a
+    missing one is invisible in HarfBuzz, never a box), spaces and punctuation (so an Arabic name's words stay
+    one right-to-left run)."""
+    kind = unicodedata.category(ch)
+    return kind[0] in "MZP" or _invisible(ch)
+
+
+@lru_cache(maxsize=4096)
+def text_runs(text: str, bold: bool = False) -> tuple[tuple[str, int], ...]:
+    """The text split into runs of (characters, font): 0 is DejaVu, i > 0 the i-th fallback. A character no font
+    has becomes REPLACEMENT in DejaVu."""
+    names = [_PRIMARY[bold]] + [f[bold] for f in _FALLBACKS]
+    if all(ord(ch) in font_coverage(names[0]) for ch in text):
+        return ((text, 0),) if text else ()
+    runs: list[list] = []
+    for ch in text:
+        if _skin_tone(ch):
+            continue
+        if runs and _rides_along(ch) and (ord(ch) in font_coverage(names[runs[-1][1]]) or _invisible(ch)):
+            runs[-1][0] += ch
+            continue
+        index = next((i for i, name in enumerate(names) if ord(ch) in font_coverage(name)), None)
+        if index is None:
+            if _invisible(ch):
+                continue
+            ch, index = REPLACEMENT, 0
+        if runs and runs[-1][1] == index:
+            runs[-1][0] += ch
+        else:
+            runs.append([ch, index])
+    return tuple((chars, index) for chars, index in runs if chars)
+
+
+def _invisible(ch: str) -> bool:
+    """Joiners, combining marks, variation selectors and skin tones: dropped when no font has them (a skin tone
+    would otherwise be drawn as a colour swatch beside a monochrome emoji)."""
+    return unicodedata.category(ch) in ("Cf", "Mn") or 0xFE00 <= ord(ch) <= 0xFE0F or _skin_tone(ch)
+
+
+def _skin_tone(ch: str) -> bool:
+    return 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
+def _run_fonts(text: str, fnt: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+    chain = fallback_chain(fnt)
+    return [(chars, chain[index][0]) for chars, index in text_runs(text, _is_bold(fnt))]
 
 
 @lru_cache(maxsize=4096)
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
-    """The advance width of a line of text (ImageDraw.textlength), cached: captions repeat from render to render."""
-    return fnt.getlength(text)
+    """The advance width of a line of text (ImageDraw.textlength, fallback fonts included), cached: captions repeat
+    from render to render."""
+    return sum(run_font.getlength(chars, direction="ltr") for chars, run_font in _run_fonts(text, fnt))
+
+
+def _cut_one(text: str) -> str:
+    """The text without its last character, and without what would be left dangling of it (a combining mark, a
+    joiner, a variation selector, a skin tone)."""
+    text = text[:-1]
+    while text and _invisible(text[-1]):
+        text = text[:-1]
+    return text
 
 
 @lru_cache(maxsize=4096)
 def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     """The text, shortened with an ellipsis if it is wider than max_width (long display names)."""
-    if fnt.getlength(text) <= max_width:
+    if text_width(text, fnt) <= max_width:
         return text
-    while text and fnt.getlength(text + "…") > max_width:
-        text = text[:-1]
+    while text and text_width(text + "…", fnt) > max_width:
+        text = _cut_one(text)
     return text.rstrip() + "…"
 
 
 @lru_cache(maxsize=512)  # a few MB at most; the move line is new every render and cycles through
 def _text_stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's antialiased coverage as an "L" mask, and where its top-left sits relative to the anchor point."""
-    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+    runs = _run_fonts(text, fnt)
+    if not runs or (len(runs) == 1 and runs[0][1] is fnt and runs[0][0] == text):
+        left, top, right, bottom = fnt.getbbox(text, anchor=anchor, direction="ltr")
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+        ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor, direction="ltr")
+        return mask, left, top
+    # Several fonts: each run set on the common baseline, one after another; the anchor is placed as DejaVu
+    # places it (vertically by DejaVu's metrics, so a line's height does not jump with the script).
+    placed, pen = [], 0.0
+    for chars, run_font in runs:
+        box = run_font.getbbox(chars, anchor="ls", direction="ltr")
+        placed.append((chars, run_font, pen, box))
+        pen += run_font.getlength(chars, direction="ltr")
+    left = math.floor(min(x + box[0] for _, _, x, box in placed))
+    right = math.ceil(max(x + box[2] for _, _, x, box in placed))
+    top, bottom = min(box[1] for *_, box in placed), max(box[3] for *_, box in placed)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor)
-    return mask, left, top
+    draw = ImageDraw.Draw(mask)
+    for chars, run_font, x, _ in placed:
+        draw.text((x - left, -top), chars, font=run_font, fill=255, anchor="ls", direction="ltr")
+    shift_x = {"l": 0, "m": -pen / 2, "r": -pen}[anchor[0]]
+    shift_y = fnt.getbbox("x", anchor="l" + anchor[1])[1] - fnt.getbbox("x", anchor="ls")[1]
+    return mask, round(left + shift_x), top + shift_y
 
 
 def draw_text(img: Image.Image, xy: tuple[int, int], text: str, fnt: ImageFont.FreeTypeFont, fill: RGB,
               anchor: str = "la") -> None:
     """ImageDraw.text for one line at a whole-pixel position, pixel for pixel the same, but the glyphs are rendered
     once per (text, font, anchor) and then stamped: FreeType layout and rasterising was about a third of the
-    drawing time, and names, counts and titles repeat from one render of a match to the next."""
+    drawing time, and names, counts and titles repeat from one render of a match to the next. Characters DejaVu
+    lacks are drawn in the bundled fallback fonts."""
     mask, left, top = _text_stamp(text, fnt, anchor)
     img.paste(fill, (xy[0] + left, xy[1] + top), mask)
 

@@ -40,6 +40,7 @@ from .common import (
     YELLOW,
     Grid,
     blend,
+    draw_text,
     fit_text,
     font,
     new_canvas,
@@ -50,6 +51,7 @@ from .common import (
     square_name,
     status_line,
     supersampled,
+    text_width,
     tint_squares,
     tinted,
 )
@@ -680,11 +682,10 @@ def badge_image(badge: Badge) -> Image.Image:
     you = " (you)" if badge.you else ""
     for size in (26, 23, 20):  # a little smaller before shortening: a four-player badge is narrow
         name_font = font(size, bold=True)
-        if name_font.getlength(badge.name + you) <= right - text_x:
+        if text_width(badge.name + you, name_font) <= right - text_x:
             break
-    name = fit_text(badge.name, name_font, right - text_x - name_font.getlength(you)) + you  # "(you)" kept whole
-    draw.text((text_x, 25), name, font=name_font,
-              fill=TEXT_DIM if badge.out else TEXT, anchor="lm")
+    name = fit_text(badge.name, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
+    draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm")
     tag_font, detail_font = font(18, bold=True), font(17)
     x = text_x
     if badge.tag:
@@ -701,7 +702,7 @@ def text_line(text: str, size: int, bold: bool, colour: RGB, width: int) -> Imag
     share their status and last-move lines."""
     fnt = font(size, bold)
     img = Image.new("RGB", (width, round(size * 1.3)), BACKGROUND)
-    ImageDraw.Draw(img).text((0, img.height // 2), fit_text(text, fnt, width), font=fnt, fill=colour, anchor="lm")
+    draw_text(img, (0, img.height // 2), fit_text(text, fnt, width), fnt, colour, "lm")
     return img
 
 
