@@ -26,6 +26,9 @@ RGB = tuple[int, int, int]
 Image.preinit()
 
 FONT_DIR = Path(__file__).with_name("fonts")
+# Discord shows a picture about 390 px wide on a phone: a ~1000 px board at ~0.4 of its size. TEXT_MIN px text is
+# 9 px high there, the least that reads; no text on a board picture is drawn smaller.
+TEXT_MIN = 24
 SUPERSAMPLE = 4  # sprites are drawn this many times larger, then reduced: smooth edges at no per-render cost
 
 # --- palette --------------------------------------------------------------------------------------------------
@@ -319,7 +322,7 @@ def draw_squares(img: Image.Image, grid: Grid, colour_of: Callable[[int, int], R
 
 
 def draw_coordinates(
-    img: Image.Image, grid: Grid, margin: int, size: int = 22, marked_ranks: dict[int, SideColours] | None = None
+    img: Image.Image, grid: Grid, margin: int, size: int = TEXT_MIN, marked_ranks: dict[int, SideColours] | None = None
 ) -> None:
     """File letters above and below the board, rank numbers left and right of it, following the orientation.
 
@@ -339,10 +342,11 @@ def draw_coordinates(
             if side is None:
                 draw.text((x, y), str(r + 1), font=fnt, fill=TEXT_DIM, anchor="mm")
                 continue
-            chip = margin // 2 - 3
+            chip = margin // 2 - 2
             draw.rounded_rectangle((x - chip, y - chip - 4, x + chip, y + chip + 4), radius=7, fill=side.fill,
                                    outline=side.edge, width=2)
-            draw.text((x, y), str(r + 1), font=font(size - 3, bold=True), fill=side.edge, anchor="mm")
+            draw.text((x, y), str(r + 1), font=fnt if fnt.getlength(str(r + 1)) <= 2 * chip - 4 else
+                      font(size - 1, bold=True), fill=side.edge, anchor="mm")
 
 
 # --- sprites (drawn once at 4x, reduced, cached) --------------------------------------------------------------
@@ -438,7 +442,8 @@ def cross_squares(img: Image.Image, grid: Grid, squares: Iterable[tuple[str, int
 
 # --- caption ----------------------------------------------------------------------------------------------------
 
-CAPTION_HEIGHT = 132
+BADGE_HEIGHT = 84
+CAPTION_HEIGHT = 10 + BADGE_HEIGHT + 92  # badges, then the status line and the last move, one line each
 _PAD = 16
 
 
@@ -511,34 +516,65 @@ def player_badges(
 
 
 def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: str, history: str) -> None:
-    """The band under the board: one badge per player side by side, then the status and the last move."""
+    """The band under the board: one badge per player side by side, then the status line and the last move, each
+    on a line of its own (a line too long steps down to the smallest readable size before anything is cut)."""
     draw = ImageDraw.Draw(img)
     width = img.width
-    slot = (width - _PAD * (len(badges) + 1)) // len(badges)
-    name_font, detail_font, tag_font = font(28, bold=True), font(20), font(16, bold=True)
-    badge_h = 76
+    slot = badge_slot(width, len(badges))
+    name_font, detail_font, tag_font = font(28, bold=True), font(TEXT_MIN), font(TEXT_MIN, bold=True)
     for i, badge in enumerate(badges):
         x0 = _PAD + i * (slot + _PAD)
         y0 = top + 10
         if badge.active or badge.winner:
             accent = YELLOW if badge.winner else SKY_BLUE
-            draw.rounded_rectangle((x0, y0, x0 + slot, y0 + badge_h), radius=12, fill=PANEL, outline=accent, width=3)
-        sprite_y = y0 + (badge_h - badge.sprite.height) // 2
+            draw.rounded_rectangle((x0, y0, x0 + slot, y0 + BADGE_HEIGHT), radius=12, fill=PANEL, outline=accent,
+                                   width=3)
+        sprite_y = y0 + (BADGE_HEIGHT - badge.sprite.height) // 2
         img.paste(badge.sprite, (x0 + 12, sprite_y), badge.sprite)
         text_x = x0 + 24 + badge.sprite.width
         tag = "WINNER" if badge.winner else ("TO MOVE" if badge.active else "")
         tag_w = text_width(tag, tag_font) + 12 if tag else 0
         room = x0 + slot - 12 - text_x
-        draw_text(img, (text_x, y0 + 26), fit_text(badge.name, name_font, room - tag_w), name_font, TEXT, "lm")
+        draw_text(img, (text_x, y0 + 28), fit_text(badge.name, name_font, room - tag_w), name_font, TEXT, "lm")
         if tag:
-            draw_text(img, (x0 + slot - 12, y0 + 26), tag, tag_font, YELLOW if badge.winner else SKY_BLUE, "rm")
-        draw_text(img, (text_x, y0 + 56), fit_text(badge.detail, detail_font, room), detail_font, TEXT_DIM, "lm")
-    line_y = top + badge_h + 10 + 24
-    status_font, history_font = font(22, bold=True), font(20)
-    history_w = text_width(history, history_font)
-    draw_text(img, (_PAD + 4, line_y), fit_text(status, status_font, width - 3 * _PAD - history_w), status_font,
-              TEXT, "lm")
-    draw_text(img, (width - _PAD - 4, line_y), history, history_font, TEXT_DIM, "rm")
+            draw_text(img, (x0 + slot - 12, y0 + 28), tag, tag_font, YELLOW if badge.winner else SKY_BLUE, "rm")
+        draw_text(img, (text_x, y0 + 62), fit_text(badge.detail, detail_font, room), detail_font, TEXT_DIM, "lm")
+    line_y = top + 10 + BADGE_HEIGHT + 24
+    room = width - 2 * _PAD - 8
+    if status:
+        size = fitting_size(status, room, (26, TEXT_MIN), bold=True)
+        draw_text(img, (_PAD + 4, line_y), fit_text(status, font(size, True), room), font(size, True), TEXT, "lm")
+    if history:
+        history_font = font(TEXT_MIN)
+        draw_text(img, (_PAD + 4, line_y + 34), fit_text(history, history_font, room), history_font, TEXT_DIM, "lm")
+
+
+def badge_slot(width: int, count: int) -> int:
+    """The width of each of `count` badges side by side in a caption `width` wide."""
+    return (width - _PAD * (count + 1)) // count
+
+
+def badge_detail_room(width: int, count: int, sprite_width: int) -> int:
+    """How wide a badge's detail line may be (draw_caption's layout)."""
+    return badge_slot(width, count) - 36 - sprite_width
+
+
+def first_fitting(variants: Sequence[str], room: float, fnt: ImageFont.FreeTypeFont) -> str:
+    """The first (fullest) of the variants that fits the room; the last, shortest one if none does."""
+    return next((text for text in variants if text_width(text, fnt) <= room), variants[-1])
+
+
+def fitting_size(text: str, room: float, sizes: Sequence[int], bold: bool = False) -> int:
+    """The largest of the sizes (largest first) at which the text fits the room; the smallest if none does."""
+    for size in sizes:
+        if text_width(text, font(size, bold)) <= room:
+            return size
+    return sizes[-1]
+
+
+def short_name(name: str, limit: int = 18) -> str:
+    """A name as a status or history line quotes it: a very long one shortened, so the line's own words fit."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
 # --- pictures on a palette chosen once -------------------------------------------------------------------------

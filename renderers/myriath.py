@@ -32,18 +32,22 @@ from PIL import Image, ImageChops, ImageDraw
 from .common import (
     BACKGROUND,
     BOARD_EDGE,
+    BADGE_HEIGHT,
     CAPTION_HEIGHT,
     PANEL,
     SKY_BLUE,
     SUPERSAMPLE,
     TEXT,
     TEXT_DIM,
+    TEXT_MIN,
     YELLOW,
     Badge,
     RGB,
     blend,
+    badge_detail_room,
     caption_samples,
     draw_caption,
+    first_fitting,
     font,
     history_line,
     new_canvas,
@@ -62,7 +66,7 @@ MARGIN = 40  # room for the coordinates on every edge
 BOARD = BOARD_SQUARES * SQUARE + INTERSECTIONS * CHANNEL
 WIDTH = BOARD + 2 * MARGIN
 BADGE_TILE = 44  # the caption's swatch of a seat's tile
-BADGE_ROW = 86  # height of one more row of caption badges (common.draw_caption draws 76 px badges at +10)
+BADGE_ROW = 10 + BADGE_HEIGHT  # height of one more row of caption badges (common.draw_caption draws them at +10)
 
 # The board: light streets between darker printed blocks, so the channels where tiles lie read as the main thing.
 SQUARE_COLOUR: RGB = (178, 166, 146)
@@ -197,7 +201,7 @@ def _paint_diagonals(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
 
 def _draw_coordinates(draw: ImageDraw.ImageDraw, first: int, last: int) -> None:
     """Intersection files a-k above and below, ranks 1-11 left and right; the usable ones brighter."""
-    fnt = font(22, bold=True)
+    fnt = font(TEXT_MIN, bold=True)
     for k in range(INTERSECTIONS):
         x0, y0, _, _ = point_box(k, k)
         centre = x0 + CHANNEL / 2, y0 + CHANNEL / 2
@@ -548,23 +552,23 @@ def halves_text(halves: int) -> str:
 
 
 def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
-    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left. Badges two
-    to a row have room to spell it out and to name the seat's colour (as the other games name their sides)."""
+    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left, and the
+    seat's colour first (as the other games name their sides) when the badge has room: the fullest wording that
+    fits."""
     left = sum(view["supplies"][seat].values())
-    wide = badges_per_row(view["num_players"]) <= 2
-    parts = [f"{view['scores_text'][seat]} {'points' if wide else 'pts'}"]
-    if seat in passed and view["phase"] != "over":  # at the end everybody passed; the outcome says so
-        parts.append("passed")
-    parts.append(f"{left} {'tiles left' if wide else 'left'}")
-    colour_name = view["seat_names"][seat]
-    if wide and colour_name != name:
-        parts.insert(0, colour_name)
-    return " · ".join(parts)
+    score = view["scores_text"][seat]
+    passing = ["passed"] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
+    colour_name = [view["seat_names"][seat]] if view["seat_names"][seat] != name else []
+    variants = [colour_name + [f"{score} points"] + passing + [f"{left} tiles left"],
+                [f"{score} points"] + passing + [f"{left} tiles left"],
+                [f"{score} pts"] + passing + [f"{left} left"]]
+    room = badge_detail_room(WIDTH, badges_per_row(view["num_players"]), BADGE_TILE)
+    return first_fitting([" · ".join(parts) for parts in variants], room, font(TEXT_MIN))
 
 
 def caption_rows(num_players: int) -> int:
-    """Four badges side by side leave no room for a name: four players get two rows of two."""
-    return 2 if num_players == 4 else 1
+    """Three or four badges side by side leave no room for a name and a readable score: two rows of two."""
+    return 2 if num_players >= 3 else 1
 
 
 def badges_per_row(num_players: int) -> int:
