@@ -564,6 +564,17 @@ def first_fitting(variants: Sequence[str], room: float, fnt: ImageFont.FreeTypeF
     return next((text for text in variants if text_width(text, fnt) <= room), variants[-1])
 
 
+def wrap_text(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """The text's words in lines no wider than width (a single word wider than that stays whole on its line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", fnt) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 def fitting_size(text: str, room: float, sizes: Sequence[int], bold: bool = False) -> int:
     """The largest of the sizes (largest first) at which the text fits the room; the smallest if none does."""
     for size in sizes:
