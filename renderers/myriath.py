@@ -47,6 +47,7 @@ from .common import (
     badge_detail_room,
     caption_samples,
     draw_caption,
+    draw_text,
     first_fitting,
     font,
     history_line,
@@ -66,6 +67,8 @@ MARGIN = 40  # room for the coordinates on every edge
 BOARD = BOARD_SQUARES * SQUARE + INTERSECTIONS * CHANNEL
 WIDTH = BOARD + 2 * MARGIN
 BADGE_TILE = 44  # the caption's swatch of a seat's tile
+LEGEND_ROW = 40  # under the caption: what the last placement's marks mean
+LEGEND = "½ point scored where the last tile (white band) touches"
 BADGE_ROW = 10 + BADGE_HEIGHT  # height of one more row of caption badges (common.draw_caption draws them at +10)
 
 # The board: light streets between darker printed blocks, so the channels where tiles lie read as the main thing.
@@ -81,7 +84,7 @@ WHITE: RGB = (255, 255, 255)
 OUTLINE = 2  # a tile's dark outline
 HIGHLIGHT = 4  # the white band inside the outline of the last placement
 MARK = 14  # the seat's mark on each segment
-SCORE_DOT = 11
+SCORE_DOT = 15  # 6 px on a phone: larger would cover the intersection it marks
 
 # Sides in the engine's order (clockwise, so side + 2 is the opposite one); corners as steps on screen (y grows
 # downwards), for the half-diagonal from an intersection's centre to that corner.
@@ -164,7 +167,7 @@ def area_of(view: dict) -> tuple[int, int]:
 
 
 def caption_height(num_players: int) -> int:
-    return CAPTION_HEIGHT + (caption_rows(num_players) - 1) * BADGE_ROW
+    return CAPTION_HEIGHT + (caption_rows(num_players) - 1) * BADGE_ROW + LEGEND_ROW
 
 
 @lru_cache(maxsize=4)
@@ -189,7 +192,16 @@ def board_layer(num_players: int, first: int, last: int, first_square: int, last
             _paint_diagonals(draw, *point_box(f, r)[:2])
     draw.rectangle((MARGIN - 2, MARGIN - 2, MARGIN + BOARD + 1, MARGIN + BOARD + 1), outline=BOARD_EDGE, width=2)
     _draw_coordinates(draw, first, last)
+    _draw_legend(img, img.height - LEGEND_ROW)
     return img
+
+
+def _draw_legend(img: Image.Image, top: int) -> None:
+    """The caption's last line: what the last placement's marks mean."""
+    dot = score_dot_sprite()
+    x, middle = 20, top + LEGEND_ROW // 2
+    img.paste(dot, (x, middle - dot.height // 2), dot)
+    draw_text(img, (x + dot.width + 8, middle), LEGEND, font(TEXT_MIN), TEXT_DIM, "lm")
 
 
 def _paint_diagonals(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
