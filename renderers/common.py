@@ -474,7 +474,8 @@ def history_line(view: dict, detail: str = "") -> str:
 
 
 def status_line(view: dict, names: Sequence[str]) -> str:
-    """'Alice to move', 'Alice wins — crossing', 'Draw — agreed'."""
+    """'Alice to move', 'Alice wins — crossing', 'Draw — agreed' (a very long name shortened: see short_name)."""
+    names = [short_name(name) for name in names]
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []

@@ -51,6 +51,7 @@ from .common import (
     palette_reference,
     paste_centred,
     player_names_for,
+    plural,
     short_name,
     square_name,
     status_line,
@@ -717,6 +718,17 @@ def text_line(text: str, sizes: tuple[int, ...], bold: bool, colour: RGB, width:
     return img
 
 
+def _fitting_status(view: dict, names: Sequence[str], room: int) -> str:
+    """The status line; during a setup with several long names, a shorter wording rather than a cut one."""
+    text = status(view, names)
+    waiting = view["setup"]["waiting"]
+    if view.get("outcome") or not waiting:
+        return text
+    variants = (text, "Choosing cargo: " + ", ".join(names[s] for s in waiting),
+                f"Secret setup: {plural(len(waiting), 'player')} still choosing cargo")
+    return first_fitting(variants, room, font(STATUS_SIZES[-1], bold=True))
+
+
 def _names_list(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -774,7 +786,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], 
         img.paste(badge, (_PAD + seat * (slot + _PAD), top + 6))
     room = img.width - 2 * _PAD - 8
     quoted = [short_name(name) for name in names]  # a status line's own words always fit
-    line = text_line(status(view, quoted), STATUS_SIZES, True, TEXT, room)
+    line = text_line(_fitting_status(view, quoted, room), STATUS_SIZES, True, TEXT, room)
     img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 36 - line.height // 2))
     line = text_line(history(view, quoted), HISTORY_SIZES, False, TEXT_DIM, room)
     img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 74 - line.height // 2))

@@ -54,6 +54,7 @@ from .common import (
     new_canvas,
     palette_reference,
     player_names_for,
+    short_name,
     status_line,
 )
 from .png import Palette, palette_colours, palette_png
@@ -625,5 +626,5 @@ def _history(view: dict, names: Sequence[str]) -> str:
     own = gained.pop(tile["owner"], 0)
     detail = f" +{halves_text(own)}" if own else ""
     if gained:
-        detail += " (" + ", ".join(f"+{halves_text(h)} {names[s]}" for s, h in sorted(gained.items())) + ")"
+        detail += " (" + ", ".join(f"+{halves_text(h)} {short_name(names[s])}" for s, h in sorted(gained.items())) + ")"
     return history_line(view, detail)

@@ -54,6 +54,7 @@ from .common import (
     player_badges,
     player_names_for,
     plural,
+    short_name,
     square_name,
     status_line,
     supersampled,
@@ -594,7 +595,8 @@ def _seat_setup_word(status: dict) -> str:
 
 def _status(view: dict, names: Sequence[str]) -> str:
     if view["phase"] == "setup":
-        return "Setup — " + " · ".join(f"{names[s]} {_seat_setup_word(st)}" for s, st in enumerate(view["setup"]))
+        return "Setup — " + " · ".join(f"{short_name(names[s])} {_seat_setup_word(st)}"
+                                       for s, st in enumerate(view["setup"]))
     return status_line(view, names)
 
 

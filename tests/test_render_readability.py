@@ -99,3 +99,24 @@ def test_every_text_is_at_least_9_px_high_at_phone_width_and_no_line_is_cut(key,
     assert not small, f"{len(small)} texts under {MIN_HEIGHT} px at {PHONE_WIDTH} px wide: {small[:12]}"
     cut = sorted({d.text for d in recorder.drawn if d.text.endswith("…")})
     assert not cut, cut
+
+
+def test_mycenae_setup_line_with_four_players_is_whole(monkeypatch):
+    """'Secret setup: … still choosing cargo' lost its end ("still choosing car…") with several players."""
+    recorder = TextRecorder(monkeypatch)
+    game = GAMES["mycenae"]
+    state = game.new_state(4, 0, {"armies": ["mycenae"] * 4})
+    names = ["Alexandrina", "Bartholomew", "Cassiopeia", "Demetrius"]
+    renderers.RENDERERS["mycenae"].draw(game.view(state, None), names)
+    status = [d.text for d in recorder.drawn if "choosing cargo" in d.text.lower()]
+    assert status and not status[0].endswith("…")  # a shorter wording, never a cut one
+    assert all(name in status[0] for name in names)
+
+
+def test_a_very_long_name_is_shortened_inside_a_status_line_whose_own_words_stay(monkeypatch):
+    recorder = TextRecorder(monkeypatch)
+    game = GAMES["epaminondas"]
+    view = game.view(game.new_state(2, 0, None), None)
+    renderers.RENDERERS["epaminondas"].draw(view, ["W" * 60, "Bob"])
+    status = [d.text for d in recorder.drawn if d.text.endswith("to move")]
+    assert status and "W" * 17 + "…" in status[0]
