@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from fontTools.ttLib import TTFont
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 RGB = tuple[int, int, int]
 
@@ -68,7 +68,8 @@ def blend(a: RGB, b: RGB, t: float) -> RGB:
 # Player names come in any script. Text is drawn in DejaVu Sans (Latin, Greek, Cyrillic, Arabic, Hebrew and many
 # symbols); a run of characters DejaVu lacks is drawn in the first bundled fallback that has them (fonts/README.md
 # lists them, their licences and how their subsets were made). Pillow lays each run out with libraqm when it has
-# it (right-to-left order, Arabic joining, Devanagari conjuncts).
+# it (right-to-left order, Arabic joining, Devanagari conjuncts). Runs are set one after another in the order they
+# come in the text.
 
 _PRIMARY = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 _FALLBACKS = (  # (regular, bold): a font without a bold face draws both
@@ -77,6 +78,9 @@ _FALLBACKS = (  # (regular, bold): a font without a bold face draws both
     ("Symbola.ttf", "Symbola.ttf"),  # emoji (monochrome) and pictographic symbols
 )
 REPLACEMENT = "\ufffd"  # drawn (in DejaVu) for a character no bundled font has, instead of an empty box
+# Lines read left to right; inside them libraqm puts right-to-left words in their order. Without libraqm (Pillow's
+# wheels load it only where the system has FriBiDi) Pillow refuses any direction, and lays text out plainly.
+LAYOUT = {"direction": "ltr"} if features.check_feature("raqm") else {}
 
 
 @lru_cache(maxsize=32)
@@ -144,8 +148,8 @@ def text_runs(text: str, bold: bool = False) -> tuple[tuple[str, int], ...]:
 
 
 def _invisible(ch: str) -> bool:
-    """Joiners, combining marks, variation selectors and skin tones: dropped when no font has them (a skin tone
-    would otherwise be drawn as a colour swatch beside a monochrome emoji)."""
+    """Joiners, combining marks, variation selectors and skin tones: nothing to draw on their own. Dropped when no
+    font has them; a skin tone always (it would be drawn as a swatch beside a monochrome emoji)."""
     return unicodedata.category(ch) in ("Cf", "Mn") or 0xFE00 <= ord(ch) <= 0xFE0F or _skin_tone(ch)
 
 
@@ -162,7 +166,7 @@ def _run_fonts(text: str, fnt: ImageFont.FreeTypeFont) -> list[tuple[str, ImageF
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
     """The advance width of a line of text (ImageDraw.textlength, fallback fonts included), cached: captions repeat
     from render to render."""
-    return sum(run_font.getlength(chars, direction="ltr") for chars, run_font in _run_fonts(text, fnt))
+    return sum(run_font.getlength(chars, **LAYOUT) for chars, run_font in _run_fonts(text, fnt))
 
 
 def _cut_one(text: str) -> str:
@@ -189,24 +193,24 @@ def _text_stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Im
     """The text's antialiased coverage as an "L" mask, and where its top-left sits relative to the anchor point."""
     runs = _run_fonts(text, fnt)
     if not runs or (len(runs) == 1 and runs[0][1] is fnt and runs[0][0] == text):
-        left, top, right, bottom = fnt.getbbox(text, anchor=anchor, direction="ltr")
+        left, top, right, bottom = fnt.getbbox(text, anchor=anchor, **LAYOUT)
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-        ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor, direction="ltr")
+        ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor, **LAYOUT)
         return mask, left, top
     # Several fonts: each run set on the common baseline, one after another; the anchor is placed as DejaVu
     # places it (vertically by DejaVu's metrics, so a line's height does not jump with the script).
     placed, pen = [], 0.0
     for chars, run_font in runs:
-        box = run_font.getbbox(chars, anchor="ls", direction="ltr")
+        box = run_font.getbbox(chars, anchor="ls", **LAYOUT)
         placed.append((chars, run_font, pen, box))
-        pen += run_font.getlength(chars, direction="ltr")
+        pen += run_font.getlength(chars, **LAYOUT)
     left = math.floor(min(x + box[0] for _, _, x, box in placed))
     right = math.ceil(max(x + box[2] for _, _, x, box in placed))
     top, bottom = min(box[1] for *_, box in placed), max(box[3] for *_, box in placed)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     draw = ImageDraw.Draw(mask)
     for chars, run_font, x, _ in placed:
-        draw.text((x - left, -top), chars, font=run_font, fill=255, anchor="ls", direction="ltr")
+        draw.text((x - left, -top), chars, font=run_font, fill=255, anchor="ls", **LAYOUT)
     shift_x = {"l": 0, "m": -pen / 2, "r": -pen}[anchor[0]]
     shift_y = fnt.getbbox("x", anchor="l" + anchor[1])[1] - fnt.getbbox("x", anchor="ls")[1]
     return mask, round(left + shift_x), top + shift_y

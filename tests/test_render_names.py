@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, features
 
 import renderers
 from bot.games import GAMES
@@ -104,3 +104,18 @@ def test_board_pictures_with_names_in_every_script_encode(key):
     for i in range(0, len(ALL_NAMES), players):
         png = renderers.render(view, player_names=(ALL_NAMES[i:] + ALL_NAMES)[:players])
         assert png.startswith(b"\x89PNG")
+
+
+def test_arabic_and_devanagari_are_shaped_where_pillow_has_libraqm():
+    """With libraqm (this project's Pillow has it where FriBiDi is installed) letters join and reorder; without
+    it the names are still drawn, unshaped."""
+    fnt = common.font(28)
+    for word in ("محمد", "शर्मा"):
+        whole = common._text_stamp(word, fnt, "ls")[0]
+        letters = sum(common.text_width(ch, fnt) for ch in word)
+        assert whole.getbbox() is not None
+        if features.check_feature("raqm"):
+            assert common.LAYOUT == {"direction": "ltr"}
+            assert abs(common.text_width(word, fnt) - letters) > 1  # joined or conjunct forms, not letters in a row
+        else:
+            assert common.LAYOUT == {}
