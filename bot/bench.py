@@ -4,7 +4,7 @@
     python -m bot.bench --bursts 50              # smaller
 
 Everything runs against a real SQLite file in a temporary directory, through `MatchService` exactly as the cogs
-use it; no Discord. Prints Markdown tables for the README (budgets in design.md: render ≤ 50 ms median, apply +
+use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
 persist ≤ 10 ms median). Times are wall-clock milliseconds.
 
 - render: `renderers.render(view, player_names=...)` over public and private views from seeded random games.

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from dotenv import dotenv_values
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+MAX_CHALLENGE_HOURS = 720  # 30 days: longer than any challenge waits, short enough to stay a real date
 
 
 class SettingsError(Exception):
@@ -16,21 +19,27 @@ class SettingsError(Exception):
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines; blank lines and # comments ignored; optional quotes stripped."""
-    values: dict[str, str] = {}
+    """The KEY=VALUE lines of a `.env` file, read by python-dotenv: comments (also after a value), quotes,
+    `export` and a byte-order mark are understood as shells and editors write them. Values are taken literally
+    (no `${VAR}` expansion), as Docker's `--env-file` does."""
     if not path.is_file():
-        return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        key = key.strip().removeprefix("export ").strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        values[key] = value
-    return values
+        return {}
+    try:
+        values = dotenv_values(path, encoding="utf-8-sig", interpolate=False)
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path} is not UTF-8 text; save it as UTF-8") from None
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def _challenge_hours(text: str) -> float:
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = math.nan
+    if not (math.isfinite(hours) and 0 < hours <= MAX_CHALLENGE_HOURS):
+        raise SettingsError(f"STRATEGOS_CHALLENGE_HOURS must be a number of hours above 0 and at most "
+                            f"{MAX_CHALLENGE_HOURS}, not {text!r}")
+    return hours
 
 
 @dataclass(frozen=True)
@@ -53,16 +62,10 @@ class Settings:
         dev_guild = get("STRATEGOS_DEV_GUILD")
         if dev_guild is not None and not dev_guild.isdigit():
             raise SettingsError(f"STRATEGOS_DEV_GUILD must be a server id (digits only), not {dev_guild!r}")
-        ttl = get("STRATEGOS_CHALLENGE_HOURS") or "24"
-        try:
-            ttl_hours = float(ttl)
-        except ValueError:
-            raise SettingsError(f"STRATEGOS_CHALLENGE_HOURS must be a number of hours, not {ttl!r}") from None
+        ttl_hours = _challenge_hours(get("STRATEGOS_CHALLENGE_HOURS") or "24")
         log_level = (get("STRATEGOS_LOG_LEVEL") or "INFO").upper()
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-        if ttl_hours <= 0:
-            raise SettingsError(f"STRATEGOS_CHALLENGE_HOURS must be a positive number of hours, not {ttl!r}")
         return cls(
             token=get("DISCORD_TOKEN"),
             database=Path(get("STRATEGOS_DATABASE") or "strategos.db"),

@@ -3,9 +3,9 @@
     python -m renderers.bench                     # every game with a renderer and an engine, every player count
     python -m renderers.bench archimedes --games 20
 
-Prints a Markdown table for the README. The budget (design.md, Performance) is a render median of at most 1.2x
-the time of a PNG encode of a flat image of the same size; the "flat encode" column measures that reference here,
-on this machine, so the two can be compared under the same load.
+Prints a Markdown table for the README. The budget (docs/design.md, Performance) is a render median of at most
+1.2x the time of a PNG encode of a flat image of the same size; the "flat encode" column measures that reference
+here, on this machine, so the two can be compared under the same load.
 
 Views alternate between the public view and each seat's private view, so every orientation is measured.
 "cold" is the first render in a fresh process (a subprocess per run: it loads the fonts and builds the cached

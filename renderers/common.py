@@ -1,9 +1,9 @@
 """Drawing shared by the board renderers: fonts, palette, square geometry, cached sprites and layers, caption.
 
-How a board picture is made fast (design.md, Performance): everything that does not change within a match (squares,
-coordinates, home rows, ports, the empty caption band) is drawn once into a cached *layer*; every piece is a cached
-*sprite* drawn antialiased at 4x and downscaled once; caption text is stamped from cached glyph masks. A render is
-then: copy the layer, tint a few squares, paste sprites, stamp the caption text, encode a palette PNG
+How a board picture is made fast (docs/design.md, Performance): everything that does not change within a match
+(squares, coordinates, home rows, ports, the empty caption band) is drawn once into a cached *layer*; every piece
+is a cached *sprite* drawn antialiased at 4x and downscaled once; caption text is stamped from cached glyph masks.
+A render is then: copy the layer, tint a few squares, paste sprites, stamp the caption text, encode a palette PNG
 (renderers/png.py, which every renderer goes through). Nothing here is supersampled per render.
 """
 

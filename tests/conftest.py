@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -20,6 +21,15 @@ GUILD_ID = 424242424242424242
 # half of some tests' time). Keeping freed blocks for reuse is what PILLOW_BLOCKS_MAX does; the bot's renders,
 # one at a time, do not gain from it (measured), so it is set for the tests only.
 Image.core.set_blocks_max(32)
+
+
+@pytest.fixture(autouse=True)
+def no_settings_from_the_callers_shell(monkeypatch):
+    """The bot's settings come from the environment: a variable exported in the shell that runs the tests (say a
+    bad STRATEGOS_CHALLENGE_HOURS) must not change what a test sees. Tests set what they need themselves."""
+    for key in list(os.environ):
+        if key.startswith("STRATEGOS_") or key == "DISCORD_TOKEN":
+            monkeypatch.delenv(key)
 
 
 @pytest.fixture

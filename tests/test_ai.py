@@ -23,6 +23,7 @@ import bot.ai
 from bot.ai import LEVELS, choose_move
 from bot.ai.policies import policy_for
 from bot.games import get_game
+from bot.games.mycenae import position
 from bot.games.playout import random_plies
 
 SIZES = [
@@ -120,6 +121,42 @@ def test_mycenae_consent_is_answered(level, small_budgets):
     assert move in ("consent", "refuse")
 
 
+def _two_player_position(pieces: dict[str, str], cargo: dict[str, str]):
+    rows = [" ".join(pieces.get(f"{f}{r}", ".") for f in "abcdefgh") for r in range(8, 0, -1)]
+    return position("\n".join(rows), 2, 0, cargo, ("mycenae", "mycenae"))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_mycenae_two_player_request_is_answered_from_the_asked_seat_alone(level, small_budgets):
+    """h8 is asked; a1's hidden cargo (the king in d4 or in b2) is not in h8's view, so it cannot change the
+    answer."""
+    game = get_game("mycenae")
+    answers = set()
+    for cargo in ({"d4": "0K", "b2": "0B"}, {"d4": "0B", "b2": "0K"}):
+        state = _two_player_position({"d4": "0M", "b2": "0M", "c5": "1R", "h8": "1K", "h7": "1P"}, cargo)
+        state, _ = game.apply(state, 0, "load d4 c5")
+        view = _private_view(game, state, 1)
+        assert game.legal_moves(state, 1) == ["consent", "refuse"]
+        answers.add(choose_move(view, level=level, seed=4))
+    assert len(answers) == 1 and answers <= {"consent", "refuse"}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_mycenae_two_player_computer_asks_when_a_request_is_all_it_has(level, small_budgets):
+    """h8's only knight sits in the corner with its king inside, hemmed in by a1's pieces: asking to load them is
+    its only action."""
+    game = get_game("mycenae")
+    state = _two_player_position({"a1": "0K", "h8": "1M", "g8": "0R", "g7": "0B", "h7": "0B", "f7": "0R",
+                                  "g6": "0N", "c1": "0M"}, {"h8": "1K", "c1": "0P"})
+    state, _ = game.apply(state, 0, "a1-a2")
+    moves = game.legal_moves(state, 1)
+    assert moves and all(m.startswith("load h8 ") for m in moves)
+    move = choose_move(_private_view(game, state, 1), level=level, seed=4)
+    assert move in moves
+    state, events = game.apply(state, 1, move)
+    assert events[0]["type"] == "request" and game.to_act(state) == [0]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=_ids)
 def test_same_view_level_and_seed_give_the_same_move(size, small_budgets):
     key, n, options = size
@@ -162,12 +199,13 @@ def test_easy_stays_within_its_time_budget():
         game = get_game(key)
         for ply in _positions(key, n, options, seed=12, every=15):
             view = _private_view(game, ply.state, ply.seat)
-            start = time.perf_counter()
+            # CPU time, as the budget is stated: wall time on a shared machine also counts the other work on it
+            start = time.process_time()
             choose_move(view, level="easy", seed=0)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
     assert times
     assert statistics.median(times) < 0.05
-    assert max(times) < 0.25  # generous: the machine running the tests is shared
+    assert max(times) < 0.25  # generous
 
 
 def _play(key: str, levels: list[str], seed: int, max_plies: int = 400) -> tuple[int, ...]:

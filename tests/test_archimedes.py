@@ -1,4 +1,4 @@
-"""Archimedes: one scenario per rule of shared/rules/archimedes.md, perft numbers, and seeded random games."""
+"""Archimedes: one scenario per rule of docs/rules/archimedes.md, perft numbers, and seeded random games."""
 
 from __future__ import annotations
 

@@ -93,3 +93,55 @@ def test_the_computer_thinks_in_a_worker_process():
         remote = pool.submit(choose_move, view, level="easy", seed=9).result(timeout=60)
     assert remote == choose_move(view, level="easy", seed=9) and remote in game.legal_moves(
         game.new_state(2, 3, None), 0)
+
+
+def _closer_safely(game, state, moves):
+    """Alice's way to bring an empty knight next to the computer's pieces: the knight leap that ends nearest to
+    them on a square the computer cannot take at once (everything she has rides in b2, which stays home)."""
+    board = game.view(state, 0)["board"]
+    theirs = [p["square"] for p in board if p["owner"] == 1]
+    empty = {sq for sq, cargo in game.view(state, 0)["cargo"].items() if not cargo}
+
+    def distance(square):
+        return min(max(abs(ord(square[0]) - ord(t[0])), abs(int(square[1:]) - int(t[1:]))) for t in theirs)
+
+    def safe(move):
+        after, _ = game.apply(state, 0, move)
+        return not any(m.endswith("x" + move[3:]) for m in game.legal_moves(after, 1))
+
+    leaps = sorted((m for m in moves if m[:2] in empty and m[2] == "-"), key=lambda m: (distance(m[3:]), m))
+    return next((m for m in leaps if safe(m)), None)
+
+
+async def test_the_computer_answers_a_load_request_in_a_two_player_mycenae(world):
+    """Alice (a1, Mycenae army) brings a knight next to the computer's pieces and asks to load one; the computer,
+    the only other player, answers from its own seat's view like any move."""
+    thread, match_id = await computer_match(world, "mycenae")
+    service = world.bot.matches
+    for _ in range(40):
+        match = await service.get_match(match_id)
+        assert match.active
+        if 0 not in service.to_act(match):
+            await world.env.advance_time(1)
+            continue
+        game, state = service.game_of(match), service.state_of(match)
+        moves = game.legal_moves(state, 0)
+        theirs = {p["square"] for p in game.view(state, 0)["board"] if p["owner"] == 1}
+        requests = [m for m in moves if m.startswith("load") and theirs & set(m.split()[2:])]
+        if requests:
+            break
+        text = "cargo b2:K,R,B,B,P,P,P" if moves[0].startswith("cargo") else _closer_safely(game, state, moves)
+        assert text, "no safe knight leap"
+        result = await move(world.alice, thread, match_id, text)
+        assert result.response.content.startswith("✅"), result.response.content
+    else:
+        raise AssertionError("no request became possible")
+    before = (await service.get_match(match_id)).version
+    result = await move(world.alice, thread, match_id, requests[0])
+    assert result.response.content.startswith("✅"), result.response.content
+    for _ in range(10):  # the computer answers (at once here: its pause is off in the tests)
+        logged = [(m.seat, m.move) for m in await service.repo.moves(match_id) if m.version > before]
+        if len(logged) >= 2:
+            break
+        await world.env.advance_time(1)
+    assert logged[0] == (0, requests[0]) and logged[1] in ((1, "consent"), (1, "refuse"))

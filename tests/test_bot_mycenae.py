@@ -151,3 +151,29 @@ async def test_a_mistyped_full_knight_unload_is_refused_clearly(world):
     assert result.ephemeral and not result.response.content.startswith("✅")
     assert len(result.response.content) < 500 and result.response.content
     assert (await service.get_match(match_id)).version == 3
+
+
+async def test_two_player_request_is_answered_by_the_opponent_in_private(world):
+    """With two players too, a load of the opponent's pieces asks him in private; his Consent is his move."""
+    thread, match_id = await open_match(world, "mycenae", [world.alice, world.bob])
+    service = world.bot.matches
+    await act(world, thread, match_id, world.alice, "cargo b2:K,R,B,B,P,P,P")
+    # alice's empty knight leaps next to bob's pawns while bob moves a pawn at the other side
+    for member, text in ((world.alice, "d2-e4"), (world.bob, "h7-h6"), (world.alice, "e4-f6"), (world.bob, "h6-h5")):
+        await act(world, thread, match_id, member, text)
+    version = (await service.get_match(match_id)).version
+    await act(world, thread, match_id, world.alice, "load f6 g7")
+    match = await service.get_match(match_id)
+    game, state = service.game_of(match), service.state_of(match)
+    assert game.to_act(state) == [1] and game.legal_moves(state, 1) == ["consent", "refuse"]
+    assert "asks to load your pieces" in last_dm(world.bob).content and "`load f6 g7`" in last_dm(world.bob).content
+    early = await move(world.alice, thread, match_id, "f6-g8")  # the asker waits for the answer
+    assert early.ephemeral and not early.response.content.startswith("✅")
+    await act(world, thread, match_id, world.bob, "consent")
+    match = await service.get_match(match_id)
+    state = service.state_of(match)
+    assert match.version == version + 2 and game.to_act(state) == [1]
+    assert [f"{p['owner']}{p['type']}" for p in game.view(state, 0)["cargo"]["f6"]] == ["1P"]
+    assert "g7" not in {p["square"] for p in game.view(state, None)["board"]}
+    posts = "\n".join(m.content for m in thread.history())
+    assert "consent" in posts.lower()

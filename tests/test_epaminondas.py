@@ -1,4 +1,4 @@
-"""Epaminondas: one scenario per rule of shared/rules/epaminondas.md, perft, notation, views and random games."""
+"""Epaminondas: one scenario per rule of docs/rules/epaminondas.md, perft, notation, views and random games."""
 
 from __future__ import annotations
 

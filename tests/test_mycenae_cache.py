@@ -1,4 +1,4 @@
-"""Mycenae remembers recent unload lists within a memory budget (issue "Speed under load": it could hold ~29 MB)."""
+"""Mycenae remembers recent unload lists within a memory budget (eight full knights' lists once took ~29 MB)."""
 
 from __future__ import annotations
 

@@ -111,6 +111,22 @@ def test_picker_reaches_requests_and_guest_unloads_with_three_players():
     assert reachable(guest, 1) == set(G.legal_moves(guest, 1))
 
 
+def test_picker_reaches_requests_with_two_players():
+    s = at({"a1": "0K", "d4": "0M", "c3": "0P", "c5": "1R", "h8": "1K", "h7": "1P"}, cargo={"d4": "0B"})
+    assert reachable(s, 0) == set(G.legal_moves(s, 0))
+    labels = [o.label for o in G.choices(s, 0, ["d4", "load"]).options]
+    assert labels == ["c3 Pawn (yours)", "c5 Rook (of h8, asks consent)"]
+    assert G.choices(s, 0, ["d4", "load", "c5"]).move == "load d4 c5"
+    s, _ = G.apply(s, 0, "load d4 c5")
+    assert values(G.choices(s, 1)) == ["consent", "refuse"] and G.choices(s, 1, ["consent"]).move == "consent"
+    refused = G.apply(s, 1, "refuse")[0]
+    assert values(G.choices(refused, 0, ["d4", "load"])) == ["c3", "c5"]  # c3 with c5 may still be asked
+    assert reachable(refused, 0) == set(G.legal_moves(refused, 0))
+    guest = G.apply(s, 1, "consent")[0]
+    assert values(G.choices(guest, 1, ["d4"])) == ["unload"]
+    assert reachable(guest, 1) == set(G.legal_moves(guest, 1))
+
+
 def test_picker_offers_no_dead_end_after_refusals():
     armies = ["mycenae", "plain", "plain"]
     s = at({"a1": "0K", "d4": "0M", "c3": "0P", "c5": "1R", "a8": "1K", "a7": "1P", "h8": "2K", "h7": "2P"},

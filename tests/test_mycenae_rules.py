@@ -1,4 +1,4 @@
-"""Mycenae: one scenario per rule and per decision of shared/rules/mycenae.md, for two players and for four.
+"""Mycenae: one scenario per rule and per decision of docs/rules/mycenae.md, for two players and for four.
 
 Positions are built with `position()` from a sparse {square: cell} dict (cells: owner seat + letter, M = Mycenaean
 knight). With two players contract seat 1 is the h8 corner.
@@ -304,7 +304,7 @@ def test_load_own_adjacent_pieces_any_number():
     assert events[0]["type"] == "load" and events[0]["visible_to"] is None
 
 
-def test_load_refuses_far_pieces_knights_and_with_two_players_enemies():
+def test_load_refuses_far_pieces_and_knights():
     s = at({"a1": "0K", "d4": "0M", "b2": "0B", "c5": "0N", "d5": "0M", "e5": "1R", "h8": "1K"}, armies=MIXED)
     with pytest.raises(IllegalMoveError, match="not next to"):
         G.apply(s, 0, "load d4 b2")
@@ -312,9 +312,7 @@ def test_load_refuses_far_pieces_knights_and_with_two_players_enemies():
         G.apply(s, 0, "load d4 c5")
     with pytest.raises(IllegalMoveError, match="Knights cannot carry knights"):
         G.apply(s, 0, "load d4 d5")
-    with pytest.raises(IllegalMoveError, match="two players"):
-        G.apply(s, 0, "load d4 e5")
-    assert not any(m.startswith("load") for m in G.legal_moves(s, 0))
+    assert [m for m in G.legal_moves(s, 0) if m.startswith("load")] == ["load d4 e5", "load d5 e5"]  # requests
 
 
 def test_unload_places_pieces_on_different_empty_squares_around():
@@ -607,17 +605,32 @@ def test_mover_knocked_out_by_his_own_take_over_loses_everything():
     assert [e["seat"] for e in events if e["type"] == "out"] == [1, 0]
 
 
-def test_two_players_have_no_requests():
-    s = at({"a1": "0K", "d4": "0M", "c5": "1R", "h8": "1K"}, armies=MIXED)
-    assert not any(m.startswith("load") for m in G.legal_moves(s, 0))
+def test_two_players_may_ask_the_opponent_to_load_his_pieces():
+    s = at({"a1": "0K", "d4": "0M", "c3": "0P", "c5": "1R", "h8": "1K", "h7": "1P"}, cargo={"d4": "0B"},
+           armies=MIXED)
+    loads = {m for m in G.legal_moves(s, 0) if m.startswith("load")}
+    assert loads == {"load d4 c3", "load d4 c5", "load d4 c3 c5"}
+    s, events = G.apply(s, 0, "load d4 c3 c5")
+    assert [e["type"] for e in events] == ["request"] and events[0]["asked"] == 1
+    assert G.to_act(s) == [1] and G.legal_moves(s, 1) == ["consent", "refuse"] and G.legal_moves(s, 0) == []
+    assert G.view(s, None)["pending"]["asked"] == 1 and cells(s)["c5"] == "1R"
+    refused = play(s, 1, "refuse")  # nothing moves; a1 acts again, without that request
+    assert G.to_act(refused) == [0] and cells(refused)["c5"] == "1R"
+    assert "load d4 c3 c5" not in G.legal_moves(refused, 0) and "load d4 c5" in G.legal_moves(refused, 0)
+    s = play(s, 1, "consent")  # the load happens and the turn passes on
+    assert {"c3", "c5"}.isdisjoint(cells(s)) and G.to_act(s) == [1]
+    assert sorted(cargo_of(s, 0, "d4")) == ["0B", "0P", "1R"]
+    assert {m for m in G.legal_moves(s, 1) if m.startswith("unload")} >= {"unload d4 R@c5"}
+    assert not any("R@" in m for m in G.legal_moves(play(s, 1, "h7-h6"), 0))  # only the owner unloads a guest
 
 
 # --- no legal action -----------------------------------------------------------------------------------------------
 
 
 def test_player_without_a_legal_action_is_out_two_players():
-    # h8 has only a knight in the corner carrying the king: no empty leap, no empty square around, no burn
-    s = at({"a1": "0K", "h8": "1M", "g8": "0R", "g7": "0B", "h7": "0B", "f7": "0R", "e5": "0N"},
+    # h8 has only a knight in the corner carrying the king: no empty leap, no empty square around, no burn, and
+    # no request either, since knights around cannot be carried
+    s = at({"a1": "0K", "h8": "1M", "g8": "0N", "g7": "0N", "h7": "0N", "f7": "0R", "e5": "0N"},
            cargo={"h8": "1K"}, armies=MIXED[::-1])
     s = play(s, 0, "e5-g6")
     assert G.outcome(s) == Outcome((0,), "h8 had no legal action")

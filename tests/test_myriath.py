@@ -1,4 +1,4 @@
-"""Myriath: one scenario per rule of shared/rules/myriath.md, scoring above all.
+"""Myriath: one scenario per rule of docs/rules/myriath.md, scoring above all.
 
 Seats: 0 Vermilion, 1 Blue, 2 Yellow, 3 Green. Positions are built with `position` (tiles laid without rule
 checks or scoring) and then a real move is applied. Geometry reminders: triangle sides N E S W; the

@@ -1,4 +1,4 @@
-"""Myrmidons: one scenario per rule of shared/rules/myrmidons.md, plus notation, views and the picker."""
+"""Myrmidons: one scenario per rule of docs/rules/myrmidons.md, plus notation, views and the picker."""
 
 from __future__ import annotations
 

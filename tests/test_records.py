@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -293,6 +295,46 @@ def test_the_terminal_names_the_bad_line_and_says_when_a_record_hides_moves(tmp_
     assert cli(["replay", str(partial)]) == 2
     assert "seed is withheld" in capsys.readouterr().out
     assert cli(["replay", str(tmp_path / "missing.txt")]) == 1
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_accepted(tmp_path, capsys):
+    text = good_text()
+    assert parse_record("\ufeff" + text) == parse_record(text)
+    path = tmp_path / "bom.txt"
+    path.write_bytes("\ufeff".encode("utf-8") + text.encode("utf-8"))
+    assert cli(["replay", str(path)]) == 0
+    assert "8 of 8 moves replayed and checked" in capsys.readouterr().out
+
+
+def test_a_record_read_from_standard_input_may_carry_a_byte_order_mark(monkeypatch, capsys):
+    data = "\ufeff".encode("utf-8") + good_text().encode("utf-8")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="ascii"))
+    assert cli(["replay", "-"]) == 0
+    assert "8 of 8 moves replayed and checked" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("data", [
+    "Strategos match record 1\nGame: archimedes\n".encode("utf-16"),  # what some Windows editors save
+    "Strategos match record 1\nSeat 0: Zo\xeb\n".encode("latin-1"),
+    b"\x89PNG\r\n\x1a\n\x00\x00",
+], ids=["utf-16", "latin-1", "png"])
+def test_a_file_that_is_not_utf8_text_is_one_clear_line(tmp_path, capsys, data):
+    path = tmp_path / "match.txt"
+    path.write_bytes(data)
+    assert cli(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert not out and len(err.splitlines()) == 1
+    assert err.startswith(f"cannot read {path}: not UTF-8 text (byte 0x")
+
+
+def test_a_view_seat_the_record_does_not_have_is_one_clear_line(tmp_path, capsys):
+    path = tmp_path / "match.txt"
+    path.write_text(good_text(), encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        cli(["replay", str(path), "--view", "2"])
+    out, err = capsys.readouterr()
+    assert stop.value.code == 1 and err.splitlines() == [
+        "python -m bot.games replay: --view must be a seat from 0 to 1, not 2 (see --help)"]
 
 
 def indented_example(text: str) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -157,3 +159,63 @@ def test_readme_set_up_is_two_commands_in_a_fresh_venv_and_ci_runs_the_second():
     ci = subprocess.run([str(root / ".ci" / "run"), "--print"], capture_output=True, text=True, check=True)
     assert ci.stdout.strip() == commands[1]
     assert "rm -rf .venv" in (root / ".ci" / "run").read_text()
+
+
+# --- the caller's shell and .env files -------------------------------------------------------------------------
+
+def test_tests_do_not_depend_on_settings_exported_in_the_callers_shell():
+    """Tests that read the environment pass with bad settings exported (conftest.py clears them for each test)."""
+    root = Path(__file__).parent.parent
+    env = {**os.environ, "STRATEGOS_CHALLENGE_HOURS": "nan", "STRATEGOS_LOG_LEVEL": "LOUD",
+           "STRATEGOS_DATABASE": "/nonexistent/folder/strategos.db", "DISCORD_TOKEN": "from-the-shell"}
+    tests = ["tests/test_startup.py::test_missing_token_is_one_clear_line",
+             "tests/test_startup.py::test_rejected_token_is_one_clear_line",
+             "tests/test_ratings_store.py::test_the_rebuild_command_rebuilds_the_settings_database"]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-q", "-p", "no:cacheprovider", *tests],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert "3 passed" in run.stdout
+
+
+def test_no_strategos_variable_reaches_a_test():
+    assert not [key for key in os.environ if key.startswith("STRATEGOS_") or key == "DISCORD_TOKEN"]
+
+
+@pytest.mark.parametrize("hours", ["nan", "NaN", "inf", "-inf", "1e400", "-1", "0", "0.0", "721", "1e9", "soon"])
+def test_a_challenge_lifetime_that_is_not_a_sane_number_of_hours_stops_the_start(offline, capsys, monkeypatch,
+                                                                                  hours):
+    monkeypatch.setenv("STRATEGOS_CHALLENGE_HOURS", hours)
+    assert app.main() == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"strategos: STRATEGOS_CHALLENGE_HOURS must be a number of hours above 0 and at most 720, "
+                   f"not {hours!r}"]
+    assert not offline  # Discord was never contacted
+
+
+@pytest.mark.parametrize("hours", ["0.5", "24", "720"])
+def test_sane_challenge_lifetimes_are_accepted(hours):
+    assert Settings.load(environ={"STRATEGOS_CHALLENGE_HOURS": hours}, dotenv=None).challenge_ttl_hours == \
+        float(hours)
+
+
+def test_dotenv_with_a_byte_order_mark_inline_comments_and_quotes(tmp_path):
+    dotenv = tmp_path / ".env"
+    dotenv.write_bytes(
+        "\ufeffDISCORD_TOKEN=abc.def  # the bot's token\n"
+        "STRATEGOS_CHALLENGE_HOURS=12 # half a day\n"
+        "export STRATEGOS_LOG_LEVEL='warning'\n"
+        'STRATEGOS_DATABASE="/data/with # hash.db"\n'
+        "STRATEGOS_DEV_GUILD=\n".encode("utf-8"))
+    settings = Settings.load(environ={}, dotenv=dotenv)
+    assert settings.token == "abc.def" and settings.challenge_ttl_hours == 12
+    assert settings.log_level == "WARNING" and str(settings.database) == "/data/with # hash.db"
+    assert settings.dev_guild is None
+    environment = Settings.load(environ={"STRATEGOS_CHALLENGE_HOURS": "3", "DISCORD_TOKEN": "env"}, dotenv=dotenv)
+    assert environment.challenge_ttl_hours == 3 and environment.token == "env"  # the environment still wins
+
+
+def test_a_dotenv_that_is_not_utf8_is_one_clear_line(offline, capsys):
+    Path(".env").write_bytes("DISCORD_TOKEN=caf\xe9\n".encode("latin-1"))
+    assert app.main() == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["strategos: .env is not UTF-8 text; save it as UTF-8"] and not offline

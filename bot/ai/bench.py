@@ -9,8 +9,11 @@ four players the tested level takes one seat (rotating over all seats from game 
 other; a "win" is finishing first, a shared first place counting as its share. A game still running after
 `--max-plies` counts as half a win and is reported as unfinished.
 
-Each run merges its numbers into bench_results.json beside this file and rewrites BENCH.md from all of them, so
-the benchmark can be run in parts.
+A run prints its table and writes nothing, unless `--out DIR` names a folder (outside the package): its numbers are
+then merged into DIR/bench_results.json and DIR/BENCH.md is rewritten from all of them, so the benchmark can be
+run in parts. The README keeps the table of record.
+
+    python -m bot.ai.bench mycenae --out bench-out
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from bot.games import GAMES, get_game
 
 from . import choose_move
 
-HERE = Path(__file__).parent
-RESULTS = HERE / "bench_results.json"
-REPORT = HERE / "BENCH.md"
+PACKAGE = Path(__file__).resolve().parent.parent  # bot/: generated numbers never go in there
+RESULTS = "bench_results.json"
+REPORT = "BENCH.md"
 MATCHUPS = ("hard-random", "hard-easy", "normal-easy")
 
 
@@ -119,15 +122,16 @@ def table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _load() -> dict[str, dict]:
-    return json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+def _load(out: Path) -> dict[str, dict]:
+    path = out / RESULTS
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def _write(all_results: dict[str, dict]) -> None:
-    RESULTS.write_text(json.dumps(all_results, indent=1, sort_keys=True) + "\n")
+def _write(out: Path, all_results: dict[str, dict]) -> None:
+    (out / RESULTS).write_text(json.dumps(all_results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     ordered = sorted(all_results.values(), key=lambda r: (r["game"], r["players"], MATCHUPS.index(r["matchup"])
                                                           if r["matchup"] in MATCHUPS else 9))
-    REPORT.write_text(
+    (out / REPORT).write_text(
         "# Computer opponent: measured strength and speed\n\n"
         "Written by `python -m bot.ai.bench`. Seeded games, seats alternated (with three or four players the tested\n"
         "level takes each seat in turn against the opponent level in all others; a win is finishing first, a shared\n"
@@ -135,8 +139,18 @@ def _write(all_results: dict[str, dict]) -> None:
         "benchmark machine's 2 cores were shared with other work, so wall-clock times there were noisier), taken\n"
         "from the moves of those same games. The samples are small (the games column says how small): the interval\n"
         "after each rate is the 95 % Wilson interval, the range of true rates such a sample is consistent with.\n\n"
-        + table(ordered) + "\n"
+        + table(ordered) + "\n", encoding="utf-8"
     )
+
+
+def _out_folder(text: str) -> Path:
+    """The folder `--out` names, created if needed; never inside the package."""
+    out = Path(text).resolve()
+    if out == PACKAGE or PACKAGE in out.parents:
+        raise argparse.ArgumentTypeError(f"{text} is inside the package ({PACKAGE}); choose a folder outside it")
+    if out.exists() and not out.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,8 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matchups", default=",".join(MATCHUPS))
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--max-plies", type=int, default=600)
-    parser.add_argument("--no-write", action="store_true", help="print only; leave BENCH.md alone")
+    parser.add_argument("--out", type=_out_folder, metavar="DIR",
+                        help="merge the results into DIR/bench_results.json and DIR/BENCH.md (default: print only)")
     args = parser.parse_args(argv)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
     results = []
     with Pool(args.jobs) as pool:
         for key in args.games:
@@ -159,10 +176,10 @@ def main(argv: list[str] | None = None) -> int:
                 r = run(key, args.players, matchup, args.count, args.max_plies, pool)
                 print(_row(r), flush=True)
                 results.append(r)
-                if not args.no_write:  # after every matchup, so that an interrupted run keeps what it measured
-                    stored = _load()
+                if args.out is not None:  # after every matchup, so that an interrupted run keeps what it measured
+                    stored = _load(args.out)
                     stored[f"{r['game']}/{r['players']}/{r['matchup']}"] = r
-                    _write(stored)
+                    _write(args.out, stored)
     print()
     print(table(results))
     return 0

@@ -3,6 +3,8 @@
 Capturing a king knocks a player out, so in candidates and in playouts captures come first, ordered by the value
 of what they take. Pieces carried inside a Mycenaean knight count at a discount: they are safe from capture but
 die with their knight. The cargo the evaluation sees is the sampled one, never the opponents' real cargo.
+A load request and its answer (consent or refuse) are searched like any other move, with two players as
+with more: a request is worth what the asked seat's best answer leaves it, judged from that seat's view.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Archimedes (Scott Marley and Philip Cohen, 1988): queen-moving ships, three attackers sink a ship, and a race
 into the enemy port.
 
-The rules are those of `shared/rules/archimedes.md`. The board is 64 cells in a `bytes` object, index
+The rules are those of `docs/rules/archimedes.md`. The board is 64 cells in a `bytes` object, index
 `rank * 8 + file` (a1 = 0, h8 = 63); each cell is EMPTY, or the owner's seat + 1. Move generation and the attack
 counts walk precomputed rays, so listing every move of a position is a few hundred small loop steps.
 

@@ -122,7 +122,7 @@ def seeded_rng(seed: int, *salt: object) -> random.Random:
 
 
 class Game(ABC):
-    """The engine contract of `design.md`. States are opaque to callers and never mutated by `apply`."""
+    """The engine contract of `docs/design.md`. States are opaque to callers and never mutated by `apply`."""
 
     info: GameInfo
     RULES_VERSION: int = 1

@@ -1,6 +1,6 @@
 """Epaminondas (Robert Abbott, 1975): phalanxes of pieces march across a 14×12 board.
 
-The rules are those of `shared/rules/epaminondas.md`. The board is 168 cells in a `bytes` object, index
+The rules are those of `docs/rules/epaminondas.md`. The board is 168 cells in a `bytes` object, index
 `rank * 14 + file` (a1 = 0, n12 = 167); each cell is EMPTY, or the owner's seat + 1. Move generation walks
 precomputed rays, so listing every move of a position is a few hundred small loop steps.
 

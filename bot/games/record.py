@@ -247,7 +247,7 @@ def _result_text(outcome: Outcome | None) -> str:
 
 def parse_record(text: str) -> Record:
     """Read a record's text. Raises RecordError naming the line for anything it cannot read."""
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()  # a byte-order mark, as some editors save, is no part of it
     first = next((i for i, line in enumerate(lines) if line.strip() and not line.startswith("#")), None)
     if first is None or lines[first].strip() != FORMAT_LINE:
         raise RecordError(f"not a Strategos match record: the first line must be {FORMAT_LINE!r}",

@@ -1,6 +1,6 @@
 """Mycenae: corner chess for two to four players in which the Mycenae army rides hidden inside wooden horses.
 
-The rules are those of `shared/rules/mycenae.md`. Decisions this module takes where the page is silent (each one
+The rules are those of `docs/rules/mycenae.md`. Decisions this module takes where the page is silent (each one
 is tested in tests/test_mycenae*.py, leaving in tests/test_contract_extras.py):
 
 - Seat names are the players' corners ("a1", "a8", "h8", "h1"; with two players "a1" and "h8").
@@ -12,7 +12,8 @@ is tested in tests/test_mycenae*.py, leaving in tests/test_contract_extras.py):
 - A pawn on its owner's first row steps one square forward or captures as usual; only the double step is missing.
 - The power lives in the horse: whoever owns a Mycenaean knight (also after a take-over) may load, unload and burn
   with it, and it never captures.
-- A load may name the mover's own pieces together with the pieces of one other player; it is then a request.
+- A load may name the mover's own pieces together with the pieces of one other player (with two players, the
+  opponent); it is then a request.
 - "Carries at least one piece" (for a burn) counts guests too.
 - A player with no legal action on her turn is out like a player whose king was lost: her king is removed and, with
   three or more players, the player who moved last takes over the rest. A player out by his own move (possible

@@ -1,4 +1,4 @@
-"""Mycenae's move generation. It reads a position through .board, .cargo, .num_players, .corners and .refused,
+"""Mycenae's move generation. It reads a position through .board, .cargo, .corners and .refused,
 so it serves both a State and the mutable copy `apply` works on."""
 
 from __future__ import annotations
@@ -93,19 +93,18 @@ def _loadable(board: bytes | bytearray, knight: int) -> list[int]:
 
 
 def _load_moves(pos: Any, seat: int, knight: int) -> list[str]:
-    """Loads of one's own pieces, then (three or more players) requests naming one other player's pieces."""
+    """Loads of one's own pieces, then requests naming one other player's pieces (with any number of players)."""
     board = pos.board
     candidates = _loadable(board, knight)
     own = [x for x in candidates if board[x] >> 3 == seat]
     moves = [_load_text(knight, subset) for subset in _subsets(own)]
-    if pos.num_players >= 3:
-        for other in sorted({board[x] >> 3 for x in candidates} - {seat}):
-            pool = sorted(own + [x for x in candidates if board[x] >> 3 == other])
-            for subset in _subsets(pool):
-                if any(board[x] >> 3 == other for x in subset):
-                    text = _load_text(knight, subset)
-                    if text not in pos.refused:
-                        moves.append(text)
+    for other in sorted({board[x] >> 3 for x in candidates} - {seat}):
+        pool = sorted(own + [x for x in candidates if board[x] >> 3 == other])
+        for subset in _subsets(pool):
+            if any(board[x] >> 3 == other for x in subset):
+                text = _load_text(knight, subset)
+                if text not in pos.refused:
+                    moves.append(text)
     return moves
 
 
@@ -306,7 +305,7 @@ def _load_moves_exist(pos: Any, seat: int, knight: int) -> bool:
     candidates = _loadable(pos.board, knight)
     if any(pos.board[x] >> 3 == seat for x in candidates):
         return True
-    if pos.num_players < 3 or not candidates:
+    if not candidates:
         return False
     return bool(not pos.refused or _load_moves(pos, seat, knight))
 

@@ -177,7 +177,7 @@ def _load_choices(state: State, seat: int, knight: int, picked: tuple[str, ...])
     if len(set(squares)) != len(squares) or any(sq not in candidates for sq in squares):
         return Choices("That choice is not available")
     others = {board[sq] >> 3 for sq in squares} - {seat}
-    if len(others) > 1 or others and state.num_players < 3:
+    if len(others) > 1:
         return Choices("That choice is not available")
     move = None
     if squares:
@@ -186,7 +186,7 @@ def _load_choices(state: State, seat: int, knight: int, picked: tuple[str, ...])
     options = []
     for sq in candidates:
         owner = board[sq] >> 3
-        if sq in squares or owner != seat and (state.num_players < 3 or others and owner not in others):
+        if sq in squares or owner != seat and others and owner not in others:
             continue
         if not _load_completable(state, seat, knight, squares + [sq]):
             continue  # every load through this piece was refused this turn

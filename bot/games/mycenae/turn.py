@@ -323,8 +323,6 @@ class _Work:
                 others.add(code >> 3)
         if not others:
             return None
-        if self.num_players < 3:
-            raise IllegalMoveError("With two players you may load only your own pieces")
         if len(others) > 1:
             raise IllegalMoveError("A load may name the pieces of one other player only")
         if str(move) in self.refused:

@@ -1,4 +1,4 @@
-"""Myriath: street-grid tiles for 2–4 players (rules in shared/rules/myriath.md).
+"""Myriath: street-grid tiles for 2–4 players (rules in docs/rules/myriath.md).
 
 `geometry` indexes the grid (intersections, triangles, half-diagonals) and lists every placement; `data` holds the
 published values (board, playing areas, tile set, colours); `game` is the engine; `picker` the step-by-step menu.

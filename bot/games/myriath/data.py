@@ -1,6 +1,6 @@
 """Myriath's published values: board size, playing areas, tile set, seat colours.
 
-The original pictures are lost, so these are the reconstruction of `shared/rules/myriath.md` (the parts marked
+The original pictures are lost, so these are the reconstruction of `docs/rules/myriath.md` (the parts marked
 "(data)"). When the published values turn up, change them here only: the geometry, the move generator, the
 picker and the view all read them from this module.
 """

@@ -1,7 +1,7 @@
 """Myriath (Martijn Althuizen): 2–4 players lay tiles in the channels of a street grid and score for every half
 of a tile end that touches another tile.
 
-The rules are those of `shared/rules/myriath.md`; the geometry lives in `geometry.py` and the published values
+The rules are those of `docs/rules/myriath.md`; the geometry lives in `geometry.py` and the published values
 (board, areas, tile set, colours) in `data.py`. A state keeps, besides the tile list, the occupied triangles as
 bit masks (all, and per seat) and `tri_tile` (which tile lies in each triangle), so legality and scoring are a few
 integer operations. Move generation starts from the triangles of other players that still have a free

@@ -1,4 +1,4 @@
-"""Myrmidons: two hidden armies of six on a 6×7 board (rules in shared/rules/myrmidons.md).
+"""Myrmidons: two hidden armies of six on a 6×7 board (rules in docs/rules/myrmidons.md).
 
 The package reads top-down: `army` (the table of types), `board` (squares, rays, piece indices), `notation`
 (moves and their text), `state` (the state and `position()`), `rules` (legal moves, fights, wins), `picker` (the
