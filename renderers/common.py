@@ -9,6 +9,8 @@ A render is then: copy the layer, tint a few squares, paste sprites, stamp the c
 
 from __future__ import annotations
 
+import bisect
+import json
 import math
 import unicodedata
 from dataclasses import dataclass
@@ -16,7 +18,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont, features
 
 RGB = tuple[int, int, int]
@@ -94,11 +95,28 @@ def _fallback_font(index: int, size: int, bold: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / _FALLBACKS[index][bold]), size)
 
 
+class Coverage:
+    """The code points a font has a glyph for, as sorted [first, last] ranges: `ord(ch) in coverage`."""
+
+    def __init__(self, ranges: Sequence[Sequence[int]]):
+        self._firsts = [first for first, _ in ranges]
+        self._lasts = [last for _, last in ranges]
+
+    def __contains__(self, code_point: int) -> bool:
+        i = bisect.bisect_right(self._firsts, code_point) - 1
+        return i >= 0 and code_point <= self._lasts[i]
+
+
 @lru_cache(maxsize=None)
-def font_coverage(name: str) -> frozenset[int]:
-    """The code points a bundled font has a glyph for (its cmap), read once per font file."""
-    with TTFont(FONT_DIR / name, lazy=True) as ttf:
-        return frozenset(ttf.getBestCmap())
+def _coverages() -> dict[str, Coverage]:
+    # fonts/coverage.json is written from the fonts' character maps by `python -m renderers.font_coverage`
+    ranges = json.loads((FONT_DIR / "coverage.json").read_text())
+    return {name: Coverage(spans) for name, spans in ranges.items()}
+
+
+def font_coverage(name: str) -> Coverage:
+    """The code points a bundled font has a glyph for (its character map)."""
+    return _coverages()[name]
 
 
 def _is_bold(fnt: ImageFont.FreeTypeFont) -> bool:

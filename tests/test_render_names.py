@@ -3,6 +3,7 @@ every game's board picture, and long names are still cut with an ellipsis to fit
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -10,7 +11,7 @@ from PIL import Image, ImageChops, ImageDraw, features
 
 import renderers
 from bot.games import GAMES
-from renderers import common
+from renderers import common, font_coverage
 from renderers.common import CAPTION_HEIGHT
 
 # Two names per script, of the same length: drawn as boxes they would look alike.
@@ -119,3 +120,12 @@ def test_arabic_and_devanagari_are_shaped_where_pillow_has_libraqm():
             assert abs(common.text_width(word, fnt) - letters) > 1  # joined or conjunct forms, not letters in a row
         else:
             assert common.LAYOUT == {}
+
+
+def test_the_coverage_file_matches_the_fonts_character_maps():
+    """fonts/coverage.json (read by the pictures instead of the fonts' tables) is what the fonts really hold;
+    after changing a font, `python -m renderers.font_coverage` writes it again."""
+    assert json.loads(font_coverage.COVERAGE_FILE.read_text()) == font_coverage.measured()
+    assert 0x738B in common.font_coverage("DroidSansFallback.ttf")  # 王
+    assert 0x738B not in common.font_coverage("DejaVuSans.ttf")
+    assert ord("A") in common.font_coverage("DejaVuSans.ttf") and -1 not in common.font_coverage("Symbola.ttf")
