@@ -350,6 +350,7 @@ def board_layer(corners: tuple[int, ...], turns: int) -> Image.Image:
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=square_colour(f, r))
     draw.rectangle((grid.left - 2, grid.top - 2, grid.right + 1, grid.bottom + 1), outline=(18, 20, 24), width=2)
     _draw_coordinates(draw, grid)
+    img.paste(legend_image(img.width, corners[:1]), (0, img.height - LEGEND_ROW - 4))
     for corner in corners:
         f, r = FRAMES[corner][0]
         x0, y0, x1, y1 = grid.box(f, r)
@@ -790,7 +791,6 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], 
     img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 36 - line.height // 2))
     line = text_line(history(view, quoted), HISTORY_SIZES, False, TEXT_DIM, room)
     img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 74 - line.height // 2))
-    img.paste(legend_image(img.width, (corners[0],)), (0, top + CAPTION_HEIGHT - LEGEND_ROW - 4))
 
 
 STATUS_SIZES = (31, 28, 26, TEXT_MIN)
@@ -800,7 +800,7 @@ LEGEND_CHIP = ("P", 3)
 
 @lru_cache(maxsize=8)
 def legend_image(width: int, seated: tuple[int, ...]) -> Image.Image:
-    """The caption's legend line: a cargo chip (what a knight carries: only its owner sees it, and all see it when
+    """The caption's legend line, part of the board layer: a cargo chip (what a knight carries: only its owner sees it, and all see it when
     it is destroyed), the take-over flag and the request's question mark."""
     img = new_canvas(width, LEGEND_ROW)
     fnt = font(TEXT_MIN)

@@ -393,7 +393,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
             under.paste(dot, (0, 0), dot)
             img.paste(palette.map(under), box[:2])
     top = MARGIN + BOARD + MARGIN
-    band = board_layer(*key).crop((0, top, WIDTH, img.height))
+    band = board_layer(*key).crop((0, top, WIDTH, img.height - LEGEND_ROW))  # the legend stays as mapped once
     _draw_caption(band, 0, view, player_names_for(view, player_names))
     img.paste(palette.map(band), (0, top))
     return img
