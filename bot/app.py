@@ -16,17 +16,20 @@ from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
 from bot.matches.errors import UserError
+from bot.matches.leagues import LeagueService
 from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
+from bot.presenters.leagues import LeaguePresenter
 from bot.settings import Settings, SettingsError
 from bot.storage import Repository, open_database
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
+from bot.views.leagues import league_buttons
 
 log = logging.getLogger("bot")
 
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.clocks", "bot.cogs.ratings",
-              "bot.cogs.rules", "bot.cogs.admin")
+              "bot.cogs.rules", "bot.cogs.leagues", "bot.cogs.admin")
 
 
 def utc_timestamp() -> float:
@@ -39,6 +42,7 @@ class StrategosBot(commands.Bot):
     matches: MatchService
     presenter: Presenter
     records: MatchRecords
+    leagues: LeagueService
 
     def __init__(self, settings: Settings, *, seed_source=None, computer_executor=process_pool,
                  computer_pause: float = COMPUTER_PAUSE, replay_at_end: bool = True):
@@ -68,6 +72,8 @@ class StrategosBot(commands.Bot):
         self.records = MatchRecords(self.matches)
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)
+        self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown
+        self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
         self.tree.on_error = self.on_app_command_error
         for extension in EXTENSIONS:
@@ -79,6 +85,7 @@ class StrategosBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to development guild %s", len(synced), self.settings.dev_guild)
         await self.matches.start()
+        await self.leagues.start()
         await self.computers.resume()
 
     async def on_app_command_error(
@@ -103,6 +110,9 @@ class StrategosBot(commands.Bot):
         matches = getattr(self, "matches", None)
         if matches is not None:
             await matches.drain()
+        leagues = getattr(self, "leagues", None)
+        if leagues is not None:
+            await leagues.idle()
         computers = getattr(self, "computers", None)
         if computers is not None:
             computers.close()

@@ -50,7 +50,7 @@ from .common import (
     tint_squares,
     tinted,
 )
-from .png import Palette, palette_colours, palette_png
+from .png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 92
 MARGIN = 40
@@ -197,7 +197,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
     return board_palette(view["files"], view["ranks"], tuple(view["ports"])).map(draw(view, player_names))
 
 
-@lru_cache(maxsize=4)
+@built_once(maxsize=4)
 def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     """Chosen from the layer and boards covered with ships and anchors of both sides on every square, plain, as
     the last move (tinted and framed) and destroyed (tinted and crossed); full reserves; sample captions. Turning

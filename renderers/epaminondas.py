@@ -41,7 +41,7 @@ from .common import (
     status_line,
     tint_squares,
 )
-from .png import Palette, palette_colours, palette_png
+from .png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -110,7 +110,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
     return board_palette(view["files"], view["ranks"], tuple(view["home_rows"])).map(draw(view, player_names))
 
 
-@lru_cache(maxsize=4)
+@built_once(maxsize=4)
 def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette:
     """Chosen from the layer and the board drawn over with everything a square can show: each stone on every
     square, plain, as the last move (tinted and framed), captured (tinted and crossed), and both. Turning the

@@ -60,7 +60,7 @@ from .common import (
     tint_squares,
     tinted,
 )
-from .png import Palette, palette_colours, palette_png
+from .png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
@@ -474,7 +474,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
     return board_palette(seated).map(draw(view, player_names))
 
 
-@lru_cache(maxsize=8)
+@built_once(maxsize=8)
 def board_palette(seated: tuple[int, ...]) -> Palette:
     """Chosen from the layer and boards covered with everything a square can show: every seated army's pieces
     and cargo chips (also struck through) on both square colours, plain and under each kind of highlight, with

@@ -57,7 +57,7 @@ from .common import (
     short_name,
     status_line,
 )
-from .png import Palette, palette_colours, palette_png
+from .png import Palette, built_once, palette_colours, palette_png
 
 BOARD_SQUARES = 12  # printed squares per side (bot/games/myriath/data.py); the view says so too
 INTERSECTIONS = BOARD_SQUARES - 1
@@ -399,7 +399,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
     return img
 
 
-@lru_cache(maxsize=8)
+@built_once(maxsize=8)
 def board_palette(key: tuple[int, int, int, int, int], colours: tuple[RGB, ...]) -> Palette:
     """The flat colours a picture can have, exactly, then shades for the edges of the layer and of every sprite a
     picture can paste, for each seat and highlight, tiles of two seats meeting, a score dot on each colour, and

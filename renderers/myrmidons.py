@@ -63,7 +63,7 @@ from .common import (
     wrap_text,
     tinted,
 )
-from .png import Palette, palette_colours, palette_png
+from .png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -390,7 +390,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
 SAMPLE_VALUES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (0, 1, 4))  # every digit a tile can show
 
 
-@lru_cache(maxsize=4)
+@built_once(maxsize=4)
 def board_palette(files: int, ranks: int, home_ranks: tuple[int, ...]) -> Palette:
     """Chosen from the layer and boards covered with both sides' tiles (blank, with every digit, commanders) on
     every kind of square, plain, on a path (tinted, framed), in a fight (tinted, crossed, framed as repelled),

@@ -11,15 +11,19 @@ here: five chunks (IHDR, PLTE, IDAT, IEND and the signature), nothing else.
 
 from __future__ import annotations
 
+import functools
 import io
 import struct
+import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from PIL import Image
 from zlib_ng import zlib_ng
 
 RGB = tuple[int, int, int]
+T = TypeVar("T")
 
 DEFLATE_LEVEL = 2  # zlib-ng: level 1 is ~30% faster but its files are ~50% larger; level 3 is slower and no smaller
 PNG_COMPRESS_LEVEL = 1  # for pictures that are not RGB, saved by Pillow as they are
@@ -142,3 +146,32 @@ def palette_png(img: Image.Image) -> bytes:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def built_once(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """An lru_cache that builds each key once even when several render workers ask for it at the same moment.
+
+    A board's palette takes 50-400 ms to build. After a restart both workers meet the same boards at once, and a
+    plain lru_cache lets each of them build every palette (twice the work, and the first boards come late): here
+    the second caller waits for the first one's build instead. Keys are spread over a few locks, so builds of
+    different keys still run side by side (rarely two share a lock, and then build one after the other). The
+    wrapper keeps lru_cache's cache_info and cache_clear.
+    """
+
+    def decorate(build: Callable[..., T]) -> Callable[..., T]:
+        cached = functools.lru_cache(maxsize=maxsize)(build)
+        locks = [threading.RLock() for _ in range(_BUILD_LOCKS)]
+
+        @functools.wraps(build)
+        def once(*args: object) -> T:
+            with locks[hash(args) % _BUILD_LOCKS]:
+                return cached(*args)
+
+        once.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        once.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        return once
+
+    return decorate
+
+
+_BUILD_LOCKS = 16

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import re
 
 import discord
@@ -41,10 +43,16 @@ def board_posts(thread) -> list[discord.Message]:
     return [m for m in thread.history() if m.attachments and any(a.filename == "board.png" for a in m.attachments)]
 
 
+def posted_challenge(result) -> bool:
+    """Whether /play posted its challenge: privately it says so, the challenge itself follows in public."""
+    return (result.ephemeral and result.response.content == "Challenge posted below."
+            and len(result.followups) == 1 and not result.followups[0].ephemeral)
+
+
 async def start_match(world, game: str, challenger, opponent):
     """/play, Accept; returns (thread, match id)."""
     result = await challenger.slash(world.channel, "play", game=game, opponent=opponent)
-    assert not result.ephemeral
+    assert posted_challenge(result), result.response.content
     post = world.channel.last_message
     await opponent.click(post, label="Accept")
     thread = thread_of(world)
@@ -116,3 +124,76 @@ async def play_out(world, thread, match_id, members, choose, *, restart_after=No
         if restart_after is not None and played == restart_after:
             await world.restart()
     raise AssertionError(f"match {match_id} did not end within {limit} moves")
+
+
+class HeldDatabase:
+    """Holds back every call into the bot's storage layer until released, to show that an interaction is
+    acknowledged before anything waits on the database.
+
+    It finds the storage objects by where their class lives (`bot.storage`), walking the bot's attributes, so it
+    does not depend on what the store is called or how it is split; each of their coroutine methods is wrapped on
+    the instance. A held call waits on an event, declared to SimCord as an outside input so the simulated Discord
+    settles around it: `click`/`slash` return while the handler is still held.
+
+        with HeldDatabase(world) as held:
+            result = await world.bob.click(post, label="Move")
+            assert result.acknowledged and held.calls
+        await world.env.settle()   # released: the handler finishes
+    """
+
+    STORAGE_PACKAGE = "bot.storage"
+
+    def __init__(self, world):
+        self.env = world.env
+        self.bot = world.bot
+        self.calls: list[str] = []
+        self._released = None
+        self._wrapped: list[tuple[object, str]] = []
+
+    def stores(self) -> list[object]:
+        """Every object of the storage layer the bot reaches through its own objects' attributes."""
+        found, seen, todo = [], set(), [self.bot]
+        while todo:
+            obj = todo.pop()
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if type(obj).__module__.startswith(self.STORAGE_PACKAGE):
+                found.append(obj)
+            todo += [value for value in getattr(obj, "__dict__", {}).values() if _ours(value)]
+        return found
+
+    def __enter__(self):
+        self._released = asyncio.Event()
+        for store in self.stores():
+            for name, _ in inspect.getmembers(type(store), inspect.iscoroutinefunction):
+                setattr(store, name, self._held(f"{type(store).__name__}.{name}", getattr(store, name)))
+                self._wrapped.append((store, name))
+        assert self._wrapped, "no storage object found on the bot"
+        return self
+
+    def _held(self, name, method):
+        async def held(*args, **kwargs):
+            if not self._released.is_set():
+                self.calls.append(name)
+                await self.env.external_wait(self._released.wait(), reason="the test holds the database back")
+            return await method(*args, **kwargs)
+        return held
+
+    def __exit__(self, *exc_info):
+        self._released.set()
+        for store, name in self._wrapped:
+            vars(store).pop(name, None)
+        return False
+
+
+def _ours(value) -> bool:
+    return type(value).__module__.startswith("bot.")
+
+
+def private_answer(result):
+    """What a click told its user privately: a click that edits its own message is acknowledged as that edit,
+    so a refusal comes as a private followup; anything else answers in its own response."""
+    if result.followups:
+        return result.followups[-1]
+    return result.response

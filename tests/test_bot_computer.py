@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import random
-from concurrent.futures import ProcessPoolExecutor
+import sys
 
 import pytest
 
 from bot.ai import choose_move
 from bot.games import get_game
+from bot.matches.computer import process_pool
 from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
 
 
@@ -85,12 +86,24 @@ async def test_bad_computer_requests_are_refused(world):
     assert offer.ephemeral and "no draws" in offer.response.content
 
 
-def test_the_computer_thinks_in_a_worker_process():
-    """Production runs choose_move in another process: it must pickle and give the same move as in-process."""
+def test_the_computer_thinks_in_a_worker_process_not_forked_from_the_bot():
+    """Production runs choose_move in another process (the bot's own pool): it must pickle and give the same move
+    as in-process. That process must not be a fork of the bot, whose threads' locks a fork would copy mid-use:
+    a fork would inherit this process's recursion limit, set here as a marker; a fresh interpreter has its own."""
     game = get_game("epaminondas")
     view = game.view(game.new_state(2, 3, None), 0)
-    with ProcessPoolExecutor(max_workers=1) as pool:
-        remote = pool.submit(choose_move, view, level="easy", seed=9).result(timeout=60)
+    default = sys.getrecursionlimit()
+    marker = default + 4321
+    pool = process_pool()
+    try:
+        sys.setrecursionlimit(marker)  # while the worker starts
+        inherited = pool.submit(sys.getrecursionlimit).result(timeout=120)
+        sys.setrecursionlimit(default)
+        remote = pool.submit(choose_move, view, level="easy", seed=9).result(timeout=120)
+    finally:
+        sys.setrecursionlimit(default)
+        pool.shutdown()
+    assert inherited != marker, "the worker is a fork of the bot"
     assert remote == choose_move(view, level="easy", seed=9) and remote in game.legal_moves(
         game.new_state(2, 3, None), 0)
 

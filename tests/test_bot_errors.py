@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from bot_helpers import board_posts, buttons, choose, is_disabled, move, start_match, stored
+from bot_helpers import board_posts, buttons, choose, is_disabled, move, private_answer, start_match, stored
 
 
 def move_count(world) -> int:
@@ -57,7 +57,8 @@ async def test_match_already_over(world):
     asked_again = await world.alice.click(board_posts(thread)[-1], label="Resign")
     await world.alice.click(asked.response, label="Yes, resign")
     again = await world.alice.click(asked_again.response, label="Yes, resign")  # a second confirmation
-    assert again.ephemeral and again.response.content == "This match is already over."
+    said = private_answer(again)
+    assert said.ephemeral and said.content == "This match is already over."
     late = await move(world.bob, thread, match_id, "h5-h1")
     assert late.response.content == "This match is already over."
     assert move_count(world) == 1
@@ -84,7 +85,8 @@ async def test_double_confirm_applies_the_move_once(world):
         await choose(world, world.alice, picker, "-a3")
     await world.alice.click(pickers[0], label="Confirm")
     second = await world.alice.click(pickers[1], label="Confirm")
-    assert second.ephemeral and second.response.content.startswith("This board is out of date")
+    said = private_answer(second)
+    assert said.ephemeral and said.content.startswith("This board is out of date")
     assert move_count(world) == 1 and len(board_posts(thread)) == 2
     repeat = await move(world.alice, thread, match_id, "a1-a3")  # the same move typed again
     assert repeat.response.content == "It is not your turn — waiting for bob."
@@ -107,11 +109,12 @@ async def test_challenge_answers(world):
     await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
     post = world.channel.last_message
     outsider = await world.carol.click(post, label="Accept")
-    assert outsider.ephemeral and outsider.response.content == "This challenge is for someone else."
+    said = private_answer(outsider)
+    assert said.ephemeral and said.content == "This challenge is for someone else."
     not_yours = await world.bob.click(post, label="Cancel")
-    assert not_yours.response.content == "Only the challenger can cancel this challenge."
+    assert private_answer(not_yours).content == "Only the challenger can cancel this challenge."
     own = await world.alice.click(post, label="Accept")
-    assert own.response.content == "You already have a seat in this challenge."
+    assert private_answer(own).content == "You already have a seat in this challenge."
     await world.bob.click(post, label="Decline")
     assert "❌ Declined." in stored(world, post).content and not stored(world, post).components
     assert not world.channel.threads
@@ -123,7 +126,8 @@ async def test_challenge_already_answered(world):
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{post.id}", status=500)
     await world.bob.click(post, label="Accept")  # starts the match; the post keeps its buttons (edit failed)
     late = await world.carol.click(post, label="Accept")
-    assert late.ephemeral and late.response.content == "This challenge has already been accepted."
+    said = private_answer(late)
+    assert said.ephemeral and said.content == "This challenge has already been accepted."
     assert len(world.channel.threads) == 1
 
 
@@ -153,5 +157,6 @@ async def test_expired_challenge_refuses_a_late_accept(world):
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{post.id}", status=500, times=None)
     await world.env.advance_time(25 * 3600)
     late = await world.bob.click(post, label="Accept")
-    assert late.ephemeral and late.response.content == "This challenge has expired."
+    said = private_answer(late)
+    assert said.ephemeral and said.content == "This challenge has expired."
     assert not world.channel.threads

@@ -9,14 +9,14 @@ from PIL import Image
 
 from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, play_moves,
-    start_match, stored,
+    posted_challenge, private_answer, start_match, stored,
 )
 
 
 async def test_challenge_post_invites_only_the_opponent(world):
     result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
     post = world.channel.last_message
-    assert not result.ephemeral
+    assert posted_challenge(result) and result.followups[0].id == post.id
     assert "alice" in post.content and world.bob.mention in post.content and "Epaminondas" in post.content
     assert {u.id for u in post.mentions} == {world.bob.id}
     assert set(buttons(post)) == {"Accept", "Decline", "Cancel"}
@@ -96,7 +96,8 @@ async def test_draw_offer_accepted(world, game):
     offer = thread.last_message
     assert "offers a draw" in offer.content and [u.id for u in offer.mentions] == [world.bob.id]
     own = await world.alice.click(offer, label="Accept draw")
-    assert own.ephemeral and "your own offer" in own.response.content
+    said = private_answer(own)
+    assert said.ephemeral and "your own offer" in said.content
     await world.bob.click(offer, label="Accept draw")
     final = board_posts(thread)[-1]
     assert "🤝 The match is drawn: draw by agreement." in final.content
@@ -113,7 +114,8 @@ async def test_draw_offer_declined_and_withdrawn_by_a_move(world):
     second = thread.last_message
     await move(world.alice, thread, match_id, "a1-a3")  # a move withdraws the pending offer
     late = await world.bob.click(second, label="Accept draw")
-    assert late.ephemeral and "withdrawn" in late.response.content
+    said = private_answer(late)
+    assert said.ephemeral and "withdrawn" in said.content
 
 
 async def test_my_view_is_ephemeral_and_from_the_players_side(world):

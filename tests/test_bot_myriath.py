@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from bot_helpers import board_posts, buttons, choose, move, open_match, play_out, stored, thread_of
+from bot_helpers import (
+    board_posts, buttons, choose, move, open_match, play_out, private_answer, stored, thread_of,
+)
 
 
 def members_for(world, count):
@@ -43,7 +45,8 @@ async def test_open_seats_fill_and_a_seat_is_taken_once(world):
     assert post.content.count("open seat") == 2
     await world.carol.click(post, label="Accept")
     twice = await world.carol.click(post, label="Accept")
-    assert twice.ephemeral and twice.response.content == "You already have a seat in this challenge."
+    said = private_answer(twice)
+    assert said.ephemeral and said.content == "You already have a seat in this challenge."
     await dave.click(post, label="Accept")
     assert not world.channel.threads  # bob's invited seat is still empty
     await world.bob.click(post, label="Accept")

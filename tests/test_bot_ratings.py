@@ -6,12 +6,14 @@ import sqlite3
 
 import discord
 
-from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, buttons, play_moves, start_match, thread_of, match_id_of
+from bot_helpers import (
+    EPAMINONDAS_LIGHT_WINS, board_posts, buttons, match_id_of, play_moves, posted_challenge, start_match, thread_of,
+)
 
 
 async def win_as_alice(world, **options):
     result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob, **options)
-    assert not result.ephemeral
+    assert posted_challenge(result), result.response.content
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     await play_moves(world, thread, match_id_of(thread), EPAMINONDAS_LIGHT_WINS, [world.alice, world.bob])

@@ -21,7 +21,7 @@ from bot.matches.records import MatchRecords
 from bot.storage import Repository, open_database
 from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
-    start_match, stored, thread_of,
+    posted_challenge, private_answer, start_match, stored, thread_of,
 )
 from renderers.replay import replay_gif
 from test_bot_myrmidons import SOUTH_WINS, Wiretap, deploy_text, start_deployed_match
@@ -120,7 +120,7 @@ async def test_finished_match_replays_from_its_record_and_posts_its_gif(world, g
     # /replay makes it again for anyone of the server: first a word, then the file in the same answer
     again = await world.carol.slash(world.channel, "replay", match=match_id)
     assert again.ephemeral
-    said = [s.content for s in tap.sent if s.message_id == again.response.id]
+    said = [s.content for s in tap.sent if s.message_id == again.response.id and s.content]  # after "thinking…"
     assert said[0] == f"🎞️ Making the replay of match #{match_id}…"
     shown = stored(world, again.response)
     assert [a.filename for a in shown.attachments] == ["replay.gif"]
@@ -129,7 +129,7 @@ async def test_finished_match_replays_from_its_record_and_posts_its_gif(world, g
 
 async def test_rematch_rotates_the_seats_and_is_accepted_as_usual(world):
     result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob, rated=False)
-    assert not result.ephemeral
+    assert posted_challenge(result), result.response.content
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     first_id = match_id_of(thread)
@@ -342,7 +342,8 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
     twice = await world.bob.click(played.response, label="Take back")
     assert twice.ephemeral and "already asked" in twice.response.content
     own = await world.bob.click(request, label="Accept take-back")
-    assert own.ephemeral and "your own request" in own.response.content
+    said = private_answer(own)
+    assert said.ephemeral and "your own request" in said.content
 
     await world.alice.click(request, label="Accept take-back")
     assert "was taken back" in stored(world, request).content
@@ -366,7 +367,8 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
     assert "asks to take back `f12-f9`" in unanswered.content
     await move(world.alice, thread, match_id, "b1-b3")
     late = await world.alice.click(unanswered, label="Accept take-back")
-    assert late.ephemeral and "no longer open" in late.response.content
+    said = private_answer(late)
+    assert said.ephemeral and "no longer open" in said.content
 
 
 async def test_takeback_declined_changes_nothing_and_comes_too_late_after_a_reply(world):

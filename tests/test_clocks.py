@@ -15,7 +15,7 @@ import pytest
 from bot.games import Outcome
 from bot.matches import MatchService
 from bot.storage import Repository, open_database
-from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
+from bot_helpers import board_posts, buttons, match_id_of, move, posted_challenge, thread_of
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -52,7 +52,7 @@ def now(world) -> float:
 async def start(world, game="epaminondas", challenger=None, opponent=None, **options):
     challenger, opponent = challenger or world.alice, opponent or world.bob
     result = await challenger.slash(world.channel, "play", game=game, opponent=opponent, **options)
-    assert not result.ephemeral, result.response.content
+    assert posted_challenge(result), result.response.content
     await opponent.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     return thread, match_id_of(thread)
@@ -67,7 +67,7 @@ def status(world, match_id) -> str:
 
 async def test_default_clock_is_three_days_and_shown_everywhere(world):
     result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
-    assert "Clock: 3 days a move" in result.response.content
+    assert "Clock: 3 days a move" in result.followups[0].content
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     match_id = match_id_of(thread)

@@ -11,7 +11,9 @@ import discord
 import pytest
 
 from bot.matches import errors
-from bot_helpers import board_posts, buttons, choose, is_disabled, move, start_match, stored
+from bot_helpers import (
+    board_posts, buttons, choose, is_disabled, move, posted_challenge, private_answer, start_match, stored,
+)
 
 DISCORD_LIMIT = 2000
 CHOICE_LIMIT = 100  # an autocomplete choice's name and value
@@ -59,7 +61,7 @@ async def test_long_display_names_fit_challenges_captions_and_choices(world):
                   for i in range(3)]
     for member in long_names:
         result = await member.slash(world.channel, "play", game="epaminondas", opponent=world.alice)
-        assert not result.ephemeral
+        assert posted_challenge(result), result.response.content
         challenge = world.channel.last_message
         assert len(challenge.content) <= DISCORD_LIMIT and "Ж" * 32 in challenge.content
         await world.alice.click(challenge, label="Accept")
@@ -75,7 +77,7 @@ async def test_four_long_names_fit_the_thread_name_and_the_board(world):
     players = [world.guild.add_member(world.env.create_user(f"p{i}"), nick=f"{i}" + "Ж" * 31) for i in range(4)]
     result = await players[0].slash(world.channel, "play", game="myriath", players=4, opponent=players[1],
                                     opponent2=players[2], opponent3=players[3])
-    assert not result.ephemeral
+    assert posted_challenge(result)
     for member in players[1:]:
         await member.click(world.channel.last_message, label="Accept")
     thread = world.channel.threads[-1]
@@ -89,19 +91,39 @@ async def test_four_long_names_fit_the_thread_name_and_the_board(world):
 async def test_challenge_spam_is_refused_and_pings_at_most_five_times(world):
     answers = [await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
                for _ in range(8)]
-    refused = [a for a in answers if a.ephemeral]
-    assert len(refused) == 3
+    refused = [a for a in answers if not posted_challenge(a)]
+    assert len(refused) == 3 and all(a.ephemeral and not a.followups for a in refused)
     assert all(a.response.content.startswith("Slow down a little: try again in") for a in refused)
     assert len(pings_of(world, world.bob)) == 5
 
     # the window slides, but no more than 10 challenges stay open at once
     await world.env.advance_time(61)
     for _ in range(5):
-        assert not (await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)).ephemeral
+        assert posted_challenge(await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob))
     await world.env.advance_time(61)
     eleventh = await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
     assert eleventh.ephemeral and "10 open challenges" in eleventh.response.content
     assert len(pings_of(world, world.bob)) == 10
+
+
+async def test_a_refused_post_from_the_options_panel_says_only_that_and_keeps_the_panel(world):
+    panel = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.bob)
+    await choose(world, world.alice, panel.response, "on")  # memory: on
+    for _ in range(5):  # her five challenges a minute, used up elsewhere
+        await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.carol)
+    posted = len(world.channel.history())
+    refused = await world.alice.click(panel.response, label="Post challenge")
+    assert [m.content for m in refused.followups] == [refused.followups[0].content]
+    assert refused.followups[0].ephemeral and refused.followups[0].content.startswith("Slow down a little")
+    shown = stored(world, panel.response)
+    assert "Challenge posted" not in shown.content and "Post challenge" in buttons(shown)
+    assert len(world.channel.history()) == posted  # nothing was posted
+
+    await world.env.advance_time(61)  # the same panel, its choice kept, posts once she may again
+    await world.alice.click(panel.response, label="Post challenge")
+    assert stored(world, panel.response).content == "Challenge posted below."
+    challenge = await world.bot.matches.get_challenge(6)  # after the five above
+    assert challenge.game == "myrmidons" and challenge.options["memory"] == "on"
 
 
 async def test_board_by_an_outsider_pings_nobody_and_reposts_are_limited(world):
@@ -178,7 +200,7 @@ async def test_a_move_cancelled_inside_its_transaction_blocks_nothing(world, pre
     player = world.bob if first == "a12-a10" else world.alice
     result = await move(player, thread, match_id, first)
     assert result.response.content.startswith("✅"), result.response.content
-    assert not (await world.carol.slash(world.channel, "play", game="archimedes", opponent=world.alice)).ephemeral
+    assert posted_challenge(await world.carol.slash(world.channel, "play", game="archimedes", opponent=world.alice))
 
 
 async def test_moves_cancelled_at_random_points_leave_the_connection_usable(world):
@@ -284,7 +306,8 @@ async def test_cancel_racing_accept_through_a_click(world):
         cancelled, accept = await asyncio.gather(world.bot.matches.cancel_challenge(challenge_id, world.alice.id),
                                                  world.bob.click(post, label="Accept"))
     assert cancelled.status == "cancelled"
-    assert accept.ephemeral and accept.response.content == "This challenge was cancelled."
+    said = private_answer(accept)
+    assert said.ephemeral and said.content == "This challenge was cancelled."
     assert not world.channel.threads and not board_posts(world.channel)
 
 

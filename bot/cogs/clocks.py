@@ -11,7 +11,7 @@ from bot.matches.clocks import MAX_AWAY_DAYS
 from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS, clock_label
 from bot.presenters.clock_text import clock_lines
 from bot.storage import MemberPrefs
-from bot.views.common import answer, service_of
+from bot.views.common import acknowledge, answer, service_of
 
 from .common import autocomplete_match
 
@@ -34,12 +34,14 @@ class ClocksCog(commands.Cog, name="Clocks"):
     @app_commands.command(name="away", description="Pause the clocks of all your matches while you are away")
     @app_commands.describe(days=f"How many days (1–{MAX_AWAY_DAYS}); a move or /back ends it sooner")
     async def away(self, interaction: discord.Interaction, days: int) -> None:
+        await acknowledge(interaction)
         until = await service_of(interaction).clocks.go_away(interaction.user.id, days)
         await answer(interaction, f"💤 Your clocks are paused until <t:{int(until)}:f>. Opponents see that you are "
                                   "away. Any move of yours, or `/back`, ends it sooner.")
 
     @app_commands.command(name="back", description="End your time away: your clocks run again")
     async def back(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         if await service_of(interaction).clocks.come_back(interaction.user.id):
             await answer(interaction, "👋 Welcome back: your clocks run again, with the time they had left.")
         else:
@@ -50,6 +52,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
     @app_commands.autocomplete(match=autocomplete_match)
     @app_commands.choices(clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES])
     async def clock(self, interaction: discord.Interaction, match: int, clock: str | None = None) -> None:
+        await acknowledge(interaction)
         service = service_of(interaction)
         found = await service.match_for(match, interaction.user.id, interaction.guild_id)
         state = await service.clocks.of_running(found, change=clock)
@@ -64,6 +67,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
     @app_commands.choices(turns=ON_OFF, reminders=ON_OFF)
     async def notify(self, interaction: discord.Interaction, turns: str | None = None,
                      reminders: str | None = None) -> None:
+        await acknowledge(interaction)
         prefs = await service_of(interaction).clocks.notifications(
             interaction.user.id, turn_dms=_switch(turns), reminders=_switch(reminders))
         head = "Saved. " if turns is not None or reminders is not None else ""
@@ -76,6 +80,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
     @app_commands.guild_only()
     async def settings(self, interaction: discord.Interaction, setting: str | None = None,
                        value: str | None = None) -> None:
+        await acknowledge(interaction)
         service = service_of(interaction)
         permissions = getattr(interaction.user, "guild_permissions", None)
         may_manage = bool(permissions and permissions.manage_guild)

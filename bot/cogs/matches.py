@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.presenters.clock_text import games_note
 from bot.presenters.text import message_link
-from bot.views.common import after_presentation, answer, service_of, single_view
+from bot.views.common import acknowledge, after_presentation, answer, service_of, single_view
 from bot.views.records import takeback_offer
 from bot.views.requests import ConfirmMove
 
@@ -26,7 +26,7 @@ class MatchesCog(commands.Cog, name="Matches"):
     @app_commands.autocomplete(match=autocomplete_match)
     async def move(self, interaction: discord.Interaction, match: int, move: str) -> None:
         # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         service = service_of(interaction)
         # Looked up as this member may see it first, so a match of another server answers like a missing one.
         await service.match_for(match, interaction.user.id, interaction.guild_id)
@@ -55,9 +55,9 @@ class MatchesCog(commands.Cog, name="Matches"):
     @app_commands.describe(match="One of your matches")
     @app_commands.autocomplete(match=autocomplete_match)
     async def board(self, interaction: discord.Interaction, match: int) -> None:
+        await acknowledge(interaction)  # before the reads, then the post, which may queue
         service = service_of(interaction)
         report = await service.repost_board(match, interaction.user.id, interaction.guild_id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         posted = await report.presented
         found = await service.get_match(match)
         if not posted or found.board_message_id is None:
@@ -68,6 +68,7 @@ class MatchesCog(commands.Cog, name="Matches"):
 
     @app_commands.command(name="games", description="Your active matches, the ones waiting for you first")
     async def games(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         service = service_of(interaction)
         matches = await service.matches_of(interaction.user.id)
         if not matches:

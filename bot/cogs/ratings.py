@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.matches import catalogue, errors
 from bot.presenters.pictures import rating_chart_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
-from bot.views.common import answer, service_of
+from bot.views.common import acknowledge, answer, service_of
 from bot.views.leaderboard import leaderboard_buttons, leaderboard_embed
 
 from .common import all_game_choices
@@ -26,9 +26,10 @@ class RatingsCog(commands.Cog, name="Ratings"):
     @app_commands.choices(game=all_game_choices())
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        await acknowledge(interaction)
         page = await service_of(interaction).ratings.leaderboard(interaction.guild_id, game, interaction.user.id)
-        await interaction.response.send_message(embed=leaderboard_embed(page), view=leaderboard_buttons(page),
-                                                ephemeral=True)
+        await interaction.followup.send(embed=leaderboard_embed(page), view=leaderboard_buttons(page),
+                                        ephemeral=True)
 
     @app_commands.command(name="profile", description="A member's ratings and record on this server")
     @app_commands.describe(member="Whose profile (yours if left empty)")
@@ -37,11 +38,11 @@ class RatingsCog(commands.Cog, name="Ratings"):
         who = member or interaction.user
         if who.bot:
             raise errors.UserError("Bots have no ratings: only members who play rated matches do.")
+        await acknowledge(interaction)
         games = await service_of(interaction).ratings.profile(interaction.guild_id, who.id)
         if not games:
             await answer(interaction, f"**{who.display_name}** has no rated matches on this server yet.")
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         lines, charted = [], None
         for rating, profile in games:
             title = catalogue.info(rating.game).title

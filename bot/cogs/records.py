@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.presenters.replay import replay_caption
 from bot.matches import catalogue
-from bot.views.common import answer, presenter_of
+from bot.views.common import acknowledge, answer, presenter_of
 from bot.views.records import answer_asked, history_buttons, history_embed, records_of
 
 from .common import autocomplete_match
@@ -24,17 +24,19 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.describe(match="The match number (yours are suggested)")
     @app_commands.autocomplete(match=autocomplete_match)
     async def history(self, interaction: discord.Interaction, match: int) -> None:
+        await acknowledge(interaction)
         page = await records_of(interaction).history(match, interaction.user.id, interaction.guild_id)
         buttons = history_buttons(page)
-        await interaction.response.send_message(embed=history_embed(page), ephemeral=True,
-                                                **({"view": buttons} if buttons else {}))
+        await interaction.followup.send(embed=history_embed(page), ephemeral=True,
+                                        **({"view": buttons} if buttons else {}))
 
     @app_commands.command(name="replay", description="An animated replay of a finished match")
     @app_commands.describe(match="The number of a finished match of this server")
     async def replay(self, interaction: discord.Interaction, match: int) -> None:
+        await acknowledge(interaction)
         found = await records_of(interaction).finished_match(match, interaction.user.id, interaction.guild_id)
         # A long match takes seconds to draw: say so at once, then put the file in the same answer.
-        await interaction.response.send_message(f"🎞️ Making the replay of match #{found.id}…", ephemeral=True)
+        await interaction.edit_original_response(content=f"🎞️ Making the replay of match #{found.id}…")
         replays = presenter_of(interaction).replays
         file = await replays.gif_file(found)
         if file is None:
@@ -47,6 +49,7 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.describe(match="The match number (yours are suggested)")
     @app_commands.autocomplete(match=autocomplete_match)
     async def export(self, interaction: discord.Interaction, match: int) -> None:
+        await acknowledge(interaction)
         exported = await records_of(interaction).export(match, interaction.user.id, interaction.guild_id)
         file = discord.File(io.BytesIO(exported.text.encode("utf-8")), filename=exported.filename)
         note = "" if not exported.match.active else " While it runs, it holds only what you may know."
@@ -57,6 +60,7 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.describe(match="One of your matches")
     @app_commands.autocomplete(match=autocomplete_match)
     async def takeback(self, interaction: discord.Interaction, match: int) -> None:
+        await acknowledge(interaction)
         report = await records_of(interaction).ask_takeback(match, interaction.user.id)
         await answer_asked(interaction, report)
 

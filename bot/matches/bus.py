@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from .events import MatchEvent, match_id_of
 
@@ -45,7 +45,9 @@ class Delivery:
 
 
 class EventBus:
-    def __init__(self) -> None:
+    def __init__(self, key: Callable[[Any], int] = match_id_of) -> None:
+        """`key`: what orders delivery (events with one key are delivered in order): the match, by default."""
+        self._key = key
         self._subscribers: list[Subscriber] = []
         self._queues: dict[int, asyncio.Queue[tuple[MatchEvent, asyncio.Future[bool]]]] = {}
         self._drains: dict[int, asyncio.Task] = {}
@@ -59,7 +61,7 @@ class EventBus:
 
     def publish(self, event: MatchEvent) -> Delivery:
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        key = match_id_of(event)
+        key = self._key(event)
         queue = self._queues.get(key)
         if queue is None:
             queue = self._queues[key] = asyncio.Queue()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from bot.ai import choose_move
@@ -28,8 +29,17 @@ PAUSE_SECONDS = 2.0  # a move that lands the instant the player moved reads like
 
 
 def process_pool() -> Executor:
-    """One worker process: a think holds a core for up to two seconds, never the event loop."""
-    return ProcessPoolExecutor(max_workers=1)
+    """One worker process: a think holds a core for up to two seconds, never the event loop.
+
+    The worker is not forked from the bot, which runs threads (the database's, the renders'): a fork copies their
+    locks in whatever state they are in and can deadlock (Python 3.12+ warns of it). It comes from a forkserver, a
+    clean process that imported the computer's code once, so starting it stays cheap (spawn where there is none)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["bot.ai"])
+    else:
+        context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=1, mp_context=context)
 
 
 class ComputerPlayers:
@@ -61,6 +71,7 @@ class ComputerPlayers:
             await self.service.repo.set_timer(COMPUTER_MOVE, match.id, due_at, seat)
         if computer_seats:
             self.service.timers.wake(due_at)
+            self._worker()  # a first worker starts during the pause, not when the first think needs it
 
     async def _think(self, timer: Timer) -> None:
         match = await self.service.repo.get_match(timer.ref_id)
@@ -69,15 +80,19 @@ class ComputerPlayers:
         seat = match.seats[timer.seat]
         view = self.service.view(match, timer.seat)
         seed = seeded_rng(match.seed, "computer", match.version, timer.seat).randrange(2**31)
-        if self._executor is None:
-            self._executor = self._executor_factory()
         loop = asyncio.get_running_loop()
         move = await loop.run_in_executor(
-            self._executor, functools.partial(choose_move, view, level=seat.level or "normal", seed=seed))
+            self._worker(), functools.partial(choose_move, view, level=seat.level or "normal", seed=seed))
         try:
             await self.service.submit_seat_move(match.id, timer.seat, move, expected_version=match.version)
         except errors.UserError as exc:  # the match moved on meanwhile (a resignation, a draw): nothing to do
             log.info("match=%s computer seat=%s move dropped: %s", match.id, timer.seat, exc)
+
+    def _worker(self) -> Executor:
+        if self._executor is None:
+            self._executor = self._executor_factory()
+            self._executor.submit(int)  # no work: it only starts the worker process now
+        return self._executor
 
     def close(self) -> None:
         if self._executor is not None:

@@ -366,6 +366,18 @@ class MatchService:
         self.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id)))
         return match
 
+    async def start_prepared_challenge(self, challenge_id: int) -> int | None:
+        """Start the match of a challenge whose seats were all taken when it was written (a league table's), once:
+        the match id, also when an earlier call started it; None if the challenge is gone or closed."""
+        async with self._operation(lock_key=-challenge_id):
+            challenge = await self.repo.get_challenge(challenge_id)
+            if challenge is None:
+                return None
+            if challenge.is_open and challenge.is_full:
+                match = await self._start_match(challenge)
+                return match.id
+            return challenge.match_id
+
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self.repo.set_thread(match_id, thread_id)
 

@@ -1,4 +1,4 @@
-"""Discord UI: the board's buttons, the move picker, challenges, options, resign and draw prompts.
+"""Discord UI: the board's buttons, the move picker, challenges, options, resign and draw prompts, league sign-up.
 
 Every component is a DynamicItem whose custom_id carries what it acts on, so buttons survive restarts. A click
 becomes one service call and its answer is shown; what follows in the thread is the presenters' work.
@@ -15,6 +15,7 @@ from .challenge import ChallengeButton, challenge_buttons
 from .common import single_view
 from .endings import DrawAnswer, ResignConfirm, draw_buttons
 from .leaderboard import LeaderboardButton
+from .leagues import LeagueButton
 from .options import OptionButton, OptionSelect
 from .picker import PickerButton, PickerSelect, SetupButton, setup_prompt_view
 from .records import RECORD_ITEMS, RematchButton, takeback_buttons
@@ -22,7 +23,7 @@ from .requests import ConfirmMove, ConsentButton, consent_buttons
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
-    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, *RECORD_ITEMS,
+    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, LeagueButton, *RECORD_ITEMS,
 )
 
 

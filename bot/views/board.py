@@ -14,7 +14,7 @@ from bot.matches import catalogue
 from bot.presenters.pictures import render_file
 from bot.storage import Match
 
-from .common import after_presentation, answer, presenter_of, service_of, single_view, user_action
+from .common import acknowledge, after_presentation, answer, presenter_of, service_of, single_view, user_action
 from .endings import ResignConfirm
 from .picker import SetupButton, open_picker
 from .requests import consent_buttons
@@ -42,6 +42,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)  # every action answers privately, after reads that may queue
         if self.action == "view":  # a private view is harmless from any board: it always shows the present
             await show_private_view(interaction, self.match_id)
             return
@@ -64,8 +65,8 @@ def board_buttons(match: Match, *, disabled: bool = False) -> discord.ui.View:
 
 async def show_private_view(interaction: discord.Interaction, match_id: int) -> None:
     """The board from the player's side, plus anything private that could not reach her by DM."""
+    await acknowledge(interaction)
     mine = await service_of(interaction).private_view(match_id, interaction.user.id)
-    await interaction.response.defer(ephemeral=True, thinking=True)
     match, seat = mine.match, mine.seat
     seat_names = mine.view.get("seat_names") or []
     side = seat_names[seat] if seat < len(seat_names) else f"seat {seat + 1}"
@@ -84,10 +85,8 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
 
 async def ask_resign_confirmation(interaction: discord.Interaction, match: Match) -> None:
     others = "Your opponent wins at once" if len(match.seats) == 2 else "You are out, and the others play on"
-    await interaction.response.send_message(
-        f"Resign match #{match.id}? {others}. If you changed your mind, just dismiss this.",
-        view=single_view(ResignConfirm(match.id)), ephemeral=True,
-    )
+    await answer(interaction, f"Resign match #{match.id}? {others}. If you changed your mind, just dismiss this.",
+                 view=single_view(ResignConfirm(match.id)))
 
 
 async def offer_draw(interaction: discord.Interaction, match: Match) -> None:

@@ -10,7 +10,9 @@ import discord
 from bot.presenters import challenge_mentions, challenge_text
 from bot.storage import Challenge
 
-from .common import service_of, single_view, user_action
+from .common import acknowledge, service_of, single_view, user_action
+
+POSTED = "Challenge posted below."
 
 CHALLENGE_ACTIONS = {
     "accept": ("Accept", discord.ButtonStyle.success),
@@ -40,7 +42,10 @@ async def post_challenge(
     via_channel: bool = False,
     clock: str | None = None,
 ) -> None:
-    """Create the challenge and post it: as the answer to /play, or (after an options panel) in the channel."""
+    """Create the challenge and post it where everyone sees it: after /play's private answer, or (after an
+    options panel) in the channel. The interaction is acknowledged privately first (the challenge's checks read
+    the database), so a refusal ("slow down", too many open challenges) stays private and nothing is posted."""
+    await acknowledge(interaction)
     service = service_of(interaction)
     challenge = await service.create_challenge(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id, challenger_id=interaction.user.id,
@@ -52,8 +57,9 @@ async def post_challenge(
     if via_channel:
         message = await interaction.channel.send(content, view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
     else:
-        await interaction.response.send_message(content, view=view, allowed_mentions=allowed)
-        message = await interaction.original_response()
+        # The private "thinking…" answer must be completed first: until then a followup would replace it.
+        await interaction.edit_original_response(content=POSTED)
+        message = await interaction.followup.send(content, view=view, allowed_mentions=allowed, wait=True)
     await service.set_challenge_message(challenge.id, message.id)
 
 
@@ -70,6 +76,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, edit=True)
         service, user = service_of(interaction), interaction.user
         if self.action == "accept":
             challenge = await service.accept_challenge(self.challenge_id, user.id, user.display_name)
@@ -78,9 +85,8 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
         else:
             challenge = await service.cancel_challenge(self.challenge_id, user.id)
         if challenge.status == "started":
-            await interaction.response.defer()  # the presenters open the thread and update this post
-            return
-        await interaction.response.edit_message(
+            return  # the presenters open the thread and update this post
+        await interaction.edit_original_response(
             content=challenge_text(challenge), view=challenge_buttons(challenge),
             allowed_mentions=discord.AllowedMentions.none(),
         )

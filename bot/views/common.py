@@ -41,6 +41,19 @@ async def answer(interaction: discord.Interaction, content: str, *, ephemeral: b
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
 
 
+async def acknowledge(interaction: discord.Interaction, *, edit: bool = False) -> None:
+    """Answer Discord at once, before anything that can wait (a database read, the engine, a render): Discord
+    fails an interaction it hears nothing of within 3 seconds, and under a burst of moves a read can queue that
+    long. `edit`: the click will edit its own message; otherwise a private answer follows ("thinking…" until
+    then). An interaction already answered is left as it is."""
+    if interaction.response.is_done():
+        return
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def report_failure(interaction: discord.Interaction, error: BaseException, where: str) -> None:
     """A user's mistake gets its message; anything else is logged and the user gets a short apology. If even
     that reply fails (the interaction expired, say), it is logged rather than lost."""

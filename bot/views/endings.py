@@ -6,7 +6,7 @@ import discord
 
 from bot.storage import Match
 
-from .common import AnswerButton, MatchButton, after_presentation, service_of, user_action
+from .common import AnswerButton, MatchButton, acknowledge, after_presentation, service_of, user_action
 
 
 class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
@@ -14,8 +14,9 @@ class ResignConfirm(MatchButton, template=r"sg:r:(?P<match>\d+)"):
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, edit=True)
         report = await service_of(interaction).resign(self.match_id, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
+        await interaction.edit_original_response(content="You resigned.", view=None)
         await after_presentation(interaction, report)
 
 
@@ -28,6 +29,7 @@ class DrawAnswer(AnswerButton, template=r"sg:d:(?P<match>\d+):(?P<version>\d+):(
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, edit=True)
         service = service_of(interaction)
         await service.check_draw_answer(self.match_id, interaction.user.id, self.version)
         name = interaction.user.display_name
@@ -38,7 +40,7 @@ class DrawAnswer(AnswerButton, template=r"sg:d:(?P<match>\d+):(?P<version>\d+):(
         else:
             report = await service.decline_draw(self.match_id, interaction.user.id, expected_version=self.version)
             verdict, done = f"Draw offer declined by **{name}**. Play on!", True
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=verdict, view=draw_buttons(report.match, disabled=done, version=self.version))
         await after_presentation(interaction, report)
 

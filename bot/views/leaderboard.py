@@ -10,7 +10,7 @@ from bot.matches import catalogue
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
 from bot.ratings import LeaderboardPage
 
-from .common import service_of, single_view, user_action
+from .common import acknowledge, service_of, single_view, user_action
 
 
 def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
@@ -52,6 +52,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button],
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, edit=True)
         page = await service_of(interaction).ratings.leaderboard(self.guild_id, self.game, interaction.user.id,
                                                                  self.page)
-        await interaction.response.edit_message(embed=leaderboard_embed(page), view=leaderboard_buttons(page))
+        await interaction.edit_original_response(embed=leaderboard_embed(page), view=leaderboard_buttons(page))

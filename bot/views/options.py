@@ -12,8 +12,8 @@ import discord
 from bot.games import OptionSpec
 from bot.matches import catalogue, errors
 
-from .challenge import post_challenge
-from .common import single_view, ui_state, user_action
+from .challenge import POSTED, post_challenge
+from .common import acknowledge, single_view, ui_state, user_action
 
 MAX_PANELS = 1000
 
@@ -131,11 +131,17 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         panel = _panel_for(interaction, self.panel_id)
-        _panels(interaction).pop(panel.id, None)
+        panels = _panels(interaction)
+        panels.pop(panel.id, None)  # one challenge per panel, however often Post is pressed
         if self.action == "cancel":
             await interaction.response.edit_message(content="No challenge posted.", view=None)
             return
-        await interaction.response.edit_message(content="Challenge posted below.", view=None)
-        await post_challenge(interaction, panel.game, panel.invited, panel.options,
-                             computer_level=panel.computer_level, rated=panel.rated, via_channel=True,
-                             clock=panel.clock)
+        await acknowledge(interaction, edit=True)
+        try:
+            await post_challenge(interaction, panel.game, panel.invited, panel.options,
+                                 computer_level=panel.computer_level, rated=panel.rated, via_channel=True,
+                                 clock=panel.clock)
+        except errors.UserError:
+            panels[panel.id] = panel  # refused, nothing posted: the panel stays as it is, choices and all
+            raise
+        await interaction.edit_original_response(content=POSTED, view=None)

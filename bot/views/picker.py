@@ -20,7 +20,9 @@ from bot.presenters.pictures import render_file
 from bot.presenters.text import fit
 from bot.storage import Match
 
-from .common import MatchButton, after_presentation, service_of, single_view, ui_state, user_action
+from .common import (
+    MatchButton, acknowledge, after_presentation, service_of, single_view, ui_state, user_action,
+)
 from .records import takeback_offer
 
 OPTIONS_PER_MENU = 25
@@ -50,6 +52,7 @@ class PickerExpired(errors.UserError):
 
 
 async def open_picker(interaction: discord.Interaction, match: Match) -> None:
+    await acknowledge(interaction)
     session = PickerSession(secrets.token_hex(6), match.id, match.version, interaction.user.id)
     step = await _step(interaction, session)
     session.simultaneous = step.simultaneous
@@ -57,7 +60,6 @@ async def open_picker(interaction: discord.Interaction, match: Match) -> None:
     sessions[session.id] = session
     while len(sessions) > MAX_SESSIONS:
         sessions.popitem(last=False)
-    await interaction.response.defer(ephemeral=True, thinking=True)
     content, view, file = await _render(session, step)
     await interaction.followup.send(content, view=view, ephemeral=True, **({"file": file} if file else {}))
 
@@ -131,9 +133,8 @@ def _session_for(interaction: discord.Interaction, session_id: str) -> PickerSes
 
 
 async def _redraw(interaction: discord.Interaction, session: PickerSession) -> None:
+    await acknowledge(interaction, edit=True)
     step = await _step(interaction, session)
-    # Acknowledge before rendering: a preview render may queue behind others, and Discord allows only 3 seconds.
-    await interaction.response.defer()
     content, view, file = await _render(session, step)
     await interaction.edit_original_response(content=content, view=view, attachments=[file] if file else [])
 
@@ -157,6 +158,7 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?
         values = (interaction.data or {}).get("values") or []
         if not values:
             raise errors.UserError("Pick one of the options.")
+        await acknowledge(interaction, edit=True)  # the step is read from the match: it may queue
         step = await _step(interaction, session)
         if values[0] not in {o.value for o in step.choices.options}:
             raise errors.StaleBoard()  # a menu of an earlier step of this picker
@@ -199,12 +201,12 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
 
 
 async def _confirm(interaction: discord.Interaction, session: PickerSession) -> None:
+    await acknowledge(interaction, edit=True)  # before the read and the write, which may queue behind other matches
     step = await _step(interaction, session)
     if step.choices.move is None:
         raise errors.UserError("That is not a complete move yet.")
     _sessions(interaction).pop(session.id, None)  # one confirm per picker, whatever happens next
     expected = None if session.simultaneous else session.version  # the engine re-validates either way
-    await interaction.response.defer()  # acknowledged before the write, which may queue behind other matches
     report = await service_of(interaction).submit_move(session.match_id, interaction.user.id, step.choices.move,
                                                        expected_version=expected)
     await interaction.edit_original_response(content=f"✅ You played `{step.choices.move}`.",
@@ -219,6 +221,7 @@ class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         match = await service_of(interaction).secret_setup_for(self.match_id, interaction.user.id)
         await open_picker(interaction, match)
 

@@ -19,7 +19,8 @@ from bot.storage import Match
 
 from .challenge import challenge_buttons
 from .common import (
-    AnswerButton, MatchButton, after_presentation, answer, presenter_of, service_of, single_view, user_action,
+    AnswerButton, MatchButton, acknowledge, after_presentation, answer, presenter_of, service_of, single_view,
+    user_action,
 )
 
 
@@ -46,9 +47,10 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, edit=True)
         page = await records_of(interaction).history(self.match_id, interaction.user.id, interaction.guild_id,
                                                      self.page)
-        await interaction.response.edit_message(embed=history_embed(page), view=history_buttons(page))
+        await interaction.edit_original_response(embed=history_embed(page), view=history_buttons(page))
 
 
 def history_embed(page: HistoryPage) -> discord.Embed:
@@ -77,10 +79,10 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         user = interaction.user
         rematch = await records_of(interaction).rematch(self.match_id, user.id, user.display_name)
         challenge = rematch.challenge
-        await interaction.response.defer(ephemeral=True, thinking=True)
         if not rematch.opened:  # she took her seat in the open rematch; a full one starts (the presenters' work)
             if challenge.status == "open":
                 await presenter_of(interaction).challenges.refresh(challenge)
@@ -116,6 +118,7 @@ class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         report = await records_of(interaction).ask_takeback(self.match_id, interaction.user.id,
                                                             expected_version=self.version)
         await answer_asked(interaction, report)
@@ -146,6 +149,7 @@ class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, edit=True)
         report = await records_of(interaction).answer_takeback(self.match_id, interaction.user.id, self.version,
                                                                self.answer == "yes")
         name = interaction.user.display_name
@@ -154,7 +158,7 @@ class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\
             "takeback_agreed": f"**{name}** agrees to take back `{report.move}`; waiting for the others.",
             "takeback_declined": f"**{name}** declined to take back `{report.move}`. Play on!",
         }[report.kind]
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=verdict, view=takeback_buttons(report.match, disabled=report.kind != "takeback_agreed",
                                                    version=self.version))
         await after_presentation(interaction, report)

@@ -9,7 +9,7 @@ import discord
 
 from bot.storage import Match
 
-from .common import AnswerButton, after_presentation, service_of, user_action
+from .common import AnswerButton, acknowledge, after_presentation, service_of, user_action
 
 class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
     """The asked player's answer to a load request: her move, valid only while the request stands (the version)."""
@@ -22,9 +22,9 @@ class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)  # before the reads and the write, which may queue behind other matches
         service = service_of(interaction)
         await service.playable_match(self.match_id, interaction.user.id, version=self.version, need_turn=True)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         report = await service.submit_move(self.match_id, interaction.user.id, self.answer,
                                            expected_version=self.version)
         verb = "let the pieces be loaded" if self.answer == "consent" else "refused the request"
@@ -51,8 +51,8 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction, edit=True)
         service = service_of(interaction)
-        await interaction.response.defer()
         report = await service.submit_move(self.match_id, interaction.user.id, self.move,
                                            expected_version=self.version)
         await interaction.edit_original_response(content=f"✅ You played `{self.move}`.", view=None)

@@ -1,0 +1,157 @@
+"""/league: create a league, join or leave it, start it early, list the server's leagues, see its matches and
+standings, cancel it. The announcement's Join / Leave buttons do what /league join and /league leave do."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.matches.leagues import FORMATS, LeagueService
+from bot.matches.server_settings import CLOCK_CHOICES
+from bot.presenters.leagues import league_summary, standings_file, table_line
+from bot.presenters.text import message_link
+from bot.views.common import answer
+from bot.views.leagues import acknowledge, join_league, leagues_of, leave_league
+
+from .common import game_choices
+
+STATUS = {"signup": "sign-up open", "running": "under way", "finished": "finished", "cancelled": "cancelled"}
+
+
+def _may_manage(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+async def autocomplete_league(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    names = await leagues_of(interaction).names_matching(interaction.guild_id, current)
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
+
+
+async def _league_id(leagues: LeagueService, interaction: discord.Interaction, name: str) -> int:
+    return (await leagues.named(interaction.guild_id, name)).id
+
+
+class LeaguesCog(commands.GroupCog, group_name="league", group_description="Server leagues: round robins and Swiss"):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="create", description="Open a league for sign-up (Manage Server)")
+    @app_commands.describe(
+        name="The league's name (unique on this server)", game="Which game", format="Round robin or Swiss",
+        rounds="Swiss only: how many rounds (default ⌈log2 players⌉ + 1)",
+        players="Players at each table: 2, or 3–4 for Mycenae and Myriath",
+        clock="Time for each move (empty: this server's default)", rated="Whether results count for ratings",
+        signup_hours="How long sign-up stays open (default 48 hours)",
+        division_size="More players than this: divisions by rating (default 10)",
+        repeat="monthly: a new season with the same players after each one ends",
+    )
+    @app_commands.choices(
+        game=game_choices(), format=[app_commands.Choice(name=v, value=k) for k, v in FORMATS.items()],
+        clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES],
+        repeat=[app_commands.Choice(name=r, value=r) for r in ("none", "monthly")],
+    )
+    @app_commands.guild_only()
+    async def create(self, interaction: discord.Interaction, name: str, game: str, format: str,
+                     rounds: app_commands.Range[int, 1, 20] | None = None,
+                     players: app_commands.Range[int, 2, 4] = 2, clock: str | None = None, rated: bool = True,
+                     signup_hours: app_commands.Range[int, 1, 720] | None = None,
+                     division_size: app_commands.Range[int, 4, 40] | None = None, repeat: str = "none") -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        leagues = leagues_of(interaction)
+        league, delivery = await leagues.create(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
+            may_organise=_may_manage(interaction), name=name, game=game, format=format, rounds=rounds,
+            players=players, clock=clock, rated=rated, signup_hours=signup_hours, division_size=division_size,
+            repeat=repeat)
+        await delivery
+        league = await leagues.get(league.id)
+        where = message_link(league.guild_id, league.channel_id, league.message_id) if league.message_id else None
+        await answer(interaction, f"✅ **{league.title}** is open for sign-up ({league_summary(league)})."
+                                  + (f" Announcement: {where}" if where else ""))
+
+    @app_commands.command(name="join", description="Sign up for a league")
+    @app_commands.describe(league="Which league")
+    @app_commands.autocomplete(league=autocomplete_league)
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction, league: str) -> None:
+        await acknowledge(interaction)
+        await join_league(interaction, await _league_id(leagues_of(interaction), interaction, league))
+
+    @app_commands.command(name="leave", description="Leave a league (after its start: resigns your unfinished matches)")
+    @app_commands.describe(league="Which league")
+    @app_commands.autocomplete(league=autocomplete_league)
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction, league: str) -> None:
+        await acknowledge(interaction)
+        await leave_league(interaction, await _league_id(leagues_of(interaction), interaction, league))
+
+    @app_commands.command(name="start", description="Start a league now, before sign-up ends (its organiser)")
+    @app_commands.describe(league="Which league")
+    @app_commands.autocomplete(league=autocomplete_league)
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction, league: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        leagues = leagues_of(interaction)
+        started = await leagues.start_now(await _league_id(leagues, interaction, league), interaction.user.id,
+                                          _may_manage(interaction))
+        await answer(interaction, f"✅ **{started.title}** has started: its matches are open"
+                                  + (f" — see <#{started.thread_id}>." if started.thread_id else "."))
+
+    @app_commands.command(name="cancel", description="Cancel a league (its organiser); running matches go on")
+    @app_commands.describe(league="Which league")
+    @app_commands.autocomplete(league=autocomplete_league)
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction, league: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        leagues = leagues_of(interaction)
+        cancelled = await leagues.cancel(await _league_id(leagues, interaction, league), interaction.user.id,
+                                         _may_manage(interaction))
+        await answer(interaction, f"🚫 **{cancelled.title}** is cancelled.")
+
+    @app_commands.command(name="list", description="This server's leagues")
+    @app_commands.guild_only()
+    async def list_(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        entries = await leagues_of(interaction).listing(interaction.guild_id)
+        if not entries:
+            await answer(interaction, "No leagues on this server yet. Someone with Manage Server can `/league create` one.")
+            return
+        lines = [f"• **{e.league.title}** — {league_summary(e.league)} · {e.players} players · "
+                 f"{STATUS[e.league.status]}" for e in entries[:20]]
+        await answer(interaction, "**Leagues**\n" + "\n".join(lines))
+
+    @app_commands.command(name="matches", description="A league's pairings, yours first, with links")
+    @app_commands.describe(league="Which league")
+    @app_commands.autocomplete(league=autocomplete_league)
+    @app_commands.guild_only()
+    async def matches(self, interaction: discord.Interaction, league: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        leagues = leagues_of(interaction)
+        found = await leagues.matches_of(await _league_id(leagues, interaction, league), interaction.user.id)
+        if not found.tables:
+            await answer(interaction, f"**{found.league.title}** has no pairings yet: they are made when it starts.")
+            return
+        lines = [f"**{found.league.title}** — pairings (✓ finished)"]
+        for table in found.tables:
+            prefix = f"R{table.round} " if found.league.format == "swiss" else ""
+            lines.append(f"• {prefix}{table_line(table, found.names, found.league.guild_id)}")
+        await answer(interaction, "\n".join(lines))
+
+    @app_commands.command(name="standings", description="A league's standings, privately")
+    @app_commands.describe(league="Which league")
+    @app_commands.autocomplete(league=autocomplete_league)
+    @app_commands.guild_only()
+    async def standings(self, interaction: discord.Interaction, league: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        leagues = leagues_of(interaction)
+        found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
+        left = {p.user_id for p in await leagues.players(found.id) if not p.active}
+        file = await standings_file(found, tables, names, left)
+        await interaction.followup.send(f"📊 **{found.title}**", file=file, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LeaguesCog(bot))

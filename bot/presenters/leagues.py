@@ -1,0 +1,249 @@
+"""League events become posts: the announcement with Join / Leave (kept current), the league's thread with each
+round's pairings, a standings picture after every finished match, the champion, and the archived thread."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any, Callable
+
+import discord
+
+from bot.leagues import POINT, points_text
+from bot.matches import catalogue
+from bot.matches.leagues import (
+    FORMATS, DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, LeagueService, RosterChanged,
+    RoundStarted, StandingsChanged,
+)
+from bot.matches.server_settings import clock_label
+from bot.storage.leagues import League, LeaguePlayer, LeagueTable
+from renderers.league import Division, Row, standings_picture
+
+from .pictures import QUEUE
+from .text import fit, mentions, message_link
+
+log = logging.getLogger(__name__)
+
+STANDINGS_FILENAME = "standings.png"
+LEGEND = "Ties: Sonneborn-Berger (SB), games between the tied, wins (W), rating"
+ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
+Buttons = Callable[[League], "discord.ui.View | None"]
+
+
+def league_summary(league: League) -> str:
+    game = catalogue.info(league.game).title
+    tables = f", tables of {league.table_size}" if league.table_size > 2 else ""
+    rounds = f", {league.total_rounds or league.rounds} rounds" if league.format == "swiss" and (
+        league.total_rounds or league.rounds) else ""
+    clock = f"{clock_label(league.clock_seconds)} a move" if league.clock_seconds else "no clock"
+    rated = "rated" if league.rated else "unrated"
+    repeat = " · repeats monthly" if league.repeat == "monthly" else ""
+    return f"{game} · {FORMATS[league.format]}{rounds}{tables} · {clock} · {rated}{repeat}"
+
+
+def announcement_text(league: League, players: list[LeaguePlayer]) -> str:
+    lines = [f"🏆 **{league.title}** — {league_summary(league)}", f"Organiser: <@{league.organiser_id}>"]
+    if league.status == "signup":
+        lines.append(f"Sign-up ends <t:{int(league.signup_ends_at)}:R>; press **Join** to take part.")
+    elif league.status == "running":
+        lines.append("Under way" + (": new players join the next round." if league.format == "swiss" else "."))
+    elif league.status == "finished":
+        lines.append("✅ Finished.")
+    else:
+        lines.append("🚫 Cancelled.")
+    active = [p for p in players if p.active]
+    names = ", ".join(p.user_name for p in active) or "nobody yet"
+    lines.append(f"Players ({len(active)}): {names}")
+    if league.thread_id:
+        lines.append(f"League thread: <#{league.thread_id}>")
+    return fit("\n".join(lines))
+
+
+def _number(sb: int) -> str:
+    value = round(sb / (POINT * POINT), 2)
+    return f"{value:g}"
+
+
+def division_rows(table: DivisionTable, names: dict[int, str], left: set[int]) -> list[Row]:
+    return [Row(s.rank, names.get(s.player, str(s.player)), points_text(s.points), _number(s.sonneborn_berger),
+                s.games, s.wins, int(s.rating), s.player in left) for s in table.rows]
+
+
+def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str]) -> str:
+    parts = [f"Standings of {league.title}."]
+    for table in tables:
+        head = f" Division {table.division}:" if len(tables) > 1 else ""
+        rows = "; ".join(f"{s.rank}. {names.get(s.player, s.player)} {points_text(s.points)}" for s in table.rows)
+        parts.append(f"{head} {rows}.")
+    return fit("".join(parts), ALT_TEXT_LIMIT)
+
+
+async def standings_file(league: League, tables: list[DivisionTable], names: dict[int, str],
+                         left: set[int]) -> discord.File:
+    """The standings picture, with its alt text (what the picture says, in words, for screen readers)."""
+    divisions = [Division(f"Division {t.division}" if len(tables) > 1 else None, division_rows(t, names, left))
+                 for t in tables]
+    png = await QUEUE.run(standings_picture, league.title, league_summary(league), LEGEND, divisions)
+    return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names))
+
+
+def table_line(table: LeagueTable, names: dict[int, str], guild_id: int) -> str:
+    who = " vs ".join(f"**{names.get(p, p)}**" for p in table.players)
+    if table.is_bye:
+        return f"{who} has a bye (it counts as a win)"
+    where = ""
+    if table.match_id:
+        link = message_link(guild_id, table.thread_id) if table.thread_id else None
+        where = f" — [match #{table.match_id}]({link})" if link else f" — match #{table.match_id}"
+    state = " ✓" if table.match_status == "finished" else ""
+    return f"{who}{where}{state}"
+
+
+class LeaguePresenter:
+    def __init__(self, client: discord.Client, leagues: LeagueService, buttons: Buttons):
+        self.client = client
+        self.leagues = leagues
+        self.buttons = buttons
+
+    async def __call__(self, event: LeagueEvent) -> bool:
+        try:
+            return await self._present(event)
+        except discord.HTTPException as exc:
+            log.warning("presenting %s of league=%s failed: %s", type(event).__name__, event.league.id, exc)
+            return False
+
+    async def _present(self, event: LeagueEvent) -> bool:
+        if isinstance(event, LeagueOpened):
+            return await self._opened(event.league)
+        if isinstance(event, RosterChanged):
+            return await self._refresh(event.league.id)
+        if isinstance(event, RoundStarted):
+            return await self._round_started(event)
+        if isinstance(event, StandingsChanged):
+            return await self._standings(event.league, event.divisions, event.names)
+        if isinstance(event, LeagueFinished):
+            return await self._finished(event)
+        if isinstance(event, LeagueCancelled):
+            return await self._cancelled(event)
+        return True
+
+    async def _channel(self, channel_id: int | None) -> Any:
+        if channel_id is None:
+            return None
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is gone", channel_id)
+                return None
+        return channel
+
+    async def _opened(self, league: League) -> bool:
+        """Post the announcement and open the league's thread on it."""
+        channel = await self._channel(league.channel_id)
+        if channel is None:
+            return False
+        if isinstance(channel, discord.Thread) and channel.parent is not None:
+            channel = channel.parent
+        players = await self.leagues.players(league.id)
+        message = await channel.send(announcement_text(league, players), view=self.buttons(league) or discord.utils.MISSING,
+                                     allowed_mentions=discord.AllowedMentions.none())
+        thread = None
+        try:
+            thread = await message.create_thread(name=f"League: {league.title}"[:100], auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            log.warning("league=%s could not open its thread (%s)", league.id, exc)
+        await self.leagues.set_posts(league.id, message.id, thread.id if thread else None)
+        if thread is not None:
+            ping, allowed = mentions([p.user_id for p in players])
+            intro = (f"This is **{league.title}**'s thread: each round's pairings, the standings after every "
+                     "finished match and the champion appear here. Matches are played in their own threads. "
+                     "`/league matches` lists yours.")
+            if players:
+                intro += f"\nSigned up from last season: {ping} — press **Leave** on the announcement to drop out."
+            await thread.send(fit(intro), allowed_mentions=allowed)
+        await self._refresh(league.id)
+        return True
+
+    async def _refresh(self, league_id: int) -> bool:
+        league = await self.leagues.get(league_id)
+        channel = await self._channel(league.channel_id)
+        if channel is None or league.message_id is None:
+            return False
+        if isinstance(channel, discord.Thread) and channel.parent is not None:
+            channel = channel.parent
+        players = await self.leagues.players(league.id)
+        try:
+            await channel.get_partial_message(league.message_id).edit(
+                content=announcement_text(league, players), view=self.buttons(league),
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("league=%s could not update its announcement", league.id)
+            return False
+        return True
+
+    async def _round_started(self, event: RoundStarted) -> bool:
+        league = await self.leagues.get(event.league.id)
+        await self._refresh(league.id)
+        thread = await self._channel(league.thread_id)
+        if thread is None:
+            return False
+        of = f" of {league.total_rounds}" if league.format == "swiss" else ""
+        head = f"⚔️ **Round {event.round}{of}**" if league.format == "swiss" else "⚔️ **Every match starts now**"
+        lines = [head + " — each match has its own thread; play at your own pace within the clock."]
+        tables = await self.leagues.round_tables(league.id, event.round) or event.tables  # with their threads
+        divisions = sorted({t.division for t in tables})
+        for division in divisions:
+            if len(divisions) > 1:
+                lines.append(f"__Division {division}__")
+            lines += [f"• {table_line(t, event.names, league.guild_id)}" for t in tables if t.division == division]
+        ping, allowed = mentions(sorted({p for t in tables for p in t.players}))
+        await thread.send(fit("\n".join(lines) + f"\n{ping}"), allowed_mentions=allowed)
+        return True
+
+    async def _left(self, league_id: int) -> set[int]:
+        return {p.user_id for p in await self.leagues.players(league_id) if not p.active}
+
+    async def _standings(self, league: League, tables: list[DivisionTable], names: dict[int, str],
+                         head: str = "📊 Standings") -> bool:
+        thread = await self._channel(league.thread_id)
+        if thread is None:
+            return False
+        file = await standings_file(league, tables, names, await self._left(league.id))
+        await thread.send(fit(head), file=file, allowed_mentions=discord.AllowedMentions.none())
+        return True
+
+    async def _finished(self, event: LeagueFinished) -> bool:
+        league, names = event.league, event.names
+        champions = []
+        for table in event.divisions:
+            leaders = [names.get(s.player, str(s.player)) for s in table.rows if s.rank == 1]
+            label = f"Division {table.division}: " if len(event.divisions) > 1 else ""
+            champions.append(label + " and ".join(f"**{n}**" for n in leaders))
+        head = (f"🏆 **{league.title}** is over. Champion{'s' if len(champions) > 1 else ''}: "
+                + "; ".join(champions) + "!")
+        if event.next_season is not None:
+            head += (f"\nThe next season opens now with the same players; it starts "
+                     f"<t:{int(event.next_season.signup_ends_at)}:R>.")
+        done = await self._standings(league, event.divisions, names, head)
+        thread = await self._channel(league.thread_id)
+        if isinstance(thread, discord.Thread):
+            try:
+                await thread.edit(archived=True)
+            except discord.HTTPException:
+                log.info("league=%s could not archive its thread", league.id)
+        return await self._refresh(league.id) and done
+
+    async def _cancelled(self, event: LeagueCancelled) -> bool:
+        league = event.league
+        thread = await self._channel(league.thread_id)
+        if thread is not None:
+            await thread.send(fit(f"🚫 **{league.title}** was cancelled: {event.reason}. Matches already under way "
+                                  "go on as ordinary matches."), allowed_mentions=discord.AllowedMentions.none())
+            if isinstance(thread, discord.Thread):
+                try:
+                    await thread.edit(archived=True)
+                except discord.HTTPException:
+                    log.info("league=%s could not archive its thread", league.id)
+        return await self._refresh(league.id)

@@ -1,0 +1,352 @@
+"""The leagues' SQL: leagues, their players, their tables, and the challenge each table's match starts from.
+
+Every step of a league is one transaction here: a round's tables are written together with the league's round
+number (so they are written once), and a table's challenge together with the table's link to it (so a table gets
+one match, however often a restart repeats the step).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .repository import Repository, _dumps
+
+class AlreadyLinked(Exception):
+    """The table got its challenge in an earlier step: this one is rolled back."""
+
+
+CHALLENGE_LIFETIME = 10 * 365 * 24 * 3600.0  # a table's challenge has every seat taken: it never waits to expire
+
+
+@dataclass(frozen=True)
+class League:
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    season: int
+    previous_id: int | None
+    game: str
+    format: str  # 'round_robin' or 'swiss'
+    rounds: int | None
+    total_rounds: int | None
+    table_size: int
+    clock_seconds: int | None
+    rated: bool
+    division_size: int
+    signup_hours: float
+    repeat: str
+    organiser_id: int
+    status: str  # 'signup', 'running', 'finished', 'cancelled'
+    signup_ends_at: float
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+    round: int
+    results_shown: int
+    message_id: int | None
+    thread_id: int | None
+
+    @property
+    def title(self) -> str:
+        return self.name if self.season == 1 else f"{self.name} (season {self.season})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in ("signup", "running")
+
+
+@dataclass(frozen=True)
+class LeaguePlayer:
+    user_id: int
+    user_name: str
+    joined_at: float
+    rating: float | None
+    division: int
+    left_at: float | None
+
+    @property
+    def active(self) -> bool:
+        return self.left_at is None
+
+
+@dataclass(frozen=True)
+class LeagueTable:
+    id: int
+    round: int
+    division: int
+    board: int
+    players: tuple[int, ...]  # seat order; one player: a bye
+    challenge_id: int | None
+    challenge_status: str | None
+    match_id: int | None
+    match_status: str | None
+    thread_id: int | None
+    standings: list[list[int]] | None  # seat groups, best first, once the match is over
+    result: dict[str, Any] | None
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.players) == 1
+
+    @property
+    def finished(self) -> bool:
+        return self.is_bye or self.match_status == "finished"
+
+
+LEAGUE_COLUMNS = (
+    "id, guild_id, channel_id, name, season, previous_id, game, format, rounds, total_rounds, table_size,"
+    " clock_seconds, rated, division_size, signup_hours, repeat, organiser_id, status, signup_ends_at, created_at,"
+    " started_at, finished_at, round, results_shown, message_id, thread_id"
+)
+
+
+def _league(row: Any) -> League:
+    values = dict(zip([c.strip() for c in LEAGUE_COLUMNS.split(",")], tuple(row)))
+    values["rated"] = bool(values["rated"])
+    return League(**values)
+
+
+class LeagueStore:
+    def __init__(self, repo: Repository):
+        self.repo = repo
+
+    @property
+    def db(self):
+        return self.repo.db
+
+    async def _one(self, sql: str, params: tuple) -> Any:
+        async with self.db.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, params: tuple) -> list[Any]:
+        async with self.db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    # --- leagues -------------------------------------------------------------------------------------------
+
+    async def create(self, *, guild_id: int, name: str, signup_timer: str, now: float,
+                     **fields: Any) -> League | None:
+        """A new league in signup with its signup timer; None when a league of that name (any season) exists
+        on the server. `fields`: the other columns of `_insert`."""
+        async with self.repo.transaction():
+            if await self._one("SELECT 1 FROM leagues WHERE guild_id = ? AND name_key = ?",
+                               (guild_id, name.casefold())):
+                return None
+            league_id = await self._insert(guild_id=guild_id, name=name, signup_timer=signup_timer, now=now,
+                                           **fields)
+        return await self.get(league_id) if league_id is not None else None
+
+    async def _insert(self, *, guild_id: int, channel_id: int, name: str, game: str, format: str,
+                      rounds: int | None, table_size: int, clock_seconds: int | None, rated: bool,
+                      division_size: int, signup_hours: float, repeat: str, organiser_id: int, now: float,
+                      signup_timer: str, signup_ends_at: float | None = None, season: int = 1,
+                      previous_id: int | None = None, players: Sequence[tuple[int, str]] = ()) -> int | None:
+        ends = signup_ends_at if signup_ends_at is not None else now + signup_hours * 3600
+        row = await self._one(
+            "INSERT INTO leagues (guild_id, channel_id, name, name_key, season, previous_id, game, format,"
+            " rounds, table_size, clock_seconds, rated, division_size, signup_hours, repeat, organiser_id,"
+            " signup_ends_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, name_key, season) DO NOTHING RETURNING id",
+            (guild_id, channel_id, name, name.casefold(), season, previous_id, game, format, rounds,
+             table_size, clock_seconds, int(rated), division_size, signup_hours, repeat, organiser_id, ends, now),
+        )
+        if row is None:
+            return None
+        league_id = row[0]
+        for user_id, user_name in players:
+            await self.db.execute(
+                "INSERT INTO league_players (league_id, user_id, user_name, joined_at) VALUES (?, ?, ?, ?)",
+                (league_id, user_id, user_name, now))
+        await self._set_timer(signup_timer, league_id, ends)
+        return league_id
+
+    async def _set_timer(self, kind: str, league_id: int, due_at: float) -> None:
+        # League timers use the negated league id: timers of matches (whose finish clears every timer of its
+        # match id) never share a reference with them.
+        await self.db.execute(
+            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, -1, ?)"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            (kind, -league_id, due_at))
+
+    async def set_timer(self, kind: str, league_id: int, due_at: float) -> None:
+        async with self.repo.transaction():
+            await self._set_timer(kind, league_id, due_at)
+
+    async def get(self, league_id: int) -> League | None:
+        row = await self._one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
+        return _league(row) if row else None
+
+    async def of_guild(self, guild_id: int) -> list[League]:
+        """The server's leagues, newest first."""
+        rows = await self._all(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY id DESC",
+                               (guild_id,))
+        return [_league(r) for r in rows]
+
+    async def by_status(self, statuses: Iterable[str]) -> list[League]:
+        statuses = list(statuses)
+        marks = ", ".join("?" * len(statuses))
+        rows = await self._all(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status IN ({marks}) ORDER BY id",
+                               tuple(statuses))
+        return [_league(r) for r in rows]
+
+    async def set_posts(self, league_id: int, message_id: int | None, thread_id: int | None) -> None:
+        async with self.repo.transaction():
+            await self.db.execute("UPDATE leagues SET message_id = ?, thread_id = ? WHERE id = ?",
+                                  (message_id, thread_id, league_id))
+
+    async def set_results_shown(self, league_id: int, count: int) -> None:
+        async with self.repo.transaction():
+            await self.db.execute("UPDATE leagues SET results_shown = ? WHERE id = ?", (count, league_id))
+
+    # --- players -------------------------------------------------------------------------------------------
+
+    async def players(self, league_id: int) -> list[LeaguePlayer]:
+        rows = await self._all(
+            "SELECT user_id, user_name, joined_at, rating, division, left_at FROM league_players"
+            " WHERE league_id = ? ORDER BY joined_at, user_id", (league_id,))
+        return [LeaguePlayer(*tuple(r)) for r in rows]
+
+    async def add_player(self, league_id: int, user_id: int, user_name: str, now: float,
+                         statuses: Sequence[str] = ("signup",)) -> bool:
+        """False when she is already in, or the league is no longer in one of `statuses`."""
+        marks = ", ".join("?" * len(statuses))
+        async with self.repo.transaction():
+            row = await self._one(f"SELECT 1 FROM leagues WHERE id = ? AND status IN ({marks})",
+                                  (league_id, *statuses))
+            if row is None:
+                return False
+            row = await self._one(
+                "INSERT INTO league_players (league_id, user_id, user_name, joined_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (league_id, user_id) DO NOTHING RETURNING user_id",
+                (league_id, user_id, user_name, now))
+            return row is not None
+
+    async def remove_player(self, league_id: int, user_id: int) -> bool:
+        """Leaving before the start: no trace. False when she was not signed up or the league started."""
+        async with self.repo.transaction():
+            cur = await self.db.execute(
+                "DELETE FROM league_players WHERE league_id = ? AND user_id = ?"
+                " AND (SELECT status FROM leagues WHERE id = ?) = 'signup'", (league_id, user_id, league_id))
+            return cur.rowcount == 1
+
+    async def mark_left(self, league_id: int, user_id: int, now: float) -> bool:
+        async with self.repo.transaction():
+            cur = await self.db.execute(
+                "UPDATE league_players SET left_at = ? WHERE league_id = ? AND user_id = ? AND left_at IS NULL",
+                (now, league_id, user_id))
+            return cur.rowcount == 1
+
+    async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, float]:
+        """Members' current model mu in this game on this server (members without a rating are missing)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" * len(user_ids))
+        rows = await self._all(
+            f"SELECT member_id, mu FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})",
+            (guild_id, game, *user_ids))
+        return {r[0]: r[1] for r in rows}
+
+    # --- the league's course -------------------------------------------------------------------------------
+
+    async def start(self, league_id: int, now: float, total_rounds: int,
+                    seeding: dict[int, tuple[int, float]], signup_timer: str) -> bool:
+        """Signup → running, each player's division and rating fixed. False if it was no longer in signup."""
+        async with self.repo.transaction():
+            cur = await self.db.execute(
+                "UPDATE leagues SET status = 'running', started_at = ?, total_rounds = ?"
+                " WHERE id = ? AND status = 'signup'", (now, total_rounds, league_id))
+            if cur.rowcount != 1:
+                return False
+            for user_id, (division, rating) in seeding.items():
+                await self.db.execute(
+                    "UPDATE league_players SET division = ?, rating = ? WHERE league_id = ? AND user_id = ?",
+                    (division, rating, league_id, user_id))
+            await self.db.execute("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (signup_timer, -league_id))
+        return True
+
+    async def write_round(self, league_id: int, round_: int,
+                          tables: Sequence[tuple[int, int, Sequence[int]]]) -> bool:
+        """The tables (division, board, players) of round `round_`, written once: only if the league's newest
+        round is the one before. False when another step already wrote it."""
+        async with self.repo.transaction():
+            cur = await self.db.execute(
+                "UPDATE leagues SET round = ? WHERE id = ? AND round = ? AND status = 'running'",
+                (round_, league_id, round_ - 1))
+            if cur.rowcount != 1:
+                return False
+            for division, board, players in tables:
+                await self.db.execute(
+                    "INSERT INTO league_tables (league_id, round, division, board, players) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (league_id, round, division, board) DO NOTHING",
+                    (league_id, round_, division, board, _dumps(list(players))))
+        return True
+
+    async def tables(self, league_id: int, round_: int | None = None) -> list[LeagueTable]:
+        sql = (
+            "SELECT t.id, t.round, t.division, t.board, t.players, t.challenge_id, c.status, c.match_id,"
+            " m.status, m.thread_id, m.standings, m.result FROM league_tables t"
+            " LEFT JOIN challenges c ON c.id = t.challenge_id LEFT JOIN matches m ON m.id = c.match_id"
+            " WHERE t.league_id = ?" + (" AND t.round = ?" if round_ is not None else "")
+            + " ORDER BY t.round, t.division, t.board")
+        rows = await self._all(sql, (league_id,) + ((round_,) if round_ is not None else ()))
+        return [LeagueTable(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7], r[8], r[9],
+                            json.loads(r[10]) if r[10] else None, json.loads(r[11]) if r[11] else None)
+                for r in rows]
+
+    async def link_challenge(self, table: LeagueTable, league: League, names: dict[int, str],
+                             options: dict[str, Any], now: float) -> int | None:
+        """Create the table's challenge, every seat taken by its player, and link it to the table, in one
+        transaction. None when the table already has its challenge (a repeated step)."""
+        try:
+            return await self._link_challenge(table, league, names, options, now)
+        except AlreadyLinked:
+            return None
+
+    async def _link_challenge(self, table: LeagueTable, league: League, names: dict[int, str],
+                              options: dict[str, Any], now: float) -> int:
+        async with self.repo.transaction():
+            row = await self._one(
+                "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at,"
+                " expires_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (league.guild_id, league.channel_id, league.game, _dumps(options), table.players[0], now,
+                 now + CHALLENGE_LIFETIME, int(league.rated), league.clock_seconds))
+            challenge_id = row[0]
+            for position, user_id in enumerate(table.players):
+                await self.db.execute(
+                    "INSERT INTO challenge_seats (challenge_id, position, invited_id, user_id, user_name)"
+                    " VALUES (?, ?, ?, ?, ?)", (challenge_id, position, user_id, user_id, names[user_id]))
+            cur = await self.db.execute(
+                "UPDATE league_tables SET challenge_id = ? WHERE id = ? AND challenge_id IS NULL",
+                (challenge_id, table.id))
+            if cur.rowcount != 1:
+                raise AlreadyLinked()
+        return challenge_id
+
+    async def league_of_match(self, match_id: int) -> int | None:
+        row = await self._one(
+            "SELECT t.league_id FROM league_tables t JOIN challenges c ON c.id = t.challenge_id"
+            " WHERE c.match_id = ?", (match_id,))
+        return row[0] if row else None
+
+    async def finish(self, league: League, now: float, status: str = "finished",
+                     next_season: dict[str, Any] | None = None) -> tuple[bool, int | None]:
+        """running (or signup) → finished / cancelled, its timers gone, and with `next_season` (the columns of
+        `_insert`) the next season opened in the same transaction. (False, None) if it was already over."""
+        async with self.repo.transaction():
+            cur = await self.db.execute(
+                "UPDATE leagues SET status = ?, finished_at = ? WHERE id = ? AND status IN ('signup', 'running')",
+                (status, now, league.id))
+            if cur.rowcount != 1:
+                return False, None
+            await self.db.execute("DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'league%'", (-league.id,))
+            next_id = await self._insert(now=now, **next_season) if next_season else None
+        return True, next_id
+
+    async def by_name(self, guild_id: int, name: str) -> League | None:
+        """The newest season of the server's league of that name."""
+        row = await self._one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? AND name_key = ?"
+                              " ORDER BY season DESC LIMIT 1", (guild_id, name.strip().casefold()))
+        return _league(row) if row else None
