@@ -13,6 +13,7 @@ import renderers
 from bot.games import GAMES
 from renderers import common, font_coverage
 from renderers.common import CAPTION_HEIGHT
+from renderers.league import Division, Row, standings_picture
 
 # Two names per script, of the same length: drawn as boxes they would look alike.
 NAMES = {
@@ -129,3 +130,12 @@ def test_the_coverage_file_matches_the_fonts_character_maps():
     assert 0x738B in common.font_coverage("DroidSansFallback.ttf")  # 王
     assert 0x738B not in common.font_coverage("DejaVuSans.ttf")
     assert ord("A") in common.font_coverage("DejaVuSans.ttf") and -1 not in common.font_coverage("Symbola.ttf")
+
+
+def test_league_standings_draw_names_in_every_script():
+    def picture(name: str) -> bytes:
+        rows = [Row(1, name, "2", "1", 2, 2, 1510), Row(2, "Bob", "0", "0", 2, 0, 1490)]
+        return standings_picture("Spring league", "Myrmidons", "points, then SB", [Division(None, rows)])
+
+    for script, (first, second) in NAMES.items():
+        assert picture(first) != picture(second), script
