@@ -2,6 +2,11 @@
 
 import sys
 
+if sys.argv[1:2] == ["demo"]:  # try it in the browser, in a simulated Discord
+    from bot.demo import main as demo_main
+
+    raise SystemExit(demo_main(sys.argv[2:]))
+
 if sys.argv[1:2] == ["ratings"]:
     from bot.rebuild_ratings import main as ratings_main
 
