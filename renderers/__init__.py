@@ -16,6 +16,7 @@ from PIL import Image
 
 from . import archimedes, epaminondas, mycenae, myriath, myrmidons
 from .png import encode_png
+from .rules_examples import EXAMPLES, RulesExample
 
 RENDERERS: dict[str, ModuleType] = {
     "epaminondas": epaminondas,
@@ -44,14 +45,27 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 
 @lru_cache(maxsize=None)
 def rules_diagram(game_key: str) -> bytes:
-    """A smaller picture of the start position, without the caption, for /rules. Needs the game's engine."""
+    """A smaller picture for /rules: the game's example position (rules_examples.py) with its caption, or the start
+    position without one. Needs the game's engine."""
     from bot.games import get_game  # the rules layer, below this one; imported late so `import renderers` stays light
 
     game = get_game(game_key)
-    view = game.view(game.new_state(game.info.min_players, 0, None), None)
-    img = RENDERERS[game_key].draw(view, board_only=True)
+    example = EXAMPLES.get(game_key)
+    if example is None:
+        view = game.view(game.new_state(game.info.min_players, 0, None), None)
+        img = RENDERERS[game_key].draw(view, board_only=True)
+    else:
+        img = RENDERERS[game_key].draw(rules_example_view(game, example))
     size = (round(img.width * RULES_DIAGRAM_SCALE), round(img.height * RULES_DIAGRAM_SCALE))
     return encode_png(img.resize(size, resample=Image.Resampling.BICUBIC))
+
+
+def rules_example_view(game, example: RulesExample) -> dict:
+    """The view of an example position, its moves played through the engine."""
+    state = game.new_state(example.players, example.seed, example.options)
+    for move in example.moves:
+        state, _ = game.apply(state, game.to_act(state)[0], move)
+    return game.view(state, example.viewer)
 
 
 __all__ = ["RENDERERS", "can_render", "render", "rules_diagram"]

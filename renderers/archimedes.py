@@ -21,6 +21,7 @@ from .common import (
     SUPERSAMPLE,
     TEXT,
     TEXT_DIM,
+    TEXT_MIN,
     VERMILLION,
     YELLOW,
     Grid,
@@ -58,6 +59,7 @@ ANCHOR = 72
 BADGE_SHIP = 50
 RESERVE_SHIP = 38
 PANEL_WIDTH = 168  # the reserve column right of the board
+RESERVE_LEGEND = ("lost ships,", "relaunched", "from port")  # under each side's reserve
 
 LIGHT_SEA: RGB = (160, 200, 226)
 DARK_SEA: RGB = (118, 168, 204)
@@ -236,12 +238,16 @@ def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
 
 
 def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None:
-    """Each side's destroyed ships as small icons with a count, beside that side's half of the board."""
+    """Each side's destroyed ships as small icons with a count, beside that side's half of the board, and a legend
+    saying what they are."""
     bottom_seat = 1 if grid.flipped else 0
     for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
-        x0, y0, x1, _ = box
-        draw_text(img, (x0 + 12, y0 + 22), "Reserve", font(18, bold=True), TEXT_DIM, "lm")
+        x0, y0, x1, y1 = box
+        draw_text(img, (x0 + 12, y0 + 22), "Reserve", font(TEXT_MIN), TEXT_DIM, "lm")
         draw_text(img, (x1 - 12, y0 + 22), f"{reserve[seat]}", font(26, bold=True), TEXT, "rm")
+        for i, line in enumerate(RESERVE_LEGEND):
+            y = y1 - 18 - (len(RESERVE_LEGEND) - 1 - i) * 28
+            draw_text(img, (x0 + 12, y), line, font(TEXT_MIN), TEXT_DIM, "lm")
         sprite = ship_sprite(RESERVE_SHIP, seat)
         step = RESERVE_SHIP + 6
         for i in range(min(reserve[seat], 12)):

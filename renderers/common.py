@@ -9,12 +9,16 @@ A render is then: copy the layer, tint a few squares, paste sprites, stamp the c
 
 from __future__ import annotations
 
+import bisect
+import json
+import math
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 RGB = tuple[int, int, int]
 
@@ -23,6 +27,9 @@ RGB = tuple[int, int, int]
 Image.preinit()
 
 FONT_DIR = Path(__file__).with_name("fonts")
+# Discord shows a picture about 390 px wide on a phone: a ~1000 px board at ~0.4 of its size. TEXT_MIN px text is
+# 9 px high there, the least that reads; no text on a board picture is drawn smaller.
+TEXT_MIN = 24
 SUPERSAMPLE = 4  # sprites are drawn this many times larger, then reduced: smooth edges at no per-render cost
 
 # --- palette --------------------------------------------------------------------------------------------------
@@ -59,45 +66,180 @@ def blend(a: RGB, b: RGB, t: float) -> RGB:
 
 
 # --- fonts ----------------------------------------------------------------------------------------------------
+# Player names come in any script. Text is drawn in DejaVu Sans (Latin, Greek, Cyrillic, Arabic, Hebrew and many
+# symbols); a run of characters DejaVu lacks is drawn in the first bundled fallback that has them (fonts/README.md
+# lists them, their licences and how their subsets were made). Pillow lays each run out with libraqm when it has
+# it (right-to-left order, Arabic joining, Devanagari conjuncts). Runs are set one after another in the order they
+# come in the text.
+
+_PRIMARY = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+_FALLBACKS = (  # (regular, bold): a font without a bold face draws both
+    ("NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf"),
+    ("DroidSansFallback.ttf", "DroidSansFallback.ttf"),  # Chinese, Japanese, Korean
+    ("Symbola.ttf", "Symbola.ttf"),  # emoji (monochrome) and pictographic symbols
+)
+REPLACEMENT = "\ufffd"  # drawn (in DejaVu) for a character no bundled font has, instead of an empty box
+# Lines read left to right; inside them libraqm puts right-to-left words in their order. Without libraqm (Pillow's
+# wheels load it only where the system has FriBiDi) Pillow refuses any direction, and lays text out plainly.
+LAYOUT = {"direction": "ltr"} if features.check_feature("raqm") else {}
 
 
 @lru_cache(maxsize=32)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans from the package's own fonts folder (never the system's), so every machine draws the same."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+    return ImageFont.truetype(str(FONT_DIR / _PRIMARY[bold]), size)
+
+
+@lru_cache(maxsize=64)
+def _fallback_font(index: int, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_DIR / _FALLBACKS[index][bold]), size)
+
+
+class Coverage:
+    """The code points a font has a glyph for, as sorted [first, last] ranges: `ord(ch) in coverage`."""
+
+    def __init__(self, ranges: Sequence[Sequence[int]]):
+        self._firsts = [first for first, _ in ranges]
+        self._lasts = [last for _, last in ranges]
+
+    def __contains__(self, code_point: int) -> bool:
+        i = bisect.bisect_right(self._firsts, code_point) - 1
+        return i >= 0 and code_point <= self._lasts[i]
+
+
+@lru_cache(maxsize=None)
+def _coverages() -> dict[str, Coverage]:
+    # fonts/coverage.json is written from the fonts' character maps by `python -m renderers.font_coverage`
+    ranges = json.loads((FONT_DIR / "coverage.json").read_text())
+    return {name: Coverage(spans) for name, spans in ranges.items()}
+
+
+def font_coverage(name: str) -> Coverage:
+    """The code points a bundled font has a glyph for (its character map)."""
+    return _coverages()[name]
+
+
+def _is_bold(fnt: ImageFont.FreeTypeFont) -> bool:
+    return Path(str(fnt.path)).name == _PRIMARY[1]
+
+
+def fallback_chain(fnt: ImageFont.FreeTypeFont) -> tuple[tuple[ImageFont.FreeTypeFont, str], ...]:
+    """The font and its fallbacks at the same size and weight, each with its file's name."""
+    bold = _is_bold(fnt)
+    chain = [(fnt, _PRIMARY[bold])]
+    chain += [(_fallback_font(i, int(fnt.size), bold), names[bold]) for i, names in enumerate(_FALLBACKS)]
+    return tuple(chain)
+
+
+def _rides_along(ch: str) -> bool:
+    """Characters that belong to the run before them: combining marks, joiners and variation selectors (a
+    missing one is invisible in HarfBuzz, never a box), spaces and punctuation (so an Arabic name's words stay
+    one right-to-left run)."""
+    kind = unicodedata.category(ch)
+    return kind[0] in "MZP" or _invisible(ch)
+
+
+@lru_cache(maxsize=4096)
+def text_runs(text: str, bold: bool = False) -> tuple[tuple[str, int], ...]:
+    """The text split into runs of (characters, font): 0 is DejaVu, i > 0 the i-th fallback. A character no font
+    has becomes REPLACEMENT in DejaVu."""
+    names = [_PRIMARY[bold]] + [f[bold] for f in _FALLBACKS]
+    if all(ord(ch) in font_coverage(names[0]) for ch in text):
+        return ((text, 0),) if text else ()
+    runs: list[list] = []
+    for ch in text:
+        if _skin_tone(ch):
+            continue
+        if runs and _rides_along(ch) and (ord(ch) in font_coverage(names[runs[-1][1]]) or _invisible(ch)):
+            runs[-1][0] += ch
+            continue
+        index = next((i for i, name in enumerate(names) if ord(ch) in font_coverage(name)), None)
+        if index is None:
+            if _invisible(ch):
+                continue
+            ch, index = REPLACEMENT, 0
+        if runs and runs[-1][1] == index:
+            runs[-1][0] += ch
+        else:
+            runs.append([ch, index])
+    return tuple((chars, index) for chars, index in runs if chars)
+
+
+def _invisible(ch: str) -> bool:
+    """Joiners, combining marks, variation selectors and skin tones: nothing to draw on their own. Dropped when no
+    font has them; a skin tone always (it would be drawn as a swatch beside a monochrome emoji)."""
+    return unicodedata.category(ch) in ("Cf", "Mn") or 0xFE00 <= ord(ch) <= 0xFE0F or _skin_tone(ch)
+
+
+def _skin_tone(ch: str) -> bool:
+    return 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
+def _run_fonts(text: str, fnt: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+    chain = fallback_chain(fnt)
+    return [(chars, chain[index][0]) for chars, index in text_runs(text, _is_bold(fnt))]
 
 
 @lru_cache(maxsize=4096)
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
-    """The advance width of a line of text (ImageDraw.textlength), cached: captions repeat from render to render."""
-    return fnt.getlength(text)
+    """The advance width of a line of text (ImageDraw.textlength, fallback fonts included), cached: captions repeat
+    from render to render."""
+    return sum(run_font.getlength(chars, **LAYOUT) for chars, run_font in _run_fonts(text, fnt))
+
+
+def _cut_one(text: str) -> str:
+    """The text without its last character, and without what would be left dangling of it (a combining mark, a
+    joiner, a variation selector, a skin tone)."""
+    text = text[:-1]
+    while text and _invisible(text[-1]):
+        text = text[:-1]
+    return text
 
 
 @lru_cache(maxsize=4096)
 def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     """The text, shortened with an ellipsis if it is wider than max_width (long display names)."""
-    if fnt.getlength(text) <= max_width:
+    if text_width(text, fnt) <= max_width:
         return text
-    while text and fnt.getlength(text + "…") > max_width:
-        text = text[:-1]
+    while text and text_width(text + "…", fnt) > max_width:
+        text = _cut_one(text)
     return text.rstrip() + "…"
 
 
 @lru_cache(maxsize=512)  # a few MB at most; the move line is new every render and cycles through
 def _text_stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's antialiased coverage as an "L" mask, and where its top-left sits relative to the anchor point."""
-    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+    runs = _run_fonts(text, fnt)
+    if not runs or (len(runs) == 1 and runs[0][1] is fnt and runs[0][0] == text):
+        left, top, right, bottom = fnt.getbbox(text, anchor=anchor, **LAYOUT)
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+        ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor, **LAYOUT)
+        return mask, left, top
+    # Several fonts: each run set on the common baseline, one after another; the anchor is placed as DejaVu
+    # places it (vertically by DejaVu's metrics, so a line's height does not jump with the script).
+    placed, pen = [], 0.0
+    for chars, run_font in runs:
+        box = run_font.getbbox(chars, anchor="ls", **LAYOUT)
+        placed.append((chars, run_font, pen, box))
+        pen += run_font.getlength(chars, **LAYOUT)
+    left = math.floor(min(x + box[0] for _, _, x, box in placed))
+    right = math.ceil(max(x + box[2] for _, _, x, box in placed))
+    top, bottom = min(box[1] for *_, box in placed), max(box[3] for *_, box in placed)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor)
-    return mask, left, top
+    draw = ImageDraw.Draw(mask)
+    for chars, run_font, x, _ in placed:
+        draw.text((x - left, -top), chars, font=run_font, fill=255, anchor="ls", **LAYOUT)
+    shift_x = {"l": 0, "m": -pen / 2, "r": -pen}[anchor[0]]
+    shift_y = fnt.getbbox("x", anchor="l" + anchor[1])[1] - fnt.getbbox("x", anchor="ls")[1]
+    return mask, round(left + shift_x), top + shift_y
 
 
 def draw_text(img: Image.Image, xy: tuple[int, int], text: str, fnt: ImageFont.FreeTypeFont, fill: RGB,
               anchor: str = "la") -> None:
     """ImageDraw.text for one line at a whole-pixel position, pixel for pixel the same, but the glyphs are rendered
     once per (text, font, anchor) and then stamped: FreeType layout and rasterising was about a third of the
-    drawing time, and names, counts and titles repeat from one render of a match to the next."""
+    drawing time, and names, counts and titles repeat from one render of a match to the next. Characters DejaVu
+    lacks are drawn in the bundled fallback fonts."""
     mask, left, top = _text_stamp(text, fnt, anchor)
     img.paste(fill, (xy[0] + left, xy[1] + top), mask)
 
@@ -202,7 +344,7 @@ def draw_squares(img: Image.Image, grid: Grid, colour_of: Callable[[int, int], R
 
 
 def draw_coordinates(
-    img: Image.Image, grid: Grid, margin: int, size: int = 22, marked_ranks: dict[int, SideColours] | None = None
+    img: Image.Image, grid: Grid, margin: int, size: int = TEXT_MIN, marked_ranks: dict[int, SideColours] | None = None
 ) -> None:
     """File letters above and below the board, rank numbers left and right of it, following the orientation.
 
@@ -222,10 +364,11 @@ def draw_coordinates(
             if side is None:
                 draw.text((x, y), str(r + 1), font=fnt, fill=TEXT_DIM, anchor="mm")
                 continue
-            chip = margin // 2 - 3
+            chip = margin // 2 - 2
             draw.rounded_rectangle((x - chip, y - chip - 4, x + chip, y + chip + 4), radius=7, fill=side.fill,
                                    outline=side.edge, width=2)
-            draw.text((x, y), str(r + 1), font=font(size - 3, bold=True), fill=side.edge, anchor="mm")
+            draw.text((x, y), str(r + 1), font=fnt if fnt.getlength(str(r + 1)) <= 2 * chip - 4 else
+                      font(size - 1, bold=True), fill=side.edge, anchor="mm")
 
 
 # --- sprites (drawn once at 4x, reduced, cached) --------------------------------------------------------------
@@ -321,7 +464,8 @@ def cross_squares(img: Image.Image, grid: Grid, squares: Iterable[tuple[str, int
 
 # --- caption ----------------------------------------------------------------------------------------------------
 
-CAPTION_HEIGHT = 132
+BADGE_HEIGHT = 84
+CAPTION_HEIGHT = 10 + BADGE_HEIGHT + 92  # badges, then the status line and the last move, one line each
 _PAD = 16
 
 
@@ -352,7 +496,8 @@ def history_line(view: dict, detail: str = "") -> str:
 
 
 def status_line(view: dict, names: Sequence[str]) -> str:
-    """'Alice to move', 'Alice wins — crossing', 'Draw — agreed'."""
+    """'Alice to move', 'Alice wins — crossing', 'Draw — agreed' (a very long name shortened: see short_name)."""
+    names = [short_name(name) for name in names]
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []
@@ -394,34 +539,76 @@ def player_badges(
 
 
 def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: str, history: str) -> None:
-    """The band under the board: one badge per player side by side, then the status and the last move."""
+    """The band under the board: one badge per player side by side, then the status line and the last move, each
+    on a line of its own (a line too long steps down to the smallest readable size before anything is cut)."""
     draw = ImageDraw.Draw(img)
     width = img.width
-    slot = (width - _PAD * (len(badges) + 1)) // len(badges)
-    name_font, detail_font, tag_font = font(28, bold=True), font(20), font(16, bold=True)
-    badge_h = 76
+    slot = badge_slot(width, len(badges))
+    name_font, detail_font, tag_font = font(28, bold=True), font(TEXT_MIN), font(TEXT_MIN, bold=True)
     for i, badge in enumerate(badges):
         x0 = _PAD + i * (slot + _PAD)
         y0 = top + 10
         if badge.active or badge.winner:
             accent = YELLOW if badge.winner else SKY_BLUE
-            draw.rounded_rectangle((x0, y0, x0 + slot, y0 + badge_h), radius=12, fill=PANEL, outline=accent, width=3)
-        sprite_y = y0 + (badge_h - badge.sprite.height) // 2
+            draw.rounded_rectangle((x0, y0, x0 + slot, y0 + BADGE_HEIGHT), radius=12, fill=PANEL, outline=accent,
+                                   width=3)
+        sprite_y = y0 + (BADGE_HEIGHT - badge.sprite.height) // 2
         img.paste(badge.sprite, (x0 + 12, sprite_y), badge.sprite)
         text_x = x0 + 24 + badge.sprite.width
         tag = "WINNER" if badge.winner else ("TO MOVE" if badge.active else "")
         tag_w = text_width(tag, tag_font) + 12 if tag else 0
         room = x0 + slot - 12 - text_x
-        draw_text(img, (text_x, y0 + 26), fit_text(badge.name, name_font, room - tag_w), name_font, TEXT, "lm")
+        draw_text(img, (text_x, y0 + 28), fit_text(badge.name, name_font, room - tag_w), name_font, TEXT, "lm")
         if tag:
-            draw_text(img, (x0 + slot - 12, y0 + 26), tag, tag_font, YELLOW if badge.winner else SKY_BLUE, "rm")
-        draw_text(img, (text_x, y0 + 56), fit_text(badge.detail, detail_font, room), detail_font, TEXT_DIM, "lm")
-    line_y = top + badge_h + 10 + 24
-    status_font, history_font = font(22, bold=True), font(20)
-    history_w = text_width(history, history_font)
-    draw_text(img, (_PAD + 4, line_y), fit_text(status, status_font, width - 3 * _PAD - history_w), status_font,
-              TEXT, "lm")
-    draw_text(img, (width - _PAD - 4, line_y), history, history_font, TEXT_DIM, "rm")
+            draw_text(img, (x0 + slot - 12, y0 + 28), tag, tag_font, YELLOW if badge.winner else SKY_BLUE, "rm")
+        draw_text(img, (text_x, y0 + 62), fit_text(badge.detail, detail_font, room), detail_font, TEXT_DIM, "lm")
+    line_y = top + 10 + BADGE_HEIGHT + 24
+    room = width - 2 * _PAD - 8
+    if status:
+        size = fitting_size(status, room, (26, TEXT_MIN), bold=True)
+        draw_text(img, (_PAD + 4, line_y), fit_text(status, font(size, True), room), font(size, True), TEXT, "lm")
+    if history:
+        history_font = font(TEXT_MIN)
+        draw_text(img, (_PAD + 4, line_y + 34), fit_text(history, history_font, room), history_font, TEXT_DIM, "lm")
+
+
+def badge_slot(width: int, count: int) -> int:
+    """The width of each of `count` badges side by side in a caption `width` wide."""
+    return (width - _PAD * (count + 1)) // count
+
+
+def badge_detail_room(width: int, count: int, sprite_width: int) -> int:
+    """How wide a badge's detail line may be (draw_caption's layout)."""
+    return badge_slot(width, count) - 36 - sprite_width
+
+
+def first_fitting(variants: Sequence[str], room: float, fnt: ImageFont.FreeTypeFont) -> str:
+    """The first (fullest) of the variants that fits the room; the last, shortest one if none does."""
+    return next((text for text in variants if text_width(text, fnt) <= room), variants[-1])
+
+
+def wrap_text(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """The text's words in lines no wider than width (a single word wider than that stays whole on its line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", fnt) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def fitting_size(text: str, room: float, sizes: Sequence[int], bold: bool = False) -> int:
+    """The largest of the sizes (largest first) at which the text fits the room; the smallest if none does."""
+    for size in sizes:
+        if text_width(text, font(size, bold)) <= room:
+            return size
+    return sizes[-1]
+
+
+def short_name(name: str, limit: int = 18) -> str:
+    """A name as a status or history line quotes it: a very long one shortened, so the line's own words fit."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
 # --- pictures on a palette chosen once -------------------------------------------------------------------------

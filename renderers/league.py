@@ -12,7 +12,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, blend, fit_text, font
+from .common import BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, blend, draw_text, fit_text, font
 from .png import encode_png
 
 WIDTH = 800
@@ -54,7 +54,7 @@ def standings_picture(title: str, subtitle: str, legend: str, divisions: Sequenc
     img = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(img)
     bold, regular, small = font(32, bold=True), font(26), font(20)
-    draw.text((PAD, 20), fit_text(title, bold, WIDTH - 2 * PAD), font=bold, fill=TEXT, anchor="lt")
+    draw_text(img, (PAD, 20), fit_text(title, bold, WIDTH - 2 * PAD), bold, TEXT, "lt")
     draw.text((PAD, 62), fit_text(subtitle, small, WIDTH - 2 * PAD), font=small, fill=TEXT_DIM, anchor="lt")
     draw.text((PAD, 88), fit_text(legend, small, WIDTH - 2 * PAD), font=small, fill=TEXT_DIM, anchor="lt")
     y = TITLE_HEIGHT
@@ -74,7 +74,7 @@ def standings_picture(title: str, subtitle: str, legend: str, divisions: Sequenc
             name = row.name + (" (left)" if row.left else "")
             cells = (str(row.rank), fit_text(name, fnt, NAME_WIDTH), row.points, row.sonneborn_berger,
                      str(row.games), str(row.wins), str(row.rating))
-            for (_, x, align), text in zip(COLUMNS, cells):
-                draw.text((x, y + ROW // 2), text, font=fnt, fill=colour, anchor="rm" if align == "r" else "lm")
+            for (_, x, align), text in zip(COLUMNS, cells):  # draw_text: names in any script (fallback fonts)
+                draw_text(img, (x, y + ROW // 2), text, fnt, colour, "rm" if align == "r" else "lm")
             y += ROW
     return encode_png(img)

@@ -36,20 +36,27 @@ from .common import (
     SUPERSAMPLE,
     TEXT,
     TEXT_DIM,
+    TEXT_MIN,
     VERMILLION,
     YELLOW,
     Grid,
     blend,
+    draw_text,
+    first_fitting,
     fit_text,
+    fitting_size,
     font,
     new_canvas,
     outline_squares,
     palette_reference,
     paste_centred,
     player_names_for,
+    plural,
+    short_name,
     square_name,
     status_line,
     supersampled,
+    text_width,
     tint_squares,
     tinted,
 )
@@ -58,11 +65,12 @@ from .png import Palette, built_once, palette_colours, palette_png
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
 BOARD = 8
-CAPTION_HEIGHT = 178
+LEGEND_ROW = 40  # the caption's last line: what the cargo chips and corner markers mean
+CAPTION_HEIGHT = 178 + LEGEND_ROW
 SWATCH = 46  # an army's emblem in the caption
 CORNER_EMBLEM = 28  # an army's emblem in the margin corner next to its board corner
-CHIP_HEIGHT = 24  # a cargo chip on a knight
-MARKER = 30  # badges in a square's corner: pending request, take-over
+CHIP_HEIGHT = 30  # a cargo chip on a knight: its letter and count TEXT_MIN px, readable on a phone
+MARKER = 32  # badges in a square's corner: pending request, take-over (its "?" TEXT_MIN px high)
 AREA_FRAME = 4  # the band in the army's colour around its start area
 
 LIGHT_SQUARE: RGB = (236, 216, 180)
@@ -235,23 +243,24 @@ def piece_patch(letter: str, mycenaean: bool, corner: int) -> tuple[Image.Image,
 
 @lru_cache(maxsize=128)
 def chip_sprite(letter: str, count: int, corner: int, struck: bool = False, height: int = CHIP_HEIGHT) -> Image.Image:
-    """A cargo chip: the piece letter in the owner's colours, with a small count when there are several; struck
-    through for destroyed cargo."""
+    """A cargo chip: the piece letter in the owner's colours, followed by the count when there are several (P3:
+    three pawns); struck through for destroyed cargo. Both TEXT_MIN px: a subscript count vanished on a phone."""
     army = ARMIES[corner]
-    letter_font = font(round(height * 0.72), bold=True)
-    count_font = font(round(height * 0.48), bold=True)
-    width = round(letter_font.getlength(letter) + height * 0.36)  # narrow: a full cargo K R B2 P3 fits one row
+    letter_font = font(TEXT_MIN, bold=True)
+    count_font = font(TEXT_MIN)
+    width = round(letter_font.getlength(letter) + 10)  # narrow: a full cargo K R B2 P3 takes two rows
     if count > 1:
         width += round(count_font.getlength(str(count)))
     img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=height // 4, fill=army.fill, outline=army.edge,
                            width=2)
-    x = round(height * 0.18)
-    draw.text((x, height / 2), letter, font=letter_font, fill=army.edge, anchor="lm")
+    x = 5
+    baseline = round(height / 2 + TEXT_MIN * 0.36)
+    draw.text((x, baseline), letter, font=letter_font, fill=army.edge, anchor="ls")
     if count > 1:
         x += round(letter_font.getlength(letter))
-        draw.text((x, height - 3), str(count), font=count_font, fill=army.edge, anchor="ls")
+        draw.text((x, baseline), str(count), font=count_font, fill=army.edge, anchor="ls")
     if struck:
         draw.line((2, height - 3, width - 3, 2), fill=VERMILLION if corner != 3 else INK, width=2)
     return img
@@ -341,6 +350,7 @@ def board_layer(corners: tuple[int, ...], turns: int) -> Image.Image:
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=square_colour(f, r))
     draw.rectangle((grid.left - 2, grid.top - 2, grid.right + 1, grid.bottom + 1), outline=(18, 20, 24), width=2)
     _draw_coordinates(draw, grid)
+    img.paste(legend_image(img.width, corners[:1]), (0, img.height - LEGEND_ROW - 4))
     for corner in corners:
         f, r = FRAMES[corner][0]
         x0, y0, x1, y1 = grid.box(f, r)
@@ -376,7 +386,7 @@ def _frame_start_areas(img: Image.Image, grid: Grid, corners: Sequence[int]) -> 
 
 
 def _draw_coordinates(draw: ImageDraw.ImageDraw, grid: TurnedGrid) -> None:
-    fnt = font(22, bold=True)
+    fnt = font(TEXT_MIN, bold=True)
     half = SQUARE // 2
     columns, rows = edge_labels(grid)
     for col, label in enumerate(columns):
@@ -519,16 +529,20 @@ def _caption_samples(width: int, seated: tuple[int, ...]) -> Image.Image:
     slot = (width - _PAD * (count + 1)) // count
     tags = [("TO MOVE", SKY_BLUE), ("WINNER", YELLOW), ("ASKED", YELLOW), ("OUT", TEXT), ("SETTING UP", SKY_BLUE),
             ("READY", TEXT_DIM), ("", TEXT_DIM)]
-    img = new_canvas(width, len(tags) * (BADGE_HEIGHT + 8) + 120)
+    img = new_canvas(width, len(tags) * (BADGE_HEIGHT + 8) + 170 + LEGEND_ROW)
     for row, (tag, colour) in enumerate(tags):
         for i, corner in enumerate(seated):
             badge = Badge(slot, corner, "Sample Player", i == 0, tag, colour, "a1 · Mycenae", "a1", tag == "OUT")
             img.paste(badge_image(badge), (_PAD + i * (slot + _PAD), row * (BADGE_HEIGHT + 8)))
     room = width - 2 * _PAD - 8
     top = len(tags) * (BADGE_HEIGHT + 8)
-    img.paste(text_line("Sample Player to answer Sample's request to load into c3", 31, True, TEXT, room), (_PAD, top))
-    img.paste(text_line("Last: b7xb2 · b2 carried K R2 · Sample Player is out", 26, False, TEXT_DIM, room),
-              (_PAD, top + 60))
+    img.paste(text_line("Sample Player to answer Sample's request to load into c3", STATUS_SIZES, True, TEXT, room),
+              (_PAD, top))
+    img.paste(text_line("Last: b7xb2 · b2 carried K R2 · Sample Player is out", HISTORY_SIZES, False, TEXT_DIM,
+                        room), (_PAD, top + 60))
+    img.paste(text_line("Secret setup: Sample Player, Sample Player and Sample Player still choosing cargo",
+                        STATUS_SIZES, True, TEXT, room), (_PAD, top + 120))
+    img.paste(legend_image(width, (seated[0],)), (0, top + 170))
     return img
 
 
@@ -678,31 +692,42 @@ def badge_image(badge: Badge) -> Image.Image:
     text_x = 20 + SWATCH
     right = badge.width - 10
     you = " (you)" if badge.you else ""
-    for size in (26, 23, 20):  # a little smaller before shortening: a four-player badge is narrow
+    for size in (26, TEXT_MIN):  # a little smaller before shortening: a four-player badge is narrow
         name_font = font(size, bold=True)
-        if name_font.getlength(badge.name + you) <= right - text_x:
+        if text_width(badge.name + you, name_font) <= right - text_x:
             break
-    name = fit_text(badge.name, name_font, right - text_x - name_font.getlength(you)) + you  # "(you)" kept whole
-    draw.text((text_x, 25), name, font=name_font,
-              fill=TEXT_DIM if badge.out else TEXT, anchor="lm")
-    tag_font, detail_font = font(18, bold=True), font(17)
+    name = fit_text(badge.name, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
+    draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm")
+    tag_font, detail_font = font(TEXT_MIN, bold=True), font(TEXT_MIN)
     x = text_x
     if badge.tag:
         draw.text((x, 56), badge.tag, font=tag_font, fill=badge.tag_colour, anchor="lm")
         x += round(draw.textlength(badge.tag, font=tag_font)) + 8
-    detail = badge.detail if detail_font.getlength(badge.detail) <= right - x else badge.short_detail
+    # a narrow badge says less rather than cut it: the corner alone, or nothing (its emblem shows the corner)
+    detail = first_fitting((badge.detail, badge.short_detail, ""), right - x, detail_font)
     draw.text((x, 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
     return img
 
 
 @lru_cache(maxsize=64)
-def text_line(text: str, size: int, bold: bool, colour: RGB, width: int) -> Image.Image:
-    """One caption line on the background, shortened to fit. Cached: the public and private boards of one move
-    share their status and last-move lines."""
-    fnt = font(size, bold)
-    img = Image.new("RGB", (width, round(size * 1.3)), BACKGROUND)
-    ImageDraw.Draw(img).text((0, img.height // 2), fit_text(text, fnt, width), font=fnt, fill=colour, anchor="lm")
+def text_line(text: str, sizes: tuple[int, ...], bold: bool, colour: RGB, width: int) -> Image.Image:
+    """One caption line on the background, at the largest of the sizes that fits (shortened only if the smallest
+    does not: a very long name). Cached: the public and private boards of one move share their lines."""
+    fnt = font(fitting_size(text, width, sizes, bold), bold)
+    img = Image.new("RGB", (width, round(sizes[0] * 1.3)), BACKGROUND)
+    draw_text(img, (0, img.height // 2), fit_text(text, fnt, width), fnt, colour, "lm")
     return img
+
+
+def _fitting_status(view: dict, names: Sequence[str], room: int) -> str:
+    """The status line; during a setup with several long names, a shorter wording rather than a cut one."""
+    text = status(view, names)
+    waiting = view["setup"]["waiting"]
+    if view.get("outcome") or not waiting:
+        return text
+    variants = (text, "Choosing cargo: " + ", ".join(names[s] for s in waiting),
+                f"Secret setup: {plural(len(waiting), 'player')} still choosing cargo")
+    return first_fitting(variants, room, font(STATUS_SIZES[-1], bold=True))
 
 
 def _names_list(names: Sequence[str]) -> str:
@@ -761,7 +786,30 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], 
         badge = badge_image(_badge(view, seat, names[seat], corners[seat], slot))
         img.paste(badge, (_PAD + seat * (slot + _PAD), top + 6))
     room = img.width - 2 * _PAD - 8
-    line = text_line(status(view, names), 31, True, TEXT, room)
+    quoted = [short_name(name) for name in names]  # a status line's own words always fit
+    line = text_line(_fitting_status(view, quoted, room), STATUS_SIZES, True, TEXT, room)
     img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 36 - line.height // 2))
-    line = text_line(history(view, names), 26, False, TEXT_DIM, room)
+    line = text_line(history(view, quoted), HISTORY_SIZES, False, TEXT_DIM, room)
     img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 74 - line.height // 2))
+
+
+STATUS_SIZES = (31, 28, 26, TEXT_MIN)
+HISTORY_SIZES = (26, TEXT_MIN)
+LEGEND_CHIP = ("P", 3)
+
+
+@lru_cache(maxsize=8)
+def legend_image(width: int, seated: tuple[int, ...]) -> Image.Image:
+    """The caption's legend line, part of the board layer: a cargo chip (what a knight carries: only its owner sees it, and all see it when
+    it is destroyed), the take-over flag and the request's question mark."""
+    img = new_canvas(width, LEGEND_ROW)
+    fnt = font(TEXT_MIN)
+    x, middle = _PAD + 4, LEGEND_ROW // 2
+    entries = [(chip_sprite(*LEGEND_CHIP, seated[0]), "3 pawns inside"), (marker_sprite(MARKER, "flag"), "taken over"),
+               (marker_sprite(MARKER, "ask"), "asks consent")]
+    for sprite, words in entries:
+        img.paste(sprite, (x, middle - sprite.height // 2), sprite)
+        x += sprite.width + 8
+        draw_text(img, (x, middle), words, fnt, TEXT_DIM, "lm")
+        x += round(text_width(words, fnt)) + 28
+    return img

@@ -32,23 +32,29 @@ from PIL import Image, ImageChops, ImageDraw
 from .common import (
     BACKGROUND,
     BOARD_EDGE,
+    BADGE_HEIGHT,
     CAPTION_HEIGHT,
     PANEL,
     SKY_BLUE,
     SUPERSAMPLE,
     TEXT,
     TEXT_DIM,
+    TEXT_MIN,
     YELLOW,
     Badge,
     RGB,
     blend,
+    badge_detail_room,
     caption_samples,
     draw_caption,
+    draw_text,
+    first_fitting,
     font,
     history_line,
     new_canvas,
     palette_reference,
     player_names_for,
+    short_name,
     status_line,
 )
 from .png import Palette, built_once, palette_colours, palette_png
@@ -62,7 +68,9 @@ MARGIN = 40  # room for the coordinates on every edge
 BOARD = BOARD_SQUARES * SQUARE + INTERSECTIONS * CHANNEL
 WIDTH = BOARD + 2 * MARGIN
 BADGE_TILE = 44  # the caption's swatch of a seat's tile
-BADGE_ROW = 86  # height of one more row of caption badges (common.draw_caption draws 76 px badges at +10)
+LEGEND_ROW = 40  # under the caption: what the last placement's marks mean
+LEGEND = "½ point scored where the last tile (white band) touches"
+BADGE_ROW = 10 + BADGE_HEIGHT  # height of one more row of caption badges (common.draw_caption draws them at +10)
 
 # The board: light streets between darker printed blocks, so the channels where tiles lie read as the main thing.
 SQUARE_COLOUR: RGB = (178, 166, 146)
@@ -77,7 +85,7 @@ WHITE: RGB = (255, 255, 255)
 OUTLINE = 2  # a tile's dark outline
 HIGHLIGHT = 4  # the white band inside the outline of the last placement
 MARK = 14  # the seat's mark on each segment
-SCORE_DOT = 11
+SCORE_DOT = 15  # 6 px on a phone: larger would cover the intersection it marks
 
 # Sides in the engine's order (clockwise, so side + 2 is the opposite one); corners as steps on screen (y grows
 # downwards), for the half-diagonal from an intersection's centre to that corner.
@@ -160,7 +168,7 @@ def area_of(view: dict) -> tuple[int, int]:
 
 
 def caption_height(num_players: int) -> int:
-    return CAPTION_HEIGHT + (caption_rows(num_players) - 1) * BADGE_ROW
+    return CAPTION_HEIGHT + (caption_rows(num_players) - 1) * BADGE_ROW + LEGEND_ROW
 
 
 @lru_cache(maxsize=4)
@@ -185,7 +193,16 @@ def board_layer(num_players: int, first: int, last: int, first_square: int, last
             _paint_diagonals(draw, *point_box(f, r)[:2])
     draw.rectangle((MARGIN - 2, MARGIN - 2, MARGIN + BOARD + 1, MARGIN + BOARD + 1), outline=BOARD_EDGE, width=2)
     _draw_coordinates(draw, first, last)
+    _draw_legend(img, img.height - LEGEND_ROW)
     return img
+
+
+def _draw_legend(img: Image.Image, top: int) -> None:
+    """The caption's last line: what the last placement's marks mean."""
+    dot = score_dot_sprite()
+    x, middle = 20, top + LEGEND_ROW // 2
+    img.paste(dot, (x, middle - dot.height // 2), dot)
+    draw_text(img, (x + dot.width + 8, middle), LEGEND, font(TEXT_MIN), TEXT_DIM, "lm")
 
 
 def _paint_diagonals(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
@@ -197,7 +214,7 @@ def _paint_diagonals(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
 
 def _draw_coordinates(draw: ImageDraw.ImageDraw, first: int, last: int) -> None:
     """Intersection files a-k above and below, ranks 1-11 left and right; the usable ones brighter."""
-    fnt = font(22, bold=True)
+    fnt = font(TEXT_MIN, bold=True)
     for k in range(INTERSECTIONS):
         x0, y0, _, _ = point_box(k, k)
         centre = x0 + CHANNEL / 2, y0 + CHANNEL / 2
@@ -376,7 +393,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
             under.paste(dot, (0, 0), dot)
             img.paste(palette.map(under), box[:2])
     top = MARGIN + BOARD + MARGIN
-    band = board_layer(*key).crop((0, top, WIDTH, img.height))
+    band = board_layer(*key).crop((0, top, WIDTH, img.height - LEGEND_ROW))  # the legend stays as mapped once
     _draw_caption(band, 0, view, player_names_for(view, player_names))
     img.paste(palette.map(band), (0, top))
     return img
@@ -548,23 +565,23 @@ def halves_text(halves: int) -> str:
 
 
 def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
-    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left. Badges two
-    to a row have room to spell it out and to name the seat's colour (as the other games name their sides)."""
+    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left, and the
+    seat's colour first (as the other games name their sides) when the badge has room: the fullest wording that
+    fits."""
     left = sum(view["supplies"][seat].values())
-    wide = badges_per_row(view["num_players"]) <= 2
-    parts = [f"{view['scores_text'][seat]} {'points' if wide else 'pts'}"]
-    if seat in passed and view["phase"] != "over":  # at the end everybody passed; the outcome says so
-        parts.append("passed")
-    parts.append(f"{left} {'tiles left' if wide else 'left'}")
-    colour_name = view["seat_names"][seat]
-    if wide and colour_name != name:
-        parts.insert(0, colour_name)
-    return " · ".join(parts)
+    score = view["scores_text"][seat]
+    passing = ["passed"] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
+    colour_name = [view["seat_names"][seat]] if view["seat_names"][seat] != name else []
+    variants = [colour_name + [f"{score} points"] + passing + [f"{left} tiles left"],
+                [f"{score} points"] + passing + [f"{left} tiles left"],
+                [f"{score} pts"] + passing + [f"{left} left"]]
+    room = badge_detail_room(WIDTH, badges_per_row(view["num_players"]), BADGE_TILE)
+    return first_fitting([" · ".join(parts) for parts in variants], room, font(TEXT_MIN))
 
 
 def caption_rows(num_players: int) -> int:
-    """Four badges side by side leave no room for a name: four players get two rows of two."""
-    return 2 if num_players == 4 else 1
+    """Three or four badges side by side leave no room for a name and a readable score: two rows of two."""
+    return 2 if num_players >= 3 else 1
 
 
 def badges_per_row(num_players: int) -> int:
@@ -609,5 +626,5 @@ def _history(view: dict, names: Sequence[str]) -> str:
     own = gained.pop(tile["owner"], 0)
     detail = f" +{halves_text(own)}" if own else ""
     if gained:
-        detail += " (" + ", ".join(f"+{halves_text(h)} {names[s]}" for s, h in sorted(gained.items())) + ")"
+        detail += " (" + ", ".join(f"+{halves_text(h)} {short_name(names[s])}" for s, h in sorted(gained.items())) + ")"
     return history_line(view, detail)

@@ -31,6 +31,7 @@ from .common import (
     SUPERSAMPLE,
     TEXT,
     TEXT_DIM,
+    TEXT_MIN,
     VERMILLION,
     YELLOW,
     Grid,
@@ -53,11 +54,13 @@ from .common import (
     player_badges,
     player_names_for,
     plural,
+    short_name,
     square_name,
     status_line,
     supersampled,
     text_width,
     tint_squares,
+    wrap_text,
     tinted,
 )
 from .png import Palette, built_once, palette_colours, palette_png
@@ -65,14 +68,15 @@ from .png import Palette, built_once, palette_colours, palette_png
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
 TILE = 94  # a myrmidon on the board
-MINI = 58  # a myrmidon in the tray
+MINI = 60  # a myrmidon in the tray: its digits TEXT_MIN px, readable on a phone
 BADGE_TILE = 52  # the caption's piece
 MARKER = 28  # win / repelled badge on a fight square's top-left corner
 EYE = 26  # "face up" badge on a revealed piece's top-right corner
 BADGE_INSET = 10  # a corner badge's centre from the square's corner: it covers the tile's corner, not its icons
 TRAY_WIDTH = 252  # the column right of the board
 LOSSES_HEIGHT = 184  # each side's box of eliminated pieces
-LEGEND_HEIGHT = 78
+LEGEND_HEIGHT = 92
+ATTACKER_X = 44  # where a fight's attacker sits in the tray, right of the square's name
 
 LIGHT_SQUARE: RGB = (236, 216, 180)
 DARK_SQUARE: RGB = (206, 172, 126)
@@ -205,7 +209,9 @@ def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, comma
         if commander:
             s = big * 0.5
             _paint_crown(draw, (big - s) / 2, big * 0.1, s, GOLD, INK)
-            fnt = font(round(big * 0.24), bold=True)
+            if size < TILE:  # a small Commander is its crown: its values (always 1/1/1) would be too small to read
+                return
+            fnt = font(round(big * 0.25), bold=True)
             for column, value in zip(COLUMNS, values):
                 draw.text((big * column, big * 0.77), str(value), font=fnt, fill=side.edge, anchor="mm")
             return
@@ -327,14 +333,13 @@ def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bo
 
 
 def _draw_legend(img: Image.Image, box: tuple[int, int, int, int]) -> None:
-    """The three icons with their words, in the columns a tile uses."""
+    """The three icons with their words, one a row, in the order a tile shows its values (left to right)."""
     draw = ImageDraw.Draw(img)
     x0, y0, x1, _ = box
-    width = x1 - x0
-    for i, word in enumerate(("sword", "shield", "move")):
-        cx = x0 + round(width * COLUMNS[i])
-        paste_centred(img, icon_sprite(26, i), (cx, y0 + 26))
-        draw.text((cx, y0 + 56), word, font=font(17, bold=True), fill=TEXT_DIM, anchor="mm")
+    for i, word in enumerate(("sword (left)", "shield (middle)", "move (right)")):
+        y = y0 + 20 + 28 * i
+        paste_centred(img, icon_sprite(24, i), (x0 + 26, y))
+        draw.text((x0 + 48, y), word, font=font(TEXT_MIN), fill=TEXT_DIM, anchor="lm")
     draw.line((x0 + 12, y0 + LEGEND_HEIGHT, x1 - 12, y0 + LEGEND_HEIGHT), fill=blend(PANEL, TEXT_DIM, 0.3), width=1)
 
 
@@ -507,7 +512,7 @@ def _tile_grid(img: Image.Image, x0: int, y0: int, sprites: Iterable[Image.Image
 
 def _panel_title(img: Image.Image, box: tuple[int, int, int, int], left: str, right: str = "") -> None:
     x0, y0, x1, _ = box
-    count_font, title_font = font(26, bold=True), font(18, bold=True)
+    count_font, title_font = font(26, bold=True), font(TEXT_MIN)
     room = x1 - x0 - 24 - (text_width(right, count_font) + 8 if right else 0)
     draw_text(img, (x0 + 12, y0 + 22), fit_text(left, title_font, room), title_font, TEXT_DIM, "lm")
     if right:
@@ -516,7 +521,9 @@ def _panel_title(img: Image.Image, box: tuple[int, int, int, int], left: str, ri
 
 def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict], count: int) -> None:
     """A side's eliminated pieces as small tiles, with values where the view knows them."""
-    _panel_title(img, box, f"{name} lost", str(count))
+    room = box[2] - box[0] - 24 - text_width(str(count), font(26, bold=True)) - 8
+    title_font = font(TEXT_MIN)
+    _panel_title(img, box, fit_text(name, title_font, room - text_width(" lost", title_font)) + " lost", str(count))
     sprites = [piece_sprite(MINI, p) for p in pieces]
     sprites += [tile_sprite(MINI, seat, None)] * (count - len(sprites))  # in case the view lists fewer
     _tile_grid(img, box[0], box[1] + 44, sprites, 6)
@@ -531,17 +538,18 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
     for i, fight in enumerate(fights[:rows]):
         top = y0 + 46 + i * row_h
         mid = top + MINI // 2
-        draw_text(img, (x0 + 12, mid), fight["square"], font(20, bold=True), TEXT, "lm")
+        draw_text(img, (x0 + 12, mid), fight["square"], font(TEXT_MIN, bold=True), TEXT, "lm")
         attacker = piece_sprite(MINI, fight["attacker"])
-        img.paste(attacker, (x0 + 48, top), attacker)
+        img.paste(attacker, (x0 + ATTACKER_X, top), attacker)
         won = fight["result"] == "win"
         marker = marker_sprite(30, won)
-        paste_centred(img, marker, (x0 + 48 + MINI + 26, mid - 9))
-        draw_text(img, (x0 + 48 + MINI + 26, mid + 18), "won" if won else "held", font(15, bold=True), TEXT_DIM, "mm")
+        paste_centred(img, marker, (x0 + ATTACKER_X + MINI + 31, mid - 9))
+        draw_text(img, (x0 + ATTACKER_X + MINI + 31, mid + 20), "won" if won else "held", font(TEXT_MIN), TEXT_DIM, "mm")
         defender = piece_sprite(MINI, fight["defender"])
         img.paste(defender, (x1 - 10 - MINI, top), defender)
     if len(fights) > rows:
-        draw_text(img, (x0 + 12, y1 - 14), f"+{plural(len(fights) - rows, 'more fight')}", font(16), TEXT_DIM, "lm")
+        draw_text(img, (x0 + 12, y1 - 16), f"+{plural(len(fights) - rows, 'more fight')}", font(TEXT_MIN), TEXT_DIM,
+                  "lm")
 
 
 def _draw_setup_panel(img: Image.Image, box, view: dict) -> None:
@@ -566,10 +574,14 @@ def _values(piece_type: dict) -> tuple[int, int, int]:
 
 
 def _draw_note(img: Image.Image, box, head: str, tail: str) -> None:
+    """A short note in the middle of the tray: the head in bold, then the tail, each wrapped to the tray's width."""
+    width = box[2] - box[0] - 20
+    lines = [(line, font(TEXT_MIN, bold=True)) for line in wrap_text(head, font(TEXT_MIN, bold=True), width)]
+    lines += [(line, font(TEXT_MIN)) for line in wrap_text(tail, font(TEXT_MIN), width)]
     cx = (box[0] + box[2]) // 2
-    cy = (box[1] + box[3]) // 2
-    draw_text(img, (cx, cy - 14), head, font(21, bold=True), TEXT_DIM, "mm")
-    draw_text(img, (cx, cy + 14), tail, font(16), TEXT_DIM, "mm")
+    top = (box[1] + box[3]) // 2 - 15 * (len(lines) - 1)
+    for i, (line, fnt) in enumerate(lines):
+        draw_text(img, (cx, top + 30 * i), line, fnt, TEXT_DIM, "mm")
 
 
 # --- caption ------------------------------------------------------------------------------------------------------
@@ -583,7 +595,8 @@ def _seat_setup_word(status: dict) -> str:
 
 def _status(view: dict, names: Sequence[str]) -> str:
     if view["phase"] == "setup":
-        return "Setup — " + " · ".join(f"{names[s]} {_seat_setup_word(st)}" for s, st in enumerate(view["setup"]))
+        return "Setup — " + " · ".join(f"{short_name(names[s])} {_seat_setup_word(st)}"
+                                       for s, st in enumerate(view["setup"]))
     return status_line(view, names)
 
 

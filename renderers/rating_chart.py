@@ -16,7 +16,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import BACKGROUND, PANEL, SKY_BLUE, TEXT, TEXT_DIM, YELLOW, blend, fit_text, font
+from .common import BACKGROUND, PANEL, SKY_BLUE, TEXT, TEXT_DIM, YELLOW, blend, draw_text, fit_text, font
 from .png import encode_png
 
 WIDTH, HEIGHT = 800, 500
@@ -38,8 +38,8 @@ def rating_chart(points: Sequence[Point], *, title: str) -> bytes:
     draw = ImageDraw.Draw(img)
     pad = 28 * s
     header = 78 * s
-    draw.text((pad, 22 * s), fit_text(title, font(30 * s, bold=True), (WIDTH - 300) * s), font=font(30 * s, bold=True),
-              fill=TEXT, anchor="lt")
+    draw_text(img, (pad, 22 * s), fit_text(title, font(30 * s, bold=True), (WIDTH - 300) * s), font(30 * s, bold=True),
+              TEXT, "lt")
     if not points:
         draw.text((WIDTH * s // 2, (HEIGHT + 40) * s // 2), "No rated games yet", font=font(28 * s), fill=TEXT_DIM,
                   anchor="mm")

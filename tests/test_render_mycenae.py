@@ -129,7 +129,7 @@ def emblem_pixel(img: Image.Image, view: dict, name: str) -> tuple[int, int, int
 def chip_strip(img: Image.Image, view: dict, name: str) -> Image.Image:
     """The top of a square, where a knight's cargo chips go (clear of the frames, the horse and the markers)."""
     x0, y0, x1, _ = grid(view).box_of(name)
-    return img.crop((x0 + 8, y0 + 8, x1 - 8, y0 + myc.CHIP_HEIGHT))
+    return img.crop((x0 + 8, y0 + 8, x1 - 8, y0 + 24))  # inside a chip's first row (y0 + 3 to y0 + 3 + CHIP_HEIGHT)
 
 
 def edge_pixel(img: Image.Image, view: dict, name: str, inset: int) -> tuple[int, int, int]:
@@ -301,16 +301,18 @@ def test_the_owner_sees_her_secret_cargo_and_nobody_else_does():
     img = picture(own)
     assert strip_has_chips(img, own, "b2") and not strip_has_chips(img, own, "d2")
     assert not any(strip_has_chips(img, own, sq) for sq in ("g7", "e7", "f8"))
-    # the chips are the owner's letters in her colours: K, R, B x2, P x3 on one row
+    # the chips are the owner's letters in her colours: K, R, B2 on a first row, P3 on a second (TEXT_MIN px text)
     x0, y0, _, _ = grid(own).box_of("b2")
-    chips = [myc.chip_sprite(letter, count, 0) for letter, count in (("K", 1), ("R", 1), ("B", 2), ("P", 3))]
-    width = sum(c.width for c in chips) + 2 * (len(chips) - 1)
-    x = x0 + (SQ - width) // 2
-    for chip in chips:
-        got = img.crop((x, y0 + 3, x + chip.width, y0 + 3 + chip.height))
-        opaque = [(i, j) for i in range(chip.width) for j in range(chip.height) if chip.getpixel((i, j))[3] == 255]
-        assert all(got.getpixel(p) == chip.getpixel(p)[:3] for p in opaque)
-        x += chip.width + 2
+    rows = [[("K", 1), ("R", 1), ("B", 2)], [("P", 3)]]
+    for i, row in enumerate(rows):
+        chips = [myc.chip_sprite(letter, count, 0) for letter, count in row]
+        width = sum(c.width for c in chips) + 2 * (len(chips) - 1)
+        x, y = x0 + (SQ - width) // 2, y0 + 3 + i * (myc.CHIP_HEIGHT + 2)
+        for chip in chips:
+            got = img.crop((x, y, x + chip.width, y + chip.height))
+            opaque = [(i, j) for i in range(chip.width) for j in range(chip.height) if chip.getpixel((i, j))[3] == 255]
+            assert all(got.getpixel(p) == chip.getpixel(p)[:3] for p in opaque)
+            x += chip.width + 2
     for viewer in (None, 1):
         view = GAME.view(state, viewer)
         img = picture(view)

@@ -104,8 +104,8 @@ def test_the_board_is_the_view_size():
     assert view["board"] == {"squares": myr.BOARD_SQUARES, "intersections": myr.INTERSECTIONS}
 
 
-def test_four_players_get_two_rows_of_badges_and_fewer_one():
-    assert [myr.caption_rows(n) for n in COUNTS] == [1, 1, 2]
+def test_three_and_four_players_get_two_rows_of_badges_and_two_players_one():
+    assert [myr.caption_rows(n) for n in COUNTS] == [1, 2, 2]
 
 
 # --- the playing area -----------------------------------------------------------------------------------------
@@ -334,8 +334,11 @@ def test_badge_details_show_half_points_passes_and_tiles_left():
     state = position(3, [(0, "O@e5"), (1, "O@g5"), (2, "O@e7")], to_move=1, scores=[3.5, 0.5, 1])
     view = GAME.view(state, None)
     view = {**view, "passes_in_a_row": 1}  # seat 0, the seat before the one to move, has just passed
-    assert myr._detail(view, 0, myr.passed_seats(view), "Ann") == "3½ pts · passed · 18 left"
-    assert myr._detail(view, 1, myr.passed_seats(view), "Ben") == "½ pts · 18 left"
+    # the fullest wording that fits a badge at TEXT_MIN px: the colour's name first, then words, then the short form
+    assert myr._detail(view, 0, myr.passed_seats(view), "Ann") == "3½ points · passed · 18 tiles left"
+    assert myr._detail(view, 1, myr.passed_seats(view), "Ben") == "Blue · ½ points · 18 tiles left"
+    full = {**view, "scores_text": ["13½", "½", "1"]}
+    assert myr._detail(full, 0, myr.passed_seats(view), "Ann") == "13½ pts · passed · 18 left"
     two = GAME.view(position(2, [], scores=[2, 0]), None)
     assert myr._detail(two, 0, set(), "Vermilion") == "2 points · 19 tiles left"
     assert myr._detail(two, 1, set(), "Bob") == "Blue · 0 points · 19 tiles left"
@@ -400,10 +403,9 @@ def test_the_palette_picture_is_the_drawing_with_every_flat_colour_exact():
         assert decode(myr.render(view)).tobytes() == composed.convert("RGB").tobytes()
 
 
-def test_render_dispatches_on_the_views_game_and_the_rules_diagram_is_the_board_alone():
+def test_render_dispatches_on_the_views_game_and_the_rules_diagram_is_smaller():
     view = start_view(2)
     assert renderers.can_render("myriath")
     assert renderers.render(view) == myr.render(view)
     diagram = Image.open(io.BytesIO(renderers.rules_diagram("myriath")))
-    side = round((2 * myr.MARGIN + myr.BOARD) * renderers.RULES_DIAGRAM_SCALE)
-    assert diagram.size == (round(myr.WIDTH * renderers.RULES_DIAGRAM_SCALE), side)
+    assert diagram.width == round(myr.WIDTH * renderers.RULES_DIAGRAM_SCALE)  # the example, caption and all

@@ -300,7 +300,7 @@ def test_the_fight_list_shows_both_fighters_values_even_with_memory_on():
     top = middle[1] + myr.LEGEND_HEIGHT + 46
     for i, fight in enumerate(view["last_action"]["fights"][:3]):
         y = top + i * (myr.MINI + 12)
-        x = middle[0] + 48
+        x = middle[0] + myr.ATTACKER_X
         got = img.crop((x + 8, y + 8, x + myr.MINI - 8, y + myr.MINI - 8)).tobytes()
         want = myr.piece_sprite(myr.MINI, fight["attacker"]).crop((8, 8, myr.MINI - 8, myr.MINI - 8))
         assert got == want.convert("RGB").tobytes(), "the attacker's values"
