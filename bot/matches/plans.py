@@ -54,6 +54,9 @@ class Planner:
         self.store = PlanStore(service.repo)
         # One plan decision at a time per match: a restart's catch-up never races that match's events.
         self._locks: dict[int, asyncio.Lock] = {}
+        # Matches that may hold a plan: a move of any other match costs no read (plans are rare, moves are not).
+        # Filled at start-up from the stored plans and by every saved plan; a match leaves it once a move finds none.
+        self._planned: set[int] = set()
         service.bus.subscribe(self._on_event)
 
     # --- making a plan -----------------------------------------------------------------------------------
@@ -126,6 +129,7 @@ class Planner:
                 branch = level[expected.move] = {"reply": reply.move, "expect": digest, "then": {}}
             level = branch["then"]
         plan = StoredPlan(match.id, seat, sandbox.user_id, match.version, tree)
+        self._planned.add(match.id)  # before the write: a move arriving meanwhile looks at the store
         await self.store.save(plan, self.service.clock())
         log.info("match=%s guild=%s user=%s seat=%s saved a plan", match.id, match.guild_id, sandbox.user_id, seat)
         return plan
@@ -154,7 +158,9 @@ class Planner:
 
     async def resume(self) -> None:
         """At start-up: a plan whose expected move was played just before a stop gets its reply now."""
-        for match_id in sorted({plan.match_id for plan in await self.store.every_plan()}):
+        stored = sorted({plan.match_id for plan in await self.store.every_plan()})
+        self._planned.update(stored)
+        for match_id in stored:
             async with self._lock(match_id):
                 match = await self.service.get_match(match_id)
                 for plan in await self.store.of_match(match_id):
@@ -167,7 +173,7 @@ class Planner:
         return self._locks.setdefault(match_id, asyncio.Lock())
 
     async def _on_event(self, event: Any) -> bool:
-        if isinstance(event, MovePlayed):
+        if isinstance(event, MovePlayed) and event.match.id in self._planned:
             lock = self._lock(event.match.id)
             try:
                 async with lock:
@@ -178,7 +184,10 @@ class Planner:
         return True
 
     async def _played(self, event: MovePlayed) -> None:
-        for plan in await self.store.of_match(event.match.id):
+        plans = await self.store.of_match(event.match.id)
+        if not plans:
+            self._planned.discard(event.match.id)
+        for plan in plans:
             if event.match.version <= plan.version:
                 continue  # the move that made the plan's position (or its own reply), not an answer to it
             if event.kind in ("move", "repair") and event.match.version == plan.version + 1:
