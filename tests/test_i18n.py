@@ -189,7 +189,7 @@ async def test_public_posts_follow_the_servers_language(world, locales):
     board = board_posts(thread)[-1]
     assert board.content.startswith(f"**Epaminondas** · partida #{match_id} · jugada 0\nJuega **alice** (Claras).")
     assert [b.label for row in board.components for b in row.children] == [
-        "Jugar", "Mi vista", "Describir", "Abandonar", "Ofrecer tablas"]
+        "Jugar", "Mi vista", "Describir", "Abandonar", "Ofrecer tablas", "Explorar"]
     assert board.attachments[0].description.startswith(f"Tablero de Epaminondas, partida #{match_id}, jugada 0.")
     played = await move(world.alice, thread, match_id, "a1-d4")
     assert played.response.content.startswith("✅ You played")  # her own client: English
