@@ -153,7 +153,7 @@ def test_a_match_against_the_computer_in_a_real_browser():
             expect(discord.locator(".channel-message", has_text="the match has started")).to_be_visible()
             # The match's thread, from the channel list beside the simulated Discord.
             page.locator("#channels button.thread").first.click()
-            boards = discord.locator('.channel-message:has(img[alt="board.png"])')
+            boards = discord.locator('.channel-message:has(img[alt^="Epaminondas board, match #"])')  # a board picture, by its alt text
             expect(boards).to_have_count(1)
             first_board = boards.first.get_attribute("data-message-id")
             boards.first.get_by_role("button", name="Move").click()
@@ -165,7 +165,7 @@ def test_a_match_against_the_computer_in_a_real_browser():
             expect(boards).not_to_have_count(1, timeout=60_000)
             expect(discord.locator(".channel-message", has_text="move 1")).not_to_have_count(0)
             assert boards.last.get_attribute("data-message-id") != first_board
-            picture = boards.last.locator('img[alt="board.png"]')
+            picture = boards.last.locator('img[alt^="Epaminondas board, match #"]')
             expect(picture).to_have_attribute("src", re.compile(r"^blob:"))  # the PNG, fetched through the page
             assert picture.evaluate("image => image.decode().then(() => image.naturalWidth)") > 500
             # The computer answers on its own (thinking in its worker process); the page shows it unasked.

@@ -12,6 +12,7 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from bot.ai import choose_move
@@ -39,7 +40,13 @@ def process_pool() -> Executor:
         context.set_forkserver_preload(["bot.ai"])
     else:
         context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=1, mp_context=context)
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_ignore_interrupts)
+
+
+def _ignore_interrupts() -> None:
+    """In the worker: Ctrl+C in a terminal reaches every process of the group, but stopping is the bot's to do
+    (it shuts the pool down), so the worker must not die on it with a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class ComputerPlayers:
