@@ -9,6 +9,7 @@ import re
 import discord
 
 from bot.i18n import ENGLISH, LANGUAGES, t
+from bot.presenters.pictures import RenderQueue
 from bot.views.challenge import POSTED
 
 # Found with the engines by a greedy search over seeded games (both sides cooperating); each is a whole game.
@@ -74,6 +75,19 @@ async def play_moves(world, thread, match_id: int, moves: list[str], players) ->
         result = await move(players[i % 2], thread, match_id, text)
         assert result.ephemeral
         assert result.response.content.startswith("✅"), result.response.content
+
+
+def hold_renders(world, monkeypatch) -> asyncio.Event:
+    """Every board render waits, as if stuck behind a thousand others, until the returned event is set."""
+    gate = asyncio.Event()
+    original = RenderQueue.run
+
+    async def held(self, func, *args, **kwargs):
+        await world.env.external_wait(gate.wait(), reason="a render stuck behind a thousand others")
+        return await original(self, func, *args, **kwargs)
+
+    monkeypatch.setattr(RenderQueue, "run", held)
+    return gate
 
 
 def stored(world, message) -> discord.Message:

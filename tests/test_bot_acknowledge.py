@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot_helpers import HeldDatabase, board_posts, choose, open_match, start_match, stored
 from mycenae_policy import make_policy
-from test_bot_mycenae import act, last_dm
+from test_bot_mycenae import last_dm, play_until_request
 
 
 async def held_click(world, member, message, **where):
@@ -116,14 +116,7 @@ async def test_consent_is_acknowledged_while_the_database_is_held(world):
     thread, match_id = await open_match(world, "mycenae", members)
     choose_move = make_policy(28)  # a short 3-player match in which a load request comes early
     service = world.bot.matches
-    while True:  # play until a request waits for an answer
-        match = await service.get_match(match_id)
-        game, state = service.game_of(match), service.state_of(match)
-        seat = game.to_act(state)[0]
-        moves = game.legal_moves(state, seat)
-        if moves[0] in ("consent", "refuse"):
-            break
-        await act(world, thread, match_id, members[seat], choose_move(game, state, seat, moves))
+    match, seat = await play_until_request(world, thread, match_id, members, choose_move)
     asked = members[seat]
     answered = await held_click(world, asked.user, last_dm(asked), label="Refuse")
     assert answered.ephemeral and answered.response.content.startswith("✅ You refused the request")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import random
 import re
@@ -11,9 +10,9 @@ import pytest
 from PIL import Image
 
 from bot.matches.explore import SANDBOX_TTL, picture_banner
-from bot.presenters.pictures import RenderQueue
-from bot_helpers import (EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, move, open_match, play_moves,
-                         start_match, stored)
+from bot_helpers import (
+    EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, hold_renders, move, open_match, play_moves, start_match, stored,
+)
 from renderers.explore import explore_png
 from test_bot_myrmidons import SOUTH_WINS, start_deployed_match
 
@@ -221,15 +220,8 @@ async def test_bad_explore_requests_get_one_clear_private_answer(world):
 
 async def test_explore_steps_are_acknowledged_before_their_pictures_are_drawn(world, monkeypatch):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
-    gate = asyncio.Event()
-    original = RenderQueue.run
-
-    async def held(self, func, *args, **kwargs):
-        await world.env.external_wait(gate.wait(), reason="a render stuck behind a thousand others")
-        return await original(self, func, *args, **kwargs)
-
     panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
-    monkeypatch.setattr(RenderQueue, "run", held)
+    gate = hold_renders(world, monkeypatch)
     result = await choose(world, world.alice, panel, "a1")
     assert result.acknowledged and result.deferred  # Discord heard back while the picture waits
     assert "chosen: nothing yet" in stored(world, panel).content

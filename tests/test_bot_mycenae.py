@@ -44,6 +44,20 @@ async def act(world, thread, match_id, member, text):
     assert result.response.content.startswith("✅"), (text, result.response.content)
 
 
+async def play_until_request(world, thread, match_id, members, choose):
+    """Play the policy's moves until a load request waits for an answer; returns the match then and the asked
+    seat."""
+    service = world.bot.matches
+    while True:
+        match = await service.get_match(match_id)
+        game, state = service.game_of(match), service.state_of(match)
+        seat = game.to_act(state)[0]
+        moves = game.legal_moves(state, seat)
+        if moves[0] in ("consent", "refuse"):
+            return match, seat
+        await act(world, thread, match_id, members[seat], choose(game, state, seat, moves))
+
+
 async def play_mycenae(world, thread, match_id, members, choose, *, restart_after=None, limit=200):
     events = set()
     for played in range(limit):
@@ -114,14 +128,7 @@ async def test_request_answers_from_others_or_after_the_fact_are_refused(world):
     thread, match_id = await open_match(world, "mycenae", members)
     choose = make_policy(POLICY_SEED[3])
     service = world.bot.matches
-    while True:  # play until a request waits for an answer
-        match = await service.get_match(match_id)
-        game, state = service.game_of(match), service.state_of(match)
-        seat = game.to_act(state)[0]
-        moves = game.legal_moves(state, seat)
-        if moves[0] in ("consent", "refuse"):
-            break
-        await act(world, thread, match_id, members[seat], choose(game, state, seat, moves))
+    match, seat = await play_until_request(world, thread, match_id, members, choose)
     asked = members[seat]
     prompt = last_dm(asked)
     outsider = next(m for m in members if m is not asked)

@@ -4,20 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.presenters.pictures import RenderQueue
-from bot_helpers import board_posts, move, start_match
+from bot_helpers import board_posts, hold_renders, move, start_match
 
 
 async def test_a_move_is_acknowledged_while_its_board_render_is_held(world, monkeypatch):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
-    gate = asyncio.Event()
-    original = RenderQueue.run
-
-    async def held(self, func, *args, **kwargs):
-        await world.env.external_wait(gate.wait(), reason="a render stuck behind a thousand others")
-        return await original(self, func, *args, **kwargs)
-
-    monkeypatch.setattr(RenderQueue, "run", held)
+    gate = hold_renders(world, monkeypatch)
     result = await move(world.alice, thread, match_id, "a1-a3")
     assert result.acknowledged and result.ephemeral
     assert result.response.content == "✅ You played `a1-a3` in match #1."
