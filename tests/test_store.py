@@ -332,17 +332,26 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
         await repo.close()
 
 
+async def two_services(path):
+    """Two services on one database file, as two bot processes would be."""
+    return [MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+            for _ in range(2)]
+
+
+async def three_player_myriath(service) -> int:
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                               game_key="myriath", invited=[2, 3])
+    await service.accept_challenge(challenge.id, 2, "u2")
+    return (await service.accept_challenge(challenge.id, 3, "u3")).match_id
+
+
 async def test_two_answers_to_a_draw_offer_at_once_from_two_processes_both_count(tmp_path):
     """Two processes (two services on one database) each hold only their own match lock: the agreements are
     compare-and-set, so the second answer reads the first and the match is drawn."""
     path = tmp_path / "two.db"
-    first = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
-    second = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    first, second = await two_services(path)
     try:
-        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
-                                                 game_key="myriath", invited=[2, 3])
-        await first.accept_challenge(challenge.id, 2, "u2")
-        match_id = (await first.accept_challenge(challenge.id, 3, "u3")).match_id
+        match_id = await three_player_myriath(first)
         await first.offer_draw(match_id, 1)
         await asyncio.gather(first.offer_draw(match_id, 2), second.offer_draw(match_id, 3))
         match = await first.get_match(match_id)
@@ -354,13 +363,9 @@ async def test_two_answers_to_a_draw_offer_at_once_from_two_processes_both_count
 
 async def test_two_take_back_answers_at_once_from_two_processes_both_count(tmp_path):
     path = tmp_path / "two.db"
-    first = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
-    second = MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    first, second = await two_services(path)
     try:
-        challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
-                                                 game_key="myriath", invited=[2, 3])
-        await first.accept_challenge(challenge.id, 2, "u2")
-        match_id = (await first.accept_challenge(challenge.id, 3, "u3")).match_id
+        match_id = await three_player_myriath(first)
         match = await first.get_match(match_id)
         game, state = first.game_of(match), first.state_of(match)
         await first.submit_move(match_id, 1, game.legal_moves(state, 0)[0])
@@ -376,9 +381,6 @@ async def test_two_take_back_answers_at_once_from_two_processes_both_count(tmp_p
         await second.repo.close()
 
 
-async def two_services(path):
-    return [MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
-            for _ in range(2)]
 
 
 async def test_away_racing_back_from_two_processes_leaves_the_clocks_as_the_last_one_says(tmp_path):
