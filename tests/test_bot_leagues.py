@@ -326,7 +326,7 @@ async def test_tables_of_three_need_three_players_and_games_must_exist(world):
     assert (await leagues.get(league_id)).status == "signup"
     try:
         await leagues.create(guild_id=world.guild.id, channel_id=world.channel.id, user_id=olga.id,
-                             may_organise=True, name="Chess", game="chess", format="swiss")
+                             may_manage=True, name="Chess", game="chess", format="swiss")
     except Exception as exc:  # noqa: BLE001 - the message is what matters
         assert "can't be played here" in str(exc)
     else:
@@ -399,3 +399,83 @@ async def test_league_lookups_refuse_dms(world):
             assert type(exc).__name__ == "UserError"
         else:
             raise AssertionError("a league lookup from a DM was answered")
+
+
+# --- the league organisers' role, chosen in /settings -------------------------------------------------------------
+
+def settings_shown(world, member):
+    return member.slash(world.channel, "settings")
+
+
+async def test_the_organisers_role_creates_starts_and_cancels_leagues(world):
+    manager = organiser(world)
+    referees = world.guild.create_role("referees")
+    rhea = world.guild.add_member(world.env.create_user("rhea"), roles=[referees])
+    shown = await settings_shown(world, manager)
+    assert shown.ephemeral and "**League organisers**: none" in shown.response.content
+    refused = await rhea.slash(world.channel, "league create", name="Spring", game="epaminondas",
+                               format="round_robin")
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    assert await world.bot.leagues.listing(world.guild.id) == []
+
+    saved = await manager.slash(world.channel, "settings", setting="league_organiser_role", role=referees)
+    assert saved.ephemeral and saved.response.content.startswith("Saved.")
+    assert f"**League organisers**: <@&{referees.id}>" in saved.response.content
+    leagues, league_id = await open_league(world, rhea, [world.alice, world.bob], name="Spring")
+    assert (await leagues.get(league_id)).organiser_id == rhea.id
+    started = await rhea.slash(world.channel, "league start", league="Spring")
+    assert started.ephemeral and "has started" in started.response.content, started.response.content
+    assert (await leagues.get(league_id)).status == "running"
+    assert len(await tables_of(world, league_id)) == 1
+
+    # another holder of the role, not the league's creator, may cancel it too
+    rufus = world.guild.add_member(world.env.create_user("rufus"), roles=[referees])
+    await open_league(world, rhea, [world.carol], name="Summer")
+    cancelled = await rufus.slash(world.channel, "league cancel", league="Summer")
+    assert cancelled.ephemeral and "is cancelled" in cancelled.response.content, cancelled.response.content
+
+
+async def test_without_the_role_or_manage_server_leagues_are_refused_and_nothing_changes(world):
+    manager = organiser(world)
+    referees = world.guild.create_role("referees")
+    await manager.slash(world.channel, "settings", role=referees)  # a role alone sets the organisers' role
+    leagues, league_id = await open_league(world, manager, [world.alice, world.bob], name="Spring")
+    alice = world.alice
+    denied = await alice.slash(world.channel, "league create", name="Mine", game="epaminondas", format="round_robin")
+    assert denied.ephemeral and denied.response.content == (
+        f"Only members with the **Manage Server** permission or the <@&{referees.id}> role can create leagues.")
+    for command in ("league start", "league cancel"):
+        refused = await alice.slash(world.channel, command, league="Spring")
+        assert refused.ephemeral and "Only the organiser" in refused.response.content
+        assert f"<@&{referees.id}>" in refused.response.content
+    assert [e.league.name for e in await leagues.listing(world.guild.id)] == ["Spring"]
+    assert (await leagues.get(league_id)).status == "signup"
+
+
+async def test_only_manage_server_sets_the_organisers_role_and_clearing_it_works(world):
+    manager = organiser(world)
+    referees = world.guild.create_role("referees")
+    rhea = world.guild.add_member(world.env.create_user("rhea"), roles=[referees])
+    command = int(world.env.backend.find_command("settings", world.guild.id, type=1)["id"])
+    world.guild.set_command_permissions(command, {rhea: True})  # she sees the command; the bot still checks
+    refused = await rhea.slash(world.channel, "settings", setting="league_organiser_role", role=referees)
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    assert await world.bot.matches.server_settings.get(world.guild.id, "league_organiser_role") is None
+
+    everyone = await manager.slash(world.channel, "settings", role=world.guild.default_role)
+    assert everyone.ephemeral and "can't be @everyone" in everyone.response.content
+    wrong = await manager.slash(world.channel, "settings", setting="default_clock", role=referees)
+    assert wrong.ephemeral and "takes no role" in wrong.response.content
+    empty = await manager.slash(world.channel, "settings", setting="league_organiser_role")
+    assert empty.ephemeral and "takes a role" in empty.response.content
+    assert await world.bot.matches.server_settings.get(world.guild.id, "league_organiser_role") is None
+
+    await manager.slash(world.channel, "settings", setting="league_organiser_role", role=referees)
+    await open_league(world, rhea, [], name="Spring")
+    cleared = await manager.slash(world.channel, "settings", setting="league_organiser_role", value="none")
+    assert cleared.ephemeral and "**League organisers**: none" in cleared.response.content
+    denied = await rhea.slash(world.channel, "league create", name="Summer", game="epaminondas",
+                              format="round_robin")
+    assert denied.ephemeral and denied.response.content == (
+        "Only members with the **Manage Server** permission can create leagues.")
+    assert [e.league.name for e in await world.bot.leagues.listing(world.guild.id)] == ["Spring"]

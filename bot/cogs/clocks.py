@@ -1,5 +1,5 @@
 """/away, /back, /notify and /settings: time away from your matches, the notifications you want, and the server's
-defaults (clock, challenge expiry) for members who manage it."""
+settings (default clock, challenge expiry, league organisers' role) for members who manage it."""
 
 from __future__ import annotations
 
@@ -83,22 +83,24 @@ class ClocksCog(commands.Cog, name="Clocks"):
         head = t(lang, "Saved.") + " " if turns is not None or reminders is not None else ""
         await answer(interaction, head + _prefs_text(prefs, lang))
 
-    @app_commands.command(name="settings", description="This server's defaults for new matches (Manage Server)")
-    @app_commands.describe(setting="Which setting to change (empty: show them all)", value="Its new value")
+    @app_commands.command(name="settings", description="This server's settings: match defaults, league organisers "
+                                                       "(Manage Server)")
+    @app_commands.describe(setting="Which setting to change (empty: show them all)", value="Its new value",
+                           role="The role, for League organisers (value none clears it)")
     @app_commands.choices(setting=[app_commands.Choice(name=s.title, value=s.key) for s in SETTINGS.values()])
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(self, interaction: discord.Interaction, setting: str | None = None,
-                       value: str | None = None) -> None:
+                       value: str | None = None, role: discord.Role | None = None) -> None:
         await acknowledge(interaction)
         service, lang = service_of(interaction), language(interaction)
         permissions = getattr(interaction.user, "guild_permissions", None)
         may_manage = bool(permissions and permissions.manage_guild)
         head = ""
-        if setting is not None or value is not None:
-            await service.server_settings.change(interaction.guild_id, setting or "", value or "",
-                                                 may_manage=may_manage)
-            head = t(lang, "Saved. Running matches keep the clock they started with.") + "\n"
+        if setting is not None or value is not None or role is not None:
+            changed = await service.server_settings.change(interaction.guild_id, setting or "", value or "",
+                                                           may_manage=may_manage, role_id=role.id if role else None)
+            head = t(lang, changed.saved) + "\n"
         values = await service.server_settings.for_manager(interaction.guild_id, may_manage=may_manage)
         lines = [f"• **{t(lang, spec.title)}**: {t(lang, spec.label_of(values[key]))} — "
                  f"{t(lang, spec.description)}" for key, spec in SETTINGS.items()]

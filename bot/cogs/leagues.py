@@ -26,6 +26,11 @@ def _may_manage(interaction: discord.Interaction) -> bool:
     return bool(permissions and permissions.manage_guild)
 
 
+def _role_ids(interaction: discord.Interaction) -> list[int]:
+    """The member's roles, for the service to compare with the server's league organisers' role."""
+    return [role.id for role in getattr(interaction.user, "roles", ())]
+
+
 async def autocomplete_league(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     names = await leagues_of(interaction).names_matching(interaction.guild_id, current)
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
@@ -40,7 +45,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="create", description="Open a league for sign-up (Manage Server)")
+    @app_commands.command(name="create", description="Open a league for sign-up (Manage Server or the league organisers' role)")
     @app_commands.describe(
         name="The league's name (unique on this server)", game="Which game", format="Round robin or Swiss",
         rounds="Swiss only: how many rounds (default ⌈log2 players⌉ + 1)",
@@ -65,9 +70,9 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         leagues = leagues_of(interaction)
         league, delivery = await leagues.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
-            may_organise=_may_manage(interaction), name=name, game=game, format=format, rounds=rounds,
-            players=players, clock=clock, rated=rated, signup_hours=signup_hours, division_size=division_size,
-            repeat=repeat)
+            may_manage=_may_manage(interaction), role_ids=_role_ids(interaction), name=name, game=game,
+            format=format, rounds=rounds, players=players, clock=clock, rated=rated, signup_hours=signup_hours,
+            division_size=division_size, repeat=repeat)
         await delivery
         league = await leagues.get(league.id)
         lang = language(interaction)
@@ -102,7 +107,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         await interaction.response.defer(ephemeral=True, thinking=True)
         leagues = leagues_of(interaction)
         started = await leagues.start_now(await _league_id(leagues, interaction, league), interaction.user.id,
-                                          _may_manage(interaction))
+                                          _may_manage(interaction), _role_ids(interaction))
         lang = language(interaction)
         if started.thread_id:
             text = t(lang, "✅ **{league}** has started: its matches are open — see {thread}.", league=started.title,
@@ -119,7 +124,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         await interaction.response.defer(ephemeral=True, thinking=True)
         leagues = leagues_of(interaction)
         cancelled = await leagues.cancel(await _league_id(leagues, interaction, league), interaction.user.id,
-                                         _may_manage(interaction))
+                                         _may_manage(interaction), _role_ids(interaction))
         await answer(interaction, t(language(interaction), "🚫 **{league}** is cancelled.", league=cancelled.title))
 
     @app_commands.command(name="list", description="This server's leagues")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Collection
 
 from bot.games import get_game
 from bot.i18n import N_
@@ -29,6 +29,7 @@ from . import errors
 from .bus import Delivery, EventBus
 from .catalogue import checked_options, default_options, info, is_offered
 from .events import MatchEnded, MatchEvent
+from .server_settings import ORGANISER_ROLE
 from .service import MatchService
 
 log = logging.getLogger(__name__)
@@ -197,16 +198,22 @@ class LeagueService:
 
     # --- sign-up -------------------------------------------------------------------------------------------
 
-    async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, may_organise: bool,
-                     name: str, game: str, format: str, rounds: int | None = None, players: int = 2,
-                     clock: str | None = None, rated: bool = True, signup_hours: float | None = None,
-                     division_size: int | None = None, repeat: str = "none") -> tuple[League, Delivery]:
-        """Open a league for sign-up. `may_organise`: the member has Manage Server. Checks everything before
-        anything is written; returns the league and the delivery of its announcement."""
+    async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, may_manage: bool,
+                     role_ids: Collection[int] = (), name: str, game: str, format: str, rounds: int | None = None,
+                     players: int = 2, clock: str | None = None, rated: bool = True,
+                     signup_hours: float | None = None, division_size: int | None = None,
+                     repeat: str = "none") -> tuple[League, Delivery]:
+        """Open a league for sign-up. `may_manage`: the member has Manage Server; `role_ids`: her roles (the
+        server's league organisers' role, if it chose one, also lets her). Checks everything before anything is
+        written; returns the league and the delivery of its announcement."""
         if guild_id is None:
             raise errors.UserError(NOT_IN_SERVER)
-        if not may_organise:
-            raise errors.UserError(N_("Only members with the **Manage Server** permission can create leagues."))
+        if not await self._is_organiser(guild_id, may_manage, role_ids):
+            role = await self._organiser_role(guild_id)
+            if role is None:
+                raise errors.UserError(N_("Only members with the **Manage Server** permission can create leagues."))
+            raise errors.UserError(N_("Only members with the **Manage Server** permission or the {role} role can "
+                                      "create leagues."), role=f"<@&{role}>")
         name = " ".join(name.split())
         if not name:
             raise errors.UserError(N_("Give the league a name."))
@@ -298,15 +305,28 @@ class LeagueService:
             self.bus.publish(RosterChanged(league, await self.store.players(league.id)))
             return league, resigned
 
-    def _may_organise(self, league: League, user_id: int, may_manage: bool) -> None:
-        if not (may_manage or user_id == league.organiser_id):
+    async def _organiser_role(self, guild_id: int) -> int | None:
+        return await self.matches.server_settings.get(guild_id, ORGANISER_ROLE)
+
+    async def _is_organiser(self, guild_id: int, may_manage: bool, role_ids: Collection[int]) -> bool:
+        """Manage Server, or the role the server chose in /settings for its league organisers."""
+        return may_manage or await self.matches.server_settings.holds_role(guild_id, ORGANISER_ROLE, role_ids)
+
+    async def _may_organise(self, league: League, user_id: int, may_manage: bool, role_ids: Collection[int]) -> None:
+        if user_id == league.organiser_id or await self._is_organiser(league.guild_id, may_manage, role_ids):
+            return
+        role = await self._organiser_role(league.guild_id)
+        if role is None:
             raise errors.UserError(N_("Only the organiser of **{league}** (or someone with Manage Server) can do "
                                       "that."), league=league.title)
+        raise errors.UserError(N_("Only the organiser of **{league}** (or someone with Manage Server or the {role} "
+                                  "role) can do that."), league=league.title, role=f"<@&{role}>")
 
-    async def start_now(self, league_id: int, user_id: int, may_manage: bool) -> League:
+    async def start_now(self, league_id: int, user_id: int, may_manage: bool,
+                        role_ids: Collection[int] = ()) -> League:
         async with self._lock(league_id):
             league = await self.get(league_id)
-            self._may_organise(league, user_id, may_manage)
+            await self._may_organise(league, user_id, may_manage, role_ids)
             if league.status != "signup":
                 raise errors.UserError(N_("**{league}** has already started.") if league.is_open
                                        else N_("**{league}** has already ended."), league=league.title)
@@ -319,10 +339,10 @@ class LeagueService:
         await self.advance(league_id)
         return await self.get(league_id)
 
-    async def cancel(self, league_id: int, user_id: int, may_manage: bool) -> League:
+    async def cancel(self, league_id: int, user_id: int, may_manage: bool, role_ids: Collection[int] = ()) -> League:
         async with self._lock(league_id):
             league = await self.get(league_id)
-            self._may_organise(league, user_id, may_manage)
+            await self._may_organise(league, user_id, may_manage, role_ids)
             if not league.is_open:
                 raise errors.UserError(N_("**{league}** has already ended."), league=league.title)
             done, _ = await self.store.finish(league, self.clock(), "cancelled")

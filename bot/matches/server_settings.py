@@ -1,10 +1,10 @@
 """Per-server settings, declared once here with their defaults and allowed values; `/settings` lists and changes
-them, /play and challenges read them. A server that never changed a setting has its default."""
+them, /play, challenges and leagues read them. A server that never changed a setting has its default."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Collection
 
 from bot.i18n import N_
 from bot.storage import ClockStore
@@ -28,6 +28,11 @@ EXPIRY_CHOICES: dict[str, int | None] = {
 }
 
 
+# A role-valued setting stores the role's id; its one label clears it.
+NO_ROLE = N_("none")
+ORGANISER_ROLE = "league_organiser_role"
+
+
 @dataclass(frozen=True)
 class SettingSpec:
     key: str
@@ -35,8 +40,12 @@ class SettingSpec:
     description: str
     choices: dict[str, Any]  # label shown → value stored
     default: Any
+    takes_role: bool = False  # set from /settings' `role:` option (a role of the server), cleared by a label
+    saved: str = N_("Saved. Running matches keep the clock they started with.")
 
     def label_of(self, value: Any) -> str:
+        if self.takes_role and value is not None:
+            return f"<@&{value}>"
         return next((label for label, v in self.choices.items() if v == value), str(value))
 
 
@@ -46,7 +55,11 @@ SETTINGS: dict[str, SettingSpec] = {spec.key: spec for spec in (
                 CLOCK_CHOICES, DEFAULT_CLOCK),
     SettingSpec("challenge_expiry", N_("Challenge expiry"), N_("how long an unanswered challenge stays open"),
                 EXPIRY_CHOICES, None),
+    SettingSpec(ORGANISER_ROLE, N_("League organisers"),
+                N_("members with this role may create, start and cancel leagues, like Manage Server"),
+                {NO_ROLE: None}, None, takes_role=True, saved=N_("Saved.")),
 )}
+ROLE_SETTINGS = [spec for spec in SETTINGS.values() if spec.takes_role]
 
 
 def clock_label(seconds: int | None) -> str:
@@ -94,18 +107,46 @@ class ServerSettings:
         _check_manager(guild_id, may_manage)
         return await self.values(guild_id)
 
-    async def change(self, guild_id: int | None, key: str, label: str, *, may_manage: bool) -> Any:
-        """Set a setting from the label a member picked. Only members who may manage the server change it."""
+    async def change(self, guild_id: int | None, key: str, label: str, *, may_manage: bool,
+                     role_id: int | None = None) -> SettingSpec:
+        """Set a setting from the label a member picked, or a role-valued one from the role she picked (a role
+        alone names the role-valued setting). Only members who may manage the server change them."""
         _check_manager(guild_id, may_manage)
+        if not key and role_id is not None and len(ROLE_SETTINGS) == 1:
+            key = ROLE_SETTINGS[0].key
         spec = SETTINGS.get(key)
         if spec is None:
             raise errors.UserError(N_("I don't know that setting. Pick one from the list."))
-        if label not in spec.choices:
+        if role_id is not None:
+            value = self._checked_role(spec, guild_id, label, role_id)
+        elif label in spec.choices:
+            value = spec.choices[label]
+        elif spec.takes_role:
+            raise errors.UserError(N_("**{setting}** takes a role: pick it with `role:`, or pick the value **none** "
+                                      "to clear it."), setting=spec.title)
+        else:
             raise errors.UserError(N_("**{setting}** must be one of: {labels}."), setting=spec.title,
                                    labels=", ".join(spec.choices))
-        value = spec.choices[label]
         await self.store.set_server_setting(guild_id, key, value)
-        return value
+        return spec
+
+    @staticmethod
+    def _checked_role(spec: SettingSpec, guild_id: int, label: str, role_id: int) -> int:
+        if not spec.takes_role:
+            raise errors.UserError(N_("**{setting}** takes no role: choose its value from the list."),
+                                   setting=spec.title)
+        if label:
+            raise errors.UserError(N_("Give **{setting}** either a role or the value **none**, not both."),
+                                   setting=spec.title)
+        if role_id == guild_id:  # Discord's @everyone role has the server's id
+            raise errors.UserError(N_("**{setting}** can't be @everyone: pick a role that only some members have."),
+                                   setting=spec.title)
+        return role_id
+
+    async def holds_role(self, guild_id: int, key: str, role_ids: Collection[int]) -> bool:
+        """Whether a member with these roles holds the role a role-valued setting chose (never, when unset)."""
+        role = await self.get(guild_id, key)
+        return role is not None and role in role_ids
 
     async def clock_for(self, guild_id: int | None, label: str | None) -> int | None:
         """The clock of a new challenge: the label chosen at /play, or the server's default when left empty."""
