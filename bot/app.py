@@ -169,8 +169,8 @@ async def check_database(path: Path) -> str | None:
     except NewerDatabase as exc:
         return f"refusing the database at {path}: {exc}."
     except DatabaseError as exc:
-        return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a file in "
-                "a folder that exists.")
+        return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a Strategos "
+                "database, or a new file, in a folder that exists.")
     except PermissionError as exc:
         where = exc.filename or path
         return (f"cannot write the database at {path} ({where}: permission denied). Set STRATEGOS_DATABASE "

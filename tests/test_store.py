@@ -103,6 +103,20 @@ def test_the_bot_and_the_rebuild_refuse_a_newer_database_in_one_line(tmp_path):
     assert "written by a newer Strategos" in rebuild.stderr
 
 
+def test_a_file_that_is_not_sqlite_is_refused_in_one_line_by_the_bot_and_the_rebuild(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("my notes, not a database: " * 40)
+    bot = run_bot(env_extra={"DISCORD_TOKEN": "token", "STRATEGOS_DATABASE": str(path)}, cwd=tmp_path)
+    assert bot.returncode == 2 and bot.stderr.strip().splitlines() == [
+        f"strategos: cannot open the database at {path} (the file is not a SQLite database (file is not a "
+        "database)). Check STRATEGOS_DATABASE: it must name a Strategos database, or a new file, in a folder that "
+        "exists."], bot.stderr
+    rebuild = run_bot("ratings", "--rebuild", "--database", str(path), cwd=tmp_path)
+    assert rebuild.returncode == 1 and rebuild.stderr.strip().splitlines() == [
+        f"error: {path}: the file is not a SQLite database (file is not a database)"], rebuild.stderr
+    assert path.read_text() == "my notes, not a database: " * 40  # left as it was
+
+
 @pytest.mark.parametrize("where", ["a folder", "unwritable"])
 def test_a_database_that_cannot_be_opened_is_one_line_without_tracebacks(tmp_path, where):
     path = tmp_path if where == "a folder" else "/proc/strategos.db"

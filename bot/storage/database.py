@@ -91,7 +91,13 @@ async def open_reader(path: str | Path) -> aiosqlite.Connection:
 
 
 def _probe(path: str) -> None:
-    sqlite3.connect(path).close()
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA schema_version")  # reads the header: any file that is not SQLite fails here
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseError(f"the file is not a SQLite database ({exc})") from None
+    finally:
+        connection.close()
 
 
 async def migrate(db: aiosqlite.Connection) -> list[int]:
