@@ -8,6 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     STRATEGOS_DATABASE=/data/strategos.db
 
+# FriBiDi lets Pillow's libraqm shape right-to-left names (Arabic, Hebrew) and Devanagari on board pictures.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot ./bot
