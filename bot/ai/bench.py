@@ -3,6 +3,7 @@
     python -m bot.ai.bench                                   # every game, every matchup, 20 games each
     python -m bot.ai.bench epaminondas myriath --games 40 --matchups hard-random,normal-easy --jobs 2
     python -m bot.ai.bench myriath --players 4 --games 12
+    python -m bot.ai.bench myrmidons --options '{"army": "draft"}' --matchups hard-uct
 
 Matchups are `<level>-<opponent>`, the opponent a level, `random` (a uniformly random legal move) or `uct`: plain
 Monte Carlo tree search (UCT over every legal move, uniformly random playouts to the end, no game knowledge),
@@ -85,15 +86,15 @@ def uct_move(view: dict, seconds: float, seed: int) -> str:
         pool, seat, root_moves)
 
 
-def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, dict[str, list[float]]]:
+def play_one(task: tuple[str, int, str, str, int, int, dict | None]) -> tuple[float, bool, dict[str, list[float]]]:
     """One seeded game: (score of the tested level, unfinished?, CPU seconds per move by level)."""
-    key, num_players, tested, opponent, index, max_plies = task
+    key, num_players, tested, opponent, index, max_plies, options = task
     game = get_game(key)
     tested_seat = index % num_players
     levels = [tested if seat == tested_seat else opponent for seat in range(num_players)]
     seed = 1000 * index + 17
     rng = random.Random(seed)
-    state = game.new_state(num_players, seed)
+    state = game.new_state(num_players, seed, options)
     times: dict[str, list[float]] = {}
     for ply in range(max_plies):
         acting = game.to_act(state)
@@ -123,9 +124,10 @@ def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, di
     return (1.0 / len(result.winners) if tested_seat in result.winners else 0.0), False, times
 
 
-def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool) -> dict:
+def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool,
+        options: dict | None = None) -> dict:
     tested, opponent = matchup.split("-")
-    tasks = [(key, num_players, tested, opponent, i, max_plies) for i in range(games)]
+    tasks = [(key, num_players, tested, opponent, i, max_plies, options) for i in range(games)]
     scores, unfinished, times = [], 0, {}
     for score, open_, game_times in pool.imap(play_one, tasks):
         scores.append(score)
@@ -133,10 +135,17 @@ def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, po
         for level, values in game_times.items():
             times.setdefault(level, []).extend(values)
     return {
-        "game": key, "players": num_players, "matchup": matchup, "games": games,
+        "game": _name(key, options), "players": num_players, "matchup": matchup, "games": games,
         "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
         "times": {level: _timing(values) for level, values in times.items()},
     }
+
+
+def _name(key: str, options: dict | None) -> str:
+    """The game and the options it was played with, e.g. `myrmidons (army=draft)`."""
+    if not options:
+        return key
+    return f"{key} ({', '.join(f'{name}={value}' for name, value in sorted(options.items()))})"
 
 
 def _timing(values: list[float]) -> dict:
@@ -234,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matchups", default=",".join(MATCHUPS))
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--max-plies", type=int, default=600)
+    parser.add_argument("--options", type=json.loads, default=None, metavar="JSON",
+                        help='the games\' options, e.g. \'{"army": "draft"}\' for Myrmidons with drafted armies')
     parser.add_argument("--out", type=_out_folder, metavar="DIR",
                         help="merge the results into DIR/bench_results.json and DIR/BENCH.md (default: print only)")
     args = parser.parse_args(argv)
@@ -246,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
             if not info.min_players <= args.players <= info.max_players:
                 continue
             for matchup in args.matchups.split(","):
-                r = run(key, args.players, matchup, args.count, args.max_plies, pool)
+                r = run(key, args.players, matchup, args.count, args.max_plies, pool, args.options)
                 print(_row(r), flush=True)
                 results.append(r)
                 if args.out is not None:  # after every matchup, so that an interrupted run keeps what it measured
