@@ -123,8 +123,8 @@ class MyrmidonsPolicy(Policy):
     hard_iterations = 4300
     # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
     easy_work = 450
-    normal_work = 4500
-    hard_work = 18000
+    normal_work = 6000
+    hard_work = 22000
     setup_choices = 3  # drafts and deployments: how many of the best the seeded draw picks from
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
