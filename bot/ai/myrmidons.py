@@ -70,11 +70,10 @@ def _deployments_best_first(army: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(deployments(army), key=lambda m: (-_deployment_worth(m), m)))
 
 
-def _setup_best_first(state: Any, seat: int, moves: list[str]) -> tuple[str, ...]:
-    """The seat's set-up moves (`moves`, an army draft or a deployment), best by their heuristic first."""
+def _setup_best_first(state: Any, seat: int) -> tuple[str, ...]:
+    """The seat's legal set-up moves (an army draft or a deployment), best by their heuristic first."""
     army = state.armies[seat]
-    ranked_moves = _armies_best_first() if army is None else _deployments_best_first(tuple(army))
-    return ranked_moves
+    return _armies_best_first() if army is None else _deployments_best_first(tuple(army))
 
 
 def _is_setup(moves: list[str]) -> bool:
@@ -246,13 +245,13 @@ class MyrmidonsPolicy(Policy):
         the few best by the set-up heuristics, picked by the seeded draw so that the computer is not predictable."""
         if not _is_setup(moves):
             return None
-        best = _setup_best_first(state, seat, moves)
+        best = _setup_best_first(state, seat)
         return best[rng.randrange(min(self.setup_choices, len(best)))]
 
     def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
         moves = self.game.legal_moves(state, seat)
         if _is_setup(moves):
-            best = _setup_best_first(state, seat, moves)
+            best = _setup_best_first(state, seat)
             # The best by the heuristic and a few random others, so that a bad heuristic hides nothing for good.
             wild = limit // 4
             return list(best[: limit - wild]) + rng.sample(best[limit - wild:], wild)
