@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.ai import bench
+from bot.games import get_game
+from bot.games.playout import random_plies
 
 PACKAGE = Path(bench.__file__).resolve().parent.parent
 FAST = ["--games", "1", "--jobs", "1", "--max-plies", "4"]
@@ -44,3 +48,23 @@ def test_out_inside_the_package_is_refused(capsys):
         bench.main([*TINY, "--out", str(PACKAGE / "ai")])
     assert stop.value.code == 2 and "inside the package" in capsys.readouterr().err
     assert package_files() == before
+
+
+def test_plain_uct_plays_legal_moves_from_a_seat_view_in_its_time():
+    """The benchmark's reference opponent: a legal move, from the seat's private view, after its CPU time."""
+    for key, n, options in [("epaminondas", 2, None), ("myrmidons", 2, {"army": "draft"}), ("mycenae", 3, None)]:
+        game = get_game(key)
+        plies = list(random_plies(game, n, 2, options))
+        for ply in (plies[0], plies[len(plies) // 2]):
+            view = json.loads(json.dumps(game.view(ply.state, ply.seat)))
+            start = time.process_time()
+            assert bench.uct_move(view, 0.05, seed=1) in ply.moves
+            assert time.process_time() - start < 1.0
+
+
+def test_a_run_prints_each_levels_median_p99_and_maximum(capsys):
+    assert bench.main(["archimedes", "--matchups", "easy-random,easy-easy", *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "| level | moves | CPU time per move: median of medians / worst p99 / max |" in out
+    assert "| easy | " in out
+    assert "easy vs random | 0.5/1 = 50 % (" in out  # an unfinished game and its interval

@@ -14,7 +14,7 @@ from bot.games import get_game
 from bot.games.base import JSON, seeded_rng
 
 from .mcts import Budget, Search, greedy
-from .policy import Policy
+from .policy import Meter, Policy
 from .policies import policy_for
 
 LEVELS = ("easy", "normal", "hard")
@@ -33,6 +33,8 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
         raise ValueError("the computer needs the private view of a seat that is to act")
     game = get_game(view["game"])
     policy = policy_for(game)
+    policy = policy.metered({"easy": policy.easy_work, "normal": policy.normal_work, "hard": policy.hard_work}[level])
+    game = policy.game  # every engine call below is charged to the decision's meter
     num_players = view["num_players"]
     # Salted with the ply so that one match seed does not make the same random choices every turn.
     rng = seeded_rng(seed, "ai", level, view.get("ply"), seat)
@@ -45,6 +47,9 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     if level == "easy":
         candidates = policy.candidates(state, seat, rng, policy.easy_candidates)
         return greedy(policy, state, seat, candidates, num_players, rng, policy.easy_noise)
+    settled = policy.settled_move(state, seat, moves, rng)
+    if settled is not None:
+        return settled
     iterations = policy.hard_iterations if level == "hard" else policy.normal_iterations
     budget = Budget(iterations, policy.determinisations, policy.exploration)
     root_moves = policy.root_candidates(state, seat, rng, num_players)
@@ -52,4 +57,4 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     root_moves = policy.refine_root(pool, seat, root_moves, num_players)
     return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
 
-__all__ = ["choose_move", "LEVELS", "Policy"]
+__all__ = ["choose_move", "LEVELS", "Meter", "Policy"]

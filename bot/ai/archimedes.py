@@ -28,6 +28,10 @@ class ArchimedesPolicy(Policy):
     max_candidates = 30
     normal_iterations = 1000
     hard_iterations = 3500
+    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    easy_work = 2200
+    normal_work = 22000
+    hard_work = 90000
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         board = state.board

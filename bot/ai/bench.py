@@ -3,8 +3,12 @@
     python -m bot.ai.bench                                   # every game, every matchup, 20 games each
     python -m bot.ai.bench epaminondas myriath --games 40 --matchups hard-random,normal-easy --jobs 2
     python -m bot.ai.bench myriath --players 4 --games 12
+    python -m bot.ai.bench myrmidons --options '{"army": "draft"}' --matchups hard-uct
 
-Matchups are `<level>-<opponent>`, the opponent a level or `random` (a uniformly random legal move). With three or
+Matchups are `<level>-<opponent>`, the opponent a level, `random` (a uniformly random legal move) or `uct`: plain
+Monte Carlo tree search (UCT over every legal move, uniformly random playouts to the end, no game knowledge),
+determinised from the same seat view as the computer, given as much CPU time per move as the hard level has
+spent on average per searched move so far in that game (before its first, the hard level's budget). With three or
 four players the tested level takes one seat (rotating over all seats from game to game) and the opponent every
 other; a "win" is finishing first, a shared first place counting as its share. A game still running after
 `--max-plies` counts as half a win and is reported as unfinished.
@@ -28,24 +32,69 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from bot.games import GAMES, get_game
+from bot.games.base import seeded_rng
 
 from . import choose_move
+from .mcts import Budget, Search
+from .policies import policy_for
+from .policy import Meter, Policy
 
 PACKAGE = Path(__file__).resolve().parent.parent  # bot/: generated numbers never go in there
 RESULTS = "bench_results.json"
 REPORT = "BENCH.md"
-MATCHUPS = ("hard-random", "hard-easy", "normal-easy")
+MATCHUPS = ("hard-random", "hard-easy", "normal-easy", "hard-uct")
+HARD_BUDGET = 2.0  # CPU seconds: what the hard level's iterations and work are calibrated to
+SEARCHED = 0.05  # CPU seconds: a hard move quicker than this was decided without search (a forced move, a set-up)
 
 
-def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, dict[str, list[float]]]:
+class PlainUCT(Policy):
+    """No game knowledge at all: every legal move is a candidate, playouts are uniformly random (cut after
+    `playout_depth` plies, then judged a draw), a finished game is the only judgement."""
+
+    playout_depth = 400
+    max_candidates = 10 ** 9
+    root_pool = 10 ** 9
+
+
+class ClockedMeter(Meter):
+    """Runs out at a CPU-time deadline: a benchmark opponent may read the clock, the computer never does."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.deadline = time.process_time() + seconds
+
+    @property
+    def exhausted(self) -> bool:
+        return time.process_time() >= self.deadline
+
+
+def uct_move(view: dict, seconds: float, seed: int) -> str:
+    """Plain UCT's move for `view["viewer"]` after `seconds` of CPU time, determinised like the computer: a
+    pool of states sampled from the seat's view (as many as the game's own policy uses; one, the exact state,
+    in a game without secrets)."""
+    game = get_game(view["game"])
+    seat = view["viewer"]
+    rng = seeded_rng(seed, "uct", view.get("ply"), seat)
+    policy = PlainUCT(game)
+    policy.meter = ClockedMeter(seconds)
+    pool = [game.sample_state(view, rng) for _ in range(policy_for(game).determinisations)]
+    moves = game.legal_moves(pool[0], seat)
+    if len(moves) == 1:
+        return moves[0]
+    root_moves = policy.root_candidates(pool[0], seat, rng, view["num_players"])
+    return Search(policy, view["num_players"], Budget(10 ** 9, len(pool), policy.exploration), rng).run(
+        pool, seat, root_moves)
+
+
+def play_one(task: tuple[str, int, str, str, int, int, dict | None]) -> tuple[float, bool, dict[str, list[float]]]:
     """One seeded game: (score of the tested level, unfinished?, CPU seconds per move by level)."""
-    key, num_players, tested, opponent, index, max_plies = task
+    key, num_players, tested, opponent, index, max_plies, options = task
     game = get_game(key)
     tested_seat = index % num_players
     levels = [tested if seat == tested_seat else opponent for seat in range(num_players)]
     seed = 1000 * index + 17
     rng = random.Random(seed)
-    state = game.new_state(num_players, seed)
+    state = game.new_state(num_players, seed, options)
     times: dict[str, list[float]] = {}
     for ply in range(max_plies):
         acting = game.to_act(state)
@@ -55,12 +104,17 @@ def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, di
         level = levels[seat]
         if level == "random":
             move = rng.choice(game.legal_moves(state, seat))
+            state, _ = game.apply(state, seat, move)
+            continue
+        view = json.loads(json.dumps(game.view(state, seat)))  # what a worker process would receive
+        # CPU time of this process: what a move costs on one core, whatever else shares the machine.
+        start = time.process_time()
+        if level == "uct":
+            searched = [t for t in times.get("hard", ()) if t >= SEARCHED]
+            move = uct_move(view, statistics.mean(searched) if searched else HARD_BUDGET, seed + ply)
         else:
-            view = json.loads(json.dumps(game.view(state, seat)))  # what a worker process would receive
-            # CPU time of this process: what a move costs on one core, whatever else shares the machine.
-            start = time.process_time()
             move = choose_move(view, level=level, seed=seed + ply)
-            times.setdefault(level, []).append(time.process_time() - start)
+        times.setdefault(level, []).append(time.process_time() - start)
         state, _ = game.apply(state, seat, move)
     result = game.outcome(state)
     if result is None:
@@ -70,9 +124,10 @@ def play_one(task: tuple[str, int, str, str, int, int]) -> tuple[float, bool, di
     return (1.0 / len(result.winners) if tested_seat in result.winners else 0.0), False, times
 
 
-def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool) -> dict:
+def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool,
+        options: dict | None = None) -> dict:
     tested, opponent = matchup.split("-")
-    tasks = [(key, num_players, tested, opponent, i, max_plies) for i in range(games)]
+    tasks = [(key, num_players, tested, opponent, i, max_plies, options) for i in range(games)]
     scores, unfinished, times = [], 0, {}
     for score, open_, game_times in pool.imap(play_one, tasks):
         scores.append(score)
@@ -80,10 +135,17 @@ def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, po
         for level, values in game_times.items():
             times.setdefault(level, []).extend(values)
     return {
-        "game": key, "players": num_players, "matchup": matchup, "games": games,
+        "game": _name(key, options), "players": num_players, "matchup": matchup, "games": games,
         "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
         "times": {level: _timing(values) for level, values in times.items()},
     }
+
+
+def _name(key: str, options: dict | None) -> str:
+    """The game and the options it was played with, e.g. `myrmidons (army=draft)`."""
+    if not options:
+        return key
+    return f"{key} ({', '.join(f'{name}={value}' for name, value in sorted(options.items()))})"
 
 
 def _timing(values: list[float]) -> dict:
@@ -105,7 +167,7 @@ def _row(r: dict) -> str:
     low, high = _interval(r["wins"], r["games"])
     tested = r["matchup"].split("-")[0]
     timing = " ".join(
-        f"{level}: {t['median'] * 1000:.0f} / {t['p99'] * 1000:.0f} ms (n={t['moves']})"
+        f"{level}: {_ms(t['median'])} / {_ms(t['p99'])} / {_ms(t['max'])} ms (n={t['moves']})"
         for level, t in sorted(r["times"].items(), key=lambda kv: kv[0] != tested)
     )
     open_ = f", {r['unfinished']} unfinished" if r["unfinished"] else ""
@@ -113,12 +175,32 @@ def _row(r: dict) -> str:
             f"{r['wins']:g}/{r['games']} = {rate:.0f} % ({low:.0f}–{high:.0f}){open_} | {timing} |")
 
 
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f}"
+
+
 def table(results: list[dict]) -> str:
     lines = [
-        "| game | players | matchup | wins of the first-named (95 % interval) | time per move: median / p99 (moves) |",
+        "| game | players | matchup | wins of the first-named (95 % interval) "
+        "| CPU time per move: median / p99 / max (moves) |",
         "|---|---|---|---|---|",
     ]
     lines += [_row(r) for r in results]
+    return "\n".join(lines)
+
+
+def level_times(results: list[dict]) -> str:
+    """Each level's time per move over every game measured: the median of the pairings' medians, the largest p99
+    and the largest maximum (the moves themselves are not kept)."""
+    by_level: dict[str, list[dict]] = {}
+    for r in results:
+        for level, t in r["times"].items():
+            by_level.setdefault(level, []).append(t)
+    lines = ["| level | moves | CPU time per move: median of medians / worst p99 / max |", "|---|---|---|"]
+    for level in sorted(by_level, key=lambda name: (("easy", "normal", "hard", "uct") + (name,)).index(name)):
+        ts = by_level[level]
+        lines.append(f"| {level} | {sum(t['moves'] for t in ts)} | {_ms(statistics.median(t['median'] for t in ts))} / "
+                     f"{_ms(max(t['p99'] for t in ts))} / {_ms(max(t['max'] for t in ts))} ms |")
     return "\n".join(lines)
 
 
@@ -139,7 +221,7 @@ def _write(out: Path, all_results: dict[str, dict]) -> None:
         "benchmark machine's 2 cores were shared with other work, so wall-clock times there were noisier), taken\n"
         "from the moves of those same games. The samples are small (the games column says how small): the interval\n"
         "after each rate is the 95 % Wilson interval, the range of true rates such a sample is consistent with.\n\n"
-        + table(ordered) + "\n", encoding="utf-8"
+        + table(ordered) + "\n\n" + level_times(ordered) + "\n", encoding="utf-8"
     )
 
 
@@ -161,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matchups", default=",".join(MATCHUPS))
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--max-plies", type=int, default=600)
+    parser.add_argument("--options", type=json.loads, default=None, metavar="JSON",
+                        help='the games\' options, e.g. \'{"army": "draft"}\' for Myrmidons with drafted armies')
     parser.add_argument("--out", type=_out_folder, metavar="DIR",
                         help="merge the results into DIR/bench_results.json and DIR/BENCH.md (default: print only)")
     args = parser.parse_args(argv)
@@ -173,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
             if not info.min_players <= args.players <= info.max_players:
                 continue
             for matchup in args.matchups.split(","):
-                r = run(key, args.players, matchup, args.count, args.max_plies, pool)
+                r = run(key, args.players, matchup, args.count, args.max_plies, pool, args.options)
                 print(_row(r), flush=True)
                 results.append(r)
                 if args.out is not None:  # after every matchup, so that an interrupted run keeps what it measured
@@ -182,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                     _write(args.out, stored)
     print()
     print(table(results))
+    print()
+    print(level_times(results))
     return 0
 
 

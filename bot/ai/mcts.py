@@ -9,8 +9,9 @@ movement decides its moves), so a child is only chosen among the moves legal in 
 exploration term counts the visits in which it was available. Perfect-information games have a pool of one,
 the exact state, which makes this plain UCT.
 
-Budgets are counted in iterations, never in seconds, so the same view, level and seed always give the same move
-whatever the load of the machine.
+Budgets are counted in iterations and in units of engine work (a `Meter`), never in seconds, so the same view,
+level and seed always give the same move whatever the load of the machine, and a position whose moves cost more
+(thousands of draft armies, a long list of unloads) gets fewer iterations instead of a slower move.
 
 Values are vectors, one entry per seat, so the same code serves two, three and four players: at each node the
 seat to act picks the child that is best for itself (max^n).
@@ -28,7 +29,7 @@ from .policy import Policy, Values, outcome_values
 
 @dataclass(frozen=True)
 class Budget:
-    iterations: int  # tree iterations
+    iterations: int  # tree iterations at most
     determinisations: int = 1  # size of the pool of sampled states
     exploration: float = 0.7  # UCT constant; values lie in [0, 1]
 
@@ -52,6 +53,8 @@ def acting_seat(game: Any, state: Any) -> int | None:
 
 
 class Search:
+    """Iterations until the budget's count or the policy's meter runs out, whichever comes first."""
+
     def __init__(self, policy: Policy, num_players: int, budget: Budget, rng: random.Random) -> None:
         self.policy = policy
         self.game = policy.game
@@ -66,7 +69,10 @@ class Search:
         root = Node(self.num_players)
         for index in range(len(pool)):
             root.candidates[index] = root_moves
+        meter = self.policy.meter
         for i in range(self.budget.iterations):
+            if meter.exhausted:
+                break
             index = i % len(pool)
             self._iterate(root, pool[index], index, seat)
         return max(root_moves, key=lambda m: self._rank(root.children.get(m), seat))
@@ -131,15 +137,19 @@ class Search:
             state, _ = game.apply(state, seat, policy.playout_move(state, seat, rng))
             steps += 1
         done = outcome_values(game, state, self.num_players)
-        return done if done is not None else policy.evaluate(state, self.num_players)
+        return done if done is not None else policy.judge(state, self.num_players)
 
 
 def greedy(policy: Policy, state: Any, seat: int, moves: list[str], num_players: int, rng: random.Random,
            noise: float) -> str:
-    """One ply of look-ahead with some noise: the weak level, which sees what a move does but not the reply."""
+    """One ply of look-ahead with some noise: the weak level, which sees what a move does but not the reply.
+    `moves` come best first; once the policy's meter runs out the rest are not looked at."""
     best, best_score = moves[0], -1.0
     for move in moves:
+        if policy.meter.exhausted:
+            break
         after, _ = policy.game.apply(state, seat, move)
+        policy.meter.charge(policy.evaluation_cost)
         values = outcome_values(policy.game, after, num_players) or policy.easy_evaluate(after, num_players)
         score = values[seat] + noise * rng.random()
         if score > best_score:

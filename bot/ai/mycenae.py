@@ -37,6 +37,10 @@ class MycenaePolicy(Policy):
     determinisations = 16
     normal_iterations = 380
     hard_iterations = 1700
+    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    easy_work = 900
+    normal_work = 9000
+    hard_work = 36000
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         score = [0.0] * num_players

@@ -26,7 +26,16 @@ class MyriathPolicy(Policy):
     easy_candidates = 80
     normal_iterations = 150
     hard_iterations = 520
+    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    easy_work = 800
+    normal_work = 8000
+    hard_work = 32000
     playout_choices = 4  # placements compared at each playout ply
+
+    def call_cost(self, state: Any) -> float:
+        # Move generation and scoring look at the tiles already placed: a full board costs several times an
+        # empty one.
+        return 1.0 + 0.05 * len(state.tiles)
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         # Scores are kept in half points; a point is worth about as much as a tile's typical gain.
@@ -36,12 +45,15 @@ class MyriathPolicy(Policy):
         moves = self.game.legal_moves(state, seat)
         if len(moves) > limit:
             moves = rng.sample(moves, limit)
-        scored = []
+        scored, unscored = [], []
         for index, move in enumerate(moves):
+            if self.meter.exhausted:  # out of work: the rest follow unjudged, in their random order
+                unscored = moves[index:]
+                break
             after, _ = self.game.apply(state, seat, move)
             scored.append((-_gain(state.scores, after.scores, seat), rng.random(), move))
         scored.sort()
-        return [move for *_, move in scored]
+        return [move for *_, move in scored] + list(unscored)
 
     def playout_move(self, state: Any, seat: int, rng: random.Random) -> str:
         moves = self.game.legal_moves(state, seat)

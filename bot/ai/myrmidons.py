@@ -12,9 +12,12 @@ pieces is the Commander) are guesses drawn consistently with the view, averaged 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
+from bot.games.myrmidons import TYPE_CODES
 from bot.games.myrmidons import board as rules
+from bot.games.myrmidons.rules import deployments, draft_moves
 
 from .policy import Policy, Values, leader_values, ranked
 
@@ -47,6 +50,30 @@ def _deployment_worth(move: str) -> float:
         centrality = 2.5 - abs(file - 2.5)
         value += 0.05 * centrality * (sword + 0.5 * move_)
     return value
+
+
+_TYPE_WORTH = {code: _type_worth(code) for code in TYPE_CODES}
+
+
+def _army_worth(move: str) -> float:
+    return sum(map(_TYPE_WORTH.__getitem__, move[len("army "):].split(",")))
+
+
+@lru_cache(maxsize=1)
+def _armies_best_first() -> tuple[str, ...]:
+    """Every draft army, best by `_army_worth` first: ranked once, not at every decision (there are thousands)."""
+    return tuple(sorted(draft_moves(), key=lambda m: (-_army_worth(m), m)))
+
+
+@lru_cache(maxsize=64)
+def _deployments_best_first(army: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(deployments(army), key=lambda m: (-_deployment_worth(m), m)))
+
+
+def _setup_best_first(state: Any, seat: int) -> tuple[str, ...]:
+    """The seat's legal set-up moves (an army draft or a deployment), best by their heuristic first."""
+    army = state.armies[seat]
+    return _armies_best_first() if army is None else _deployments_best_first(tuple(army))
 
 
 def _is_setup(moves: list[str]) -> bool:
@@ -93,6 +120,11 @@ class MyrmidonsPolicy(Policy):
     exploration = 0.35
     normal_iterations = 1000
     hard_iterations = 4300
+    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    easy_work = 450
+    normal_work = 6000
+    hard_work = 22000
+    setup_choices = 3  # drafts and deployments: how many of the best the seeded draw picks from
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
 
@@ -207,20 +239,22 @@ class MyrmidonsPolicy(Policy):
                     best = max(best, 0.7)
         return best
 
-    def root_candidates(self, state: Any, seat: int, rng: random.Random, num_players: int) -> list[str]:
-        moves = self.game.legal_moves(state, seat)
-        if moves and moves[0].startswith("deploy "):
-            # The search cannot tell deployments apart before a piece has moved: a few of the best by the
-            # deployment heuristic, one of them picked by the search.
-            return ranked(moves, _deployment_worth, 4, rng, explore=0.0)
-        return super().root_candidates(state, seat, rng, num_players)
+    def settled_move(self, state: Any, seat: int, moves: list[str], rng: random.Random) -> str | None:
+        """Drafts and deployments: the search cannot tell them apart (nothing has moved yet, and a playout from a
+        set-up judges nothing), and searching thousands of them is what once made a draft take minutes. One of
+        the few best by the set-up heuristics, picked by the seeded draw so that the computer is not predictable."""
+        if not _is_setup(moves):
+            return None
+        best = _setup_best_first(state, seat)
+        return best[rng.randrange(min(self.setup_choices, len(best)))]
 
     def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
         moves = self.game.legal_moves(state, seat)
-        if moves and moves[0].startswith("army "):
-            return ranked(moves, lambda m: sum(_type_worth(c) for c in m[5:].split(",")), limit, rng)
         if _is_setup(moves):
-            return ranked(moves, lambda m: 0.0, limit, rng)  # a deployment: nothing cheap to tell them apart
+            best = _setup_best_first(state, seat)
+            # The best by the heuristic and a few random others, so that a bad heuristic hides nothing for good.
+            wild = limit // 4
+            return list(best[: limit - wild]) + rng.sample(best[limit - wild:], wild)
         commander = state.commander(1 - seat)
         forward = 1 if seat == 0 else -1
 

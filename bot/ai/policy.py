@@ -7,6 +7,7 @@ position is judged only once the game is over. Each game refines it in bot/ai/<g
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from typing import Any, Callable, Sequence
@@ -61,6 +62,53 @@ def outcome_values(game: Game, state: Any, num_players: int) -> Values | None:
     return [share if seat in result.winners else 0.0 for seat in range(num_players)]
 
 
+class Meter:
+    """The engine work one decision has done, in units of about one `apply`: what bounds a move's time without
+    reading a clock (a clock would make the move depend on the machine's load)."""
+
+    __slots__ = ("spent", "limit")
+
+    def __init__(self, limit: float = math.inf) -> None:
+        self.spent = 0.0
+        self.limit = limit
+
+    def charge(self, units: float) -> None:
+        self.spent += units
+
+    @property
+    def exhausted(self) -> bool:
+        return self.spent >= self.limit
+
+
+class MeteredGame:
+    """A game whose engine calls are charged to a meter; everything else passes through. A list of moves costs
+    by its length, since whoever asked for it will read it."""
+
+    def __init__(self, game: Game, meter: Meter, call_cost: Callable[[Any], float], move_cost: float,
+                 sample_cost: float) -> None:
+        self._game = game
+        self.meter = meter
+        self._call_cost = call_cost
+        self._move_cost = move_cost
+        self._sample_cost = sample_cost
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def apply(self, state: Any, seat: int, move: str) -> Any:
+        self.meter.spent += self._call_cost(state)
+        return self._game.apply(state, seat, move)
+
+    def legal_moves(self, state: Any, seat: int) -> Any:
+        moves = self._game.legal_moves(state, seat)
+        self.meter.spent += self._call_cost(state) + self._move_cost * len(moves)
+        return moves
+
+    def sample_state(self, view: Any, rng: random.Random) -> Any:
+        self.meter.spent += self._sample_cost
+        return self._game.sample_state(view, rng)
+
+
 class Policy:
     """Game knowledge for the search. Subclasses override what random play gets wrong in their game."""
 
@@ -84,9 +132,38 @@ class Policy:
     determinisations: int = 1
     # UCT exploration constant (values lie in [0, 1]).
     exploration: float = 0.7
+    # Work per move, in `Meter` units, calibrated on this game's slowest positions (see bench.py) so that no move
+    # of a level takes much over its time budget (0.05 s easy, 0.5 s normal, 2 s hard on one core) even where
+    # the iteration counts above would.
+    easy_work: float = 400.0
+    normal_work: float = 6000.0
+    hard_work: float = 24000.0
+    # What the meter charges, in units of one `apply`: an evaluation, each move of a listed move set, a sampled
+    # state.
+    evaluation_cost: float = 1.0
+    move_cost: float = 0.02
+    sample_cost: float = 2.0
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.meter = Meter()
+
+    def metered(self, limit: float) -> "Policy":
+        """A copy of this policy for one decision, whose engine work and evaluations count against `limit`."""
+        clone = copy.copy(self)
+        clone.meter = Meter(limit)
+        clone.game = MeteredGame(self.game, clone.meter, self.call_cost, self.move_cost, self.sample_cost)
+        return clone
+
+    def call_cost(self, state: Any) -> float:
+        """What one `apply` or `legal_moves` costs in `state`, in units: one, unless the engine slows down as a
+        game fills up."""
+        return 1.0
+
+    def judge(self, state: Any, num_players: int) -> Values:
+        """`evaluate`, charged to the meter."""
+        self.meter.charge(self.evaluation_cost)
+        return self.evaluate(state, num_players)
 
     def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
         """The moves a node tries, best first. The default keeps the engine's list, sampled down to `limit`."""
@@ -108,8 +185,11 @@ class Policy:
             return pool
         scored = []
         for index, move in enumerate(pool):
+            if self.meter.exhausted:  # the rest keep the order `candidates` gave them, after the judged ones
+                scored.extend((1.0, i, m) for i, m in enumerate(pool[index:], index))
+                break
             after, _ = self.game.apply(state, seat, move)
-            values = outcome_values(self.game, after, num_players) or self.evaluate(after, num_players)
+            values = outcome_values(self.game, after, num_players) or self.judge(after, num_players)
             scored.append((-values[seat], index, move))
         scored.sort()
         return [move for _, _, move in scored[:keep]]
@@ -121,14 +201,22 @@ class Policy:
             return moves
         scored = []
         for index, move in enumerate(moves):
+            if self.meter.exhausted:
+                scored.extend((1.0, i, m) for i, m in enumerate(moves[index:], index))
+                break
             total = 0.0
             for state in pool[: self.root_samples]:
                 after, _ = self.game.apply(state, seat, move)
-                values = outcome_values(self.game, after, num_players) or self.evaluate(after, num_players)
+                values = outcome_values(self.game, after, num_players) or self.judge(after, num_players)
                 total += values[seat]
             scored.append((-total, index, move))
         scored.sort()
         return [move for _, _, move in scored[: self.max_candidates]]
+
+    def settled_move(self, state: Any, seat: int, moves: list[str], rng: random.Random) -> str | None:
+        """A move decided without search where the search has nothing to judge by (None: search). Used by the
+        search levels only."""
+        return None
 
     def playout_move(self, state: Any, seat: int, rng: random.Random) -> str:
         return rng.choice(self.game.legal_moves(state, seat))
