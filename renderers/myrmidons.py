@@ -197,7 +197,8 @@ def _paint_tile_body(draw: ImageDraw.ImageDraw, big: int, seat: int) -> None:
 @lru_cache(maxsize=256)
 def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, commander: bool = False) -> Image.Image:
     """A myrmidon. values None: blank (a helmet). A Commander: a crown over its small values. Otherwise three
-    columns, sword / shield / movement, each a small icon over a big digit."""
+    columns, sword / shield / movement, each a small icon over a big digit (a tile smaller than the board's: only
+    the digits, centred)."""
     side = SIDES[seat]
 
     def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
@@ -218,11 +219,13 @@ def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, comma
         icon = big * ICON_SIZE
         icon_colour = blend(side.fill, side.edge, 0.62)
         fnt = font(round(big * DIGIT_SIZE), bold=True)
+        with_icons = size >= TILE  # a small tile's icons could not be read on a phone: the legend names its columns
+        digit_y = DIGIT_Y if with_icons else 0.5
         for column, value, paint_icon in zip(COLUMNS, values, ICON_PAINTERS):
             cx = big * column
-            if size >= TILE:  # a small tile's icons could not be read on a phone: its columns speak for themselves
+            if with_icons:
                 paint_icon(draw, cx - icon / 2, big * ICON_Y - icon / 2, icon, icon_colour)
-            draw.text((cx, big * DIGIT_Y), str(value), font=fnt, fill=side.edge, anchor="mm")
+            draw.text((cx, big * digit_y), str(value), font=fnt, fill=side.edge, anchor="mm")
 
     return supersampled(size, paint)
 
