@@ -68,7 +68,7 @@ BOARD = 8
 LEGEND_ROW = 40  # the caption's last line: what the cargo chips and corner markers mean
 CAPTION_HEIGHT = 178 + LEGEND_ROW
 SWATCH = 46  # an army's emblem in the caption
-CORNER_EMBLEM = 28  # an army's emblem in the margin corner next to its board corner
+CORNER_EMBLEM = 32  # an army's emblem in the margin corner next to its board corner: its square 9 px on a phone
 CHIP_HEIGHT = 30  # a cargo chip on a knight: its letter and count TEXT_MIN px, readable on a phone
 MARKER = 32  # badges in a square's corner: pending request, take-over (its "?" TEXT_MIN px high)
 AREA_FRAME = 4  # the band in the army's colour around its start area
@@ -109,6 +109,7 @@ ARMIES = (  # by corner: a1, a8, h8, h1 (with two players a1 and h8 meet: ivory 
 GLYPHS = {"K": "\u265a", "R": "\u265c", "B": "\u265d", "N": "\u265e", "P": "\u265f"}
 GLYPH_HEIGHT = 0.66  # of a square, for the plain pieces
 HORSE_HEIGHT = 0.5  # the Mycenaean knight's horse, which leaves the square's top for its cargo chips
+EMBLEM_AT, EMBLEM_RADIUS = 0.86, 0.12  # a piece's owner emblem, bottom right: its square 23 px, 9 px on a phone
 
 
 # --- orientation ----------------------------------------------------------------------------------------------
@@ -220,14 +221,14 @@ def piece_sprite(size: int, letter: str, mycenaean: bool, corner: int) -> Image.
 
     def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
         stroke = max(SUPERSAMPLE * 2, round(big * 0.026))
-        cx = big * 0.48  # a little left of centre: the emblem sits bottom right
+        cx = big * 0.46  # left of centre: the emblem sits bottom right
         if mycenaean:
             stands_on = _paint_platform(draw, big, army)
             _paint_glyph(draw, "N", cx, stands_on + stroke, big * HORSE_HEIGHT, army, stroke)
         else:
             _paint_glyph(draw, letter, cx, big * 0.88, big * GLYPH_HEIGHT, army, stroke)
         line = max(SUPERSAMPLE * 2, big // 50)
-        _paint_emblem(draw, big * 0.865, big * 0.865, big * 0.085, army, line)
+        _paint_emblem(draw, big * EMBLEM_AT, big * EMBLEM_AT, big * EMBLEM_RADIUS, army, line)
 
     return supersampled(size, paint)
 

@@ -8,7 +8,8 @@ The view is `MyriathGame.view` (bot/games/myriath/game.py): every tile comes wit
 intersection, the triangles it occupies, so this module needs no rules. A tile is drawn as its real shape: a bar
 along each of its segments and, at each intersection, its one triangle (an arrowed end, pointing out) or its two
 triangles (a corner, or a whole edge: one straight diagonal). Where two tiles meet, their outlines run along the
-shared half-diagonal; the half-diagonals where the last placement scored get a dot.
+shared half-diagonal; each half-diagonal where the last placement scored gets a white disc in the corner of the printed
+square it points to.
 
 Each seat has its Okabe-Ito colour from the view and a mark of its own on every segment (circle, square,
 triangle, diamond), so the players differ by shape as well as by hue. Nothing is hidden in Myriath, so every view
@@ -69,7 +70,7 @@ BOARD = BOARD_SQUARES * SQUARE + INTERSECTIONS * CHANNEL
 WIDTH = BOARD + 2 * MARGIN
 BADGE_TILE = 44  # the caption's swatch of a seat's tile
 LEGEND_ROW = 40  # under the caption: what the last placement's marks mean
-LEGEND = "½ point scored where the last tile (white band) touches"
+LEGEND = "½ point scored at each square corner with a disc (last tile: white band)"
 BADGE_ROW = 10 + BADGE_HEIGHT  # height of one more row of caption badges (common.draw_caption draws them at +10)
 
 # The board: light streets between darker printed blocks, so the channels where tiles lie read as the main thing.
@@ -85,7 +86,8 @@ WHITE: RGB = (255, 255, 255)
 OUTLINE = 2  # a tile's dark outline
 HIGHLIGHT = 4  # the white band inside the outline of the last placement
 MARK = 14  # the seat's mark on each segment
-SCORE_DOT = 15  # 6 px on a phone: larger would cover the intersection it marks
+SCORE_MARK = 24  # a score disc: 9 px on a phone. It lies in the corner of the printed square beyond the
+# half-diagonal it marks, so it covers none of the intersection
 
 # Sides in the engine's order (clockwise, so side + 2 is the opposite one); corners as steps on screen (y grows
 # downwards), for the half-diagonal from an intersection's centre to that corner.
@@ -199,10 +201,10 @@ def board_layer(num_players: int, first: int, last: int, first_square: int, last
 
 def _draw_legend(img: Image.Image, top: int) -> None:
     """The caption's last line: what the last placement's marks mean."""
-    dot = score_dot_sprite()
+    disc = score_disc_sprite()
     x, middle = 20, top + LEGEND_ROW // 2
-    img.paste(dot, (x, middle - dot.height // 2), dot)
-    draw_text(img, (x + dot.width + 8, middle), LEGEND, font(TEXT_MIN), TEXT_DIM, "lm")
+    img.paste(disc, (x, middle - disc.height // 2), disc)
+    draw_text(img, (x + disc.width + 8, middle), LEGEND, font(TEXT_MIN), TEXT_DIM, "lm")
 
 
 def _paint_diagonals(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
@@ -326,15 +328,21 @@ def swatch_sprite(fill: RGB, seat: int) -> Image.Image:
     return _antialiased(BADGE_TILE, BADGE_TILE, paint)
 
 
-@lru_cache(maxsize=2)
-def score_dot_sprite() -> Image.Image:
-    """A white dot with a dark ring on a half-diagonal where the last placement scored."""
+def _paint_score_disc(draw: ImageDraw.ImageDraw, x: float, y: float, side: float, k: int) -> None:
+    """A white disc edged in ink, filling the box x, y, side."""
+    draw.ellipse((x, y, x + side, y + side), fill=WHITE, outline=INK, width=2 * k)
+
+
+@lru_cache(maxsize=1)
+def score_disc_sprite() -> Image.Image:
+    """A disc in the corner of the printed square at the far end of a half-diagonal where the last placement
+    scored, in the square's corner where the half-diagonal ends (top left for SE): it marks that corner and covers
+    nothing of the intersection. Two discs in one square's neighbouring corners barely meet."""
 
     def paint(canvas: Image.Image, draw: ImageDraw.ImageDraw, k: int) -> None:
-        big = SCORE_DOT * k
-        draw.ellipse((k // 2, k // 2, big - k // 2, big - k // 2), fill=WHITE, outline=INK, width=2 * k)
+        _paint_score_disc(draw, 0, 0, SCORE_MARK * k - 1, k)
 
-    return _antialiased(SCORE_DOT, SCORE_DOT, paint)
+    return _antialiased(SCORE_MARK, SCORE_MARK, paint)
 
 
 # --- drawing a position ---------------------------------------------------------------------------------------
@@ -370,7 +378,7 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 # --- the same picture in palette indices ----------------------------------------------------------------------
 # A Myriath picture is the largest of all (a tall caption under a wide board) and nearly all of it is pasted from
 # cached parts without masks. So render() composes it directly as a palette image: the layer and every sprite are
-# mapped to one palette once, and a render pastes their indices; only the caption (new text) and the score dots
+# mapped to one palette once, and a render pastes their indices; only the caption (new text) and the score discs
 # (masked) are drawn in RGB and mapped, a small part of the picture. The palette is chosen once per layer and seat
 # colours from a sample of everything a picture can show, so the same view always gives the same bytes.
 
@@ -386,11 +394,10 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
     draw_tiles(img, view, last_tile, segment=lambda *args: _indexed_segment(palette, *args),
                intersection=lambda occupants: _indexed_intersection(palette, occupants))
     if last_tile is not None:
-        dot = score_dot_sprite()
-        for x, y in _score_dot_corners(view, last_tile):
-            box = (x, y, x + dot.width, y + dot.height)
+        for disc, (x, y) in _score_discs(view, last_tile):
+            box = (x, y, x + disc.width, y + disc.height)
             under = img.crop(box).convert("RGB")
-            under.paste(dot, (0, 0), dot)
+            under.paste(disc, (0, 0), disc)
             img.paste(palette.map(under), box[:2])
     top = MARGIN + BOARD + MARGIN
     band = board_layer(*key).crop((0, top, WIDTH, img.height - LEGEND_ROW))  # the legend stays as mapped once
@@ -402,7 +409,7 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
 @built_once(maxsize=8)
 def board_palette(key: tuple[int, int, int, int, int], colours: tuple[RGB, ...]) -> Palette:
     """The flat colours a picture can have, exactly, then shades for the edges of the layer and of every sprite a
-    picture can paste, for each seat and highlight, tiles of two seats meeting, a score dot on each colour, and
+    picture can paste, for each seat and highlight, tiles of two seats meeting, a score disc on each ground, and
     captions with every kind of badge."""
     flat = [SQUARE_COLOUR, CHANNEL_COLOUR, DIAGONAL_COLOUR, LIT_SQUARE, OUT_SQUARE, OUT_CHANNEL, INK, WHITE,
             BOARD_EDGE, BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, SKY_BLUE, *colours]
@@ -416,9 +423,10 @@ def board_palette(key: tuple[int, int, int, int, int], colours: tuple[RGB, ...])
             if other != fill:
                 parts.append(intersection_image(tuple(sorted([(fill, "N", "", False), (other, "E", "", False)]))))
                 parts.append(intersection_image(tuple(sorted([(fill, "NE", "", False), (other, "SW", "", True)]))))
-        dotted = Image.new("RGB", (CHANNEL, CHANNEL), fill)
-        dotted.paste(score_dot_sprite(), (4, 4), score_dot_sprite())
-        parts.append(dotted)
+    for ground in (SQUARE_COLOUR, LIT_SQUARE, OUT_SQUARE, CHANNEL_COLOUR, *colours):  # a disc on each it can touch
+        on_ground = Image.new("RGB", (SCORE_MARK + 8, SCORE_MARK + 8), ground)
+        on_ground.paste(score_disc_sprite(), (4, 4), score_disc_sprite())
+        parts.append(on_ground)
     captions = caption_samples(WIDTH, [swatch_sprite(fill, seat) for seat, fill in enumerate(colours)],
                                "12½ points · passed · 3 tiles left")
     return Palette(flat + palette_colours(palette_reference(board_layer(*key), *parts, captions)))
@@ -520,19 +528,34 @@ def scoring_contacts(view: dict, tile: dict) -> list[dict]:
 
 
 def _mark_scoring_contacts(img: Image.Image, view: dict, tile: dict) -> None:
-    dot = score_dot_sprite()
-    for corner in _score_dot_corners(view, tile):
-        img.paste(dot, corner, dot)
+    for disc, corner in _score_discs(view, tile):
+        img.paste(disc, corner, disc)
 
 
-def _score_dot_corners(view: dict, tile: dict) -> list[tuple[int, int]]:
-    """Where each score dot's top-left corner goes."""
-    dot = score_dot_sprite()
-    corners = []
+def score_disc_corner(at: str, corner: str) -> tuple[int, int]:
+    """Where a half-diagonal ends: the intersection's corner, which is a printed square's corner."""
+    cx, cy = point_centre(at)
+    dx, dy = CORNER_STEP[corner]
+    return round(cx + dx * CHANNEL / 2), round(cy + dy * CHANNEL / 2)
+
+
+def score_disc_centre(at: str, corner: str) -> tuple[float, float]:
+    """The disc's centre, on the printed square beyond the half-diagonal."""
+    x, y = score_disc_corner(at, corner)
+    dx, dy = CORNER_STEP[corner]
+    return x + dx * SCORE_MARK / 2, y + dy * SCORE_MARK / 2
+
+
+def _score_discs(view: dict, tile: dict) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """Each scoring half-diagonal's disc sprite and its top-left corner, the disc touching the square's corner."""
+    discs = []
+    disc = score_disc_sprite()
     for contact in scoring_contacts(view, tile):
-        x, y = half_diagonal_midpoint(contact["at"], contact["half_diagonal"])
-        corners.append((round(x - dot.width / 2), round(y - dot.height / 2)))
-    return corners
+        corner = contact["half_diagonal"]
+        x, y = score_disc_corner(contact["at"], corner)
+        dx, dy = CORNER_STEP[corner]
+        discs.append((disc, (x if dx > 0 else x - disc.width, y if dy > 0 else y - disc.height)))
+    return discs
 
 
 # --- caption ----------------------------------------------------------------------------------------------------

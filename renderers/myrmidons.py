@@ -89,9 +89,9 @@ GOLD: RGB = (236, 186, 36)
 INK: RGB = (26, 26, 30)
 
 # A tile's layout, as fractions of its side: three columns (sword, shield, movement, in notation order), small
-# icons above big digits. FILL_SPOT is a point of plain tile colour below the digits (the tests read it there).
+# icons above big digits (each icon ~25 px high, 9 px on a phone). FILL_SPOT is a point of plain tile colour below the digits (the tests read it there).
 COLUMNS = (0.2, 0.5, 0.8)
-ICON_Y, ICON_SIZE = 0.24, 0.2
+ICON_Y, ICON_SIZE = 0.25, 0.26
 DIGIT_Y, DIGIT_SIZE = 0.62, 0.39
 FILL_SPOT = (0, round(TILE * 0.41))  # offset from a tile's centre
 
@@ -136,10 +136,10 @@ def _paint_shield(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, colou
 
 def _paint_move(draw: ImageDraw.ImageDraw, x: float, y: float, s: float, colour: RGB) -> None:
     """Two chevrons pointing right: 'how far it goes'."""
-    w = s * 0.2
-    for left in (x + s * 0.06, x + s * 0.46):
-        draw.polygon([(left, y + s * 0.1), (left + w, y + s * 0.1), (left + w + s * 0.3, y + s * 0.5),
-                      (left + w, y + s * 0.9), (left, y + s * 0.9), (left + s * 0.3, y + s * 0.5)], fill=colour)
+    w, reach = s * 0.18, s * 0.26  # narrow enough to stay off a cut tile corner
+    for left in (x + s * 0.04, x + s * 0.4):
+        draw.polygon([(left, y + s * 0.02), (left + w, y + s * 0.02), (left + w + reach, y + s * 0.5),
+                      (left + w, y + s * 0.98), (left, y + s * 0.98), (left + reach, y + s * 0.5)], fill=colour)
 
 
 ICON_PAINTERS = (_paint_sword, _paint_shield, _paint_move)
@@ -197,7 +197,8 @@ def _paint_tile_body(draw: ImageDraw.ImageDraw, big: int, seat: int) -> None:
 @lru_cache(maxsize=256)
 def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, commander: bool = False) -> Image.Image:
     """A myrmidon. values None: blank (a helmet). A Commander: a crown over its small values. Otherwise three
-    columns, sword / shield / movement, each a small icon over a big digit."""
+    columns, sword / shield / movement, each a small icon over a big digit (a tile smaller than the board's: only
+    the digits, centred)."""
     side = SIDES[seat]
 
     def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
@@ -218,10 +219,13 @@ def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, comma
         icon = big * ICON_SIZE
         icon_colour = blend(side.fill, side.edge, 0.62)
         fnt = font(round(big * DIGIT_SIZE), bold=True)
+        with_icons = size >= TILE  # a small tile's icons could not be read on a phone: the legend names its columns
+        digit_y = DIGIT_Y if with_icons else 0.5
         for column, value, paint_icon in zip(COLUMNS, values, ICON_PAINTERS):
             cx = big * column
-            paint_icon(draw, cx - icon / 2, big * ICON_Y - icon / 2, icon, icon_colour)
-            draw.text((cx, big * DIGIT_Y), str(value), font=fnt, fill=side.edge, anchor="mm")
+            if with_icons:
+                paint_icon(draw, cx - icon / 2, big * ICON_Y - icon / 2, icon, icon_colour)
+            draw.text((cx, big * digit_y), str(value), font=fnt, fill=side.edge, anchor="mm")
 
     return supersampled(size, paint)
 

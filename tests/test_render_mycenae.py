@@ -123,7 +123,7 @@ def corners(view: dict) -> list[int]:
 def emblem_pixel(img: Image.Image, view: dict, name: str) -> tuple[int, int, int]:
     """The centre of the emblem in a piece's bottom-right corner: always the army's fill."""
     x0, y0, _, _ = grid(view).box_of(name)
-    return img.getpixel((x0 + round(SQ * 0.865), y0 + round(SQ * 0.865)))
+    return img.getpixel((x0 + round(SQ * myc.EMBLEM_AT), y0 + round(SQ * myc.EMBLEM_AT)))
 
 
 def chip_strip(img: Image.Image, view: dict, name: str) -> Image.Image:

@@ -278,15 +278,18 @@ def test_nothing_is_lit_before_the_first_placement():
     assert myr.LIT_SQUARE not in colours and myr.WHITE not in colours
 
 
-def test_the_half_diagonals_where_the_last_placement_scored_get_a_dot():
+def test_the_half_diagonals_where_the_last_placement_scored_get_a_disc_beside_them_not_on_them():
     view = mid_view(3)
     img = decode(myr.render(view))
+    unmarked = decode(myr.render({**view, "contacts": []}))
     last = view["tiles"][-1]
     scoring = myr.scoring_contacts(view, last)
     assert scoring
     for contact in scoring:
-        x, y = myr.half_diagonal_midpoint(contact["at"], contact["half_diagonal"])
+        x, y = myr.score_disc_centre(contact["at"], contact["half_diagonal"])
         assert img.getpixel((round(x), round(y))) == myr.WHITE, contact
+        x, y = myr.half_diagonal_midpoint(contact["at"], contact["half_diagonal"])  # the spot itself stays seen
+        assert img.getpixel((round(x), round(y))) == unmarked.getpixel((round(x), round(y))), contact
 
 
 def test_the_preview_of_a_placement_lights_the_previewed_tile():
@@ -384,7 +387,7 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
     first = myr.render(view)
     assert myr.render(view) == first
     for cached in (myr.board_layer, myr.intersection_image, myr.segment_sprite, myr.intersection_sprite,
-                   myr.swatch_sprite, myr.score_dot_sprite, myr.board_palette, myr.indexed_layer,
+                   myr.swatch_sprite, myr.score_disc_sprite, myr.board_palette, myr.indexed_layer,
                    myr._indexed_segment, myr._indexed_intersection):
         cached.cache_clear()
     for other in (start_view(4), final_view(4)):  # what was drawn before must not change the palette

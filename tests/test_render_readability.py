@@ -1,9 +1,11 @@
-"""Every text on a board picture reads at phone width, and no caption line is cut.
+"""Every text and marker on a board picture reads at phone width, and no caption line is cut.
 
 Discord shows a picture about 390 px wide on a phone: a ~1000 px board is shown at ~0.4 of its size there. Every
 text drawn (coordinates, captions, panels, legends, the digits and labels inside pieces) must be at least 9 px
 high at that scale. Measured on the fonts' pixel size as drawn, divided by the supersampling of sprites drawn
-large and reduced. A line other than a player's name is never shortened with an ellipsis."""
+large and reduced. The same holds for the markers that carry meaning without text: Myrmidons' sword, shield and
+movement icons on tiles, Mycenae's owner emblems on pieces and Myriath's score marks, measured as the height of
+the pixels each painter covers. A line other than a player's name is never shortened with an ellipsis."""
 
 from __future__ import annotations
 
@@ -12,12 +14,12 @@ import functools
 from dataclasses import dataclass
 
 import pytest
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 import renderers
 from bot.games import GAMES
 from bot.games.playout import random_plies
-from renderers import common, myriath
+from renderers import common, mycenae, myriath, myrmidons
 from renderers.rules_examples import EXAMPLES
 
 PHONE_WIDTH = 390
@@ -70,6 +72,29 @@ class TextRecorder:
                     value.cache_clear()
 
 
+class MarkerRecorder:
+    """Wraps each marker painter: paints it once more on an empty canvas of the same size and records the height
+    of what it covered, at the picture's scale (the text recorder's sprite scale). Shapes of a renderer without
+    markers record nothing."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, texts: TextRecorder):
+        self.heights: list[tuple[str, float]] = []
+        self.texts = texts
+        monkeypatch.setattr(myrmidons, "ICON_PAINTERS",
+                            tuple(self._measured(f"icon {p.__name__}", p) for p in myrmidons.ICON_PAINTERS))
+        monkeypatch.setattr(mycenae, "_paint_emblem", self._measured("emblem", mycenae._paint_emblem))
+        monkeypatch.setattr(myriath, "_paint_score_disc", self._measured("score disc", myriath._paint_score_disc))
+
+    def _measured(self, name, painter):
+        def wrapper(draw, *args, **kwargs):
+            blank = Image.new("RGBA", draw.im.size, (0, 0, 0, 0))
+            painter(ImageDraw.Draw(blank), *args, **kwargs)
+            box = blank.getbbox()
+            self.heights.append((name, (box[3] - box[1]) / self.texts.scale))
+            return painter(draw, *args, **kwargs)
+        return wrapper
+
+
 def sample_views(key: str) -> list[dict]:
     """Positions through a seeded random game for every player count, every view, and the /rules example."""
     game = GAMES[key]
@@ -99,6 +124,26 @@ def test_every_text_is_at_least_9_px_high_at_phone_width_and_no_line_is_cut(key,
     assert not small, f"{len(small)} texts under {MIN_HEIGHT} px at {PHONE_WIDTH} px wide: {small[:12]}"
     cut = sorted({d.text for d in recorder.drawn if d.text.endswith("…")})
     assert not cut, cut
+
+
+MARKED = {"myrmidons": {"icon _paint_sword", "icon _paint_shield", "icon _paint_move"}, "mycenae": {"emblem"},
+          "myriath": {"score disc"}}
+
+
+@pytest.mark.parametrize("key", sorted(MARKED))
+def test_every_marker_is_at_least_9_px_high_at_phone_width(key, monkeypatch):
+    """Sword / shield / movement icons on Myrmidons' tiles, owner emblems on Mycenae's pieces and Myriath's
+    score marks (the marker on every kind of piece and place, in every view)."""
+    markers = MarkerRecorder(monkeypatch, TextRecorder(monkeypatch))
+    widest = 0
+    for view in sample_views(key):
+        img = renderers.RENDERERS[key].draw(view, NAMES[: view["num_players"]])
+        widest = max(widest, img.width)
+    assert {name for name, _ in markers.heights} == MARKED[key]  # every marker was drawn, hence measured
+    scale = PHONE_WIDTH / widest
+    small = sorted({(name, round(height * scale, 1)) for name, height in markers.heights
+                    if height * scale < MIN_HEIGHT})
+    assert not small, f"{len(small)} markers under {MIN_HEIGHT} px at {PHONE_WIDTH} px wide: {small[:12]}"
 
 
 def test_mycenae_setup_line_with_four_players_is_whole(monkeypatch):
