@@ -34,10 +34,10 @@ def migration_files() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-# NORMAL: with WAL, a committed move survives a crash of the bot, not a power loss of the machine. FULL (one flush
-# per commit group) survives both, and cost 15-55 % of the move-written p99 in a burst of 1,000 moves: more than
-# the 10 % that would make it the default here.
-SYNCHRONOUS = "NORMAL"
+# FULL: a committed move survives a power loss of the machine, not only a crash of the bot (NORMAL with WAL). With
+# group commit it costs one flush per group of units, which measured within noise of NORMAL in a burst of 1,000
+# moves on a quiet machine (move-written p99 medians 655 and 707 ms; README, Performance): the 10 % it was allowed.
+SYNCHRONOUS = "FULL"
 
 
 async def open_database(path: str | Path, *, synchronous: str = SYNCHRONOUS) -> aiosqlite.Connection:
