@@ -66,9 +66,15 @@ class Settings:
         log_level = (get("STRATEGOS_LOG_LEVEL") or "INFO").upper()
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        database = get("STRATEGOS_DATABASE") or "strategos.db"
+        if database.lower().startswith(("postgresql://", "postgres://")):
+            # PostgreSQL's schema exists, its store does not yet. Refused here, as itself: read as a path it would
+            # be "a missing folder", with the URL's password in the message.
+            raise SettingsError("STRATEGOS_DATABASE names a PostgreSQL database, and Strategos cannot run on "
+                                "PostgreSQL yet: give the path of a SQLite file (the default is strategos.db)")
         return cls(
             token=get("DISCORD_TOKEN"),
-            database=Path(get("STRATEGOS_DATABASE") or "strategos.db"),
+            database=Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,
             challenge_ttl_hours=ttl_hours,

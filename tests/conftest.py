@@ -6,6 +6,7 @@ import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 
+import asyncpg
 import pytest
 import pytest_asyncio
 import simcord
@@ -13,6 +14,7 @@ from PIL import Image
 
 from bot.app import create_bot
 from bot.settings import Settings
+from postgres_server import start_or_skip
 
 GUILD_ID = 424242424242424242
 
@@ -30,6 +32,37 @@ def no_settings_from_the_callers_shell(monkeypatch):
     for key in list(os.environ):
         if key.startswith("STRATEGOS_") or key == "DISCORD_TOKEN":
             monkeypatch.delenv(key)
+
+
+# Read once at start-up: the autouse fixture above clears STRATEGOS_* variables for each test.
+POSTGRES_REQUIRED = os.environ.get("STRATEGOS_TEST_POSTGRES") == "require"
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL 15 server of this test process (each xdist worker starts its own), stopped at the end. Where the
+    server's programs are missing the tests that need it skip, unless STRATEGOS_TEST_POSTGRES=require (CI)."""
+    server = start_or_skip(os.environ.get("PYTEST_XDIST_WORKER", "main"), POSTGRES_REQUIRED)  # gw0, gw1: one each
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+_postgres_databases = itertools.count(1)
+
+
+@pytest_asyncio.fixture
+async def postgres_dsn(postgres_server):
+    """The DSN of a new, empty database on the test process's PostgreSQL server, dropped after the test."""
+    name = f"test_{next(_postgres_databases)}"
+    admin = await asyncpg.connect(postgres_server.dsn())
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield postgres_server.dsn(name)
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
 
 
 @pytest.fixture

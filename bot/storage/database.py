@@ -24,10 +24,11 @@ class NewerDatabase(DatabaseError):
     """The database was written by a newer Strategos: its schema is ahead of the migrations shipped here."""
 
 
-def migration_files() -> list[tuple[int, str, str]]:
-    """(number, name, sql) for every migration shipped in bot/storage/migrations, in order."""
+def migration_files(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """(number, name, sql) for every migration shipped in bot/storage/migrations/<dialect>, in order. Each dialect
+    (sqlite, postgresql) has its own folder; a number means the same schema in both."""
     found = []
-    for entry in resources.files("bot.storage").joinpath("migrations").iterdir():
+    for entry in resources.files("bot.storage").joinpath("migrations", dialect).iterdir():
         m = _MIGRATION_NAME.fullmatch(entry.name)
         if m:
             found.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))

@@ -1,0 +1,4 @@
+-- The start-up searches cost what the active matches cost, as SQLite's 008: boards a stop cut off before their
+-- post, and the matches with a computer seat to resume.
+CREATE INDEX matches_unannounced ON matches(id) WHERE announced_version < version AND thread_id IS NOT NULL;
+CREATE INDEX match_seats_computers ON match_seats(match_id) WHERE kind = 'computer';
