@@ -255,6 +255,14 @@ def test_refuses_a_view_that_is_not_to_act():
         choose_move(game.view(state, 0), level="grandmaster", seed=0)
 
 
+def moves_in_fresh_interpreters(script: str, key: str, view: str) -> list[str]:
+    """The move `script` prints for `view` (JSON) in two fresh interpreters with other string hashing."""
+    return [subprocess.run(
+        [sys.executable, "-c", script, key], input=view, capture_output=True, text=True, check=True,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed}, cwd=Path(__file__).resolve().parents[1],
+    ).stdout.strip() for hash_seed in ("1", "2")]
+
+
 _OTHER_PROCESS = """
 import json, sys
 from bot.ai import choose_move
@@ -274,9 +282,4 @@ def test_the_move_does_not_depend_on_the_process(key, small_budgets):
     ply = plies[len(plies) // 2]
     view = json.dumps(game.view(ply.state, ply.seat))
     here = choose_move(json.loads(view), level="normal", seed=5)
-    for hash_seed in ("1", "2"):
-        there = subprocess.run(
-            [sys.executable, "-c", _OTHER_PROCESS, key], input=view, capture_output=True, text=True, check=True,
-            env={**os.environ, "PYTHONHASHSEED": hash_seed}, cwd=Path(__file__).resolve().parents[1],
-        ).stdout.strip()
-        assert there == here
+    assert moves_in_fresh_interpreters(_OTHER_PROCESS, key, view) == [here, here]

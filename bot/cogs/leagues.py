@@ -36,6 +36,16 @@ async def autocomplete_league(interaction: discord.Interaction, current: str) ->
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
 
+def league_command(name: str, description: str):
+    """A /league subcommand about one of the server's leagues, named with autocomplete; never in DMs."""
+    def decorate(func):
+        func = app_commands.guild_only()(func)
+        func = app_commands.autocomplete(league=autocomplete_league)(func)
+        func = app_commands.describe(league="Which league")(func)
+        return app_commands.command(name=name, description=description)(func)
+    return decorate
+
+
 async def _league_id(leagues: LeagueService, interaction: discord.Interaction, name: str) -> int:
     return (await leagues.named(interaction.guild_id, name)).id
 
@@ -66,7 +76,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
                      players: app_commands.Range[int, 2, 4] = 2, clock: str | None = None, rated: bool = True,
                      signup_hours: app_commands.Range[int, 1, 720] | None = None,
                      division_size: app_commands.Range[int, 4, 40] | None = None, repeat: str = "none") -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         leagues = leagues_of(interaction)
         league, delivery = await leagues.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
@@ -83,28 +93,19 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
             text += " " + t(lang, "Announcement: {link}", link=where)
         await answer(interaction, text)
 
-    @app_commands.command(name="join", description="Sign up for a league")
-    @app_commands.describe(league="Which league")
-    @app_commands.autocomplete(league=autocomplete_league)
-    @app_commands.guild_only()
+    @league_command("join", "Sign up for a league")
     async def join(self, interaction: discord.Interaction, league: str) -> None:
         await acknowledge(interaction)
         await join_league(interaction, await _league_id(leagues_of(interaction), interaction, league))
 
-    @app_commands.command(name="leave", description="Leave a league (after its start: resigns your unfinished matches)")
-    @app_commands.describe(league="Which league")
-    @app_commands.autocomplete(league=autocomplete_league)
-    @app_commands.guild_only()
+    @league_command("leave", "Leave a league (after its start: resigns your unfinished matches)")
     async def leave(self, interaction: discord.Interaction, league: str) -> None:
         await acknowledge(interaction)
         await leave_league(interaction, await _league_id(leagues_of(interaction), interaction, league))
 
-    @app_commands.command(name="start", description="Start a league now, before sign-up ends (its organiser)")
-    @app_commands.describe(league="Which league")
-    @app_commands.autocomplete(league=autocomplete_league)
-    @app_commands.guild_only()
+    @league_command("start", "Start a league now, before sign-up ends (its organiser)")
     async def start(self, interaction: discord.Interaction, league: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         leagues = leagues_of(interaction)
         started = await leagues.start_now(await _league_id(leagues, interaction, league), interaction.user.id,
                                           _may_manage(interaction), _role_ids(interaction))
@@ -116,12 +117,9 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
             text = t(lang, "✅ **{league}** has started: its matches are open.", league=started.title)
         await answer(interaction, text)
 
-    @app_commands.command(name="cancel", description="Cancel a league (its organiser); running matches go on")
-    @app_commands.describe(league="Which league")
-    @app_commands.autocomplete(league=autocomplete_league)
-    @app_commands.guild_only()
+    @league_command("cancel", "Cancel a league (its organiser); running matches go on")
     async def cancel(self, interaction: discord.Interaction, league: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         leagues = leagues_of(interaction)
         cancelled = await leagues.cancel(await _league_id(leagues, interaction, league), interaction.user.id,
                                          _may_manage(interaction), _role_ids(interaction))
@@ -130,7 +128,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
     @app_commands.command(name="list", description="This server's leagues")
     @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         entries = await leagues_of(interaction).listing(interaction.guild_id)
         lang = language(interaction)
         if not entries:
@@ -142,12 +140,9 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
                  for e in entries[:20]]
         await answer(interaction, t(lang, "**Leagues**") + "\n" + "\n".join(lines))
 
-    @app_commands.command(name="matches", description="A league's pairings, yours first, with links")
-    @app_commands.describe(league="Which league")
-    @app_commands.autocomplete(league=autocomplete_league)
-    @app_commands.guild_only()
+    @league_command("matches", "A league's pairings, yours first, with links")
     async def matches(self, interaction: discord.Interaction, league: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         leagues = leagues_of(interaction)
         found = await leagues.matches_of(await _league_id(leagues, interaction, league), interaction.user.id)
         lang = language(interaction)
@@ -161,12 +156,9 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
             lines.append(f"• {prefix}{table_line(table, found.names, found.league.guild_id, lang)}")
         await answer(interaction, "\n".join(lines))
 
-    @app_commands.command(name="standings", description="A league's standings, privately")
-    @app_commands.describe(league="Which league")
-    @app_commands.autocomplete(league=autocomplete_league)
-    @app_commands.guild_only()
+    @league_command("standings", "A league's standings, privately")
     async def standings(self, interaction: discord.Interaction, league: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         leagues = leagues_of(interaction)
         found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
         left = {p.user_id for p in await leagues.players(found.id) if not p.active}
