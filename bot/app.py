@@ -201,7 +201,8 @@ def main() -> int:
         return 2
     configure_logging(settings.log_level)
     if not settings.token:
-        print("strategos: DISCORD_TOKEN is not set. Put it in .env (see .env.example) or the environment.",
+        print("strategos: DISCORD_TOKEN is not set. Put it in .env (see .env.example) or the environment; "
+              "to try Strategos without one: python -m bot demo",
               file=sys.stderr)
         return 2
     # The database is opened (and migrated) before Discord is contacted, so a broken path or permission is

@@ -37,7 +37,8 @@ def test_missing_token_is_one_clear_line(monkeypatch, capsys, tmp_path):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert app.main() == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["strategos: DISCORD_TOKEN is not set. Put it in .env (see .env.example) or the environment."]
+    assert err == ["strategos: DISCORD_TOKEN is not set. Put it in .env (see .env.example) or the environment; "
+                   "to try Strategos without one: python -m bot demo"]
 
 
 def test_rejected_token_is_one_clear_line(monkeypatch, capsys, tmp_path):
