@@ -23,9 +23,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
+from bot.i18n import N_
 from bot.storage import ClockStore, Match, MemberPrefs, SeatTimers, Timer
 from bot.storage.clocks import DEADLINE, REMINDER
-from bot.i18n import N_
 
 from . import errors
 from .bus import EventBus

@@ -133,7 +133,7 @@ class Explorer:
         rng = random.Random(secrets.randbits(64))
         if move is not None and match.active:
             raise errors.UserError(N_("`move:` works once the match is over, when its whole record is known. "
-                                   "Leave it out to explore from the position now."))
+                                      "Leave it out to explore from the position now."))
         entries = effective_moves(await self.service.repo.moves(match.id))
         if match.active:
             try:
@@ -146,7 +146,7 @@ class Explorer:
                 run = replay_moves(game, len(match.seats), match.seed, match.options, entries, names=match.names)
             except RecordError:
                 raise errors.UserError(N_("This match's moves no longer replay under the current rules, so it "
-                                       "can't be explored.")) from None
+                                          "can't be explored.")) from None
             last = len(run.states) - 1
             start = last if move is None else move
             if not 0 <= start <= last:
@@ -307,8 +307,8 @@ class Explorer:
         match = await self.service.get_match(sandbox.match_id)
         if match.active and any(m.revealing for m in sandbox.line):
             raise errors.UserError(N_("This line shows hidden things (a fight, cargo or a secret setup), and sharing "
-                                   "it would show your own secrets with them, so it can't be shared while the "
-                                   "match runs. Nothing was posted."))
+                                      "it would show your own secrets with them, so it can't be shared while the "
+                                      "match runs. Nothing was posted."))
         game = sandbox.game
         views = [game.view(state, None) for state in sandbox.states]
         who = sandbox.names[sandbox.viewer] if sandbox.viewer is not None else None

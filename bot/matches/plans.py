@@ -19,9 +19,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import N_
 from bot.storage import Match
 from bot.storage.plans import PlanStore, StoredPlan
-from bot.i18n import N_
 
 from . import errors
 from .events import MovePlayed
@@ -102,7 +102,7 @@ class Planner:
             raise errors.UserError(refusal)
         if sandbox.finished or match.version != sandbox.match_version:
             raise errors.UserError(N_("The match moved on since you opened this board: press **Explore** on the "
-                                   "new board to plan from there."))
+                                      "new board to plan from there."))
         sandbox.planning = True
         return self.explorer.reset(sandbox_id, user_id)
 
@@ -125,12 +125,12 @@ class Planner:
             raise errors.UserError(NOT_SAVED[refusal])
         if match.version != sandbox.match_version:
             raise errors.UserError(N_("The match moved on since you opened this board: press **Plan replies** on "
-                                   "the new board. Nothing was saved."))
+                                      "the new board. Nothing was saved."))
         seat = match.seat_of(sandbox.user_id)
         line = sandbox.line
         if not line or len(line) % 2:
             raise errors.UserError(N_("A plan needs your reply after each opponent move you expect: play your answer, "
-                                   "then **Save plan**. Nothing was saved."))
+                                      "then **Save plan**. Nothing was saved."))
         if any(m.assumed or m.revealing for m in line):
             raise errors.UserError(N_("This line depends on hidden information, so it can't be planned."))
         game = sandbox.game

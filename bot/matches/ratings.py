@@ -13,10 +13,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from bot.i18n import N_
 from bot.ratings import LeaderboardPage, MatchResult, Profile, Rating, RatingChange, RatingError, rate_match, replay
 from bot.storage import Match, RatingsMoved, RatingWrite, Repository
 from bot.storage.ratings import RatingStore
-from bot.i18n import N_
 
 from . import catalogue, errors
 

@@ -16,9 +16,9 @@ from typing import Any, Sequence
 
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, format_record, rebuild_state, replay_moves
+from bot.i18n import N_
 from bot.storage import Challenge, LoggedMove, Match
 from bot.storage.plans import PlanStore
-from bot.i18n import N_
 
 from . import errors
 from .events import MovePlayed, TakebackAnswered, TakebackAsked
@@ -218,7 +218,7 @@ class MatchRecords:
         request = self.pending_takeback(match)
         if request is None or match.version != version:
             raise errors.UserError(N_("This take-back request is no longer open: it was answered, or the match "
-                                   "has moved on since."))
+                                      "has moved on since."))
         if seat == request["seat"]:
             raise errors.UserError(N_("That's your own request — waiting for the others."))
         in_play = service.game_of(match).in_play(service.state_of(match))

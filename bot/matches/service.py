@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.i18n import N_
 from bot.storage import (
     Challenge,
     ClockStore,
@@ -34,7 +35,6 @@ from bot.storage import (
     VersionConflict,
 )
 from bot.storage.clocks import DEADLINE
-from bot.i18n import N_
 
 from . import errors
 from .bus import Delivery, EventBus
