@@ -3,8 +3,11 @@ Discord's rules, English for anything missing, and a match played by a Spanish a
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
 import re
+from pathlib import Path
 
 import discord
 import pytest
@@ -16,6 +19,7 @@ from bot import i18n
 from bot.cogs.rules import guide_text
 from bot.cogs.translator import CatalogueTranslator
 from bot.games import GAMES
+from bot.matches import errors
 from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
@@ -108,6 +112,46 @@ def test_descriptions_fit_in_every_language(lang):
             view = game.view(state, 0)
             assert len(alt_text(game.info.title, view, names[:players], match_id=99999, lang=lang)) <= MAX_ALT_TEXT
         assert all(len(m) <= MAX_MESSAGE for m in text_board(game.info.title, view, names[:players], lang=lang))
+
+
+def is_sentence(node: ast.expr) -> bool:
+    """An f-string, a string literal, or one glued to something with +."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return is_sentence(node.left) or is_sentence(node.right)
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def refusals_given_as_finished_sentences(path: Path) -> list[str]:
+    """Where `path` raises a UserError (or a subclass) with an f-string or a plain string literal: a finished
+    English sentence the member's language can't replace. An N_ text (with params) or a name is fine."""
+    kinds = {name for name, value in vars(errors).items()
+             if inspect.isclass(value) and issubclass(value, errors.UserError)}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if name in kinds and is_sentence(node.args[0]):
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node.args[0])[:60]}")
+    return found
+
+
+def test_every_refusal_of_the_match_layer_is_a_translatable_text():
+    matches = Path(errors.__file__).parent
+    found = [where for path in sorted(matches.glob("*.py")) for where in refusals_given_as_finished_sentences(path)]
+    assert found == []
+
+
+def test_the_refusal_scan_sees_f_strings_and_plain_sentences(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('raise errors.UserError(f"Match #{match_id} is over.")\n'
+                      'raise UserError("Nope.")\n'
+                      'raise errors.NotYourChallenge("Not yours.")\n'
+                      'raise errors.UserError(N_("Match #{match} is over."), match=1)\n'
+                      'raise errors.UserError(refusal + " Nothing was saved.")\n'
+                      'raise errors.UserError(NOT_IN_SERVER)\n'
+                      'raise errors.RateLimited(hits[0] + window - now)\n')
+    assert [where.split(":")[1] for where in refusals_given_as_finished_sentences(sample)] == ["1", "2", "3", "5"]
 
 
 def test_a_language_we_do_not_have_gets_english():
@@ -313,3 +357,14 @@ async def test_a_league_answers_each_member_in_hers_and_posts_in_the_servers(wor
     thread = next(thread for thread in world.channel.threads if thread.name == "Ligue : Herbst")
     assert thread.last_message.content.startswith("🚫 **Herbst** a été annulée : annulée par son organisateur.")
     assert "🚫 Annulée." in stored(world, post).content
+
+
+async def test_refusals_of_the_match_layer_answer_in_the_members_language(world, locales):
+    locales[world.bob.id] = "de"
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    running = await world.bob.slash(world.channel, "replay", match=match_id)
+    assert running.ephemeral and running.response.content == (
+        f"Partie #{match_id} läuft noch, daher gibt es noch keine Wiederholung: der Thread bekommt eine, wenn sie "
+        "endet. `/history` zeigt die bisherigen Züge.")
+    english = await world.alice.slash(world.channel, "replay", match=match_id)
+    assert english.response.content.startswith(f"Match #{match_id} is still being played, so it has no replay yet")

@@ -7,6 +7,7 @@ from typing import Any
 
 import renderers
 from bot.games import GAMES, Game, GameInfo, get_game
+from bot.i18n import N_
 
 from . import errors
 
@@ -30,7 +31,7 @@ def info(key: str) -> GameInfo:
     try:
         return get_game(key).info
     except KeyError:
-        raise errors.UserError("I don't know that game. Pick one from the list.") from None
+        raise errors.UserError(N_("I don't know that game. Pick one from the list.")) from None
 
 
 def default_options(game_key: str, players: int) -> dict[str, Any]:
@@ -52,15 +53,15 @@ def checked_options(game: Game, options: dict[str, Any], players: int) -> dict[s
     for key, value in options.items():
         spec = known.get(key)
         if spec is None:
-            raise errors.UserError(f"{game.info.title} has no option `{key}`.")
+            raise errors.UserError(N_("{game} has no option `{key}`."), game=game.info.title, key=key)
         if spec.per_seat:
             values = list(value) if isinstance(value, (list, tuple)) else [value]
             if len(values) != players:
-                raise errors.UserError(f"`{key}` needs one value per player ({players}).")
+                raise errors.UserError(N_("`{key}` needs one value per player ({players})."), key=key, players=players)
         else:
             values = [value]
         if spec.choices and any(v not in spec.choices for v in values):
-            raise errors.UserError(f"`{key}` must be one of: {', '.join(spec.choices)}.")
+            raise errors.UserError(N_("`{key}` must be one of: {choices}."), key=key, choices=", ".join(spec.choices))
         checked[key] = values if spec.per_seat else value
     return checked
 

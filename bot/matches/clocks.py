@@ -23,6 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
+from bot.i18n import N_
 from bot.storage import ClockStore, Match, MemberPrefs, SeatTimers, Timer
 from bot.storage.clocks import DEADLINE, REMINDER
 
@@ -158,7 +159,8 @@ class ClockKeeper:
             deadline = await self.store.timer_due(DEADLINE, match.id, seat)
         if deadline is not None and deadline <= self.clock():
             self.timers.wake(deadline)
-            raise errors.UserError(f"Your time for this move ran out <t:{int(deadline)}:R>, so it can't be played.")
+            raise errors.UserError(N_("Your time for this move ran out <t:{deadline}:R>, so it can't be played."),
+                                   deadline=int(deadline))
 
     async def all_late(self, match: Match, in_play: Sequence[int]) -> bool:
         """Whether every seat still in the game is past her deadline (a simultaneous setup nobody made)."""
@@ -216,8 +218,9 @@ class ClockKeeper:
         accepted with the challenge, so nobody can shorten the time of a game in progress."""
         if change is not None:
             fixed = clock_label(match.clock_seconds) + (" a move" if match.clock_seconds else "")
-            raise errors.UserError(f"The clock of match #{match.id} was set when it started ({fixed}) and can't "
-                                   "change during the game. Choose a clock with `/play` for your next match.")
+            raise errors.UserError(N_("The clock of match #{match} was set when it started ({clock}) and can't change "
+                                      "during the game. Choose a clock with `/play` for your next match."),
+                                   match=match.id, clock=fixed)
         return await self.of(match)
 
     async def prefs(self, user_ids: Sequence[int]) -> dict[int, MemberPrefs]:
@@ -228,8 +231,8 @@ class ClockKeeper:
     async def go_away(self, user_id: int, days: int) -> float:
         """Pause the member's clocks for `days` days (1–14); returns when she is back."""
         if not isinstance(days, int) or not 1 <= days <= MAX_AWAY_DAYS:
-            raise errors.UserError(
-                f"Choose between 1 and {MAX_AWAY_DAYS} days away. To end your time away, use `/back`.")
+            raise errors.UserError(N_("Choose between 1 and {days} days away. To end your time away, use `/back`."),
+                                   days=MAX_AWAY_DAYS)
         until = self.clock() + days * DAY
         await self.store.set_away(user_id, until, self.clock())
         self.timers.wake()

@@ -58,13 +58,13 @@ class StaleBoard(UserError):
 
 class ChallengeClosed(UserError):
     def __init__(self, status: str) -> None:
-        words = {
-            "started": "has already been accepted",
-            "declined": "was declined",
-            "cancelled": "was cancelled",
-            "expired": "has expired",
+        texts = {
+            "started": N_("This challenge has already been accepted."),
+            "declined": N_("This challenge was declined."),
+            "cancelled": N_("This challenge was cancelled."),
+            "expired": N_("This challenge has expired."),
         }
-        super().__init__(f"This challenge {words.get(status, 'is closed')}.")
+        super().__init__(texts.get(status, N_("This challenge is closed.")))
 
 
 class NotYourChallenge(UserError):
@@ -74,8 +74,8 @@ class NotYourChallenge(UserError):
 class BadMove(UserError):
     """An unparsable or illegal move; wraps the engine's message (which may quote what the user typed)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(shorten(message, 400))
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(shorten(message, 400), **params)
 
 
 class RateLimited(UserError):

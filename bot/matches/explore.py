@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, get_game, is_visible, narrate
 from bot.games.record import RecordError, replay_moves
+from bot.i18n import N_
 
 from . import errors
 from .movelog import effective_moves
@@ -131,26 +132,26 @@ class Explorer:
         viewer = match.seat_of(user_id)
         rng = random.Random(secrets.randbits(64))
         if move is not None and match.active:
-            raise errors.UserError("`move:` works once the match is over, when its whole record is known. "
-                                   "Leave it out to explore from the position now.")
+            raise errors.UserError(N_("`move:` works once the match is over, when its whole record is known. "
+                                      "Leave it out to explore from the position now."))
         entries = effective_moves(await self.service.repo.moves(match.id))
         if match.active:
             try:
                 state = game.sample_state(self.service.view(match, viewer), rng)
             except NotImplementedError:
-                raise errors.UserError(f"{game.info.title} can't be explored yet.") from None
+                raise errors.UserError(N_("{game} can't be explored yet."), game=game.info.title) from None
             start = len(entries)
         else:
             try:
                 run = replay_moves(game, len(match.seats), match.seed, match.options, entries, names=match.names)
             except RecordError:
-                raise errors.UserError("This match's moves no longer replay under the current rules, so it "
-                                       "can't be explored.") from None
+                raise errors.UserError(N_("This match's moves no longer replay under the current rules, so it "
+                                          "can't be explored.")) from None
             last = len(run.states) - 1
             start = last if move is None else move
             if not 0 <= start <= last:
-                raise errors.UserError(f"Match #{match.id} has moves 0 to {last}: `move:` {start} is not one of "
-                                       "them (0 is the start).")
+                raise errors.UserError(N_("Match #{match} has moves 0 to {last}: `move:` {start} is not one of them "
+                                          "(0 is the start)."), match=match.id, last=last, start=start)
             state = run.states[start]
         sandbox = Sandbox(
             id=secrets.token_hex(6), match_id=match.id, user_id=user_id, viewer=viewer, game=game,
@@ -176,7 +177,7 @@ class Explorer:
             self._sandboxes.pop(sandbox_id, None)
             raise SandboxExpired()
         if sandbox.user_id != user_id:
-            raise errors.UserError("This Explore board belongs to someone else. Press **Explore** for your own.")
+            raise errors.UserError(N_("This Explore board belongs to someone else. Press **Explore** for your own."))
         sandbox.used_at = self.clock()
         self._sandboxes.move_to_end(sandbox_id)
         return sandbox
@@ -191,7 +192,7 @@ class Explorer:
         sandbox = self.sandbox(sandbox_id, user_id)
         current = self._step(sandbox)
         if current.choices is None or token not in {o.value for o in current.choices.options}:
-            raise errors.UserError("That choice belongs to an earlier step of this Explore board. Pick again.")
+            raise errors.UserError(N_("That choice belongs to an earlier step of this Explore board. Pick again."))
         sandbox.path.append(token)
         after = self._step(sandbox)
         if after.choices is not None and after.choices.move and not after.choices.options:
@@ -207,13 +208,13 @@ class Explorer:
         sandbox = self.sandbox(sandbox_id, user_id)
         current = self._step(sandbox)
         if current.choices is None or current.choices.move is None:
-            raise errors.UserError("That is not a complete move yet: keep choosing.")
+            raise errors.UserError(N_("That is not a complete move yet: keep choosing."))
         return self._play(sandbox, current.seat, current.choices.move)
 
     def choose_result(self, sandbox_id: str, user_id: int, index: int) -> ExploreStep:
         sandbox = self.sandbox(sandbox_id, user_id)
         if sandbox.pending is None or not 0 <= index < len(sandbox.pending[2]):
-            raise errors.UserError("There is no result to choose now. Pick again.")
+            raise errors.UserError(N_("There is no result to choose now. Pick again."))
         seat, move, results = sandbox.pending
         self._extend(sandbox, seat, move, results[index], assumed=results[index].label)
         return self._step(sandbox)
@@ -302,12 +303,12 @@ class Explorer:
         line shows something hidden, because the explorer's own secrets would be in it."""
         sandbox = self.sandbox(sandbox_id, user_id)
         if not sandbox.line:
-            raise errors.UserError("There is no line to share yet: play a move on the Explore board first.")
+            raise errors.UserError(N_("There is no line to share yet: play a move on the Explore board first."))
         match = await self.service.get_match(sandbox.match_id)
         if match.active and any(m.revealing for m in sandbox.line):
-            raise errors.UserError("This line shows hidden things (a fight, cargo or a secret setup), and sharing "
-                                   "it would show your own secrets with them, so it can't be shared while the "
-                                   "match runs. Nothing was posted.")
+            raise errors.UserError(N_("This line shows hidden things (a fight, cargo or a secret setup), and sharing "
+                                      "it would show your own secrets with them, so it can't be shared while the "
+                                      "match runs. Nothing was posted."))
         game = sandbox.game
         views = [game.view(state, None) for state in sandbox.states]
         who = sandbox.names[sandbox.viewer] if sandbox.viewer is not None else None
@@ -351,8 +352,8 @@ def _check_plannable(sandbox: Sandbox, move: str, results: list[Result]) -> None
     revealing_types = REVEALING_EVENTS.get(game.info.key, frozenset())
     if game.is_private_move(move) or len(results) != 1 or any(
             e.get("type") in revealing_types or not is_visible(e, None) for e in results[0].events):
-        raise errors.UserError(f"`{move}` depends on hidden information, so it can't be part of a plan. "
-                               "Pick another move; nothing was changed.")
+        raise errors.UserError(N_("`{move}` depends on hidden information, so it can't be part of a plan. "
+                                  "Pick another move; nothing was changed."), move=move)
 
 
 def picture_banner(sandbox: Sandbox) -> str:

@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import N_
 from bot.storage import Match
 from bot.storage.plans import PlanStore, StoredPlan
 
@@ -31,6 +32,22 @@ from .service import MatchService
 log = logging.getLogger(__name__)
 
 MAX_LEVELS = PLAN_LEVELS
+
+# Why a member may not plan replies now; a refused save says so with "Nothing was saved." (whole sentences, so
+# each language can word them).
+NOT_A_PLAYER = N_("Only the match's players can plan replies.")
+MATCH_OVER = N_("This match is over: there is nothing left to plan.")
+NOT_TWO_PLAYERS = N_("Planned replies are for two-player matches only.")
+IN_SECRET_SETUP = N_("Replies can't be planned during a secret setup.")
+YOUR_TURN = N_("Plan replies after your move, while your opponent is to move. It's your turn now.")
+NOT_SAVED = {
+    NOT_A_PLAYER: N_("Only the match's players can plan replies. Nothing was saved."),
+    MATCH_OVER: N_("This match is over: there is nothing left to plan. Nothing was saved."),
+    NOT_TWO_PLAYERS: N_("Planned replies are for two-player matches only. Nothing was saved."),
+    IN_SECRET_SETUP: N_("Replies can't be planned during a secret setup. Nothing was saved."),
+    YOUR_TURN: N_("Plan replies after your move, while your opponent is to move. It's your turn now. "
+                  "Nothing was saved."),
+}
 
 
 @dataclass(frozen=True)
@@ -65,15 +82,15 @@ class Planner:
         """Why `user_id` may not plan replies in `match` now; None when she may."""
         seat = match.seat_of(user_id)
         if seat is None:
-            return "Only the match's players can plan replies."
+            return NOT_A_PLAYER
         if not match.active:
-            return "This match is over: there is nothing left to plan."
+            return MATCH_OVER
         if len(match.seats) != 2:
-            return "Planned replies are for two-player matches only."
+            return NOT_TWO_PLAYERS
         if self.service.in_secret_setup(match):
-            return "Replies can't be planned during a secret setup."
+            return IN_SECRET_SETUP
         if seat in self.service.to_act(match):
-            return "Plan replies after your move, while your opponent is to move. It's your turn now."
+            return YOUR_TURN
         return None
 
     async def start(self, sandbox_id: str, user_id: int) -> ExploreStep:
@@ -84,8 +101,8 @@ class Planner:
         if refusal:
             raise errors.UserError(refusal)
         if sandbox.finished or match.version != sandbox.match_version:
-            raise errors.UserError("The match moved on since you opened this board: press **Explore** on the "
-                                   "new board to plan from there.")
+            raise errors.UserError(N_("The match moved on since you opened this board: press **Explore** on the "
+                                      "new board to plan from there."))
         sandbox.planning = True
         return self.explorer.reset(sandbox_id, user_id)
 
@@ -105,24 +122,24 @@ class Planner:
         match = await self.service.get_match(sandbox.match_id)
         refusal = self.refusal(match, sandbox.user_id)
         if refusal:
-            raise errors.UserError(refusal + " Nothing was saved.")
+            raise errors.UserError(NOT_SAVED[refusal])
         if match.version != sandbox.match_version:
-            raise errors.UserError("The match moved on since you opened this board: press **Plan replies** on "
-                                   "the new board. Nothing was saved.")
+            raise errors.UserError(N_("The match moved on since you opened this board: press **Plan replies** on "
+                                      "the new board. Nothing was saved."))
         seat = match.seat_of(sandbox.user_id)
         line = sandbox.line
         if not line or len(line) % 2:
-            raise errors.UserError("A plan needs your reply after each opponent move you expect: play your answer, "
-                                   "then **Save plan**. Nothing was saved.")
+            raise errors.UserError(N_("A plan needs your reply after each opponent move you expect: play your answer, "
+                                      "then **Save plan**. Nothing was saved."))
         if any(m.assumed or m.revealing for m in line):
-            raise errors.UserError("This line depends on hidden information, so it can't be planned.")
+            raise errors.UserError(N_("This line depends on hidden information, so it can't be planned."))
         game = sandbox.game
         tree = await self._tree(match, seat)
         level = tree
         for index in range(0, len(line), 2):
             expected, reply = line[index], line[index + 1]
             if expected.seat == seat or reply.seat != seat:
-                raise errors.UserError("A plan alternates your opponent's move and your reply. Nothing was saved.")
+                raise errors.UserError(N_("A plan alternates your opponent's move and your reply. Nothing was saved."))
             digest = view_digest(game.view(sandbox.states[index + 1], seat))
             branch = level.get(expected.move)
             if branch is None or branch["reply"] != reply.move or branch["expect"] != digest:
@@ -151,7 +168,7 @@ class Planner:
         match = await self.service.get_match(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
-            raise errors.UserError("Only the match's players can plan replies.")
+            raise errors.UserError(N_("Only the match's players can plan replies."))
         return await self.store.drop(match.id, seat)
 
     # --- playing it --------------------------------------------------------------------------------------

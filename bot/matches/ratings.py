@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from bot.i18n import N_
 from bot.ratings import LeaderboardPage, MatchResult, Profile, Rating, RatingChange, RatingError, rate_match, replay
 from bot.storage import Match, RatingsMoved, RatingWrite, Repository
 from bot.storage.ratings import RatingStore
@@ -134,11 +135,11 @@ class Ratings:
     async def leaderboard(self, guild_id: int, game: str, member_id: int, page: int = 0) -> LeaderboardPage:
         info = catalogue.info(game)
         if page < 0:
-            raise errors.UserError("There is no page before the first.")
+            raise errors.UserError(N_("There is no page before the first."))
         result = await self.store.leaderboard(guild_id, info.key, offset=page * PAGE_SIZE, limit=PAGE_SIZE,
                                               member_id=member_id)
         if page > 0 and not result.entries:
-            raise errors.UserError("There is no such page: the leaderboard is shorter now.")
+            raise errors.UserError(N_("There is no such page: the leaderboard is shorter now."))
         return result
 
     async def profile(self, guild_id: int, member_id: int) -> list[tuple[Rating, Profile | None]]:

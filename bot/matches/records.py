@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, format_record, rebuild_state, replay_moves
+from bot.i18n import N_
 from bot.storage import Challenge, LoggedMove, Match
 from bot.storage.plans import PlanStore
 
@@ -98,8 +99,8 @@ class MatchRecords:
         """A finished match of the server, for /replay: a running one would show moves in the making."""
         match = await self.service.match_for(match_id, user_id, guild_id)
         if match.active:
-            raise errors.UserError(f"Match #{match.id} is still being played, so it has no replay yet: the thread "
-                                   "gets one when it ends. `/history` shows its moves so far.")
+            raise errors.UserError(N_("Match #{match} is still being played, so it has no replay yet: the thread "
+                                      "gets one when it ends. `/history` shows its moves so far."), match=match.id)
         return match
 
     def public_views(self, match: Match, moves: Sequence[LoggedMove]) -> list[dict[str, Any]]:
@@ -117,9 +118,9 @@ class MatchRecords:
         match = await self.service.get_match(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
-            raise errors.UserError(f"Only the players of match #{match.id} can ask for a rematch.")
+            raise errors.UserError(N_("Only the players of match #{match} can ask for a rematch."), match=match.id)
         if match.active:
-            raise errors.UserError(f"Match #{match.id} is still being played.")
+            raise errors.UserError(N_("Match #{match} is still being played."), match=match.id)
         count = len(match.seats)
         old_seat_at = [(position + 1) % count for position in range(count)]
         position = old_seat_at.index(seat)
@@ -137,7 +138,7 @@ class MatchRecords:
             existing = await self.repo.open_rematch(match.id, self.service.clock())
             if existing is not None:
                 if existing.holds(user_id):
-                    raise errors.UserError("You have already asked for this rematch; waiting for the others.")
+                    raise errors.UserError(N_("You have already asked for this rematch; waiting for the others."))
                 return Rematch(await self.service.accept_challenge(existing.id, user_id, user_name), opened=False)
             challenge = await self.service.create_challenge(
                 guild_id=match.guild_id, channel_id=match.channel_id, challenger_id=user_id,
@@ -184,15 +185,15 @@ class MatchRecords:
         request = self.pending_takeback(match)
         if request is not None:
             if request["seat"] == seat:
-                raise errors.UserError("You have already asked to take that move back; waiting for an answer.")
-            raise errors.UserError(f"**{match.seats[request['seat']].user_name}** has asked to take a move "
-                                   "back; that request is answered first.")
+                raise errors.UserError(N_("You have already asked to take that move back; waiting for an answer."))
+            raise errors.UserError(N_("**{player}** has asked to take a move back; that request is answered first."),
+                                   player=match.seats[request["seat"]].user_name)
         moves = await self.moves(match)
         refusal = self._refusal(match, seat, moves)
         if refusal is None and expected_version is not None and expected_version != match.version:
-            refusal = "That move is no longer the last one, so it can't be taken back."
-        if refusal:
-            raise errors.UserError(refusal)
+            refusal = errors.UserError(N_("That move is no longer the last one, so it can't be taken back."))
+        if refusal is not None:
+            raise refusal
         last = moves[-1]
         request = {"seat": seat, "version": match.version, "agreed": [seat], "undone": last.version,
                    "move": last.move}
@@ -216,15 +217,15 @@ class MatchRecords:
         seat = match.seat_of(user_id)
         request = self.pending_takeback(match)
         if request is None or match.version != version:
-            raise errors.UserError("This take-back request is no longer open: it was answered, or the match "
-                                   "has moved on since.")
+            raise errors.UserError(N_("This take-back request is no longer open: it was answered, or the match "
+                                      "has moved on since."))
         if seat == request["seat"]:
-            raise errors.UserError("That's your own request — waiting for the others.")
+            raise errors.UserError(N_("That's your own request — waiting for the others."))
         in_play = service.game_of(match).in_play(service.state_of(match))
         if seat not in in_play:
-            raise errors.UserError("You are out of this match, so the others decide.")
+            raise errors.UserError(N_("You are out of this match, so the others decide."))
         if seat in request["agreed"]:
-            raise errors.UserError("You have already accepted; waiting for the others.")
+            raise errors.UserError(N_("You have already accepted; waiting for the others."))
         asker = request["seat"]
         if not accept:
             await self._store(match, None)
@@ -244,7 +245,7 @@ class MatchRecords:
         service = self.service
         moves = await self.moves(match)
         if not moves or moves[-1].version != request["undone"]:  # the version guard makes this unreachable
-            raise errors.UserError("That move is no longer the last one, so it can't be taken back.")
+            raise errors.UserError(N_("That move is no longer the last one, so it can't be taken back."))
         undone = moves[-1]
         state = rebuild_state(match.game, len(match.seats), match.seed, match.options, moves[:-1],
                               names=match.names)
@@ -261,27 +262,28 @@ class MatchRecords:
         await self.service.answer_guarded(match, lambda: self.repo.set_takeback(
             match.id, match.version, request, previous=match.takeback))
 
-    def _refusal(self, match: Match, seat: int, moves: Sequence[LoggedMove]) -> str | None:
+    def _refusal(self, match: Match, seat: int, moves: Sequence[LoggedMove]) -> errors.UserError | None:
         """Why the player of `seat` may not take back her last move now (None: she may ask)."""
         game = self.service.game_of(match)
         mine = [i for i, entry in enumerate(moves) if entry.seat == seat]
         if not mine:
-            return "You have no move to take back in this match."
+            return errors.UserError(N_("You have no move to take back in this match."))
         last = moves[mine[-1]]
         if last.move in MATCH_ACTIONS:
-            return "Only a move can be taken back."
+            return errors.UserError(N_("Only a move can be taken back."))
         later = moves[mine[-1] + 1:]
         if later:
             if self._forced(match, moves, mine[-1] + 1):
-                return "A forced move followed yours, so it can't be taken back."
+                return errors.UserError(N_("A forced move followed yours, so it can't be taken back."))
             who = match.seats[later[0].seat].user_name
-            return f"Too late: **{who}** has acted since. A move can only be taken back until the next player acts."
+            return errors.UserError(N_("Too late: **{player}** has acted since. A move can only be taken back "
+                                       "until the next player acts."), player=who)
         if last.private or game.is_private_move(last.move):
-            return "A secret setup move can't be taken back."
+            return errors.UserError(N_("A secret setup move can't be taken back."))
         revealed = self._revealing(game, last.events)
         if revealed:
-            return (f"That move revealed hidden information ({revealed}), so it can't be taken back: you would "
-                    "play it again knowing more.")
+            return errors.UserError(N_("That move revealed hidden information ({revealed}), so it can't be taken "
+                                       "back: you would play it again knowing more."), revealed=revealed)
         return None
 
     @staticmethod

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.i18n import N_
 from bot.storage import (
     Challenge,
     ClockStore,
@@ -75,7 +76,7 @@ def _typed(move: str) -> str:
     """What the user typed, trimmed; refused before any engine sees it when it cannot be a move at all."""
     move = move.strip()
     if len(move) > MAX_MOVE_LENGTH:
-        raise errors.BadMove(f"That is far too long to be a move ({len(move)} characters).")
+        raise errors.BadMove(N_("That is far too long to be a move ({length} characters)."), length=len(move))
     return move
 
 
@@ -259,20 +260,20 @@ class MatchService:
         at `challenger_position` (0 unless a rematch rotates the seats); the invited take the others in order.
         `clock` is a label of CLOCK_CHOICES; None: the server's default."""
         if not is_offered(game_key):
-            raise errors.UserError("That game can't be played here yet.")
+            raise errors.UserError(N_("That game can't be played here yet."))
         if computer_level is not None and computer_level not in COMPUTER_LEVELS:
-            raise errors.UserError(f"The computer plays at these levels: {', '.join(COMPUTER_LEVELS)}.")
+            raise errors.UserError(N_("The computer plays at these levels: {levels}."),
+                                   levels=", ".join(COMPUTER_LEVELS))
         game = get_game(game_key)
         players = len(invited) + 1
         if not game.info.min_players <= players <= game.info.max_players:
-            raise errors.UserError(
-                f"{game.info.title} is for {game.info.min_players}–{game.info.max_players} players, not {players}."
-            )
+            raise errors.UserError(N_("{game} is for {low}–{high} players, not {players}."), game=game.info.title,
+                                   low=game.info.min_players, high=game.info.max_players, players=players)
         named = [i for i in invited if i is not None]
         if challenger_id in named:
-            raise errors.UserError("You can't challenge yourself. Leave `opponent` empty for an open challenge.")
+            raise errors.UserError(N_("You can't challenge yourself. Leave `opponent` empty for an open challenge."))
         if len(set(named)) != len(named):
-            raise errors.UserError("Each opponent can take only one seat.")
+            raise errors.UserError(N_("Each opponent can take only one seat."))
         if not 0 <= challenger_position < players:
             raise ValueError(f"no seat {challenger_position} in a {players}-player challenge")
         options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
@@ -281,7 +282,8 @@ class MatchService:
         async with self._operation(lock_key=None):
             if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
                 raise errors.UserError(
-                    f"You already have {MAX_OPEN_CHALLENGES} open challenges. Cancel one, or wait for answers."
+                    N_("You already have {count} open challenges. Cancel one, or wait for answers."),
+                    count=MAX_OPEN_CHALLENGES
                 )
             self.limiter.check("challenge", challenger_id)
             now = self.clock()
@@ -320,19 +322,19 @@ class MatchService:
         async with self._operation(lock_key=-challenge_id):
             challenge = await self._open_challenge(challenge_id)
             if challenge.holds(user_id):
-                raise errors.UserError("You already have a seat in this challenge.")
+                raise errors.UserError(N_("You already have a seat in this challenge."))
             position = next((s.position for s in challenge.seats
                              if not s.taken and s.invited_id == user_id), None)
             if position is None:
                 position = next((s.position for s in challenge.seats
                                  if not s.taken and s.invited_id is None), None)
             if position is None:
-                raise errors.NotYourChallenge("This challenge is for someone else.")
+                raise errors.NotYourChallenge(N_("This challenge is for someone else."))
             if not await self.repo.take_challenge_seat(challenge.id, position, user_id, user_name):
                 now = await self.get_challenge(challenge.id)
                 if not now.is_open:  # closed under us (cancelled, expired): say what really happened
                     raise errors.ChallengeClosed(now.status)
-                raise errors.UserError("Someone else just took that seat.")
+                raise errors.UserError(N_("Someone else just took that seat."))
             log.info("challenge=%s guild=%s user=%s accepted seat=%s", challenge.id, challenge.guild_id, user_id,
                      position)
             challenge = await self.get_challenge(challenge.id)
@@ -346,15 +348,15 @@ class MatchService:
             challenge = await self._open_challenge(challenge_id)
             if not challenge.invited(user_id):
                 if user_id == challenge.challenger_id:
-                    raise errors.NotYourChallenge("That's your own challenge: use **Cancel** to withdraw it.")
-                raise errors.NotYourChallenge("Only an invited player can decline this challenge.")
+                    raise errors.NotYourChallenge(N_("That's your own challenge: use **Cancel** to withdraw it."))
+                raise errors.NotYourChallenge(N_("Only an invited player can decline this challenge."))
             return await self._close(challenge, "declined", user_id)
 
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> Challenge:
         async with self._operation(lock_key=-challenge_id):
             challenge = await self._open_challenge(challenge_id)
             if user_id != challenge.challenger_id:
-                raise errors.NotYourChallenge("Only the challenger can cancel this challenge.")
+                raise errors.NotYourChallenge(N_("Only the challenger can cancel this challenge."))
             return await self._close(challenge, "cancelled", user_id)
 
     async def _close(self, challenge: Challenge, status: str, user_id: int | None) -> Challenge:
@@ -453,7 +455,7 @@ class MatchService:
         else's pings nobody."""
         match = await self.match_for(match_id, user_id, guild_id)
         if match.thread_id is None:
-            raise errors.UserError("That match's thread is gone, so I can't post its board.")
+            raise errors.UserError(N_("That match's thread is gone, so I can't post its board."))
         self.limiter.check("board", user_id)
         player = match.seat_of(user_id) is not None
         presented = self.bus.publish(BoardRequested(match, ping=player))
@@ -552,7 +554,7 @@ class MatchService:
         """The match if the user still has a secret setup to make (the DM's "Set up in private" button)."""
         match = await self._playable(match_id, user_id, None)
         if not self.in_secret_setup(match) or match.seat_of(user_id) not in self.to_act(match):
-            raise errors.UserError("Your setup is done — nothing more to set up here.")
+            raise errors.UserError(N_("Your setup is done — nothing more to set up here."))
         return match
 
     # --- turns -----------------------------------------------------------------------------------------------
@@ -727,7 +729,7 @@ class MatchService:
                 return await answer()
             except AnswerRaced:
                 continue
-        raise errors.UserError("Several answers arrived at once; please try again.")
+        raise errors.UserError(N_("Several answers arrived at once; please try again."))
 
     async def answer_guarded(self, match: Match, write: Callable[[], Any]) -> None:
         """`write` (guarded by the match's version and the answers read): AnswerRaced when only the answers
@@ -745,11 +747,11 @@ class MatchService:
         seat = match.seat_of(user_id)
         in_play = self.game_of(match).in_play(self.state_of(match))
         if seat not in in_play:
-            raise errors.UserError("You are out of this match, so you can't offer or accept a draw.")
+            raise errors.UserError(N_("You are out of this match, so you can't offer or accept a draw."))
         if any(not match.seats[s].is_member for s in in_play):
-            raise errors.UserError("The computer plays every match to its end: no draws. Play on, or resign.")
+            raise errors.UserError(N_("The computer plays every match to its end: no draws. Play on, or resign."))
         if match.draw_agreed and seat in match.draw_agreed:
-            raise errors.UserError("You have already offered a draw; waiting for an answer.")
+            raise errors.UserError(N_("You have already offered a draw; waiting for an answer."))
         agreed = sorted(set(match.draw_agreed or []) | {seat})
         if not set(in_play) <= set(agreed):
             await self.answer_guarded(match, lambda: self.repo.set_draw_agreed(
@@ -775,9 +777,9 @@ class MatchService:
         match = await self._playable(match_id, user_id, None)
         seat = match.seat_of(user_id)
         if not match.draw_agreed or (expected_version is not None and expected_version != match.version):
-            raise errors.UserError("There is no draw offer to answer (a move since has withdrawn it).")
+            raise errors.UserError(N_("There is no draw offer to answer (a move since has withdrawn it)."))
         if seat in match.draw_agreed:
-            raise errors.UserError("You can't decline your own offer — just play on.")
+            raise errors.UserError(N_("You can't decline your own offer — just play on."))
         await self.answer_guarded(match, lambda: self.repo.set_draw_agreed(
             match.id, match.version, None, previous=match.draw_agreed))
         log.info("match=%s guild=%s user=%s seat=%s declined the draw", match.id, match.guild_id, user_id, seat)
@@ -789,9 +791,9 @@ class MatchService:
         """The checks of a draw offer's Accept / Decline buttons, before anything changes."""
         match = await self._playable(match_id, user_id, None)
         if match.version != version or not match.draw_agreed:
-            raise errors.UserError("This draw offer was withdrawn by a move since.")
+            raise errors.UserError(N_("This draw offer was withdrawn by a move since."))
         if match.seat_of(user_id) in match.draw_agreed:
-            raise errors.UserError("That's your own offer — waiting for the others.")
+            raise errors.UserError(N_("That's your own offer — waiting for the others."))
         return match
 
     async def _playable(self, match_id: int, user_id: int, expected_version: int | None) -> Match:
@@ -861,7 +863,7 @@ class MatchService:
             except RatingsMoved:
                 continue  # another finish moved a shared player's rating first: rate again from it
         else:
-            raise errors.UserError("Too many matches are finishing at once; please try that again.")
+            raise errors.UserError(N_("Too many matches are finishing at once; please try that again."))
         if new_state is not None:
             self._states[(match.id, after.version)] = new_state
         self.clocks.armed(timers)
