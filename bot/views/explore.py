@@ -179,7 +179,9 @@ class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:e:(
         await _show(interaction, step)
 
 
-class ExploreAction(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:e:(?P<sid>[0-9a-f]+):(?P<action>[a-z]+)"):
+# Not the result menu's "sr": a template matching a select's id too would run a stray "back" beside the choice.
+class ExploreAction(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"sg:e:(?P<sid>[0-9a-f]+):(?P<action>(?!sr$)[a-z]+)"):
     def __init__(self, sandbox_id: str, action: str, *, disabled: bool = False):
         label, style = EXPLORE_ACTIONS[action]
         super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
