@@ -12,8 +12,8 @@ from bot.matches.leagues import FORMATS, LeagueService
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
-from bot.views.common import answer, language
-from bot.views.leagues import acknowledge, join_league, leagues_of, leave_league
+from bot.views.common import acknowledge, answer, language
+from bot.views.leagues import join_league, leagues_of, leave_league
 
 from .common import game_choices
 

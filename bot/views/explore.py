@@ -18,7 +18,7 @@ from bot.matches.plans import Planner, plan_lines
 from bot.presenters.explore import ExplorePresenter, explore_file
 from bot.presenters.text import fit
 
-from .common import MatchButton, answer, presenter_of, service_of, single_view, user_action
+from .common import MatchButton, acknowledge, answer, presenter_of, service_of, single_view, user_action
 
 OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 3  # two rows left for the buttons
@@ -49,7 +49,7 @@ class ExploreButton(MatchButton, template=r"sg:x:(?P<match>\d+)"):
 
 
 async def open_explore(interaction: discord.Interaction, match_id: int, move: int | None) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     step = await explorer_of(interaction).open(match_id, interaction.user.id, interaction.guild_id, move)
     content, view = explore_message(step)
     await interaction.followup.send(content, view=view, file=await explore_file(step), ephemeral=True)
@@ -169,7 +169,7 @@ class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:e:(
             raise errors.UserError("Pick one of the options.")
         explorer = explorer_of(interaction)
         explorer.sandbox(self.sandbox_id, interaction.user.id)  # expired or someone else's: said before anything
-        await interaction.response.defer()  # acknowledged before the engine's work and the picture
+        await acknowledge(interaction, edit=True)  # before the engine's work and the picture
         if self.menu == "r":
             if not values[0].isdigit():
                 raise errors.UserError("Pick one of the results.")
@@ -200,7 +200,7 @@ class ExploreAction(discord.ui.DynamicItem[discord.ui.Button],
         if self.action == "share":
             await share_line(interaction, explorer, self.sandbox_id)
             return
-        await interaction.response.defer()  # acknowledged before the engine's work and the picture
+        await acknowledge(interaction, edit=True)  # before the engine's work and the picture
         if self.action in ("plan", "save", "clear"):
             await plan_action(interaction, self.sandbox_id, self.action)
             return

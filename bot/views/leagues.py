@@ -11,7 +11,7 @@ from bot.i18n import ENGLISH, N_, t
 from bot.matches.leagues import LeagueService
 from bot.storage.leagues import League
 
-from .common import answer, language, single_view, user_action
+from .common import acknowledge, answer, language, single_view, user_action
 
 LEAGUE_ACTIONS = {
     "join": (N_("Join"), discord.ButtonStyle.success),
@@ -29,12 +29,6 @@ def league_buttons(league: League, lang: str = ENGLISH) -> discord.ui.View | Non
     if not league.is_open:
         return None
     return single_view(*(LeagueButton(league.id, action, lang) for action in LEAGUE_ACTIONS))
-
-
-async def acknowledge(interaction: discord.Interaction) -> None:
-    """Defer (privately) before the first database read, unless already done."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def join_league(interaction: discord.Interaction, league_id: int) -> None:
