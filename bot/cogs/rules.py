@@ -14,7 +14,7 @@ from bot.presenters.describe import rules_alt_text
 from bot.presenters.pictures import rules_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
 
-from bot.views.common import language
+from bot.views.common import acknowledge, language
 
 from .common import all_game_choices
 
@@ -36,13 +36,13 @@ class RulesCog(commands.Cog, name="Rules"):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=all_game_choices())
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        await acknowledge(interaction)  # before the guide is read from the package and the diagram drawn
         info, lang = catalogue.info(game), language(interaction)
         players = (t(lang, "{count} players", count=info.min_players) if info.min_players == info.max_players
                    else t(lang, "{low}–{high} players", low=info.min_players, high=info.max_players))
         embed = discord.Embed(title=t(lang, "{game} — how to play", game=info.title),
                               description=guide_text(game, lang)[:EMBED_DESCRIPTION_LIMIT])
         embed.set_footer(text=t(lang, "{players} · start a match with /play", players=players))
-        await interaction.response.defer(ephemeral=True, thinking=True)
         file = await rules_file(game, rules_alt_text(game, lang))
         kwargs = {}
         if file is not None:
