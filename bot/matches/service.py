@@ -541,15 +541,6 @@ class MatchService:
             return None
         return Request(pending["requester"], pending["asked"], pending["move"])
 
-    async def confirmation_for(self, match_id: int, user_id: int, move: str) -> tuple[Match, str, str] | None:
-        """(match, canonical move, question) when a typed move must be confirmed before it is played (a burn);
-        None when it can be played at once. Raises what submit_move would for a move that can't be played."""
-        move = _typed(move)
-        match = await self._playable(match_id, user_id, None)
-        canonical = self._canonical(match, self._seat_to_act(match, user_id), move)
-        question = confirmation_for(match.game, canonical)
-        return (match, canonical, question) if question else None
-
     async def secret_setup_for(self, match_id: int, user_id: int) -> Match:
         """The match if the user still has a secret setup to make (the DM's "Set up in private" button)."""
         match = await self._playable(match_id, user_id, None)

@@ -58,7 +58,6 @@ def turn_caption(
     """The caption of a board post; `played` is the action that led to it (None: a first or re-posted board).
     Written in `lang` (the server's language); the games' own narration and end reasons stay English."""
     names = match.names
-    # "#{match} ·" stays in every language: a repair after a crash finds the match's board posts by it
     lines = [t(lang, "**{game}** · match #{match} · move {ply}", game=game.info.title, match=match.id,
                ply=view.get("ply", 0))]
     if played is not None:
