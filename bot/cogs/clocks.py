@@ -14,7 +14,7 @@ from bot.presenters.clock_text import clock_lines
 from bot.storage import MemberPrefs
 from bot.views.common import acknowledge, answer, language, service_of
 
-from .common import autocomplete_match
+from .common import autocomplete_match, may_manage
 
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
@@ -94,14 +94,13 @@ class ClocksCog(commands.Cog, name="Clocks"):
                        value: str | None = None, role: discord.Role | None = None) -> None:
         await acknowledge(interaction)
         service, lang = service_of(interaction), language(interaction)
-        permissions = getattr(interaction.user, "guild_permissions", None)
-        may_manage = bool(permissions and permissions.manage_guild)
+        manager = may_manage(interaction)
         head = ""
         if setting is not None or value is not None or role is not None:
             changed = await service.server_settings.change(interaction.guild_id, setting or "", value or "",
-                                                           may_manage=may_manage, role_id=role.id if role else None)
+                                                           may_manage=manager, role_id=role.id if role else None)
             head = t(lang, changed.saved) + "\n"
-        values = await service.server_settings.for_manager(interaction.guild_id, may_manage=may_manage)
+        values = await service.server_settings.for_manager(interaction.guild_id, may_manage=manager)
         lines = [f"• **{t(lang, spec.title)}**: {t(lang, spec.label_of(values[key]))} — "
                  f"{t(lang, spec.description)}" for key, spec in SETTINGS.items()]
         await answer(interaction, head + t(lang, "**Server settings**") + "\n" + "\n".join(lines))

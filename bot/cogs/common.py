@@ -1,4 +1,4 @@
-"""What the cogs share: the game choices and the match autocomplete."""
+"""What the cogs share: the game choices, the match autocomplete, and whether a member may manage the server."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ from bot.i18n import ENGLISH, t
 from bot.matches import MatchService, catalogue
 from bot.storage import Match
 from bot.views.common import language, service_of
+
+
+def may_manage(interaction: discord.Interaction) -> bool:
+    """The member holds Manage Server here (never in DMs)."""
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and permissions.manage_guild)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

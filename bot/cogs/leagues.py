@@ -15,15 +15,10 @@ from bot.presenters.text import message_link
 from bot.views.common import acknowledge, answer, language
 from bot.views.leagues import join_league, leagues_of, leave_league
 
-from .common import game_choices
+from .common import game_choices, may_manage
 
 STATUS = {"signup": N_("sign-up open"), "running": N_("under way"), "finished": N_("finished"),
           "cancelled": N_("cancelled")}
-
-
-def _may_manage(interaction: discord.Interaction) -> bool:
-    permissions = getattr(interaction.user, "guild_permissions", None)
-    return bool(permissions and permissions.manage_guild)
 
 
 def _role_ids(interaction: discord.Interaction) -> list[int]:
@@ -80,7 +75,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         leagues = leagues_of(interaction)
         league, delivery = await leagues.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
-            may_manage=_may_manage(interaction), role_ids=_role_ids(interaction), name=name, game=game,
+            may_manage=may_manage(interaction), role_ids=_role_ids(interaction), name=name, game=game,
             format=format, rounds=rounds, players=players, clock=clock, rated=rated, signup_hours=signup_hours,
             division_size=division_size, repeat=repeat)
         await delivery
@@ -108,7 +103,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         await acknowledge(interaction)
         leagues = leagues_of(interaction)
         started = await leagues.start_now(await _league_id(leagues, interaction, league), interaction.user.id,
-                                          _may_manage(interaction), _role_ids(interaction))
+                                          may_manage(interaction), _role_ids(interaction))
         lang = language(interaction)
         if started.thread_id:
             text = t(lang, "✅ **{league}** has started: its matches are open — see {thread}.", league=started.title,
@@ -122,7 +117,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         await acknowledge(interaction)
         leagues = leagues_of(interaction)
         cancelled = await leagues.cancel(await _league_id(leagues, interaction, league), interaction.user.id,
-                                         _may_manage(interaction), _role_ids(interaction))
+                                         may_manage(interaction), _role_ids(interaction))
         await answer(interaction, t(language(interaction), "🚫 **{league}** is cancelled.", league=cancelled.title))
 
     @app_commands.command(name="list", description="This server's leagues")
