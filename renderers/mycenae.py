@@ -693,10 +693,8 @@ def badge_image(badge: Badge) -> Image.Image:
     text_x = 20 + SWATCH
     right = badge.width - 10
     you = " (you)" if badge.you else ""
-    for size in (26, TEXT_MIN):  # a little smaller before shortening: a four-player badge is narrow
-        name_font = font(size, bold=True)
-        if text_width(badge.name + you, name_font) <= right - text_x:
-            break
+    # a little smaller before shortening: a four-player badge is narrow
+    name_font = font(fitting_size(badge.name + you, right - text_x, (26, TEXT_MIN), bold=True), bold=True)
     name = fit_text(badge.name, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
     draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm")
     tag_font, detail_font = font(TEXT_MIN, bold=True), font(TEXT_MIN)
