@@ -1,7 +1,8 @@
 """The SQL of planned replies: one plan per player of a match, and the moves plans made.
 
-Portable SQL only (ON CONFLICT upserts, no SQLite-only statements), on the Repository's connection and
-transaction lock, so a plan is never written halfway through a move being saved.
+Portable SQL only (ON CONFLICT upserts, no SQLite-only statements). Writes take the Repository's transaction
+lock, so a plan is never written halfway through a move being saved; reads go to its reading connection, as the
+other stores' do.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .repository import Repository
+from .repository import Repository, read
 
 
 @dataclass(frozen=True)
@@ -28,16 +29,17 @@ class PlanStore:
         self.db = repo.db
 
     async def get(self, match_id: int, seat: int) -> StoredPlan | None:
-        async with self.db.execute("SELECT * FROM plans WHERE match_id = ? AND seat = ?", (match_id, seat)) as cur:
+        sql = "SELECT * FROM plans WHERE match_id = ? AND seat = ?"
+        async with read(self.repo.reader, sql, (match_id, seat)) as cur:
             row = await cur.fetchone()
         return _plan(row) if row else None
 
     async def of_match(self, match_id: int) -> list[StoredPlan]:
-        async with self.db.execute("SELECT * FROM plans WHERE match_id = ? ORDER BY seat", (match_id,)) as cur:
+        async with read(self.repo.reader, "SELECT * FROM plans WHERE match_id = ? ORDER BY seat", (match_id,)) as cur:
             return [_plan(row) for row in await cur.fetchall()]
 
     async def every_plan(self) -> list[StoredPlan]:
-        async with self.db.execute("SELECT * FROM plans ORDER BY match_id, seat") as cur:
+        async with read(self.repo.reader, "SELECT * FROM plans ORDER BY match_id, seat") as cur:
             return [_plan(row) for row in await cur.fetchall()]
 
     async def save(self, plan: StoredPlan, now: float) -> None:
@@ -71,7 +73,7 @@ class PlanStore:
                 )
 
     async def planned_versions(self, match_id: int) -> set[int]:
-        async with self.db.execute("SELECT version FROM planned_moves WHERE match_id = ?", (match_id,)) as cur:
+        async with read(self.repo.reader, "SELECT version FROM planned_moves WHERE match_id = ?", (match_id,)) as cur:
             return {row["version"] for row in await cur.fetchall()}
 
 
