@@ -172,8 +172,8 @@ class LeagueStore:
             (kind, -league_id, due_at))
 
     async def set_timer(self, kind: str, league_id: int, due_at: float) -> None:
-        async with self.repo.transaction():
-            await self._set_timer(kind, league_id, due_at)
+        """A league timer on its own: a unit of the store's group commit, like a match's timer."""
+        await self.repo.set_timer(kind, -league_id, due_at)
 
     async def get(self, league_id: int) -> League | None:
         row = await self._one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
