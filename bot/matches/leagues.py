@@ -372,8 +372,8 @@ class LeagueService:
 
     async def _start(self, league: League, players: list[LeaguePlayer]) -> None:
         """Fix divisions (by rating, strongest first) and each player's rating for the tie-break; signup → running."""
-        mus = await self.store.ratings(league.guild_id, league.game, [p.user_id for p in players])
-        rating = {p.user_id: display_rating(mus[p.user_id]) if p.user_id in mus else UNRATED for p in players}
+        found = await self.matches.ratings.store.ratings_of(league.guild_id, league.game, [p.user_id for p in players])
+        rating = {p.user_id: display_rating(found[p.user_id].mu) if p.user_id in found else UNRATED for p in players}
         ordered = sorted(players, key=lambda p: (-rating[p.user_id], p.joined_at, p.user_id))
         ids = [p.user_id for p in ordered]
         if league.format == "round_robin":

@@ -239,16 +239,6 @@ class LeagueStore:
                 (now, league_id, user_id))
             return cur.rowcount == 1
 
-    async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, float]:
-        """Members' current model mu in this game on this server (members without a rating are missing)."""
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" * len(user_ids))
-        rows = await self._all(
-            f"SELECT member_id, mu FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})",
-            (guild_id, game, *user_ids))
-        return {r[0]: r[1] for r in rows}
-
     # --- the league's course -------------------------------------------------------------------------------
 
     async def start(self, league_id: int, now: float, total_rounds: int,
