@@ -10,7 +10,6 @@ step simply runs it again (start-up looks at every running league).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any, Collection
@@ -29,6 +28,7 @@ from . import errors
 from .bus import Delivery, EventBus
 from .catalogue import checked_options, default_options, info, is_offered
 from .events import MatchEnded, MatchEvent
+from .locks import KeyedLocks
 from .server_settings import ORGANISER_ROLE
 from .service import MatchService
 
@@ -132,7 +132,7 @@ class LeagueService:
         self.store = LeagueStore(matches.repo)
         self.clock = matches.clock
         self.bus = league_bus()
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         matches.timers.on(SIGNUP_TIMER, self._signup_ended)
         matches.timers.on(STEP_TIMER, self._step_due)
         matches.bus.subscribe(self._on_match_event)
@@ -150,9 +150,6 @@ class LeagueService:
 
     async def idle(self) -> None:
         await self.bus.idle()
-
-    def _lock(self, league_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(league_id, asyncio.Lock())
 
     # --- looking leagues up --------------------------------------------------------------------------------
 
@@ -262,7 +259,7 @@ class LeagueService:
         await self.store.set_posts(league_id, message_id, thread_id)
 
     async def join(self, league_id: int, user_id: int, user_name: str) -> League:
-        async with self._lock(league_id):
+        async with self._locks.hold(league_id):
             league = await self.get(league_id)
             if not league.is_open:
                 raise errors.UserError(N_("**{league}** has ended: nobody can join it any more."), league=league.title)
@@ -282,7 +279,7 @@ class LeagueService:
     async def leave(self, league_id: int, user_id: int) -> tuple[League, list[int]]:
         """Before the start she is simply off the list; after it her unfinished league matches are resigned
         (the others score them) and she is paired no more. Returns the league and the matches resigned."""
-        async with self._lock(league_id):
+        async with self._locks.hold(league_id):
             league = await self.get(league_id)
             if not league.is_open:
                 raise errors.UserError(N_("**{league}** has ended: there is nothing to leave."), league=league.title)
@@ -324,7 +321,7 @@ class LeagueService:
 
     async def start_now(self, league_id: int, user_id: int, may_manage: bool,
                         role_ids: Collection[int] = ()) -> League:
-        async with self._lock(league_id):
+        async with self._locks.hold(league_id):
             league = await self.get(league_id)
             await self._may_organise(league, user_id, may_manage, role_ids)
             if league.status != "signup":
@@ -340,7 +337,7 @@ class LeagueService:
         return await self.get(league_id)
 
     async def cancel(self, league_id: int, user_id: int, may_manage: bool, role_ids: Collection[int] = ()) -> League:
-        async with self._lock(league_id):
+        async with self._locks.hold(league_id):
             league = await self.get(league_id)
             await self._may_organise(league, user_id, may_manage, role_ids)
             if not league.is_open:
@@ -355,7 +352,7 @@ class LeagueService:
 
     async def _signup_ended(self, timer: Any) -> None:
         league_id = -timer.ref_id
-        async with self._lock(league_id):
+        async with self._locks.hold(league_id):
             league = await self.store.get(league_id)
             if league is None or league.status != "signup":
                 return
@@ -405,7 +402,7 @@ class LeagueService:
     async def advance(self, league_id: int) -> None:
         """Do whatever the league's state calls for, each part once: write the first round; create and start
         the current round's matches; post new standings; pair the next Swiss round; finish. Safe to repeat."""
-        async with self._lock(league_id):
+        async with self._locks.hold(league_id):
             while True:
                 league = await self.store.get(league_id)
                 if league is None or league.status != "running":

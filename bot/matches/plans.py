@@ -12,7 +12,6 @@ Plans are stored (they survive restarts) and shown to their owner only, until a 
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
@@ -26,6 +25,7 @@ from bot.storage.plans import PlanStore, StoredPlan
 from . import errors
 from .events import MovePlayed
 from .explore import PLAN_LEVELS, Explorer, ExploreStep, Sandbox
+from .locks import KeyedLocks
 from .movelog import effective_moves
 from .service import MatchService
 
@@ -70,7 +70,7 @@ class Planner:
         self.explorer = explorer
         self.store = PlanStore(service.repo)
         # One plan decision at a time per match: a restart's catch-up never races that match's events.
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         # Matches that may hold a plan: a move of any other match costs no read (plans are rare, moves are not).
         # Filled at start-up from the stored plans and by every saved plan; a match leaves it once a move finds none.
         self._planned: set[int] = set()
@@ -178,7 +178,7 @@ class Planner:
         stored = sorted({plan.match_id for plan in await self.store.every_plan()})
         self._planned.update(stored)
         for match_id in stored:
-            async with self._lock(match_id):
+            async with self._locks.hold(match_id):
                 match = await self.service.get_match(match_id)
                 for plan in await self.store.of_match(match_id):
                     if match.version == plan.version + 1:
@@ -186,18 +186,10 @@ class Planner:
                     elif match.version > plan.version or not match.active:
                         await self._drop(match, plan, "the match moved on while the bot was down")
 
-    def _lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
-
     async def _on_event(self, event: Any) -> bool:
         if isinstance(event, MovePlayed) and event.match.id in self._planned:
-            lock = self._lock(event.match.id)
-            try:
-                async with lock:
-                    await self._played(event)
-            finally:
-                if not lock.locked() and not getattr(lock, "_waiters", None):
-                    self._locks.pop(event.match.id, None)  # only matches being decided keep a lock
+            async with self._locks.hold(event.match.id):
+                await self._played(event)
         return True
 
     async def _played(self, event: MovePlayed) -> None:

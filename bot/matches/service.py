@@ -51,6 +51,7 @@ from .events import (
     MovePlayed,
     SetupProgress,
 )
+from .locks import KeyedLocks
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
 from .ratings import ATTEMPTS as RATING_ATTEMPTS
@@ -157,7 +158,7 @@ class MatchService:
         self.server_settings = ServerSettings(clock_store)
         self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act)
         self.timers.on(DEADLINE, self._deadline_passed)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
         self._idle = asyncio.Event()
@@ -185,14 +186,8 @@ class MatchService:
             if lock_key is None:
                 yield
             else:
-                lock = self._locks.setdefault(lock_key, asyncio.Lock())
-                try:
-                    async with lock:
-                        yield
-                finally:
-                    # Locks of idle matches are dropped, so the table holds only matches being acted on.
-                    if not lock.locked() and not getattr(lock, "_waiters", None):
-                        self._locks.pop(lock_key, None)
+                async with self._locks.hold(lock_key):
+                    yield
         finally:
             self._inflight -= 1
             if self._inflight == 0:
