@@ -9,8 +9,8 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.matches.clocks import MAX_AWAY_DAYS
-from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS, clock_label
-from bot.presenters.clock_text import clock_lines
+from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS
+from bot.presenters.clock_text import clock_lines, clock_name
 from bot.storage import MemberPrefs
 from bot.views.common import acknowledge, answer, language, service_of
 
@@ -66,7 +66,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
         if state.clock_seconds is None:
             await answer(interaction, t(lang, "Match #{match} has no clock.", match=found.id))
             return
-        label = t(lang, clock_label(state.clock_seconds), context="choice_name")
+        label = clock_name(state.clock_seconds, lang)
         lines = [t(lang, "Match #{match}: {clock} a move.", match=found.id, clock=label),
                  *clock_lines(found, state, lang)]
         await answer(interaction, "\n".join(lines))

@@ -11,12 +11,11 @@ import discord
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import MatchService, PrivateChannel, catalogue
 from bot.matches.events import MatchStarted
-from bot.matches.server_settings import clock_label
 from bot.storage import Challenge, Match
 
 from .board import BoardPresenter
 from .captions import side_name
-from .clock_text import start_note
+from .clock_text import clock_name, start_note
 from .controls import Controls
 from .text import fit, mentions, message_link
 
@@ -54,7 +53,7 @@ def challenge_text(challenge: Challenge, lang: str = ENGLISH) -> str:
         lines.append(t(lang, "Options: {options}",
                        options=", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items())))
     if challenge.clock_seconds:  # the clock's label as the /play choice shows it
-        clock = t(lang, clock_label(challenge.clock_seconds), context="choice_name")
+        clock = clock_name(challenge.clock_seconds, lang)
         lines.append(t(lang, "Clock: {clock} a move.", clock=clock))
     else:
         lines.append(t(lang, "No clock."))

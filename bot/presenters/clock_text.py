@@ -47,11 +47,16 @@ def games_note(match: Match, clock: MatchClock, viewer: int, lang: str = ENGLISH
     return " · ".join(parts)
 
 
+def clock_name(seconds: int, lang: str = ENGLISH) -> str:
+    """A clock's time per move as /play's clock choice names it ("3 days"), in `lang`."""
+    return t(lang, clock_label(seconds), context="choice_name")
+
+
 def start_note(clock: MatchClock, seat: int, lang: str = ENGLISH) -> str:
     """The clock line of a player's private "your match has started" message."""
     if clock.clock_seconds is None:
         return "\n" + t(lang, "This match has no clock.")
-    label = t(lang, clock_label(clock.clock_seconds), context="choice_name")
+    label = clock_name(clock.clock_seconds, lang)
     deadline = clock.deadlines.get(seat)
     if deadline:
         return "\n" + t(lang, "Clock: {clock} a move. Your first move is due {due}.", clock=label, due=due(deadline))

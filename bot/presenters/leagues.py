@@ -16,10 +16,10 @@ from bot.matches.leagues import (
     FORMATS, DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, LeagueService, RosterChanged,
     RoundStarted, StandingsChanged,
 )
-from bot.matches.server_settings import clock_label
 from bot.storage.leagues import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
 
+from .clock_text import clock_name
 from .pictures import QUEUE
 from .text import fit, mentions, message_link
 
@@ -36,7 +36,7 @@ def league_summary(league: League, lang: str = ENGLISH) -> str:
     tables = ", " + t(lang, "tables of {size}", size=league.table_size) if league.table_size > 2 else ""
     count = league.total_rounds or league.rounds
     rounds = ", " + t(lang, "{count} rounds", count=count) if league.format == "swiss" and count else ""
-    clock = (t(lang, "{clock} a move", clock=t(lang, clock_label(league.clock_seconds))) if league.clock_seconds
+    clock = (t(lang, "{clock} a move", clock=clock_name(league.clock_seconds, lang)) if league.clock_seconds
              else t(lang, "no clock"))
     rated = t(lang, "rated") if league.rated else t(lang, "unrated")
     repeat = " · " + t(lang, "repeats monthly") if league.repeat == "monthly" else ""
