@@ -20,6 +20,7 @@ from bot.storage.leagues import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
 
 from .clock_text import clock_name
+from .describe import MAX_ALT_TEXT
 from .pictures import QUEUE
 from .text import fit, mentions, message_link
 
@@ -27,7 +28,6 @@ log = logging.getLogger(__name__)
 
 STANDINGS_FILENAME = "standings.png"
 LEGEND = "Ties: Sonneborn-Berger (SB), games between the tied, wins (W), rating"
-ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 Buttons = Callable[[League, str], "discord.ui.View | None"]  # the league, the language
 
 
@@ -80,7 +80,7 @@ def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str],
         head = " " + t(lang, "Division {number}:", number=table.division) if len(tables) > 1 else ""
         rows = "; ".join(f"{s.rank}. {names.get(s.player, s.player)} {points_text(s.points)}" for s in table.rows)
         parts.append(f"{head} {rows}.")
-    return fit("".join(parts), ALT_TEXT_LIMIT)
+    return fit("".join(parts), MAX_ALT_TEXT)
 
 
 async def standings_file(league: League, tables: list[DivisionTable], names: dict[int, str],
