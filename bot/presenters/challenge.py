@@ -14,9 +14,9 @@ from bot.matches.events import MatchStarted
 from bot.storage import Challenge, Match
 
 from .board import BoardPresenter
-from .captions import side_name
 from .clock_text import clock_name, start_note
 from .controls import Controls
+from .describe import side_of
 from .text import fit, mentions, message_link
 
 log = logging.getLogger(__name__)
@@ -152,7 +152,7 @@ class ChallengePresenter:
             if not seat.is_member:
                 continue
             view = self.service.view(match, seat.seat)
-            side = side_name(view, seat.seat, lang) or f"{seat.seat + 1}"
+            side = side_of(view, seat.seat, lang)
             text = t(lang, "Your {game} match #{match} has started: you play **{side}**. Thread: {link}", game=title,
                      match=match.id, side=side, link=link)
             prompt = secret and seat.seat in setting_up

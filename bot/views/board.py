@@ -12,8 +12,7 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue
-from bot.presenters.captions import side_name
-from bot.presenters.describe import alt_text, text_board
+from bot.presenters.describe import alt_text, side_of, text_board
 from bot.presenters.pictures import render_file
 from bot.storage import Match
 
@@ -81,7 +80,7 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     mine = await service_of(interaction).private_view(match_id, interaction.user.id)
     match, seat = mine.match, mine.seat
     lang = language(interaction)
-    side = side_name(mine.view, seat, lang) or f"{seat + 1}"
+    side = side_of(mine.view, seat, lang)
     title = catalogue.info(match.game).title
     lines = [t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=match.id, game=title,
                side=side)]
