@@ -3,7 +3,7 @@
     python -m bot.extract_texts          # rewrite the template
     python -m bot.extract_texts --check  # exit 1 if the template is out of date
 
-A tool at the top of the program, like bot/bench.py: it builds the bot to read its command tree.
+A tool at the top of the program: it builds the bot to read its command tree.
 
 Two sources: the texts the code passes to `t(lang, "…")` or marks with `N_("…")` (read from the source, so no
 text is missed for want of running it), and the slash commands' names, descriptions and choices (read from the

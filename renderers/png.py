@@ -1,7 +1,7 @@
 """Pictures as PNG bytes: every renderer's output goes through encode_png.
 
-Measured on a ~1000x1000 board (python -m renderers.bench): an RGB PNG spends ~14 ms in Pillow's encoder, mostly on
-PNG's per-row filter choice, which no zlib level or strategy avoids. A board picture fits a 256-colour palette
+Measured on a ~1000x1000 board (python -m benchmarks.renders): an RGB PNG spends ~14 ms in Pillow's encoder, mostly
+on PNG's per-row filter choice, which no zlib level or strategy avoids. A board picture fits a 256-colour palette
 easily (~1,000 distinct colours, 99% of the pixels in fewer than 120 of them: squares, panels, piece bodies; the
 rest are antialiased edges, where a shade a few levels off cannot be seen), and a palette PNG has one byte a pixel
 and needs no filtering. Its deflate is then the largest cost left: zlib-ng's level 2 does it in ~1.2 ms where zlib's

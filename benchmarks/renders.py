@@ -1,7 +1,7 @@
 """Renderer benchmark: how long it takes to turn a view into PNG bytes, over positions from seeded random games.
 
-    python -m renderers.bench                     # every game with a renderer and an engine, every player count
-    python -m renderers.bench archimedes --games 20
+    python -m benchmarks.renders                     # every game with a renderer and an engine, every player count
+    python -m benchmarks.renders archimedes --games 20
 
 Prints a Markdown table for the README. The budget (docs/design.md, Performance) is a render median of at most
 1.2x the time of a PNG encode of a flat image of the same size; the "flat encode" column measures that reference
@@ -28,11 +28,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from . import RENDERERS
-from .common import BACKGROUND, _text_stamp, fit_text, text_width
-from .png import encode_png
+from renderers import RENDERERS
+from renderers.common import BACKGROUND, _text_stamp, fit_text, text_width
+from renderers.png import encode_png
 
-ROOT = Path(__file__).resolve().parent.parent  # where `python -m renderers.bench` is run from
+from .stats import percentile
+
+ROOT = Path(__file__).resolve().parent.parent  # where `python -m benchmarks.renders` is run from
 
 
 def player_counts(key: str) -> range:
@@ -58,13 +60,6 @@ def views_for(key: str, players: int, games: int, every: int) -> list[dict]:
     return views
 
 
-def percentile(values: list[float], pct: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * pct // 100))  # ceil without floats
-    return ordered[int(rank) - 1]
-
-
 def _ms(seconds: float) -> float:
     return seconds * 1000
 
@@ -79,7 +74,7 @@ def cold_once(key: str, players: int) -> float:
 
 def cold_render(key: str, players: int, runs: int) -> float:
     """Median over `runs` fresh processes of the very first render: nothing cached, nothing imported lazily yet."""
-    code = f"from renderers.bench import cold_once; print(cold_once({key!r}, {players}))"
+    code = f"from benchmarks.renders import cold_once; print(cold_once({key!r}, {players}))"
     times = []
     for _ in range(runs):
         out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -175,7 +170,7 @@ def row(r: Result) -> str:
 def main(argv: list[str] | None = None) -> int:
     from bot.games import GAMES
 
-    parser = argparse.ArgumentParser(prog="python -m renderers.bench")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.renders")
     parser.add_argument("games", nargs="*", default=[k for k in RENDERERS if k in GAMES])
     parser.add_argument("--games", dest="count", type=int, default=6, help="random games per game and player count")
     parser.add_argument("--every", type=int, default=4, help="sample every N-th position")

@@ -1,8 +1,8 @@
 """Service-layer benchmark: board renders, apply + persist, and bursts of many matches moving at once.
 
-    python -m bot.bench                          # bursts of 200 and 1,000 matches
-    python -m bot.bench --bursts 50              # smaller
-    python -m bot.bench --skip-render --skip-apply --bursts 1000 --synchronous NORMAL --database /tmp/b.db
+    python -m benchmarks.bursts                          # bursts of 200 and 1,000 matches
+    python -m benchmarks.bursts --bursts 50              # smaller
+    python -m benchmarks.bursts --skip-render --skip-apply --bursts 1000 --synchronous NORMAL --database /tmp/b.db
 
 Everything runs against a real SQLite file in a temporary directory, through `MatchService` exactly as the cogs
 use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
@@ -28,7 +28,6 @@ import asyncio
 import itertools
 import json
 import logging
-import math
 import os
 import platform
 import random
@@ -52,18 +51,13 @@ from bot.presenters.pictures import RenderQueue
 from bot.storage import Match, Repository, open_database, open_reader
 from bot.storage.database import SYNCHRONOUS
 
+from .stats import percentile
+
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
 GUILD_ID, CHANNEL_ID = 1, 2
 
 
 # --- statistics ----------------------------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of unsorted values."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
 
 
 @dataclass
@@ -399,7 +393,7 @@ def sqlite_path(text: str) -> Path:
 
 
 def parse_args(argv: list[str] | None) -> Settings:
-    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bursts", description=__doc__.split("\n\n")[0])
     parser.add_argument("--bursts", type=int, nargs="+", default=[200, 1000],
                         help="how many matches move at the same instant, one burst each (default 200 1000)")
     parser.add_argument("--render-games", type=int, default=4, help="random games per game for render views")
