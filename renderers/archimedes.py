@@ -28,8 +28,8 @@ from .common import (
     blend,
     caption_samples,
     cross_squares,
-    draw_caption,
     draw_coordinates,
+    draw_player_caption,
     draw_squares,
     draw_text,
     font,
@@ -41,16 +41,14 @@ from .common import (
     palette_reference,
     parse_square,
     paste_centred,
-    player_badges,
     player_names_for,
     plural,
     square_name,
-    status_line,
     supersampled,
     tint_squares,
     tinted,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from .png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 92
 MARGIN = 40
@@ -185,16 +183,10 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of an Archimedes view. player_names: display names per seat (default: the view's seat names)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["ports"])).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["ports"])))
+render = palette_render(compose)  # the PNG of an Archimedes view
 
 
 @built_once(maxsize=4)
@@ -256,14 +248,12 @@ def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence[str] | None) -> None:
-    names = player_names_for(view, player_names)
-    badges = player_badges(
-        view,
-        names,
+    draw_player_caption(
+        img, top, view, player_names_for(view, player_names),
         sprite=lambda seat: ship_sprite(BADGE_SHIP, seat),
         counts=lambda seat: f"{plural(view['ships'][seat], 'ship')} · {view['reserve'][seat]} in reserve",
+        history=_history(view),
     )
-    draw_caption(img, top, badges, status_line(view, names), _history(view))
 
 
 def _history(view: dict) -> str:

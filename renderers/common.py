@@ -538,6 +538,23 @@ def player_badges(
     return badges
 
 
+def draw_player_caption(
+    img: Image.Image,
+    top: int,
+    view: dict,
+    names: Sequence[str],
+    *,
+    sprite: Callable[[int], Image.Image],
+    counts: Callable[[int], str],
+    history: str,
+    status: str | None = None,
+) -> None:
+    """The caption of a board whose players each have a badge in one row (player_badges): then whose turn or the
+    result (status_line, unless the game says more) and the last move."""
+    badges = player_badges(view, names, sprite=sprite, counts=counts)
+    draw_caption(img, top, badges, status_line(view, names) if status is None else status, history)
+
+
 def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: str, history: str) -> None:
     """The band under the board: one badge per player side by side, then the status line and the last move, each
     on a line of its own (a line too long steps down to the smallest readable size before anything is cut)."""

@@ -24,8 +24,8 @@ from .common import (
     caption_samples,
     cross_squares,
     disc_sprite,
-    draw_caption,
     draw_coordinates,
+    draw_player_caption,
     draw_squares,
     history_line,
     is_flipped,
@@ -34,14 +34,12 @@ from .common import (
     outline_squares,
     palette_reference,
     paste_centred,
-    player_badges,
     player_names_for,
     plural,
     square_name,
-    status_line,
     tint_squares,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from .png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -98,16 +96,10 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of an Epaminondas view. player_names: display names per seat (default: the view's seat names)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures composed on a palette chosen once") ----
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["home_rows"])).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_rows"])))
+render = palette_render(compose)  # the PNG of an Epaminondas view
 
 
 @built_once(maxsize=4)
@@ -149,14 +141,12 @@ def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence[str] | None) -> None:
-    names = player_names_for(view, player_names)
-    badges = player_badges(
-        view,
-        names,
+    draw_player_caption(
+        img, top, view, player_names_for(view, player_names),
         sprite=lambda seat: disc_sprite(BADGE_PIECE, seat),
         counts=lambda seat: f"{plural(view['counts'][seat], 'piece')} · {view['crossings'][seat]} crossed",
+        history=_history(view),
     )
-    draw_caption(img, top, badges, status_line(view, names), _history(view))
 
 
 def _history(view: dict) -> str:

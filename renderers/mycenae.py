@@ -60,7 +60,7 @@ from .common import (
     tint_squares,
     tinted,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from .png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
@@ -435,10 +435,15 @@ def visible_cargo(view: dict, square: str) -> list[dict]:
 # --- render ---------------------------------------------------------------------------------------------------
 
 
+def _seated(view: dict) -> tuple[int, ...]:
+    """The corners with a player, in board order: with the turn of the board, what the layer depends on."""
+    return tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
+
+
 def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
     """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
     grid = grid_for(turns_for(view))
-    seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
+    seated = _seated(view)
     img = board_layer(seated, grid.turns).copy()
     _highlight_last_move(img, grid, view)
     _frame_start_areas(img, grid, seated)
@@ -459,20 +464,13 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of a Mycenae view. player_names: display names per seat (default: the corners, a1 h8 ...)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 # The palette depends only on the layer (the seated corners and the turn of the board), never on a position: a
 # public picture's bytes cannot depend on anybody's cargo through it.
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
-    return board_palette(seated).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(_seated(view)))
+render = palette_render(compose)  # the PNG of a Mycenae view (default player names: the corners, a1 h8 ...)
 
 
 @built_once(maxsize=8)

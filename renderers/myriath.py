@@ -58,7 +58,7 @@ from .common import (
     short_name,
     status_line,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from .png import Palette, built_once, palette_colours, palette_render
 
 BOARD_SQUARES = 12  # printed squares per side (bot/games/myriath/data.py); the view says so too
 INTERSECTIONS = BOARD_SQUARES - 1
@@ -370,11 +370,6 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of a Myriath view. player_names: display names per seat (default: the view's colour names)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the same picture in palette indices ----------------------------------------------------------------------
 # A Myriath picture is the largest of all (a tall caption under a wide board) and nearly all of it is pasted from
 # cached parts without masks. So render() composes it directly as a palette image: the layer and every sprite are
@@ -404,6 +399,9 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
     _draw_caption(band, 0, view, player_names_for(view, player_names))
     img.paste(palette.map(band), (0, top))
     return img
+
+
+render = palette_render(compose)  # the PNG of a Myriath view (default player names: its colour names)
 
 
 @built_once(maxsize=8)

@@ -38,8 +38,8 @@ from .common import (
     blend,
     caption_samples,
     cross_squares,
-    draw_caption,
     draw_coordinates,
+    draw_player_caption,
     draw_squares,
     draw_text,
     fit_text,
@@ -51,7 +51,6 @@ from .common import (
     outline_squares,
     palette_reference,
     paste_centred,
-    player_badges,
     player_names_for,
     plural,
     short_name,
@@ -63,7 +62,7 @@ from .common import (
     wrap_text,
     tinted,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from .png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -375,20 +374,13 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of a Myrmidons view. player_names: display names per seat (default: the view's seat names)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 # The palette depends only on the board's size and home ranks, never on a position or on hidden values: a public
 # picture's bytes cannot depend on a secret through it.
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    key = (view["files"], view["ranks"], tuple(view["home_ranks"]))
-    return board_palette(*key).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_ranks"])))
+render = palette_render(compose)  # the PNG of a Myrmidons view
 
 
 SAMPLE_VALUES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (0, 1, 4))  # every digit a tile can show
@@ -612,9 +604,8 @@ def _counts(view: dict, seat: int) -> str:
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) -> None:
-    badges = player_badges(view, names, sprite=lambda seat: tile_sprite(BADGE_TILE, seat, None),
-                           counts=lambda seat: _counts(view, seat))
-    draw_caption(img, top, badges, _status(view, names), _history(view))
+    draw_player_caption(img, top, view, names, sprite=lambda seat: tile_sprite(BADGE_TILE, seat, None),
+                        counts=lambda seat: _counts(view, seat), history=_history(view), status=_status(view, names))
 
 
 def _history(view: dict) -> str:
