@@ -216,3 +216,21 @@ def private_answer(result):
     if result.followups:
         return result.followups[-1]
     return result.response
+
+
+# --- what the bot stored, read through its own store (whichever database it runs on) ---------------------------
+
+
+async def stored_match(world, match_id: int):
+    """The match as the bot's store holds it now (state, version, status, clock)."""
+    return await world.bot.repo.get_match(match_id)
+
+
+async def moves_stored(world, match_id: int) -> int:
+    """How many entries the match's move log holds."""
+    return len(await world.bot.repo.moves(match_id))
+
+
+async def private_channels(world, match_id: int) -> dict[int, str]:
+    """Where each member's private messages of the match went last: "dm", "ephemeral" or still "pending"."""
+    return {message.user_id: message.channel for message in await world.bot.repo.private_messages(match_id)}
