@@ -31,6 +31,13 @@ def buttons(message) -> dict[str, discord.ui.Button]:
     return found
 
 
+def challenge_id_of(post) -> int:
+    """The challenge a challenge post acts on: its buttons' custom ids name it."""
+    button = buttons(post)["Accept"]
+    custom_id = button.get("custom_id") if isinstance(button, dict) else button.custom_id
+    return int(re.match(r"sg:c:(\d+):", custom_id).group(1))
+
+
 def is_disabled(button) -> bool:
     return button.disabled if hasattr(button, "disabled") else bool(button.get("disabled"))
 
