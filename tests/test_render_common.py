@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import struct
 import subprocess
 import sys
@@ -12,16 +11,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
+from picture_helpers import decode
 import renderers
 from renderers import common
 from renderers.common import DARK, LIGHT, Grid
 from renderers.png import encode_png, to_palette
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img
 
 
 # --- fonts and text -----------------------------------------------------------------------------------------------
@@ -147,7 +141,7 @@ def test_player_names_default_to_the_views_seat_names():
 def test_encode_png_round_trips_the_pixels():
     img = Image.new("RGB", (30, 20), (1, 2, 3))
     img.putpixel((5, 5), (200, 100, 50))
-    back = decode(encode_png(img)).convert("RGB")
+    back = decode(encode_png(img))
     assert back.tobytes() == img.tobytes()
 
 
@@ -166,7 +160,7 @@ def test_a_board_png_is_a_valid_palette_png_of_exactly_the_mapped_pixels():
         chunks.append(kind)
         at += 12 + length
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and chunks == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
-    back = decode(png)
+    back = decode(png, None)
     assert back.mode == "P" and back.size == img.size
     assert back.convert("RGB").tobytes() == to_palette(img).convert("RGB").tobytes()
 
@@ -183,8 +177,8 @@ def test_rules_diagram_is_a_smaller_picture_of_the_start_position(key):
     from bot.games import get_game
 
     game = get_game(key)
-    full = decode(renderers.render(game.view(game.new_state(2, 0, None), None)))
-    diagram = decode(renderers.rules_diagram(key))
+    full = decode(renderers.render(game.view(game.new_state(2, 0, None), None)), None)
+    diagram = decode(renderers.rules_diagram(key), None)
     assert diagram.format == "PNG"
     assert diagram.width < full.width and diagram.height < full.height
     assert renderers.rules_diagram(key) == renderers.rules_diagram(key)

@@ -13,6 +13,7 @@ import pytest
 from mycenae_twins import twin_plies
 from PIL import Image, ImageChops
 
+from picture_helpers import close, decode
 import renderers
 from bot.games import get_game
 from bot.games.playout import final_state, random_plies
@@ -27,20 +28,10 @@ ALL_MYCENAE = {2: ["mycenae"] * 2, 3: ["mycenae"] * 3, 4: ["mycenae"] * 4}
 MIXED = {2: ["mycenae", "plain"], 3: ["mycenae", "plain", "mycenae"], 4: ["plain", "mycenae", "plain", "mycenae"]}
 
 
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
-
-
 def picture(view: dict, player_names=None) -> Image.Image:
     """The drawn picture before PNG encoding: pixel checks test the drawing, not the encoder's colour handling
     (the PNG itself is checked for size, format and byte identity)."""
     return myc.draw(view, player_names)
-
-
-def close(a, b, tolerance: int = 6) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
 def viewers(n: int) -> list[int | None]:
@@ -166,7 +157,7 @@ def test_every_piece_wears_its_armys_colour_and_quiet_squares_keep_the_board_col
                 name = myc.square_name(f, r)
                 if name in occupied:
                     army = myc.ARMIES[seated[occupied[name]["owner"]]]
-                    assert close(emblem_pixel(img, view, name), army.fill), (viewer, name)
+                    assert close(emblem_pixel(img, view, name), army.fill, 6), (viewer, name)
                 elif name not in marked:
                     assert img.getpixel(grid(view).centre_of(name)) == myc.square_colour(f, r), name
 
@@ -259,7 +250,7 @@ def test_each_private_view_shows_its_own_army_at_the_bottom(n):
         for name in mine:
             x0, y0, _, _ = grid(view).box_of(name)
             assert x0 < myc.MARGIN + 4 * SQ and y0 >= myc.MARGIN + 6 * SQ, (seat, name)
-            assert close(emblem_pixel(img, view, name), own.fill)
+            assert close(emblem_pixel(img, view, name), own.fill, 6)
 
 
 # --- cargo chips: the viewer's own, the public's, never a secret ------------------------------------------------------

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import io
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from picture_helpers import decode
 import renderers
 from bot.games import get_game
 from renderers.rules_examples import EXAMPLES
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
 
 
 def example(key: str) -> dict:
