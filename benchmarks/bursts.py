@@ -41,7 +41,6 @@ from typing import Sequence
 
 import renderers
 from bot.games import GAMES, get_game
-from bot.games.playout import random_plies
 from bot.games.record import rebuild_state
 from bot.matches.events import MovePlayed
 from bot.matches.movelog import effective_moves
@@ -52,6 +51,7 @@ from bot.storage import Match, Repository, open_database, open_reader
 from bot.storage.database import SYNCHRONOUS
 
 from .stats import percentile
+from .views import sampled_views
 
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
 GUILD_ID, CHANNEL_ID = 1, 2
@@ -85,15 +85,7 @@ def renderable_games() -> list[str]:
 
 def sample_views(key: str, games: int, every: int) -> list[dict]:
     """Every `every`-th position of `games` seeded random games, alternating the public view and each seat's."""
-    game = get_game(key)
-    players = game.info.min_players
-    viewers = [None, *range(players)]
-    views = []
-    for seed in range(games):
-        for i, ply in enumerate(random_plies(game, players, seed)):
-            if i % every == 0:
-                views.append(game.view(ply.state, viewers[len(views) % len(viewers)]))
-    return views
+    return sampled_views(key, get_game(key).info.min_players, games, every)
 
 
 def bench_render(key: str, games: int, every: int) -> Summary:

@@ -28,36 +28,25 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.games import GAMES, get_game
 from renderers import RENDERERS
 from renderers.common import BACKGROUND, _text_stamp, fit_text, text_width
 from renderers.png import encode_png
 
 from .stats import percentile
+from .views import sampled_views
 
 ROOT = Path(__file__).resolve().parent.parent  # where `python -m benchmarks.renders` is run from
 
 
 def player_counts(key: str) -> range:
-    from bot.games import get_game  # the engines produce the views; imported here so `import renderers` stays light
-
     info = get_game(key).info
     return range(info.min_players, info.max_players + 1)
 
 
 def views_for(key: str, players: int, games: int, every: int) -> list[dict]:
     """Every `every`-th position of `games` seeded random games, plus each game's final position."""
-    from bot.games import get_game
-    from bot.games.playout import final_state, random_plies
-
-    game = get_game(key)
-    viewers = [None, *range(players)]
-    views = []
-    for seed in range(games):
-        for i, ply in enumerate(random_plies(game, players, seed)):
-            if i % every == 0:
-                views.append(game.view(ply.state, viewers[len(views) % len(viewers)]))
-        views.append(game.view(final_state(game, players, seed), None))
-    return views
+    return sampled_views(key, players, games, every, finals=True)
 
 
 def _ms(seconds: float) -> float:
@@ -168,8 +157,6 @@ def row(r: Result) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.games import GAMES
-
     parser = argparse.ArgumentParser(prog="python -m benchmarks.renders")
     parser.add_argument("games", nargs="*", default=[k for k in RENDERERS if k in GAMES])
     parser.add_argument("--games", dest="count", type=int, default=6, help="random games per game and player count")
