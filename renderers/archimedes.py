@@ -41,6 +41,7 @@ from .common import (
     palette_reference,
     parse_square,
     paste_centred,
+    paste_pieces,
     player_names_for,
     plural,
     square_name,
@@ -172,10 +173,7 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
         f, r = parse_square(name)
         if board[r][f] is None:
             paste_centred(img, anchor_sprite(ANCHOR, seat), grid.centre(f, r))
-    for r, row in enumerate(board):
-        for f, owner in enumerate(row):
-            if owner is not None:
-                paste_centred(img, ship_sprite(SHIP, owner), grid.centre(f, r))
+    paste_pieces(img, grid, board, lambda seat: ship_sprite(SHIP, seat))
     if board_only:
         return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
     _draw_reserves(img, grid, view["reserve"])

@@ -34,6 +34,7 @@ from .common import (
     outline_squares,
     palette_reference,
     paste_centred,
+    paste_pieces,
     player_names_for,
     plural,
     square_name,
@@ -86,10 +87,7 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     last = view.get("last")
     if last:
         _highlight_last_move(img, grid, last)
-    for r, row in enumerate(view["board"]):
-        for f, owner in enumerate(row):
-            if owner is not None:
-                paste_centred(img, disc_sprite(PIECE, owner), grid.centre(f, r))
+    paste_pieces(img, grid, view["board"], lambda seat: disc_sprite(PIECE, seat))
     if board_only:
         return img.crop((0, 0, img.width, grid.bottom + MARGIN))
     _draw_caption(img, grid.bottom + MARGIN, view, player_names)
