@@ -91,6 +91,7 @@ _INSERT_FINISHED_SEAT = "INSERT INTO match_seats (match_id, seat, user_id, user_
 def _finished_rows(result: FinishedResult) -> tuple[tuple, list[tuple]]:
     winners = list(result.standings[0]) if len(result.standings) > 1 else []
     kept = result.kept_standings
+    # created 50 s before its finish; no channel, seed or state: a rating reads none of them
     match = (result.match_id, result.guild_id, result.game, result.status,
              json.dumps({"winners": winners, "reason": result.reason}), result.finished_at - 50, result.finished_at,
              int(result.rated), json.dumps(result.standings) if kept else None, result.finished_at if kept else None)
