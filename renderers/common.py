@@ -109,7 +109,7 @@ class Coverage:
 
 @lru_cache(maxsize=None)
 def _coverages() -> dict[str, Coverage]:
-    # fonts/coverage.json is written from the fonts' character maps by `python -m renderers.font_coverage`
+    # fonts/coverage.json is written from the fonts' character maps by `python -m benchmarks.font_coverage`
     ranges = json.loads((FONT_DIR / "coverage.json").read_text())
     return {name: Coverage(spans) for name, spans in ranges.items()}
 
