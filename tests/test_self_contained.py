@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES
+from bot.games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", "build", "dist", "bench-out"}

@@ -17,8 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import GAMES, IllegalMoveError, MoveSyntaxError, get_game
-from .base import Game
+from bot.engine.base import IllegalMoveError, MoveSyntaxError
+from .registry import GAMES, get_game
+from bot.engine.base import Game
 from .record import RecordError, parse_record, replay
 
 

@@ -21,10 +21,10 @@ import statistics
 import time
 from typing import Callable
 
-from . import GAMES, get_game
-from .base import Game
+from .registry import GAMES, get_game
+from bot.engine.base import Game
 from .mycenae import position as mycenae_position
-from .playout import random_plies
+from bot.engine.playout import random_plies
 
 CALLS = ("legal_moves", "apply", "first_step")
 
