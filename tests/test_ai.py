@@ -21,9 +21,7 @@ import pytest
 
 import bot.games.registry
 from bot.ai import LEVELS
-from bot.games.registry import choose_move
-from bot.games.registry import policy_for
-from bot.games.registry import get_game
+from bot.games.registry import choose_move, get_game, policy_for
 from bot.games.mycenae import position
 from bot.engine.playout import random_plies
 
@@ -266,9 +264,7 @@ def moves_in_fresh_interpreters(script: str, key: str, view: str) -> list[str]:
 
 _OTHER_PROCESS = """
 import json, sys
-from bot.games.registry import choose_move
-from bot.games.registry import policy_for
-from bot.games.registry import get_game
+from bot.games.registry import choose_move, get_game, policy_for
 policy = policy_for(sys.argv[1])
 policy.normal_iterations = 24
 print(choose_move(json.loads(sys.stdin.read()), level="normal", seed=5))

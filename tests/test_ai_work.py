@@ -9,9 +9,7 @@ import json
 import pytest
 
 from bot.ai import policy as policy_module
-from bot.games.registry import choose_move
-from bot.games.registry import policy_for
-from bot.games.registry import get_game
+from bot.games.registry import choose_move, get_game, policy_for
 from bot.engine.playout import random_plies
 from test_ai import moves_in_fresh_interpreters
 
@@ -120,9 +118,7 @@ def test_the_work_limit_ends_a_decision_whatever_its_iterations(key, n, options,
 
 _OTHER_PROCESS = """
 import json, sys
-from bot.games.registry import choose_move
-from bot.games.registry import policy_for
-from bot.games.registry import get_game
+from bot.games.registry import choose_move, get_game, policy_for
 policy = policy_for(sys.argv[1])
 policy.hard_iterations = 10 ** 6
 policy.hard_work = 1500

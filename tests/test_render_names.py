@@ -9,7 +9,6 @@ import unicodedata
 import pytest
 from PIL import Image, ImageChops, ImageDraw, features
 
-import renderers
 from bot.games.registry import GAMES
 from renderers import common, font_coverage
 from renderers.common import CAPTION_HEIGHT

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 
-import renderers
 from bot.games.registry import get_game
 from bot.presenters.pictures import RenderQueue
 from bot.games import registry
@@ -41,7 +40,7 @@ async def test_each_board_palette_is_built_once_when_both_workers_meet_it_at_onc
     queue = RenderQueue(workers=2)
     try:
         # Two matches of each kind of board come in together: both workers take one of them at the same moment.
-        pictures = await asyncio.gather(*(queue.run(renderers.render, view) for view in views for _ in range(2)))
+        pictures = await asyncio.gather(*(queue.run(registry.render, view) for view in views for _ in range(2)))
     finally:
         queue.close()
     assert all(pictures[i] == pictures[i + 1] for i in range(0, len(pictures), 2))
