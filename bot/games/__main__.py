@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from bot.engine.base import IllegalMoveError, MoveSyntaxError
-from .registry import GAMES, get_game
-from bot.engine.base import Game
+from bot.engine.base import Game, IllegalMoveError, MoveSyntaxError
+
 from .record import RecordError, parse_record, replay
+from .registry import GAMES, get_game
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import Game, GameInfo
-from bot.games import registry
+from bot.games import Game, GameInfo, registry
 from bot.games.registry import GAMES, get_game
 from bot.i18n import N_
 
