@@ -181,3 +181,12 @@ async def test_a_registered_game_plays_a_whole_match_on_discord(world):
     match = await service.get_match(match_id)
     assert png == registry.render(service.view(match, None), player_names=match.names)
     assert Image.open(io.BytesIO(png)).size[0] == 340
+
+
+async def test_a_registered_game_has_its_rules_on_discord(world):
+    result = await world.carol.slash(world.channel, "rules", game="tictactoe")
+    embed = result.response.embeds[0]
+    assert "Tic-tac-toe" in embed.title and "**Drawing lots.**" in embed.description  # its guide/en.md
+    (diagram,) = result.response.attachments
+    assert diagram.filename == "rules.png"
+    assert await diagram.read() == registry.rules_diagram("tictactoe")
