@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -102,8 +103,6 @@ def test_revealing_events_need_hidden_information():
 
 def test_the_engines_import_without_pictures_or_the_computer():
     """Each game's engine is pure: importing it loads neither Pillow nor the computer's code."""
-    import subprocess
-
     engines = ", ".join(f"bot.games.{key}.game" for key in registry.GAMES)
     script = (f"import sys, {engines}\n"
               "loaded = [m for m in sys.modules if m.split('.')[0] in ('PIL', 'renderers') or m.startswith('bot.ai')]\n"
