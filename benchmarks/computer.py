@@ -33,11 +33,9 @@ from pathlib import Path
 
 import bot
 import renderers
-from bot.games import GAMES, get_game
-from bot.games.base import seeded_rng
-from bot.ai import choose_move
+from bot.engine.base import seeded_rng
+from bot.games.registry import GAMES, choose_move, get_game, policy_for
 from bot.ai.mcts import Budget, Search
-from bot.ai.policies import policy_for
 from bot.ai.policy import Meter, Policy
 
 # The shipped packages: generated numbers never go in there.
@@ -79,7 +77,7 @@ def uct_move(view: dict, seconds: float, seed: int) -> str:
     rng = seeded_rng(seed, "uct", view.get("ply"), seat)
     policy = PlainUCT(game)
     policy.meter = ClockedMeter(seconds)
-    pool = [game.sample_state(view, rng) for _ in range(policy_for(game).determinisations)]
+    pool = [game.sample_state(view, rng) for _ in range(policy_for(game.info.key).determinisations)]
     moves = game.legal_moves(pool[0], seat)
     if len(moves) == 1:
         return moves[0]

@@ -20,10 +20,10 @@ import statistics
 import time
 from typing import Callable
 
-from bot.games import GAMES, get_game
-from bot.games.base import Game
+from bot.engine.base import Game
+from bot.engine.playout import random_plies
 from bot.games.mycenae import position as mycenae_position
-from bot.games.playout import random_plies
+from bot.games.registry import GAMES, get_game
 
 from .stats import percentile
 

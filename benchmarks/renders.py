@@ -28,8 +28,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.games import GAMES, get_game
-from renderers import RENDERERS
+from bot.games.registry import GAMES, get_game, renderer_of
 from renderers.common import BACKGROUND, _text_stamp, fit_text, text_width
 from renderers.png import encode_png
 
@@ -37,6 +36,7 @@ from .stats import percentile
 from .views import sampled_views
 
 ROOT = Path(__file__).resolve().parent.parent  # where `python -m benchmarks.renders` is run from
+RENDERERS = {key: renderer_of(key) for key in GAMES}
 
 
 def player_counts(key: str) -> range:

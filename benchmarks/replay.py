@@ -9,16 +9,15 @@ from __future__ import annotations
 import argparse
 import time
 
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
 from bot.games.record import replay_moves
-from renderers import RENDERERS
+from bot.games.registry import GAMES, get_game, renderer_of
 from renderers.replay import build_replay_gif
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.replay")
-    parser.add_argument("game", choices=sorted(RENDERERS))
+    parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("seed", type=int)
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
@@ -26,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     moves = [(ply.seat, ply.move) for ply in random_plies(game, 2, args.seed)]
     views = replay_moves(game, 2, args.seed, None, moves).views()
     started = time.perf_counter()
-    report = build_replay_gif(views, ["Alice", "Bob"])
+    report = build_replay_gif(views, ["Alice", "Bob"], renderer=renderer_of(args.game))
     took = time.perf_counter() - started
     print(f"{args.game} seed {args.seed}: {len(moves)} moves, {report.frames} frames "
           f"({report.moves_shown}/{report.moves_total} positions), {report.size[0]}x{report.size[1]} "

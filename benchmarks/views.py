@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.games import get_game
-from bot.games.playout import final_state, random_plies
+from bot.engine.playout import final_state, random_plies
+from bot.games.registry import get_game
 
 
 def sampled_views(key: str, players: int, games: int, every: int, *, finals: bool = False) -> list[dict]:

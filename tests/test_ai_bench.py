@@ -5,13 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from pathlib import Path
 
 import pytest
 
 from benchmarks import computer as bench
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
+from bot.games.registry import get_game
 
 PACKAGES = bench.PACKAGES  # bot/ and renderers/
 FAST = ["--games", "1", "--jobs", "1", "--max-plies", "4"]

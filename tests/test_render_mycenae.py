@@ -14,11 +14,11 @@ from mycenae_twins import twin_plies
 from PIL import Image, ImageChops
 
 from picture_helpers import close, decode
-import renderers
-from bot.games import get_game
-from bot.games.playout import final_state, random_plies
-from renderers import mycenae as myc
+from bot.games.registry import get_game
+from bot.engine.playout import final_state, random_plies
+from bot.games.mycenae import renderer as myc
 from renderers.common import BACKGROUND, YELLOW, parse_square
+from bot.games import registry
 
 GAME = get_game("mycenae")
 SQ = myc.SQUARE
@@ -493,7 +493,7 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
 
 def test_render_dispatches_on_the_views_game_and_makes_a_rules_diagram():
     view = GAME.view(start(2), None)
-    assert renderers.render(view) == myc.render(view)
-    assert renderers.can_render("mycenae")
-    diagram = decode(renderers.rules_diagram("mycenae"))
+    assert registry.render(view) == myc.render(view)
+    assert registry.can_render("mycenae")
+    diagram = decode(registry.rules_diagram("mycenae"))
     assert diagram.width < WIDTH and diagram.height < HEIGHT - myc.CAPTION_HEIGHT

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import (
+from renderers.common import (
     CAPTION_HEIGHT,
     PANEL,
     RGB,
@@ -49,7 +49,7 @@ from .common import (
     tint_squares,
     tinted,
 )
-from .png import Palette, built_once, layer_compose, palette_colours, palette_render
+from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 92
 MARGIN = 40

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from PIL import Image
 
-from .common import (
+from renderers.common import (
     CAPTION_HEIGHT,
     DARK,
     LIGHT,
@@ -40,7 +40,7 @@ from .common import (
     square_name,
     tint_squares,
 )
-from .png import Palette, built_once, layer_compose, palette_colours, palette_render
+from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
