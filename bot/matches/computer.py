@@ -17,7 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from bot.ai import choose_move
 from bot.games.base import seeded_rng
-from bot.storage import Match, Timer
+from bot.domain import Match, Timer
 
 from . import errors
 from .events import MatchStarted, MovePlayed, SetupProgress

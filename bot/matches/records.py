@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, format_record, rebuild_state, replay_moves
 from bot.i18n import N_
-from bot.storage import Challenge, LoggedMove, Match
+from bot.domain import Challenge, LoggedMove, Match
 from bot.storage.plans import PlanStore
 
 from . import errors

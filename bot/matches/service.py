@@ -21,19 +21,8 @@ from typing import Any, Callable, Sequence
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
 from bot.i18n import N_
-from bot.storage import (
-    Challenge,
-    ClockStore,
-    Match,
-    MatchLoad,
-    MoveWrite,
-    RatingsMoved,
-    RatingWrite,
-    Repository,
-    Seat,
-    Timer,
-    VersionConflict,
-)
+from bot.domain import Challenge, Match, MatchLoad, MoveWrite, RatingWrite, Seat, Timer
+from bot.storage import ClockStore, RatingsMoved, Repository, VersionConflict
 from bot.storage.clocks import DEADLINE
 
 from . import errors

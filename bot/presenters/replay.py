@@ -19,7 +19,7 @@ import renderers
 from bot.games.record import RecordError
 from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
-from bot.storage import LoggedMove, Match
+from bot.domain import LoggedMove, Match
 from renderers.replay import replay_gif
 
 from bot.i18n import ENGLISH, t

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage import Challenge, Match
+from bot.domain import Challenge, Match
 
 from .board import BoardButton, board_buttons
 from .challenge import ChallengeButton, challenge_buttons

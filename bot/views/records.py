@@ -16,7 +16,7 @@ from bot.matches import TurnReport
 from bot.matches.records import HistoryPage, MatchRecords
 from bot.presenters import challenge_mentions, challenge_text
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
-from bot.storage import Match
+from bot.domain import Match
 
 from .challenge import challenge_buttons
 from .common import (

@@ -1,4 +1,6 @@
-"""Plain records the repository returns. No behaviour beyond small lookups."""
+"""The match service's records: matches, seats, challenges, members' choices, logged moves, timers, and the units
+of work the service decides and the store commits. Plain data, no behaviour beyond small lookups; they belong to
+the service layer, and the store below it imports them too, so naming a match needs no import of the store."""
 
 from __future__ import annotations
 
@@ -88,7 +90,7 @@ class Match:
     rated: bool = True
     standings: list[list[int]] | None = None
     finished_at: float | None = None
-    takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/records.py)
+    takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/takebacks.py)
     clock_seconds: int | None = None  # time for each move; None: no clock
 
     @property
