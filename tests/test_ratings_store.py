@@ -1,4 +1,4 @@
-"""The ratings store (bot/storage/rating_store.py) and the rating of finishes (bot/matches/ratings.py) against a real
+"""The ratings store (bot/storage/rating_store.py) and the rating of finishes (bot/matches/rating_service.py) against a real
 SQLite file: recording, leaderboards, profiles, rebuild."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest_asyncio
 from bot import rebuild_ratings as cli
 from bot.ratings import MatchResult, RatingError, UnknownGame, replay
 from bot.storage import Repository, open_database
-from bot.matches.ratings import Ratings
+from bot.matches.rating_service import Ratings
 from bot.storage.rating_store import RatingStore
 
 # Columns the match service adds to `matches` in its own migration; added here when this database lacks them.

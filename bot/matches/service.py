@@ -43,8 +43,8 @@ from .events import (
 from .locks import KeyedLocks
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
-from .ratings import ATTEMPTS as RATING_ATTEMPTS
-from .ratings import Ratings
+from .rating_service import ATTEMPTS as RATING_ATTEMPTS
+from .rating_service import Ratings
 from .server_settings import ServerSettings
 from .timers import TimerDispatcher
 
