@@ -34,7 +34,7 @@ from bot.views.leagues import league_buttons
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.clocks", "bot.cogs.ratings",
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.history", "bot.cogs.clocks", "bot.cogs.ratings",
               "bot.cogs.rules", "bot.cogs.leagues", "bot.cogs.explore", "bot.cogs.admin")
 
 

@@ -17,7 +17,7 @@ from bot.views.records import answer_asked, history_buttons, history_embed, reco
 from .common import autocomplete_match
 
 
-class RecordsCog(commands.Cog, name="Records"):
+class HistoryCog(commands.Cog, name="History"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
 
@@ -72,4 +72,4 @@ class RecordsCog(commands.Cog, name="Records"):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(RecordsCog(bot))
+    await bot.add_cog(HistoryCog(bot))
