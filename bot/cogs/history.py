@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.presenters.replay import replay_caption
 from bot.matches import catalogue
 from bot.views.common import acknowledge, answer, language, presenter_of
-from bot.views.records import answer_asked, history_buttons, history_embed, records_of
+from bot.views.history import answer_asked, history_buttons, history_embed, records_of
 
 from .common import autocomplete_match
 

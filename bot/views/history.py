@@ -1,5 +1,6 @@
-"""Buttons of match records: history pages, Rematch on a finished match's final post, and take-backs (asking,
-on the mover's own "✅ You played" answer, and answering, on the request in the thread).
+"""Buttons of a match's history and of what may follow a move or an end: history pages, Rematch on a finished
+match's final post, and take-backs (asking, on the mover's own "✅ You played" answer, and answering, on the request
+in the thread).
 
 Custom ids carry what they act on (match, page or version), so every button works after a restart, and each
 click is checked anew for the person clicking.
