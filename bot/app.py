@@ -22,7 +22,7 @@ from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
-from bot.matches.records import MatchRecords
+from bot.matches.takebacks import MatchRecords
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter

@@ -17,7 +17,7 @@ from bot.games import get_game
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.record import parse_record, replay
 from bot.matches import MatchService, errors
-from bot.matches.records import MatchRecords
+from bot.matches.takebacks import MatchRecords
 from bot.storage import Repository, open_database
 from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from bot.matches import MatchService, errors
-from bot.matches.records import MatchRecords
+from bot.matches.takebacks import MatchRecords
 from bot.storage import (
     DatabaseError,
     NewerDatabase,

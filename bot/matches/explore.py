@@ -27,7 +27,7 @@ from bot.i18n import N_
 
 from . import errors
 from .movelog import effective_moves
-from .records import REVEALING_EVENTS
+from .takebacks import REVEALING_EVENTS
 from .service import MatchService
 
 SANDBOX_TTL = 3600.0  # an hour after its last step; the README says so

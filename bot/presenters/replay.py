@@ -18,7 +18,7 @@ import discord
 import renderers
 from bot.games.record import RecordError
 from bot.matches import MatchService, errors
-from bot.matches.records import MatchRecords
+from bot.matches.takebacks import MatchRecords
 from bot.domain import LoggedMove, Match
 from renderers.replay import replay_gif
 

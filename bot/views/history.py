@@ -14,7 +14,7 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import TurnReport
-from bot.matches.records import HistoryPage, MatchRecords
+from bot.matches.takebacks import HistoryPage, MatchRecords
 from bot.presenters import challenge_mentions, challenge_text
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
 from bot.domain import Match
