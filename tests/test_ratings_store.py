@@ -1,5 +1,5 @@
-"""The ratings store (bot/storage/rating_store.py) and the rating of finishes (bot/matches/rating_service.py) against a real
-SQLite file: recording, leaderboards, profiles, rebuild."""
+"""The ratings store (bot/storage/rating_store.py) and the rating of finishes (bot/matches/rating_service.py)
+against a real SQLite file: recording, leaderboards, profiles, rebuild."""
 
 from __future__ import annotations
 
