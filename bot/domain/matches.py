@@ -1,6 +1,5 @@
-"""The match service's records: matches, seats, challenges, members' choices, logged moves, timers, and the units
-of work the service decides and the store commits. Plain data, no behaviour beyond small lookups; they belong to
-the service layer, and the store below it imports them too, so naming a match needs no import of the store."""
+"""Matches, seats, challenges, members' choices, logged moves, timers, and the units of work the service decides
+and the store commits. Plain data, no behaviour beyond small lookups."""
 
 from __future__ import annotations
 
