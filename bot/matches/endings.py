@@ -45,7 +45,7 @@ class Endings:
             if await actions.clocks.all_late(match, actions.game_of(match).in_play(actions.state_of(match))):
                 # Nobody still in moved in time (a simultaneous setup nobody made): no one deserves a win on time.
                 return await actions.conclude(match, Action(
-                    "timeout", seat, "timeout", None, "every player ran out of time",
+                    "timeout", seat, logged="timeout", shown=None, said="every player ran out of time",
                     outcome=Outcome((), "every player ran out of time"), announced_as="draw",
                 ))
             return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
@@ -62,7 +62,8 @@ class Endings:
             new_state, events = actions.game_of(match).eliminate(actions.state_of(match), seat, reason)
         except IllegalMoveError as exc:
             raise errors.UserError(str(exc)) from None
-        return await actions.conclude(match, Action(kind, seat, kind, kind, f"seat={seat} {kind}", events, new_state))
+        return await actions.conclude(match, Action(kind, seat, logged=kind, shown=kind, said=f"seat={seat} {kind}",
+                                                    events=events, new_state=new_state))
 
     # --- draws -------------------------------------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ class Endings:
             presented = actions.bus.publish(DrawOffered(match, seat))
             return TurnReport(match, "draw_offer", seat, presented=presented)
         return await actions.conclude(match, Action(
-            "draw", seat, "draw", None, f"user={user_id} seat={seat} accepted the draw",
+            "draw", seat, logged="draw", shown=None, said=f"user={user_id} seat={seat} accepted the draw",
             outcome=Outcome(tuple(), "draw by agreement"),
         ))
 

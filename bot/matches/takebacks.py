@@ -136,8 +136,8 @@ class Takebacks:
         state = rebuild_state(match.game, len(match.seats), match.seed, match.options, moves[:-1],
                               names=match.names)
         return await self.actions.conclude(match, Action(
-            "takeback", asker, TAKEBACK, undone.move, f"seat={asker} took back {undone.move}",
-            [takeback_event(undone.version)], state, rewinds=True,
+            "takeback", asker, logged=TAKEBACK, shown=undone.move, said=f"seat={asker} took back {undone.move}",
+            events=[takeback_event(undone.version)], new_state=state, rewinds=True,
         ))
 
     async def _store(self, match: Match, request: dict[str, Any] | None) -> None:

@@ -126,9 +126,9 @@ class Turns:
         private = game.is_private_move(canonical)
         who = f"user={user_id}" if user_id is not None else f"computer={match.seats[seat].level}"
         return await actions.conclude(match, Action(
-            "move", seat, canonical, None if private else canonical,
-            f"{who} seat={seat} move={'<secret>' if private else canonical}", events, new_state, private=private,
-            by_user=user_id, setup=game.in_secret_setup(state),
+            "move", seat, logged=canonical, shown=None if private else canonical,
+            said=f"{who} seat={seat} move={'<secret>' if private else canonical}", events=events,
+            new_state=new_state, private=private, by_user=user_id, setup=game.in_secret_setup(state),
         ), load=load)
 
     # --- what a player may do now (every check the buttons need) -------------------------------------------
