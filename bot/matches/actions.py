@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
-from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
+from bot.games.registry import get_game
 from bot.i18n import N_
 from bot.storage import ClockStore, RatingsMoved, Repository, VersionConflict
 

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, rebuild_state, replay_moves
+from bot.games.registry import revealing_events
 from bot.i18n import N_
 from bot.domain import LoggedMove, Match
 
@@ -21,14 +22,6 @@ from .events import TakebackAnswered, TakebackAsked
 from .movelog import TAKEBACK, takeback_event
 
 log = logging.getLogger(__name__)
-
-# Events that show something hidden before the move (a Myrmidons fight names both pieces' values; a Mycenae burn,
-# unload or takeover shows cargo). Taking such a move back would let its player try again knowing more; any event
-# private to some seats counts too (see `_revealing`).
-REVEALING_EVENTS: dict[str, frozenset[str]] = {
-    "myrmidons": frozenset({"fight"}),
-    "mycenae": frozenset({"burn", "unload", "cargo_destroyed", "destroyed", "takeover", "removed"}),
-}
 
 
 class Takebacks:
@@ -173,7 +166,7 @@ class Takebacks:
     @staticmethod
     def _revealing(game: Game, events: Sequence[Event]) -> str | None:
         """What a move's events showed that was hidden before (an event type, or "a secret"), None if nothing."""
-        kinds = REVEALING_EVENTS.get(game.info.key, frozenset())
+        kinds = revealing_events(game.info.key)  # also any event private to some seats: below
         for ev in events:
             if ev.get("type") in kinds:
                 return f"a {ev['type'].replace('_', ' ')}"
@@ -189,4 +182,4 @@ class Takebacks:
                    for i in range(start, len(moves)))
 
 
-__all__ = ["REVEALING_EVENTS", "Takebacks"]
+__all__ = ["Takebacks"]
