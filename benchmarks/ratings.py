@@ -34,9 +34,9 @@ import time
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from bot.matches.ratings import Ratings
+from bot.matches.rating_service import Ratings
 from bot.storage import Repository, open_database
-from bot.storage.ratings import FinishedResult, RatingStore
+from bot.storage.rating_store import FinishedResult, RatingStore
 from renderers.rating_chart import rating_chart
 
 from .stats import percentile

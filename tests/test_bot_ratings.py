@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage.ratings import RatingStore
+from bot.storage.rating_store import RatingStore
 from bot_helpers import (
     EPAMINONDAS_LIGHT_WINS, board_posts, buttons, match_id_of, play_moves, posted_challenge, start_match, thread_of,
 )

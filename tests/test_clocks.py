@@ -12,10 +12,10 @@ import sqlite3
 import discord
 import pytest
 
+from bot.domain import MemberPrefs
 from bot.games import Outcome
 from bot.matches import MatchService
-from bot.storage import Repository, open_database
-from bot.storage import ClockStore, MemberPrefs
+from bot.storage import ClockStore, Repository, open_database
 from bot_helpers import (
     board_posts, buttons, challenge_id_of, match_id_of, move, moves_stored, posted_challenge, stored_match, thread_of,
 )
