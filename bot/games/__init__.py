@@ -22,6 +22,7 @@ from .base import (
     is_visible,
     narrate,
 )
+from .text import Text
 
 GAME_KEYS = ("myrmidons", "myriath", "mycenae", "epaminondas", "archimedes")
 
@@ -43,5 +44,5 @@ def get_game(key: str) -> Game:
 
 __all__ = [
     "GAMES", "GAME_KEYS", "get_game", "Game", "GameInfo", "OptionSpec", "Outcome", "Event", "event",
-    "is_visible", "narrate", "MoveSyntaxError", "IllegalMoveError", "Choices", "PickerOption",
+    "is_visible", "narrate", "MoveSyntaxError", "IllegalMoveError", "Choices", "PickerOption", "Text",
 ]

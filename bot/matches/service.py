@@ -578,7 +578,7 @@ class MatchService:
         try:
             return self.game_of(match).canonical(self.state_of(match), seat, move)
         except (MoveSyntaxError, IllegalMoveError) as exc:
-            raise errors.BadMove(str(exc)) from None
+            raise errors.BadMove(errors.engine_message(exc)) from None
 
     async def submit_seat_move(self, match_id: int, seat: int, move: str, *, expected_version: int) -> TurnReport:
         """A move of a seat that is not a member's (the computer opponent), under the same versioned write."""
@@ -683,7 +683,7 @@ class MatchService:
         try:
             new_state, events = game.eliminate(self.state_of(match), seat, reason)
         except IllegalMoveError as exc:
-            raise errors.UserError(str(exc)) from None
+            raise errors.UserError(errors.engine_message(exc)) from None
         match = await self._commit(match, seat=seat, move=kind, private=False, events=events, new_state=new_state)
         log.info("match=%s guild=%s seat=%s %s version=%s%s", match.id, match.guild_id, seat, kind, match.version,
                  f" finished={match.result}" if match.result else "")
