@@ -36,8 +36,8 @@ Key = tuple[str | None, str]  # (context, English text)
 
 
 def code_texts(roots: Sequence[Path] = SOURCE_DIRS) -> dict[Key, str]:
-    """(context, text) → where it is first used, for every literal passed to t(), N_() or Text() (an engine's or
-    a picture's words) under `roots`."""
+    """(context, text) → where it is first used, for every literal passed to t(), N_(), Text() or say() (an
+    engine's or a picture's words) under `roots`."""
     found: dict[Key, str] = {}
     for path in sorted(p for root in roots for p in root.rglob("*.py")):
         root = next(r for r in roots if r in path.parents)
@@ -47,7 +47,7 @@ def code_texts(roots: Sequence[Path] = SOURCE_DIRS) -> dict[Key, str]:
                 continue
             if node.func.id == "t" and len(node.args) >= 2:
                 text = node.args[1]
-            elif node.func.id in ("N_", "Text") and node.args:
+            elif node.func.id in ("N_", "Text", "say") and node.args:
                 text = node.args[0]
             else:
                 continue

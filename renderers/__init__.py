@@ -44,9 +44,10 @@ def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
 
 
 @lru_cache(maxsize=None)
-def rules_diagram(game_key: str) -> bytes:
+def rules_diagram(game_key: str, language: str = "en") -> bytes:
     """A smaller picture for /rules: the game's example position (rules_examples.py) with its caption, or the start
-    position without one. Needs the game's engine."""
+    position without one. Needs the game's engine. `language` names the language its caption is drawn in
+    (common.in_language), so each language's picture is cached apart."""
     from bot.games import get_game  # the rules layer, below this one; imported late so `import renderers` stays light
 
     game = get_game(game_key)

@@ -43,12 +43,15 @@ from .common import (
     paste_centred,
     player_badges,
     player_names_for,
-    plural,
     square_name,
     status_line,
     supersampled,
     tint_squares,
     tinted,
+    say,
+    wrap_text,
+    fit_text,
+    text_width,
 )
 from .png import Palette, built_once, palette_colours, palette_png
 
@@ -59,7 +62,6 @@ ANCHOR = 72
 BADGE_SHIP = 50
 RESERVE_SHIP = 38
 PANEL_WIDTH = 168  # the reserve column right of the board
-RESERVE_LEGEND = ("lost ships,", "relaunched", "from port")  # under each side's reserve
 
 LIGHT_SEA: RGB = (160, 200, 226)
 DARK_SEA: RGB = (118, 168, 204)
@@ -243,10 +245,14 @@ def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None
     bottom_seat = 1 if grid.flipped else 0
     for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
         x0, y0, x1, y1 = box
-        draw_text(img, (x0 + 12, y0 + 22), "Reserve", font(TEXT_MIN), TEXT_DIM, "lm")
-        draw_text(img, (x1 - 12, y0 + 22), f"{reserve[seat]}", font(26, bold=True), TEXT, "rm")
-        for i, line in enumerate(RESERVE_LEGEND):
-            y = y1 - 18 - (len(RESERVE_LEGEND) - 1 - i) * 28
+        count = f"{reserve[seat]}"
+        room = x1 - x0 - 32 - text_width(count, font(26, bold=True))
+        draw_text(img, (x0 + 12, y0 + 22), fit_text(say("Reserve"), font(TEXT_MIN), room), font(TEXT_MIN),
+                  TEXT_DIM, "lm")
+        draw_text(img, (x1 - 12, y0 + 22), count, font(26, bold=True), TEXT, "rm")
+        legend = wrap_text(say("lost ships, relaunched from port"), font(TEXT_MIN), x1 - x0 - 20)  # the legend
+        for i, line in enumerate(legend):
+            y = y1 - 18 - (len(legend) - 1 - i) * 28
             draw_text(img, (x0 + 12, y), line, font(TEXT_MIN), TEXT_DIM, "lm")
         sprite = ship_sprite(RESERVE_SHIP, seat)
         step = RESERVE_SHIP + 6
@@ -261,13 +267,19 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
         view,
         names,
         sprite=lambda seat: ship_sprite(BADGE_SHIP, seat),
-        counts=lambda seat: f"{plural(view['ships'][seat], 'ship')} · {view['reserve'][seat]} in reserve",
+        counts=lambda seat: say("{ships} · {reserve} in reserve", ships=_ships(view["ships"][seat]),
+                                reserve=view["reserve"][seat]),
     )
     draw_caption(img, top, badges, status_line(view, names), _history(view))
+
+
+def _ships(count: int) -> str:
+    return say("1 ship") if count == 1 else say("{count} ships", count=count)
 
 
 def _history(view: dict) -> str:
     last = view.get("last") or {}
     destroyed = len(last.get("destroyed") or [])
-    detail = (" (rebuilt)" if last.get("rebuild") else "") + (f" · {destroyed} destroyed" if destroyed else "")
+    detail = ((say(" (rebuilt)") if last.get("rebuild") else "")
+              + (say(" · {count} destroyed", count=destroyed) if destroyed else ""))
     return history_line(view, detail)

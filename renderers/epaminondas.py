@@ -36,10 +36,10 @@ from .common import (
     paste_centred,
     player_badges,
     player_names_for,
-    plural,
     square_name,
     status_line,
     tint_squares,
+    say,
 )
 from .png import Palette, built_once, palette_colours, palette_png
 
@@ -154,11 +154,16 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
         view,
         names,
         sprite=lambda seat: disc_sprite(BADGE_PIECE, seat),
-        counts=lambda seat: f"{plural(view['counts'][seat], 'piece')} · {view['crossings'][seat]} crossed",
+        counts=lambda seat: say("{pieces} · {crossed} crossed", pieces=_pieces(view["counts"][seat]),
+                                crossed=view["crossings"][seat]),
     )
     draw_caption(img, top, badges, status_line(view, names), _history(view))
 
 
+def _pieces(count: int) -> str:
+    return say("1 piece") if count == 1 else say("{count} pieces", count=count)
+
+
 def _history(view: dict) -> str:
     taken = len((view.get("last") or {}).get("captured") or [])
-    return history_line(view, f" (took {taken})" if taken else "")
+    return history_line(view, say(" (took {count})", count=taken) if taken else "")

@@ -57,6 +57,7 @@ from .common import (
     player_names_for,
     short_name,
     status_line,
+    say,
 )
 from .png import Palette, built_once, palette_colours, palette_png
 
@@ -593,11 +594,12 @@ def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
     fits."""
     left = sum(view["supplies"][seat].values())
     score = view["scores_text"][seat]
-    passing = ["passed"] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
-    colour_name = [view["seat_names"][seat]] if view["seat_names"][seat] != name else []
-    variants = [colour_name + [f"{score} points"] + passing + [f"{left} tiles left"],
-                [f"{score} points"] + passing + [f"{left} tiles left"],
-                [f"{score} pts"] + passing + [f"{left} left"]]
+    passing = [say("passed")] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
+    colour_name = [say(view["seat_names"][seat])] if view["seat_names"][seat] != name else []
+    points, tiles = say("{score} points", score=score), say("{count} tiles left", count=left)
+    variants = [colour_name + [points] + passing + [tiles],
+                [points] + passing + [tiles],
+                [say("{score} pts", score=score)] + passing + [say("{count} left", count=left)]]
     room = badge_detail_room(WIDTH, badges_per_row(view["num_players"]), BADGE_TILE)
     return first_fitting([" · ".join(parts) for parts in variants], room, font(TEXT_MIN))
 
@@ -620,7 +622,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
     badges = [
         Badge(
             sprite=swatch_sprite(colours[seat], seat),
-            name=names[seat] + (" (you)" if view.get("viewer") == seat else ""),
+            name=say("{player} (you)", player=names[seat]) if view.get("viewer") == seat else names[seat],
             detail=_detail(view, seat, passed, names[seat]),
             active=seat in acting,
             winner=seat in winners,
@@ -637,7 +639,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
 def _status(view: dict, names: Sequence[str]) -> str:
     status = status_line(view, names)
     if view["phase"] == "setup" and status:
-        status += " · setup: an octagon each"
+        status += say(" · setup: an octagon each")
     return status
 
 

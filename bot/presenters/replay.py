@@ -20,12 +20,14 @@ from bot.games.record import RecordError
 from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
 from bot.storage import LoggedMove, Match
+from renderers.common import in_language
 from renderers.replay import replay_gif
 
 from bot.i18n import ENGLISH, t
 
 from .board import BoardPresenter
 from .describe import MAX_ALT_TEXT, alt_text, shorten
+from .pictures import picture_words
 from .text import fit
 
 log = logging.getLogger(__name__)
@@ -48,22 +50,24 @@ class ReplayPresenter:
         self.records = MatchRecords(service)
         self.boards = boards
 
-    async def gif(self, match: Match) -> bytes | None:
-        """The GIF of the public course of a finished match; None for a game without pictures."""
+    async def gif(self, match: Match, lang: str = ENGLISH) -> bytes | None:
+        """The GIF of the public course of a finished match, its words in `lang`; None for a game without
+        pictures."""
         if not renderers.can_render(match.game):
             return None
         moves = await self.records.moves(match)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_EXECUTOR, self._build, match, moves)
+        return await loop.run_in_executor(_EXECUTOR, self._build, match, moves, lang)
 
-    def _build(self, match: Match, moves: Sequence[LoggedMove]) -> bytes:
+    def _build(self, match: Match, moves: Sequence[LoggedMove], lang: str = ENGLISH) -> bytes:
         # Public views only: the replay is shown to everyone, so it holds what the public saw, move by move.
-        return replay_gif(self.records.public_views(match, moves), player_names=match.names)
+        return in_language(picture_words(lang), replay_gif, self.records.public_views(match, moves),
+                           player_names=match.names)
 
     async def gif_file(self, match: Match, lang: str = ENGLISH) -> discord.File | None:
         """The replay as an attachment, described from the final public position (what every frame shows)."""
         try:
-            data = await self.gif(match)
+            data = await self.gif(match, lang)
         except RecordError:  # a match played under older rules than this bot's
             raise errors.UserError(
                 "This match's moves no longer replay under the current rules, so I can't make its replay.") from None

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from bot.games.text import Text
+
 from .repository import Repository, _dumps
 
 class AlreadyLinked(Exception):
@@ -51,7 +53,9 @@ class League:
 
     @property
     def title(self) -> str:
-        return self.name if self.season == 1 else f"{self.name} (season {self.season})"
+        """The name, and from the second season on its number (a `Text`: translated where it is shown)."""
+        return self.name if self.season == 1 else Text("{league} (season {season})", league=self.name,
+                                                       season=self.season)
 
     @property
     def is_open(self) -> bool:
