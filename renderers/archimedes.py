@@ -246,7 +246,7 @@ def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None
     for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
         x0, y0, x1, y1 = box
         count = f"{reserve[seat]}"
-        room = x1 - x0 - 32 - text_width(count, font(26, bold=True))
+        room = x1 - x0 - 16 - text_width(count, font(26, bold=True))  # as the English "Reserve" always had
         draw_text(img, (x0 + 12, y0 + 22), fit_text(say("Reserve"), font(TEXT_MIN), room), font(TEXT_MIN),
                   TEXT_DIM, "lm")
         draw_text(img, (x1 - 12, y0 + 22), count, font(26, bold=True), TEXT, "rm")
