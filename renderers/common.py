@@ -522,6 +522,7 @@ class Badge:
     detail: str
     active: bool = False  # this player is to move
     winner: bool = False
+    short_detail: str = ""  # shown when the detail does not fit (a longer language): the counts without the side
 
 
 def player_names_for(view: dict, player_names: Sequence[str] | None) -> list[str]:
@@ -583,6 +584,7 @@ def player_badges(
             sprite=sprite(seat),
             name=say("{player} (you)", player=names[seat]) if view.get("viewer") == seat else names[seat],
             detail=f"{say(side)} · {counts(seat)}" if side else counts(seat),
+            short_detail=counts(seat),
             active=seat in acting,
             winner=seat in winners,
         ))
@@ -612,7 +614,8 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
         draw_text(img, (text_x, y0 + 28), fit_text(badge.name, name_font, room - tag_w), name_font, TEXT, "lm")
         if tag:
             draw_text(img, (x0 + slot - 12, y0 + 28), tag, tag_font, YELLOW if badge.winner else SKY_BLUE, "rm")
-        draw_text(img, (text_x, y0 + 62), fit_text(badge.detail, detail_font, room), detail_font, TEXT_DIM, "lm")
+        detail = first_fitting((badge.detail, badge.short_detail or badge.detail), room, detail_font)
+        draw_text(img, (text_x, y0 + 62), fit_text(detail, detail_font, room), detail_font, TEXT_DIM, "lm")
     line_y = top + 10 + BADGE_HEIGHT + 24
     room = width - 2 * _PAD - 8
     if status:

@@ -18,6 +18,8 @@ from PIL import Image, ImageDraw
 
 import renderers
 from bot.games import GAMES
+from bot.i18n import LANGUAGES
+from bot.presenters.pictures import picture_words
 from bot.games.playout import random_plies
 from renderers import common, mycenae, myriath, myrmidons
 from renderers.rules_examples import EXAMPLES
@@ -112,12 +114,15 @@ def sample_views(key: str) -> list[dict]:
     return views
 
 
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
 @pytest.mark.parametrize("key", sorted(renderers.RENDERERS))
-def test_every_text_is_at_least_9_px_high_at_phone_width_and_no_line_is_cut(key, monkeypatch):
+def test_every_text_is_at_least_9_px_high_at_phone_width_and_no_line_is_cut(key, lang, monkeypatch):
+    """In every language: a longer German or French word must fit as the English one did."""
     recorder = TextRecorder(monkeypatch)
     widest = 0
     for view in sample_views(key):
-        img = renderers.RENDERERS[key].draw(view, NAMES[: view["num_players"]])
+        img = common.in_language(picture_words(lang), renderers.RENDERERS[key].draw, view,
+                                 NAMES[: view["num_players"]])
         widest = max(widest, img.width)
     scale = PHONE_WIDTH / widest
     small = sorted({(round(d.size * scale, 1), d.text) for d in recorder.drawn if d.size * scale < MIN_HEIGHT})
