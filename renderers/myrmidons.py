@@ -322,9 +322,10 @@ def _tray_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], ...]:
 
 
 @lru_cache(maxsize=8)
-def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bool) -> Image.Image:
-    """Everything that never changes in a match: squares, home ranks, coordinates, the tray's panels and legend,
-    the empty caption band."""
+def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bool,
+                legend: tuple[str, ...] = ()) -> Image.Image:
+    """Everything that never changes in a match: squares, home ranks, coordinates, the tray's panels and legend
+    (`legend`: its words, see legend_words), the empty caption band."""
     grid = grid_for(files, ranks, flipped)
     img = new_canvas(grid.right + MARGIN + TRAY_WIDTH, grid.bottom + MARGIN + CAPTION_HEIGHT)
     draw_squares(img, grid, lambda f, r: square_colour(f, r, home_ranks))
@@ -332,18 +333,24 @@ def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bo
     draw = ImageDraw.Draw(img)
     for box in _tray_boxes(grid):
         draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    _draw_legend(img, _tray_boxes(grid)[1])
+    _draw_legend(img, _tray_boxes(grid)[1], legend or legend_words())
     return img
 
 
-def _draw_legend(img: Image.Image, box: tuple[int, int, int, int]) -> None:
+def legend_words() -> tuple[str, str, str]:
+    """The legend's words in the picture's language (the cached layer takes them as part of its key)."""
+    return say("sword (left)"), say("shield (middle)"), say("move (right)")
+
+
+def _draw_legend(img: Image.Image, box: tuple[int, int, int, int], words: Sequence[str]) -> None:
     """The three icons with their words, one a row, in the order a tile shows its values (left to right)."""
     draw = ImageDraw.Draw(img)
     x0, y0, x1, _ = box
-    for i, word in enumerate(("sword (left)", "shield (middle)", "move (right)")):
+    for i, word in enumerate(words):
         y = y0 + 20 + 28 * i
         paste_centred(img, icon_sprite(24, i), (x0 + 26, y))
-        draw.text((x0 + 48, y), word, font=font(TEXT_MIN), fill=TEXT_DIM, anchor="lm")
+        draw.text((x0 + 48, y), fit_text(word, font(TEXT_MIN), x1 - x0 - 54), font=font(TEXT_MIN), fill=TEXT_DIM,
+                  anchor="lm")
     draw.line((x0 + 12, y0 + LEGEND_HEIGHT, x1 - 12, y0 + LEGEND_HEIGHT), fill=blend(PANEL, TEXT_DIM, 0.3), width=1)
 
 
@@ -354,7 +361,7 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     """The picture as an image; board_only leaves out the caption and the tray (the /rules diagram)."""
     files, ranks = view["files"], view["ranks"]
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, tuple(view["home_ranks"]), grid.flipped).copy()
+    img = board_layer(files, ranks, tuple(view["home_ranks"]), grid.flipped, legend_words()).copy()
     action = view.get("last_action")
     if action:
         _highlight_action(img, grid, action)
