@@ -19,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, Text, get_game, is_visible
 from bot.i18n import N_
 from bot.storage import (
     Challenge,
@@ -647,7 +647,8 @@ class MatchService:
         async with self._operation(lock_key=match_id):
             match = await self._playable(match_id, user_id, None)
             seat = match.seat_of(user_id)
-            return await self._eliminate(match, seat, "resign", f"{match.seats[seat].user_name} resigned")
+            reason = Text("{player} resigned", player=match.seats[seat].user_name)
+            return await self._eliminate(match, seat, "resign", reason)
 
     async def time_out(self, match_id: int, seat: int, *, due_at: float | None = None) -> TurnReport | None:
         """The seat's time ran out: with two players the other wins on time; with more, she is out as if she had
@@ -661,7 +662,7 @@ class MatchService:
                 return None
             if await self.clocks.all_late(match, self.game_of(match).in_play(self.state_of(match))):
                 # Nobody still in moved in time (a simultaneous setup nobody made): no one deserves a win on time.
-                outcome = Outcome((), "every player ran out of time")
+                outcome = Outcome((), Text("every player ran out of time"))
                 match = await self._commit(match, seat=seat, move="timeout", private=False, events=[],
                                            new_state=None, outcome=outcome)
                 log.info("match=%s guild=%s every player ran out of time version=%s", match.id, match.guild_id,
@@ -670,7 +671,8 @@ class MatchService:
                 presented = self.bus.publish(MovePlayed(match, "draw", seat, None, ratings=rated))
                 self._publish_end(match)
                 return TurnReport(match, "timeout", seat, None, [], outcome, presented)
-            return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
+            return await self._eliminate(match, seat, "timeout", Text("{player} ran out of time",
+                                                                        player=match.seats[seat].user_name))
 
     async def _deadline_passed(self, timer: Timer) -> None:
         try:
@@ -746,7 +748,7 @@ class MatchService:
             match = await self.get_match(match.id)
             presented = self.bus.publish(DrawOffered(match, seat))
             return TurnReport(match, "draw_offer", seat, presented=presented)
-        outcome = Outcome(tuple(), "draw by agreement")
+        outcome = Outcome(tuple(), Text("draw by agreement"))
         match = await self._commit(match, seat=seat, move="draw", private=False, events=[], new_state=None,
                                    outcome=outcome)
         log.info("match=%s guild=%s user=%s seat=%s accepted the draw", match.id, match.guild_id, user_id, seat)
