@@ -303,11 +303,16 @@ async def test_history_and_ratings_frames_in_the_askers_language(world, locales)
     await move(world.alice, thread, match_id, "a1-d4")
     history = await world.alice.slash(thread, "history", match=match_id)
     assert history.response.embeds[0].footer.text == "Page 1 sur 1"
+    assert history.response.embeds[0].title == f"Epaminondas · partie #{match_id} — historique"
     board = await world.alice.slash(world.channel, "leaderboard", game="epaminondas")
     embed = board.response.embeds[0]
     assert embed.title == "Classement de Epaminondas" and embed.description.startswith("Personne n’a encore joué")
     profile = await world.alice.slash(world.channel, "profile")
     assert profile.response.content == "**alice** n’a pas encore de partie classée sur ce serveur."
+    asked = await world.bob.click(board_posts(thread)[-1], label="Resign")
+    await world.bob.click(asked.response, label="Yes, resign")
+    history = await world.alice.slash(thread, "history", match=match_id)
+    assert "**2.** bob (Sombres) a abandonné" in history.response.embeds[0].description  # the moves' words too
 
 
 async def test_settings_in_the_managers_language(world, locales):

@@ -306,7 +306,8 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
         raise IllegalMoveError(Text("{square} is your own piece", square=dest))
     if target == EMPTY:
         if move.capture:
-            raise IllegalMoveError(Text("{dest} is empty, nothing to capture: write {tail}-{dest}", tail=tail, dest=dest))
+            raise IllegalMoveError(Text("{dest} is empty, nothing to capture: write {tail}-{dest}", tail=tail,
+                                        dest=dest))
         return Resolved(move, line, n, s, 0)
     k = 1
     while distance + k < len(line) and board[line[distance + k]] == them:
@@ -317,7 +318,8 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
         raise IllegalMoveError(Text("Your {count} pieces cannot capture a line of {line}: it must be strictly shorter",
                                     count=n, line=k))
     if not move.capture:
-        raise IllegalMoveError(Text("{dest} holds an enemy piece: write {tail}x{dest} to capture it", tail=tail, dest=dest))
+        raise IllegalMoveError(Text("{dest} holds an enemy piece: write {tail}x{dest} to capture it", tail=tail,
+                                    dest=dest))
     return Resolved(move, line, n, s, k)
 
 
@@ -570,7 +572,8 @@ class EpaminondasGame(TwoSeatGame):
             for tail, _, _ in moves:
                 per_tail[tail] = per_tail.get(tail, 0) + 1
             options = [
-                PickerOption(NAMES[t], NAMES[t], Text("{count} moves", count=c) if c > 1 else Text("1 move")) for t, c in per_tail.items()
+                PickerOption(NAMES[t], NAMES[t], Text("{count} moves", count=c) if c > 1 else Text("1 move"))
+                for t, c in per_tail.items()
             ]
             return Choices(prompt, options)
         mine = [(dest, k) for tail, dest, k in moves if NAMES[tail] == chosen[0]]
@@ -584,7 +587,8 @@ class EpaminondasGame(TwoSeatGame):
 
 def _destination_option(dest: int, captured: int) -> PickerOption:
     if captured:
-        return PickerOption(Text("x {square} (captures {count})", square=NAMES[dest], count=captured), "x" + NAMES[dest])
+        return PickerOption(Text("x {square} (captures {count})", square=NAMES[dest], count=captured),
+                            "x" + NAMES[dest])
     return PickerOption(NAMES[dest], "-" + NAMES[dest])
 
 

@@ -320,8 +320,8 @@ class Explorer:
         who = sandbox.names[sandbox.viewer] if sandbox.viewer is not None else None
         line, start = self.line_text(sandbox, public=True), sandbox.start_move
         if who:
-            text = (Text("🔭 A line explored from the start by **{player}** (not played): {line}", player=who, line=line)
-                    if not start else
+            text = (Text("🔭 A line explored from the start by **{player}** (not played): {line}", player=who,
+                         line=line) if not start else
                     Text("🔭 A line explored from move {move} by **{player}** (not played): {line}", move=start,
                          player=who, line=line))
         else:

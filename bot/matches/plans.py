@@ -247,8 +247,8 @@ def plan_lines(plan: StoredPlan | None, names: list[str]) -> list[str]:
 
     def walk(level: dict[str, Any], depth: int) -> None:
         for expected, branch in level.items():
-            lines.append(Text("{indent}• if {opponent} plays `{expected}` → you play `{reply}`", indent="  " * depth,
-                              opponent=opponent, expected=expected, reply=branch["reply"]))
+            lines.append(Text("{indent}• if {opponent} plays `{expected}` → you play `{reply}`",
+                              indent="  " * depth, opponent=opponent, expected=expected, reply=branch["reply"]))
             walk(branch["then"], depth + 1)
 
     walk(plan.tree, 0)

@@ -89,8 +89,8 @@ async def standings_file(league: League, tables: list[DivisionTable], names: dic
     `lang`."""
     divisions = [Division(t(lang, "Division {number}", number=table.division) if len(tables) > 1 else None,
                           division_rows(table, names, left)) for table in tables]
-    png = await render_in(lang, standings_picture, localize(lang, league.title), league_summary(league, lang), t(lang, LEGEND),
-                          divisions)
+    png = await render_in(lang, standings_picture, localize(lang, league.title), league_summary(league, lang),
+                          t(lang, LEGEND), divisions)
     return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names, lang))
 
 

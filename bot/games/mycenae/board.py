@@ -15,8 +15,8 @@ from ..text import Text
 
 KING, ROOK, BISHOP, KNIGHT, PAWN, HORSE = 1, 2, 3, 4, 5, 6  # HORSE: a Mycenaean knight (the Trojan horse)
 LETTER = {KING: "K", ROOK: "R", BISHOP: "B", KNIGHT: "N", PAWN: "P", HORSE: "N"}
-PIECE_NAME = {KING: Text("King"), ROOK: Text("Rook"), BISHOP: Text("Bishop"), KNIGHT: Text("Knight"), PAWN: Text("Pawn"),
-              HORSE: Text("Mycenaean knight")}
+PIECE_NAME = {KING: Text("King"), ROOK: Text("Rook"), BISHOP: Text("Bishop"), KNIGHT: Text("Knight"),
+              PAWN: Text("Pawn"), HORSE: Text("Mycenaean knight")}
 # The same inside a sentence ("the rook on c4"): languages differ in more than the capital letter.
 PIECE_WORD = {KING: Text("king"), ROOK: Text("rook"), BISHOP: Text("bishop"), KNIGHT: Text("knight"),
               PAWN: Text("pawn"), HORSE: Text("Mycenaean knight")}

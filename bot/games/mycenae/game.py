@@ -48,7 +48,8 @@ INFO = GameInfo(
     options=(
         OptionSpec(
             key="armies",
-            description=Text("Each player's army: mycenae (hidden cargo in three knights) or plain (K, R, B, N, 4 pawns)"),
+            description=Text("Each player's army: mycenae (hidden cargo in three knights) or plain (K, R, B, N, "
+                             "4 pawns)"),
             default=DEFAULT_ARMIES,
             choices=ARMY_CHOICES,
             per_seat=True,
@@ -186,7 +187,8 @@ class Mycenae(Game):
         loads: dict[int, tuple[str, ...]] = {}
         for sq, letters in move.loads:
             if sq not in order:
-                raise IllegalMoveError(Text("Your knights start on {squares}", squares=", ".join(NAMES[s] for s in order)))
+                raise IllegalMoveError(Text("Your knights start on {squares}",
+                                            squares=", ".join(NAMES[s] for s in order)))
             if sq in loads:
                 raise IllegalMoveError(Text("{square} is listed twice", square=NAMES[sq]))
             loads[sq] = letters

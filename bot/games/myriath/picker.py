@@ -109,7 +109,8 @@ def _start_options(prompt: str, starts: list[int], writings: list[_Writing]) -> 
 def _path_steps(from_start: list[_Writing], rest: tuple[str, ...]) -> Choices:
     start_name = geo.POINT_NAMES[from_start[0].start]
     if from_start[0].placement.ring:  # the octagon: its corner says everything
-        return Choices(prompt=Text("Place the octagon {move}?", move=from_start[0].placement.notation), move=from_start[0].placement.notation)
+        notation = from_start[0].placement.notation
+        return Choices(prompt=Text("Place the octagon {move}?", move=notation), move=notation)
     if len(from_start) <= PICKER_LIMIT:
         if not rest:
             options = [_final_option(w) for w in from_start]

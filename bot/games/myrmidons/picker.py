@@ -20,7 +20,8 @@ def _draft_choices(chosen: tuple[str, ...]) -> Choices:
         valid = len(chosen) == len(set(chosen)) == ARMY_SIZE and set(chosen) <= set(TYPE_CODES)
         return Choices(prompt=Text("Your army"), move=army_move(chosen) if valid else None)
     options = [
-        PickerOption(label=_type_label(t), value=t.code, description=Text("sword {sword}, shield {shield}, move {move}", sword=t.sword, shield=t.shield,
+        PickerOption(label=_type_label(t), value=t.code,
+                     description=Text("sword {sword}, shield {shield}, move {move}", sword=t.sword, shield=t.shield,
                                       move=t.move))
         for t in TYPES
         if t.code not in chosen
