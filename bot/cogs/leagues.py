@@ -158,7 +158,8 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
         left = {p.user_id for p in await leagues.players(found.id) if not p.active}
         file = await standings_file(found, tables, names, left, language(interaction))
-        await interaction.followup.send(f"📊 **{found.title}**", file=file, ephemeral=True)
+        await interaction.followup.send(f"📊 **{localize(language(interaction), found.title)}**", file=file,
+                                        ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -70,8 +70,8 @@ def checked_options(game: Game, options: dict[str, Any], players: int) -> dict[s
 # game → {first word of the move: the question}.
 CONFIRMATIONS: dict[str, dict[str, str]] = {
     "mycenae": {
-        "burn": "Burn this knight? It destroys the knight, all it carries, and every piece on the four squares "
-                "next to it (yours too). This can't be undone.",
+        "burn": N_("Burn this knight? It destroys the knight, all it carries, and every piece on the four squares "
+                   "next to it (yours too). This can't be undone."),
     },
 }
 

@@ -23,7 +23,7 @@ from bot.storage import LoggedMove, Match
 from renderers.common import in_language
 from renderers.replay import replay_gif
 
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, N_, t
 
 from .board import BoardPresenter
 from .describe import MAX_ALT_TEXT, alt_text, shorten
@@ -70,7 +70,7 @@ class ReplayPresenter:
             data = await self.gif(match, lang)
         except RecordError:  # a match played under older rules than this bot's
             raise errors.UserError(
-                "This match's moves no longer replay under the current rules, so I can't make its replay.") from None
+                N_("This match's moves no longer replay under the current rules, so I can't make its replay.")) from None
         if data is None:
             return None
         return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME, description=self.describe(match, lang))

@@ -29,8 +29,11 @@ class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+
         await service.playable_match(self.match_id, interaction.user.id, version=self.version, need_turn=True)
         report = await service.submit_move(self.match_id, interaction.user.id, self.answer,
                                            expected_version=self.version)
-        verb = "let the pieces be loaded" if self.answer == "consent" else "refused the request"
-        await interaction.followup.send(f"✅ You {verb} in match #{self.match_id}.", ephemeral=True)
+        lang = language(interaction)
+        said = (t(lang, "✅ You let the pieces be loaded in match #{match}.", match=self.match_id)
+                if self.answer == "consent" else
+                t(lang, "✅ You refused the request in match #{match}.", match=self.match_id))
+        await interaction.followup.send(said, ephemeral=True)
         await after_presentation(interaction, report)
 
 
