@@ -63,7 +63,7 @@ def standings_picture(title: str, subtitle: str, legend: str, divisions: Sequenc
             draw.text((PAD, y + 14), division.heading, font=font(26, bold=True), fill=TEXT, anchor="lt")
             y += HEADING_HEIGHT
         for header, x, align in COLUMNS:
-            draw.text((x, y + 34), header, font=small, fill=TEXT_DIM, anchor="rs" if align == "r" else "ls")
+            draw.text((x, y + 34), say(header), font=small, fill=TEXT_DIM, anchor="rs" if align == "r" else "ls")
         y += HEADING_HEIGHT
         for i, row in enumerate(division.rows[:MAX_ROWS]):
             if i % 2 == 0:

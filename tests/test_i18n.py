@@ -469,3 +469,16 @@ async def test_engine_refusals_follow_each_member_and_pictures_the_server(world,
     await bob.click(asked.response, label="Ja, aufgeben")
     final = board_posts(thread)[-1]
     assert "🏆" in final.content and "bob hat aufgegeben" in final.content, final.content
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_standings_pictures_legend_and_headers_fit_in_every_language(lang):
+    from bot.presenters.leagues import LEGEND
+    from renderers import league
+    from renderers.common import font, text_width
+
+    assert text_width(t(lang, LEGEND), font(20)) <= league.WIDTH - 2 * league.PAD  # drawn whole, never cut
+    headers = [t(lang, header) for header, _, _ in league.COLUMNS]
+    assert headers[1:] != [header for header, _, _ in league.COLUMNS[1:]]  # translated, not left in English
+    assert all(text_width(h, font(20)) <= 48 for h in headers[2:6])  # the narrow number columns' headers
+    assert text_width(headers[6], font(20)) <= 90  # the rating, right of the wins
