@@ -39,7 +39,7 @@ class MatchesCog(commands.Cog, name="Matches"):
             lang = language(interaction)
             await answer(interaction, t(lang, "`{move}` in match #{match}: {question}", move=report.move, match=match,
                                         question=t(lang, report.question)),
-                         view=single_view(ConfirmMove(match, report.match.version, report.move)))
+                         view=single_view(ConfirmMove(match, report.match.version, report.move, lang)))
             return
         shown = report.move or move.strip()
         offer = takeback_offer(interaction, report)

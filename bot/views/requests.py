@@ -45,8 +45,9 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
                   template=r"sg:m:(?P<match>\d+):(?P<version>\d+):(?P<move>[a-z0-9 @=:,-]{2,60})"):
     """Plays a move that asked for a confirmation (a burn) — only while the position is the one it was asked in."""
 
-    def __init__(self, match_id: int, version: int, move: str):
-        super().__init__(discord.ui.Button(label=f"Yes, {move}", style=discord.ButtonStyle.danger,
+    def __init__(self, match_id: int, version: int, move: str, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, "Yes, {move}", move=move)[:80],
+                                           style=discord.ButtonStyle.danger,
                                            custom_id=f"sg:m:{match_id}:{version}:{move}"))
         self.match_id, self.version, self.move = match_id, version, move
 
