@@ -484,7 +484,7 @@ def say(template: str, /, **params: Any) -> str:
 
 
 def say_text(data: Any) -> str:
-    """An engine's text kept as JSON in a view ({"text": template, "params": {...}}, see bot.games.text), in the
+    """An engine's text kept as JSON in a view ({"text": template, "params": {...}}, see bot.engine.text), in the
     language being drawn; a plain string as it is."""
     if not (isinstance(data, dict) and isinstance(data.get("text"), str)):
         return "" if data is None else str(data)

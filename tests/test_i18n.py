@@ -20,8 +20,10 @@ from bot import extract_texts as extract
 from bot import i18n
 from bot.cogs.rules import guide_text
 from bot.cogs.translator import CatalogueTranslator
-import renderers
-from bot.games import GAMES, IllegalMoveError, Outcome, Text
+import bot.engine
+import bot.games
+from bot.games import IllegalMoveError, Outcome, Text, registry
+from bot.games.registry import GAMES
 from bot.matches import errors
 from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
@@ -397,9 +399,10 @@ def engine_refusals_given_as_finished_sentences(path: Path) -> list[str]:
 
 
 def test_every_refusal_of_the_engines_is_a_translatable_text():
-    engines = Path(inspect.getfile(GAMES["epaminondas"].__class__)).parent
-    found = [where for path in sorted(engines.rglob("*.py")) if path.name not in ("bench.py", "__main__.py")
-             for where in engine_refusals_given_as_finished_sentences(path)]
+    roots = (Path(bot.engine.__file__).parent, Path(bot.games.__file__).parent)  # the contract and every game
+    paths = sorted(path for root in roots for path in root.rglob("*.py") if path.name not in ("bench.py", "__main__.py"))
+    assert len(paths) > 20
+    found = [where for path in paths for where in engine_refusals_given_as_finished_sentences(path)]
     assert found == []
 
 
@@ -433,10 +436,10 @@ def test_a_text_keeps_its_template_through_json_and_pickle():
 def test_pictures_draw_their_words_in_the_language_given(lang):
     game = GAMES["archimedes"]
     view = game.view(game.new_state(2, 0, None), 0)
-    english = renderers.render(view, player_names=["alice", "bob"])
-    translated = in_language(picture_words(lang), renderers.render, view, player_names=["alice", "bob"])
+    english = registry.render(view, player_names=["alice", "bob"])
+    translated = in_language(picture_words(lang), registry.render, view, player_names=["alice", "bob"])
     assert translated != english
-    assert renderers.render(view, player_names=["alice", "bob"]) == english  # the cached layers kept their English
+    assert registry.render(view, player_names=["alice", "bob"]) == english  # the cached layers kept their English
 
 
 async def test_engine_refusals_follow_each_member_and_pictures_the_server(world, locales):
@@ -461,9 +464,9 @@ async def test_engine_refusals_follow_each_member_and_pictures_the_server(world,
     match = await service.get_match(match_id)
     board = board_posts(thread)[-1]
     assert "**alice** (Hell) spielte `a1-d4`" in board.content
-    german = in_language(picture_words("de"), renderers.render, service.view(match, None), player_names=match.names)
+    german = in_language(picture_words("de"), registry.render, service.view(match, None), player_names=match.names)
     posted = await board.attachments[0].read()
-    assert posted == german != renderers.render(service.view(match, None), player_names=match.names)
+    assert posted == german != registry.render(service.view(match, None), player_names=match.names)
 
     asked = await bob.click(board, label="Aufgeben")
     await bob.click(asked.response, label="Ja, aufgeben")

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from babel.messages.pofile import read_po
 
-from bot.games.text import Text
+from bot.engine.text import Text
 
 log = logging.getLogger(__name__)
 

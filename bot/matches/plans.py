@@ -18,7 +18,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.text import Text
+from bot.engine.text import Text
 from bot.i18n import N_
 from bot.storage import Match
 from bot.storage.plans import PlanStore, StoredPlan

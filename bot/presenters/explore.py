@@ -11,6 +11,7 @@ import io
 
 import discord
 
+from bot.games.registry import renderer_of
 from bot.i18n import ENGLISH, N_, localize
 from bot.matches import MatchService, errors
 from bot.matches.explore import ExploreStep, SharedLine, picture_banner
@@ -29,7 +30,7 @@ async def explore_file(step: ExploreStep, lang: str = ENGLISH) -> discord.File:
     """The step's picture, its banner and caption in `lang` (the explorer's: the board is hers alone)."""
     sandbox = step.sandbox
     png = await render_in(lang, explore_png, step.view, sandbox.names, localize(lang, picture_banner(sandbox)),
-                          assumed=sandbox.assumed)
+                          assumed=sandbox.assumed, renderer=renderer_of(step.view["game"]))
     return discord.File(io.BytesIO(png), filename=EXPLORE_FILENAME)
 
 
@@ -46,7 +47,8 @@ class ExplorePresenter:
             raise errors.UserError(N_("That match's thread is gone, so I can't post the line there. Nothing was "
                                       "posted."))
         lang = await self.service.server_settings.language(match.guild_id)  # a public post: the server's language
-        gif = await render_in(lang, replay_gif, shared.views, player_names=shared.names)
+        gif = await render_in(lang, replay_gif, shared.views, player_names=shared.names,
+                              renderer=renderer_of(match.game))
         await thread.send(fit(localize(lang, shared.text)), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),
                           allowed_mentions=discord.AllowedMentions.none())
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 import discord
 
-import renderers
+from bot.games import registry
 from bot.i18n import ENGLISH, t
 from bot.matches import errors
 from renderers.common import Translate, in_language
@@ -77,7 +77,7 @@ async def render_in(lang: str, draw: Callable[..., bytes], /, *args: Any, **kwar
 
 
 async def render_png(view: dict[str, Any], names: Sequence[str], lang: str = ENGLISH) -> bytes:
-    return await render_in(lang, renderers.render, view, player_names=list(names))
+    return await render_in(lang, registry.render, view, player_names=list(names))
 
 
 async def render_file(view: dict[str, Any], names: Sequence[str], filename: str = "board.png", *,
@@ -88,9 +88,9 @@ async def render_file(view: dict[str, Any], names: Sequence[str], filename: str 
 
 
 async def rules_file(game_key: str, description: str | None = None, lang: str = ENGLISH) -> discord.File | None:
-    if not renderers.can_render(game_key):
+    if not registry.can_render(game_key):
         return None
-    png = await render_in(lang, renderers.rules_diagram, game_key, lang)
+    png = await render_in(lang, registry.rules_diagram, game_key, lang)
     return discord.File(io.BytesIO(png), filename="rules.png", description=description)
 
 

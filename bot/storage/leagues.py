@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from bot.games.text import Text
+from bot.engine.text import Text
 
 from .repository import Repository, _dumps
 

@@ -6,8 +6,8 @@ import random
 from dataclasses import replace
 from typing import Sequence
 
-from ..base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, PickerOption, event
-from ..text import N_, Text, join
+from bot.engine.base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, PickerOption, event
+from bot.engine.text import N_, Text, join
 from .board import (
     ARMY_CHOICES,
     CARRIED,

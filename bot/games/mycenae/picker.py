@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ..base import Choices, MoveSyntaxError, PickerOption
-from ..text import Text, join
+from bot.engine.base import Choices, MoveSyntaxError, PickerOption
+from bot.engine.text import Text, join
 from .board import (
     BISHOP,
     KNIGHT,

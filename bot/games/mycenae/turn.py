@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..base import JSON, Event, IllegalMoveError, Outcome, event
-from ..text import Text, join
+from bot.engine.base import JSON, Event, IllegalMoveError, Outcome, event
+from bot.engine.text import Text, join
 from .board import (
     BISHOP,
     CARRIED_BY_LETTER,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..text import Text
+from bot.engine.text import Text
 
 # Printed squares along each side; the channels cross in (BOARD_SQUARES - 1)² intersections, files a.. ranks 1..
 BOARD_SQUARES = 12

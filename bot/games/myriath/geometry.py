@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from ..text import Text
+from bot.engine.text import Text
+
 from .data import BOARD_SQUARES, PLAYING_AREA, TILE_SET, TileKind
 
 # --- the grid ------------------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import Choices, PickerOption
-from ..text import Text, join
+from bot.engine.base import Choices, PickerOption
+from bot.engine.text import Text, join
 from . import geometry as geo
 
 PICKER_LIMIT = 25

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import (
+from renderers.common import (
     CAPTION_HEIGHT,
     PANEL,
     RGB,
@@ -53,7 +53,7 @@ from .common import (
     fit_text,
     text_width,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 92
 MARGIN = 40

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .base import (
+from bot.engine.base import (
     JSON,
     Choices,
     Event,
@@ -28,9 +28,9 @@ from .base import (
     TwoSeatGame,
     event,
 )
-from .grid import DIRECTIONS, parse_square
-from .grid import ray as grid_ray
-from .text import Text, join
+from bot.engine.grid import DIRECTIONS, parse_square
+from bot.engine.grid import ray as grid_ray
+from bot.engine.text import Text, join
 
 # --- types and constants -------------------------------------------------------------------------------------
 
