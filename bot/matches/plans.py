@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.engine.text import Text
 from bot.i18n import N_
-from bot.storage import Match
+from bot.domain import Match
 from bot.storage.plans import PlanStore, StoredPlan
 
 from . import errors

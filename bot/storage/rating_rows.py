@@ -7,7 +7,7 @@ import sqlite3
 
 from bot.ratings import Rating, RatingChange
 
-from .records import RatingWrite
+from bot.domain import RatingWrite
 
 RATING_COLUMNS = (
     "guild_id, game, member_id, name, mu, sigma, games, wins, draws, losses, streak, recent, provisional,"

@@ -17,7 +17,7 @@ from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple
 import aiosqlite
 
 from .rating_rows import RatingsMoved, write_rated_finish
-from .records import (
+from bot.domain import (
     Challenge,
     ChallengeSeat,
     LoggedMove,
