@@ -17,7 +17,7 @@ import asyncio
 import io
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
@@ -29,22 +29,25 @@ from bot.i18n import DOMAIN, LOCALES_DIR
 from bot.settings import Settings
 
 BOT_DIR = Path(__file__).resolve().parent
+SOURCE_DIRS = (BOT_DIR, BOT_DIR.parent / "renderers")  # the bot, and the pictures' drawn words
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 
 Key = tuple[str | None, str]  # (context, English text)
 
 
-def code_texts(root: Path = BOT_DIR) -> dict[Key, str]:
-    """(context, text) → where it is first used, for every literal passed to t() or N_() under `root`."""
+def code_texts(roots: Sequence[Path] = SOURCE_DIRS) -> dict[Key, str]:
+    """(context, text) → where it is first used, for every literal passed to t(), N_(), Text() or say() (an
+    engine's or a picture's words) under `roots`."""
     found: dict[Key, str] = {}
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(p for root in roots for p in root.rglob("*.py")):
+        root = next(r for r in roots if r in path.parents)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
             if node.func.id == "t" and len(node.args) >= 2:
                 text = node.args[1]
-            elif node.func.id == "N_" and node.args:
+            elif node.func.id in ("N_", "Text", "say") and node.args:
                 text = node.args[0]
             else:
                 continue

@@ -36,9 +36,9 @@ from renderers.common import (
     paste_centred,
     paste_pieces,
     player_names_for,
-    plural,
     square_name,
     tint_squares,
+    say,
 )
 from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
 
@@ -142,11 +142,16 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
     draw_player_caption(
         img, top, view, player_names_for(view, player_names),
         sprite=lambda seat: disc_sprite(BADGE_PIECE, seat),
-        counts=lambda seat: f"{plural(view['counts'][seat], 'piece')} · {view['crossings'][seat]} crossed",
+        counts=lambda seat: say("{pieces} · {crossed} crossed", pieces=_pieces(view["counts"][seat]),
+                                crossed=view["crossings"][seat]),
         history=_history(view),
     )
 
 
+def _pieces(count: int) -> str:
+    return say("1 piece") if count == 1 else say("{count} pieces", count=count)
+
+
 def _history(view: dict) -> str:
     taken = len((view.get("last") or {}).get("captured") or [])
-    return history_line(view, f" (took {taken})" if taken else "")
+    return history_line(view, say(" (took {count})", count=taken) if taken else "")
