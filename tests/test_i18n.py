@@ -9,6 +9,7 @@ import json
 import pickle
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import discord
@@ -24,7 +25,9 @@ import bot.engine
 import bot.games
 from bot.games import IllegalMoveError, Outcome, Text, registry
 from bot.games.registry import GAMES
+from bot.domain import League
 from bot.matches import errors
+from bot.matches.leagues import league_title
 from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
 from bot.presenters.pictures import picture_words
@@ -485,3 +488,15 @@ def test_the_standings_pictures_legend_and_headers_fit_in_every_language(lang):
     assert headers[1:] != [header for header, _, _ in league.COLUMNS[1:]]  # translated, not left in English
     assert all(text_width(h, font(20)) <= 48 for h in headers[2:6])  # the narrow number columns' headers
     assert text_width(headers[6], font(20)) <= 90  # the rating, right of the wins
+
+
+@pytest.mark.parametrize("lang, expected", [("en-US", "Monthly (season 2)"), ("de", "Monthly (Saison 2)"),
+                                            ("es-ES", "Monthly (temporada 2)"), ("fr", "Monthly (saison 2)")])
+def test_a_leagues_season_reads_in_each_language(lang, expected):
+    league = League(id=1, guild_id=1, channel_id=1, name="Monthly", season=2, previous_id=1, game="epaminondas",
+                    format="swiss", rounds=3, total_rounds=3, table_size=2, clock_seconds=None, rated=True,
+                    division_size=10, signup_hours=48.0, repeat="monthly", organiser_id=1, status="running",
+                    signup_ends_at=0.0, created_at=0.0, started_at=0.0, finished_at=None, round=1,
+                    results_shown=0, message_id=None, thread_id=None)
+    assert t(language_of(lang), league_title(league)) == expected
+    assert league_title(replace(league, season=1)) == "Monthly"

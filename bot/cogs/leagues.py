@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import N_, localize, t
-from bot.matches.leagues import FORMATS, LeagueService
+from bot.matches.leagues import FORMATS, LeagueService, league_title
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
@@ -81,7 +81,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         await delivery
         league = await leagues.get(league.id)
         lang = language(interaction)
-        text = t(lang, "✅ **{league}** is open for sign-up ({summary}).", league=league.title,
+        text = t(lang, "✅ **{league}** is open for sign-up ({summary}).", league=league_title(league),
                  summary=league_summary(league, lang))
         if league.message_id:
             where = message_link(league.guild_id, league.channel_id, league.message_id)
@@ -106,10 +106,10 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
                                           may_manage(interaction), _role_ids(interaction))
         lang = language(interaction)
         if started.thread_id:
-            text = t(lang, "✅ **{league}** has started: its matches are open — see {thread}.", league=started.title,
+            text = t(lang, "✅ **{league}** has started: its matches are open — see {thread}.", league=league_title(started),
                      thread=f"<#{started.thread_id}>")
         else:
-            text = t(lang, "✅ **{league}** has started: its matches are open.", league=started.title)
+            text = t(lang, "✅ **{league}** has started: its matches are open.", league=league_title(started))
         await answer(interaction, text)
 
     @league_command("cancel", "Cancel a league (its organiser); running matches go on")
@@ -118,7 +118,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         leagues = leagues_of(interaction)
         cancelled = await leagues.cancel(await _league_id(leagues, interaction, league), interaction.user.id,
                                          may_manage(interaction), _role_ids(interaction))
-        await answer(interaction, t(language(interaction), "🚫 **{league}** is cancelled.", league=cancelled.title))
+        await answer(interaction, t(language(interaction), "🚫 **{league}** is cancelled.", league=league_title(cancelled)))
 
     @app_commands.command(name="list", description="This server's leagues")
     @app_commands.guild_only()
@@ -130,7 +130,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
             await answer(interaction, t(lang, "No leagues on this server yet. Someone with Manage Server can "
                                               "`/league create` one."))
             return
-        lines = [f"• **{localize(lang, e.league.title)}** — {league_summary(e.league, lang)} · "
+        lines = [f"• **{localize(lang, league_title(e.league))}** — {league_summary(e.league, lang)} · "
                  f"{t(lang, '{count} players', count=e.players)} · {t(lang, STATUS[e.league.status])}"
                  for e in entries[:20]]
         await answer(interaction, t(lang, "**Leagues**") + "\n" + "\n".join(lines))
@@ -143,9 +143,9 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         lang = language(interaction)
         if not found.tables:
             await answer(interaction, t(lang, "**{league}** has no pairings yet: they are made when it starts.",
-                                        league=found.league.title))
+                                        league=league_title(found.league)))
             return
-        lines = [t(lang, "**{league}** — pairings (✓ finished)", league=found.league.title)]
+        lines = [t(lang, "**{league}** — pairings (✓ finished)", league=league_title(found.league))]
         for table in found.tables:
             prefix = t(lang, "R{round}", round=table.round) + " " if found.league.format == "swiss" else ""
             lines.append(f"• {prefix}{table_line(table, found.names, found.league.guild_id, lang)}")
@@ -158,7 +158,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
         left = {p.user_id for p in await leagues.players(found.id) if not p.active}
         file = await standings_file(found, tables, names, left, language(interaction))
-        await interaction.followup.send(f"📊 **{localize(language(interaction), found.title)}**", file=file,
+        await interaction.followup.send(f"📊 **{localize(language(interaction), league_title(found))}**", file=file,
                                         ephemeral=True)
 
 

@@ -36,10 +36,6 @@ class League:
     thread_id: int | None
 
     @property
-    def title(self) -> str:
-        return self.name if self.season == 1 else f"{self.name} (season {self.season})"
-
-    @property
     def is_open(self) -> bool:
         return self.status in ("signup", "running")
 

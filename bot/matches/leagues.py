@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection
 
 from bot.games.registry import get_game
+from bot.engine.text import Text
 from bot.i18n import N_
 from bot.leagues import (
     GameResult, Standing, SwissPlayer, default_swiss_rounds, divisions, round_robin, standings, swiss_round,
@@ -48,6 +49,13 @@ MAX_NAME_LENGTH = 50
 MAX_ROUNDS = 20
 SEASON_SECONDS = 30 * 24 * 3600.0  # "monthly": the next season starts a month after this one started
 UNRATED = 1500  # the displayed rating of a member without one: the model's starting point
+
+
+def league_title(league: League) -> str:
+    """A league's name, with its season from the second on ("Monthly (season 2)"), translatable where shown."""
+    if league.season == 1:
+        return league.name
+    return Text("{name} (season {season})", name=league.name, season=league.season)
 
 
 # --- events: what the league presenter shows -------------------------------------------------------------------
@@ -263,16 +271,16 @@ class LeagueService:
         async with self._locks.hold(league_id):
             league = await self.get(league_id)
             if not league.is_open:
-                raise errors.UserError(N_("**{league}** has ended: nobody can join it any more."), league=league.title)
+                raise errors.UserError(N_("**{league}** has ended: nobody can join it any more."), league=league_title(league))
             if league.status == "running" and league.format == "round_robin":
                 raise errors.UserError(N_("**{league}** has started, and a round robin takes no new players. Join its "
-                                          "next one."), league=league.title)
+                                          "next one."), league=league_title(league))
             if league.status == "running" and league.round >= (league.total_rounds or 0):
                 raise errors.UserError(N_("**{league}** is in its last round: nobody can join any more."),
-                                       league=league.title)
+                                       league=league_title(league))
             if not await self.store.add_player(league.id, user_id, user_name, self.clock(),
                                                statuses=("signup", "running")):
-                raise errors.UserError(N_("You are already in **{league}**."), league=league.title)
+                raise errors.UserError(N_("You are already in **{league}**."), league=league_title(league))
             log.info("league=%s guild=%s user=%s joined", league.id, league.guild_id, user_id)
             self.bus.publish(RosterChanged(league, await self.store.players(league.id)))
             return league
@@ -283,10 +291,10 @@ class LeagueService:
         async with self._locks.hold(league_id):
             league = await self.get(league_id)
             if not league.is_open:
-                raise errors.UserError(N_("**{league}** has ended: there is nothing to leave."), league=league.title)
+                raise errors.UserError(N_("**{league}** has ended: there is nothing to leave."), league=league_title(league))
             me = next((p for p in await self.store.players(league.id) if p.user_id == user_id), None)
             if me is None or not me.active:
-                raise errors.UserError(N_("You are not in **{league}**."), league=league.title)
+                raise errors.UserError(N_("You are not in **{league}**."), league=league_title(league))
             resigned: list[int] = []
             if league.status == "signup":
                 await self.store.remove_player(league.id, user_id)
@@ -316,9 +324,9 @@ class LeagueService:
         role = await self._organiser_role(league.guild_id)
         if role is None:
             raise errors.UserError(N_("Only the organiser of **{league}** (or someone with Manage Server) can do "
-                                      "that."), league=league.title)
+                                      "that."), league=league_title(league))
         raise errors.UserError(N_("Only the organiser of **{league}** (or someone with Manage Server or the {role} "
-                                  "role) can do that."), league=league.title, role=f"<@&{role}>")
+                                  "role) can do that."), league=league_title(league), role=f"<@&{role}>")
 
     async def start_now(self, league_id: int, user_id: int, may_manage: bool,
                         role_ids: Collection[int] = ()) -> League:
@@ -327,12 +335,12 @@ class LeagueService:
             await self._may_organise(league, user_id, may_manage, role_ids)
             if league.status != "signup":
                 raise errors.UserError(N_("**{league}** has already started.") if league.is_open
-                                       else N_("**{league}** has already ended."), league=league.title)
+                                       else N_("**{league}** has already ended."), league=league_title(league))
             players = [p for p in await self.store.players(league.id)]
             needed = max(2, league.table_size)
             if len(players) < needed:
                 raise errors.UserError(N_("**{league}** needs at least {needed} players to start; it has {count}."),
-                                       league=league.title, needed=needed, count=len(players))
+                                       league=league_title(league), needed=needed, count=len(players))
             await self._start(league, players)
         await self.advance(league_id)
         return await self.get(league_id)
@@ -342,10 +350,10 @@ class LeagueService:
             league = await self.get(league_id)
             await self._may_organise(league, user_id, may_manage, role_ids)
             if not league.is_open:
-                raise errors.UserError(N_("**{league}** has already ended."), league=league.title)
+                raise errors.UserError(N_("**{league}** has already ended."), league=league_title(league))
             done, _ = await self.store.finish(league, self.clock(), "cancelled")
             if not done:
-                raise errors.UserError(N_("**{league}** has already ended."), league=league.title)
+                raise errors.UserError(N_("**{league}** has already ended."), league=league_title(league))
             league = await self.get(league_id)
             log.info("league=%s guild=%s user=%s cancelled", league.id, league.guild_id, user_id)
             self.bus.publish(LeagueCancelled(league, N_("cancelled by the organiser")))

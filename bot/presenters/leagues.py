@@ -14,7 +14,7 @@ from bot.leagues import POINT, points_text
 from bot.matches import catalogue
 from bot.matches.leagues import (
     FORMATS, DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, LeagueService, RosterChanged,
-    RoundStarted, StandingsChanged,
+    RoundStarted, StandingsChanged, league_title,
 )
 from bot.domain import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
@@ -44,7 +44,7 @@ def league_summary(league: League, lang: str = ENGLISH) -> str:
 
 
 def announcement_text(league: League, players: list[LeaguePlayer], lang: str = ENGLISH) -> str:
-    lines = [f"🏆 **{localize(lang, league.title)}** — {league_summary(league, lang)}",
+    lines = [f"🏆 **{localize(lang, league_title(league))}** — {league_summary(league, lang)}",
              t(lang, "Organiser: {member}", member=f"<@{league.organiser_id}>")]
     if league.status == "signup":
         lines.append(t(lang, "Sign-up ends {when}; press **Join** to take part.",
@@ -75,7 +75,7 @@ def division_rows(table: DivisionTable, names: dict[int, str], left: set[int]) -
 
 
 def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str], lang: str = ENGLISH) -> str:
-    parts = [t(lang, "Standings of {league}.", league=league.title)]
+    parts = [t(lang, "Standings of {league}.", league=league_title(league))]
     for table in tables:
         head = " " + t(lang, "Division {number}:", number=table.division) if len(tables) > 1 else ""
         rows = "; ".join(f"{s.rank}. {names.get(s.player, s.player)} {points_text(s.points)}" for s in table.rows)
@@ -89,7 +89,7 @@ async def standings_file(league: League, tables: list[DivisionTable], names: dic
     `lang`."""
     divisions = [Division(t(lang, "Division {number}", number=table.division) if len(tables) > 1 else None,
                           division_rows(table, names, left)) for table in tables]
-    png = await render_in(lang, standings_picture, localize(lang, league.title), league_summary(league, lang),
+    png = await render_in(lang, standings_picture, localize(lang, league_title(league)), league_summary(league, lang),
                           t(lang, LEGEND), divisions)
     return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names, lang))
 
@@ -161,7 +161,7 @@ class LeaguePresenter:
                                      allowed_mentions=discord.AllowedMentions.none())
         thread = None
         try:
-            thread = await message.create_thread(name=t(lang, "League: {league}", league=league.title)[:100],
+            thread = await message.create_thread(name=t(lang, "League: {league}", league=league_title(league))[:100],
                                                  auto_archive_duration=10080)
         except discord.HTTPException as exc:
             log.warning("league=%s could not open its thread (%s)", league.id, exc)
@@ -170,7 +170,7 @@ class LeaguePresenter:
             ping, allowed = mentions([p.user_id for p in players])
             intro = t(lang, "This is **{league}**'s thread: each round's pairings, the standings after every "
                             "finished match and the champion appear here. Matches are played in their own "
-                            "threads. `/league matches` lists yours.", league=league.title)
+                            "threads. `/league matches` lists yours.", league=league_title(league))
             if players:
                 intro += "\n" + t(lang, "Signed up from last season: {players} — press **Leave** on the "
                                         "announcement to drop out.", players=ping)
@@ -242,10 +242,10 @@ class LeaguePresenter:
             label = t(lang, "Division {number}:", number=table.division) + " " if len(event.divisions) > 1 else ""
             champions.append(label + t(lang, " and ").join(f"**{n}**" for n in leaders))
         if len(champions) > 1:
-            head = t(lang, "🏆 **{league}** is over. Champions: {champions}!", league=league.title,
+            head = t(lang, "🏆 **{league}** is over. Champions: {champions}!", league=league_title(league),
                      champions="; ".join(champions))
         else:
-            head = t(lang, "🏆 **{league}** is over. Champion: {champions}!", league=league.title,
+            head = t(lang, "🏆 **{league}** is over. Champion: {champions}!", league=league_title(league),
                      champions="; ".join(champions))
         if event.next_season is not None:
             head += "\n" + t(lang, "The next season opens now with the same players; it starts {when}.",
@@ -266,7 +266,7 @@ class LeaguePresenter:
             lang = await self.leagues.language(league.guild_id)
             reason = t(lang, event.reason, **event.reason_params)
             await thread.send(fit(t(lang, "🚫 **{league}** was cancelled: {reason}. Matches already under way go on "
-                                          "as ordinary matches.", league=league.title, reason=reason)),
+                                          "as ordinary matches.", league=league_title(league), reason=reason)),
                               allowed_mentions=discord.AllowedMentions.none())
             if isinstance(thread, discord.Thread):
                 try:

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, N_, t
-from bot.matches.leagues import LeagueService
+from bot.matches.leagues import LeagueService, league_title
 from bot.domain import League
 
 from .common import acknowledge, answer, language, single_view, user_action
@@ -37,10 +37,10 @@ async def join_league(interaction: discord.Interaction, league_id: int) -> None:
     lang = language(interaction)
     if league.status == "signup":
         text = t(lang, "✅ You are in **{league}**. It starts {when}; your matches open in their own threads.",
-                 league=league.title, when=f"<t:{int(league.signup_ends_at)}:R>")
+                 league=league_title(league), when=f"<t:{int(league.signup_ends_at)}:R>")
     else:
         text = t(lang, "✅ You are in **{league}**. You are paired from the next round; your matches open in their "
-                       "own threads.", league=league.title)
+                       "own threads.", league=league_title(league))
     await answer(interaction, text)
 
 
@@ -49,9 +49,9 @@ async def leave_league(interaction: discord.Interaction, league_id: int) -> None
     league, resigned = await leagues_of(interaction).leave(league_id, interaction.user.id)
     lang = language(interaction)
     if league.status == "signup":
-        await answer(interaction, t(lang, "You have left **{league}**.", league=league.title))
+        await answer(interaction, t(lang, "You have left **{league}**.", league=league_title(league)))
         return
-    text = t(lang, "You have left **{league}** and won't be paired again.", league=league.title)
+    text = t(lang, "You have left **{league}** and won't be paired again.", league=league_title(league))
     if resigned:
         text += " " + t(lang, "Your unfinished matches ({matches}) were resigned.",
                         matches=", ".join(f"#{m}" for m in resigned))
