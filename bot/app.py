@@ -22,7 +22,6 @@ from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
-from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
@@ -37,7 +36,7 @@ from bot.views.leagues import league_buttons
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.records", "bot.cogs.clocks", "bot.cogs.ratings",
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.history", "bot.cogs.clocks", "bot.cogs.ratings",
               "bot.cogs.rules", "bot.cogs.leagues", "bot.cogs.explore", "bot.cogs.admin")
 
 
@@ -50,7 +49,6 @@ class StrategosBot(commands.Bot):
     repo: Repository
     matches: MatchService
     presenter: Presenter
-    records: MatchRecords
     leagues: LeagueService
 
     def __init__(self, settings: Settings, *, seed_source=None, computer_executor=process_pool,
@@ -77,7 +75,6 @@ class StrategosBot(commands.Bot):
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
         )
-        self.records = MatchRecords(self.matches)
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)

@@ -50,8 +50,9 @@ from bot.matches.movelog import effective_moves
 from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
 from bot.presenters.pictures import RenderQueue
-from bot.storage import Match, Repository, open_database, open_reader
+from bot.domain import Match
 from bot.settings import is_postgres_dsn
+from bot.storage import Repository, open_database, open_reader
 from bot.storage.database import SYNCHRONOUS
 from bot.storage.postgres import open_pool
 

@@ -35,9 +35,9 @@ import time
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from bot.matches.ratings import Ratings
+from bot.matches.rating_service import Ratings
 from bot.storage import Repository, open_database
-from bot.storage.ratings import RatingStore
+from bot.storage.rating_store import RatingStore
 from renderers.rating_chart import rating_chart
 
 GUILD, OTHER_GUILDS = 1, (2, 3)

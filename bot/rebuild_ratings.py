@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from bot.matches.ratings import Ratings, RebuildSummary
+from bot.matches.rating_service import Ratings, RebuildSummary
 from bot.ratings import RatingError
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError

@@ -15,7 +15,6 @@ from bot.games.registry import get_game, renderer_of
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.record import parse_record, replay
 from bot.matches import errors
-from bot.matches.records import MatchRecords
 from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
     posted_challenge, private_answer, start_match, stored, thread_of,
@@ -246,7 +245,7 @@ async def service_match(service, game: str, players: int) -> int:
 @pytest.mark.parametrize("game, players", [("myriath", 3), ("mycenae", 2), ("mycenae", 4)])
 async def test_service_level_matches_replay_from_their_records(service, game, players):
     """Mycenae and Myriath: seeded random moves, then resignations to the end."""
-    records = MatchRecords(service)
+    records = service
     match_id = await service_match(service, game, players)
     rng = random.Random(5)
     for _ in range(40):
@@ -271,7 +270,7 @@ async def test_service_level_matches_replay_from_their_records(service, game, pl
 
 
 async def test_three_players_must_all_accept_a_takeback(service):
-    records = MatchRecords(service)
+    records = service
     match_id = await service_match(service, "myriath", 3)
     match = await service.get_match(match_id)
     start = match.state
@@ -290,14 +289,14 @@ async def test_three_players_must_all_accept_a_takeback(service):
     assert done.kind == "takeback" and done.match.version == asked.match.version + 1
     assert done.match.state == start and service.to_act(done.match) == [seat]
     assert [e.move for e in await service.repo.moves(match_id)] == [legal[0], "takeback"]  # the log keeps both
-    assert await records.moves(done.match) == []
+    assert await records.moves_of(done.match) == []
     with pytest.raises(errors.UserError, match="no move to take back"):
         await records.ask_takeback(match_id, mover)
 
 
 async def test_no_takeback_once_a_forced_pass_followed(service):
     """Seeded so that a random Myriath game reaches a move after which the next player must pass."""
-    records = MatchRecords(service)
+    records = service
     match_id = await service_match(service, "myriath", 2)
     rng = random.Random(1)  # with the match seed 11: a single pass after the 35th move, and the game goes on
     for _ in range(200):

@@ -19,7 +19,6 @@ from bot.games import registry
 from bot.games.declaration import DeclarationError
 from bot.matches import MatchService, errors
 from bot.matches.events import MatchEnded, MovePlayed
-from bot.matches.records import MatchRecords
 from bot.storage import Repository, open_database
 from bot_helpers import board_posts, move, start_match, stored
 from tictactoe.declaration import DECLARATION as TICTACTOE
@@ -140,7 +139,7 @@ async def test_a_registered_game_plays_through_the_service(tictactoe, service):
     assert question.move == "guess right" and question.question.startswith("Guess this hand?")
     report = await service.submit_move(match.id, guesser, "guess right")
     assert [e["type"] for e in report.events] == ["coin"]
-    records = MatchRecords(service)
+    records = service
     with pytest.raises(errors.UserError, match="revealed hidden information \\(a coin\\)"):
         await records.ask_takeback(match.id, guesser)
 

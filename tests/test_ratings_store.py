@@ -1,5 +1,5 @@
-"""The ratings store (bot/storage/ratings.py) and the rating of finishes (bot/matches/ratings.py) against a real
-SQLite file: recording, leaderboards, profiles, rebuild."""
+"""The ratings store (bot/storage/rating_store.py) and the rating of finishes (bot/matches/rating_service.py)
+against a real SQLite file: recording, leaderboards, profiles, rebuild."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest_asyncio
 from bot import rebuild_ratings as cli
 from bot.ratings import MatchResult, RatingError, UnknownGame, replay
 from bot.storage import Repository, open_database
-from bot.matches.ratings import Ratings
-from bot.storage.ratings import RatingStore
+from bot.matches.rating_service import Ratings
+from bot.storage.rating_store import RatingStore
 
 # Columns the match service adds to `matches` in its own migration; added here when this database lacks them.
 MATCH_COLUMNS = {
@@ -345,7 +345,7 @@ async def test_rebuild_writes_in_short_transactions_between_which_others_write(s
                                                                                monkeypatch):
     """A rebuild beside a running bot must not hold the writer for the whole replacement: it writes a bounded
     number of rows per transaction, and another writer gets in between them."""
-    from bot.storage import ratings as rating_store
+    from bot.storage import rating_store
 
     monkeypatch.setattr(rating_store, "REBUILD_CHUNK", 4)
     for i in range(10):

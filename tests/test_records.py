@@ -25,7 +25,7 @@ from bot.games.record import (
     replay,
     replay_moves,
 )
-from bot.storage.records import LoggedMove
+from bot.domain import LoggedMove
 
 NAMES = ["alice", "bob", "carol", "dave"]
 SECRET_CONFIGS = [

@@ -14,7 +14,6 @@ import pytest
 
 from bot import rebuild_ratings
 from bot.matches import MatchService, errors
-from bot.matches.records import MatchRecords
 from bot.storage import (
     DatabaseError,
     NewerDatabase,
@@ -389,7 +388,7 @@ async def test_two_take_back_answers_at_once_from_two_processes_both_count(store
         match = await first.get_match(match_id)
         game, state = first.game_of(match), first.state_of(match)
         await first.submit_move(match_id, 1, game.legal_moves(state, 0)[0])
-        records_one, records_two = MatchRecords(first), MatchRecords(second)
+        records_one, records_two = first, second
         asked = await records_one.ask_takeback(match_id, 1)
         version = asked.match.version
         await asyncio.gather(records_one.answer_takeback(match_id, 2, version, True),

@@ -11,7 +11,7 @@ from bot.i18n import t
 from bot.matches.clocks import MAX_AWAY_DAYS
 from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS
 from bot.presenters.clock_text import clock_lines, clock_name
-from bot.storage import MemberPrefs
+from bot.domain import MemberPrefs
 from bot.views.common import acknowledge, answer, language, service_of
 
 from .common import autocomplete_match, may_manage

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.i18n import ENGLISH, t
 from bot.matches import MatchService, catalogue
-from bot.storage import Match
+from bot.domain import Match
 from bot.views.common import language, service_of
 
 

@@ -13,7 +13,7 @@ from bot.presenters.describe import spoken_move
 from bot.presenters.text import message_link
 from bot.views.board import show_text_board
 from bot.views.common import acknowledge, after_presentation, answer, language, service_of, single_view
-from bot.views.records import takeback_offer
+from bot.views.history import takeback_offer
 from bot.views.requests import ConfirmMove
 
 from .common import autocomplete_match, match_label

@@ -7,7 +7,9 @@ from . import catalogue, errors, events
 from .bus import EventBus
 from .private import PrivateChannel
 from .ratelimit import RateLimiter
-from .service import MatchService, MoveConfirmation, PickerStep, PrivateView, TurnReport
+from .actions import TurnReport
+from .service import MatchService
+from .turns import MoveConfirmation, PickerStep, PrivateView
 
 __all__ = [
     "errors", "events", "catalogue", "EventBus", "MatchService", "MoveConfirmation", "TurnReport", "PickerStep", "PrivateView",

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from bot.i18n import N_
-from bot.storage import ClockStore, Match, MemberPrefs, SeatTimers, Timer
+from bot.domain import Match, MemberPrefs, SeatTimers, Timer
+from bot.storage import ClockStore
 from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors

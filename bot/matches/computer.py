@@ -15,9 +15,9 @@ import multiprocessing
 import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from bot.domain import Match, Timer
 from bot.engine.base import seeded_rng
 from bot.games.registry import choose_move
-from bot.storage import Match, Timer
 
 from . import errors
 from .events import MatchStarted, MovePlayed, SetupProgress

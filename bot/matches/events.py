@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from bot.games import Event, Outcome
 from bot.ratings import RatingChange
-from bot.storage import Challenge, Match
+from bot.domain import Challenge, Match
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from bot.leagues import (
 )
 from bot.leagues.pairing import NoPairing, max_swiss_rounds
 from bot.ratings import display_rating
-from bot.storage.leagues import League, LeaguePlayer, LeagueStore, LeagueTable
+from bot.domain import League, LeaguePlayer, LeagueTable
+from bot.storage.leagues import LeagueStore
 
 from . import errors
 from .bus import Delivery, EventBus

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_
-from bot.storage import Match
+from bot.domain import Match
 from bot.storage.plans import PlanStore, StoredPlan
 
 from . import errors

@@ -8,7 +8,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Awaitable, Callable
 
-from bot.storage import Match, PrivateMessage, Repository
+from bot.domain import Match, PrivateMessage
+from bot.storage import Repository
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,8 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
-from bot.storage import Repository, Timer
+from bot.domain import Timer
+from bot.storage import Repository
 
 log = logging.getLogger(__name__)
 

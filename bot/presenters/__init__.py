@@ -25,7 +25,7 @@ from bot.matches.events import (
     TakebackAsked,
     TurnReminder,
 )
-from bot.storage import Match
+from bot.domain import Match
 
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text

@@ -13,7 +13,7 @@ import discord
 from bot.matches import MatchService
 from bot.matches.clocks import MatchClock
 from bot.matches.events import MovePlayed
-from bot.storage import Match
+from bot.domain import Match
 
 from .captions import turn_caption
 from .clock_text import clock_lines

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from bot.games import Game, Outcome, narrate
 from bot.i18n import ENGLISH, N_, t
 from bot.matches.events import MovePlayed
-from bot.storage import Match
+from bot.domain import Match
 
 
 # The games name their sides in English; these are translated where they are shown (Mycenae's corners, like

@@ -11,7 +11,7 @@ import discord
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import MatchService, PrivateChannel, catalogue
 from bot.matches.events import MatchStarted
-from bot.storage import Challenge, Match
+from bot.domain import Challenge, Match
 
 from .board import BoardPresenter
 from .clock_text import clock_name, start_note

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import ENGLISH, t
 from bot.matches.clocks import MatchClock
 from bot.matches.server_settings import clock_label
-from bot.storage import Match
+from bot.domain import Match
 
 
 def due(deadline: float) -> str:

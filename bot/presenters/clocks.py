@@ -10,7 +10,7 @@ from bot.matches import MatchService, catalogue
 from bot.matches.clocks import MatchClock
 from bot.matches.events import MovePlayed, TurnReminder
 from bot.matches.private import DmSender
-from bot.storage import Match, MemberPrefs
+from bot.domain import Match, MemberPrefs
 
 from .board import BoardPresenter
 from .clock_text import due

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import discord
 
-from bot.storage import Challenge, Match
+from bot.domain import Challenge, Match
 
 
 class Controls(Protocol):

@@ -16,7 +16,7 @@ from bot.matches.leagues import (
     FORMATS, DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, LeagueService, RosterChanged,
     RoundStarted, StandingsChanged,
 )
-from bot.storage.leagues import League, LeaguePlayer, LeagueTable
+from bot.domain import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
 
 from .clock_text import clock_name

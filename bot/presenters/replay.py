@@ -18,8 +18,7 @@ import discord
 from bot.games import registry
 from bot.games.record import RecordError
 from bot.matches import MatchService, errors
-from bot.matches.records import MatchRecords
-from bot.storage import LoggedMove, Match
+from bot.domain import LoggedMove, Match
 from renderers.replay import replay_gif
 
 from bot.i18n import ENGLISH, t
@@ -45,20 +44,19 @@ class ReplayPresenter:
         self.client = client
         self.post_at_end = post_at_end
         self.service = service
-        self.records = MatchRecords(service)
         self.boards = boards
 
     async def gif(self, match: Match) -> bytes | None:
         """The GIF of the public course of a finished match; None for a game without pictures."""
         if not registry.can_render(match.game):
             return None
-        moves = await self.records.moves(match)
+        moves = await self.service.moves_of(match)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(_EXECUTOR, self._build, match, moves)
 
     def _build(self, match: Match, moves: Sequence[LoggedMove]) -> bytes:
         # Public views only: the replay is shown to everyone, so it holds what the public saw, move by move.
-        return replay_gif(self.records.public_views(match, moves), player_names=match.names,
+        return replay_gif(self.service.public_views(match, moves), player_names=match.names,
                           renderer=registry.renderer_of(match.game))
 
     async def gif_file(self, match: Match, lang: str = ENGLISH) -> discord.File | None:

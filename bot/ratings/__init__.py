@@ -1,6 +1,6 @@
 """Ratings per member, per game, per server, derived from finished rated matches (openskill's Plackett-Luce).
 
-Pure: imports openskill and the game registry, never Discord or storage. The store (bot/storage/ratings.py) keeps
+Pure: imports openskill and the game registry, never Discord or storage. The store (bot/storage/rating_store.py) keeps
 the results of this module in SQL and rebuilds them from the stored matches.
 """
 

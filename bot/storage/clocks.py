@@ -11,7 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .records import MemberPrefs
+from bot.domain import MemberPrefs
+
 from .repository import CLOCK_KINDS, Repository
 from .sql import Step, Steps
 

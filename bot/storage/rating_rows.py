@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from bot.ratings import Rating, RatingChange
 
-from .records import RatingWrite
+from bot.domain import RatingWrite
+
 from .sql import Step, Steps
 
 RATING_COLUMNS = (

@@ -18,7 +18,7 @@ from typing import Any, AsyncIterator, Callable, Iterable
 import aiosqlite
 
 from .rating_rows import RatingsMoved, write_rated_finish
-from .records import (
+from bot.domain import (
     Challenge,
     ChallengeSeat,
     LoggedMove,

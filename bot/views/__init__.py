@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage import Challenge, Match
+from bot.domain import Challenge, Match
 
 from .board import BoardButton, board_buttons
 from .challenge import ChallengeButton, challenge_buttons
@@ -19,7 +19,7 @@ from .leaderboard import LeaderboardButton
 from .leagues import LeagueButton
 from .options import OptionButton, OptionSelect
 from .picker import PickerButton, PickerSelect, SetupButton, setup_prompt_view
-from .records import RECORD_ITEMS, RematchButton, takeback_buttons
+from .history import RECORD_ITEMS, RematchButton, takeback_buttons
 from .requests import ConfirmMove, ConsentButton, consent_buttons
 
 PERSISTENT_ITEMS = (

@@ -14,7 +14,7 @@ from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue
 from bot.presenters.describe import alt_text, side_of, text_board
 from bot.presenters.pictures import render_file
-from bot.storage import Match
+from bot.domain import Match
 
 from .common import (
     acknowledge, after_presentation, answer, language, presenter_of, service_of, single_view, user_action,

@@ -9,7 +9,7 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.presenters import challenge_mentions, challenge_text
-from bot.storage import Challenge
+from bot.domain import Challenge
 
 from .common import acknowledge, language, server_language, service_of, single_view, user_action
 

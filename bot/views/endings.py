@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage import Match
+from bot.domain import Match
 
 from bot.i18n import ENGLISH, N_, t
 

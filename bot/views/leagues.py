@@ -9,7 +9,7 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches.leagues import LeagueService
-from bot.storage.leagues import League
+from bot.domain import League
 
 from .common import acknowledge, answer, language, single_view, user_action
 

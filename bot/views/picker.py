@@ -20,12 +20,12 @@ from bot.matches import PickerStep, errors
 from bot.presenters.describe import alt_text
 from bot.presenters.pictures import render_file
 from bot.presenters.text import fit
-from bot.storage import Match
+from bot.domain import Match
 
 from .common import (
     MatchButton, acknowledge, after_presentation, language, service_of, single_view, ui_state, user_action,
 )
-from .records import takeback_offer
+from .history import takeback_offer
 
 OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 4  # the fifth row holds the buttons

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.storage import Match
+from bot.domain import Match
 
 from bot.i18n import ENGLISH, N_, t
 

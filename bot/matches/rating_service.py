@@ -15,8 +15,9 @@ from typing import Iterable
 
 from bot.i18n import N_
 from bot.ratings import LeaderboardPage, MatchResult, Profile, Rating, RatingChange, RatingError, rate_match, replay
-from bot.storage import Match, RatingsMoved, RatingWrite, Repository
-from bot.storage.ratings import RatingStore
+from bot.domain import Match, RatingWrite
+from bot.storage import RatingsMoved, Repository
+from bot.storage.rating_store import RatingStore
 
 from . import catalogue, errors
 

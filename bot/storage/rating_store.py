@@ -2,7 +2,7 @@
 replaces.
 
 Ratings are derived data: the `ratings` and `rating_changes` tables can always be recomputed from the finished
-rated matches. The rating model runs in bot/ratings, driven by bot/matches/ratings.py; this store only reads and
+rated matches. The rating model runs in bot/ratings, driven by bot/matches/rating_service.py; this store only reads and
 keeps its results (a finish is written with its move, see Repository.commit_move).
 """
 

@@ -11,13 +11,13 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.presenters.replay import replay_caption
 from bot.matches import catalogue
-from bot.views.common import acknowledge, answer, language, presenter_of
-from bot.views.records import answer_asked, history_buttons, history_embed, records_of
+from bot.views.common import acknowledge, answer, language, presenter_of, service_of
+from bot.views.history import answer_asked, history_buttons, history_embed
 
 from .common import autocomplete_match
 
 
-class RecordsCog(commands.Cog, name="Records"):
+class HistoryCog(commands.Cog, name="History"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
 
@@ -26,7 +26,7 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.autocomplete(match=autocomplete_match)
     async def history(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
-        page = await records_of(interaction).history(match, interaction.user.id, interaction.guild_id)
+        page = await service_of(interaction).history(match, interaction.user.id, interaction.guild_id)
         lang = language(interaction)
         buttons = history_buttons(page, lang)
         await interaction.followup.send(embed=history_embed(page, lang), ephemeral=True,
@@ -36,7 +36,7 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.describe(match="The number of a finished match of this server")
     async def replay(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
-        found = await records_of(interaction).finished_match(match, interaction.user.id, interaction.guild_id)
+        found = await service_of(interaction).finished_match(match, interaction.user.id, interaction.guild_id)
         # A long match takes seconds to draw: say so at once, then put the file in the same answer.
         lang = language(interaction)
         await interaction.edit_original_response(content=t(lang, "🎞️ Making the replay of match #{match}…",
@@ -54,7 +54,7 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.autocomplete(match=autocomplete_match)
     async def export(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
-        exported = await records_of(interaction).export(match, interaction.user.id, interaction.guild_id)
+        exported = await service_of(interaction).export(match, interaction.user.id, interaction.guild_id)
         file = discord.File(io.BytesIO(exported.text.encode("utf-8")), filename=exported.filename)
         lang = language(interaction)
         note = "" if not exported.match.active else " " + t(lang, "While it runs, it holds only what you may know.")
@@ -67,9 +67,9 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.autocomplete(match=autocomplete_match)
     async def takeback(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
-        report = await records_of(interaction).ask_takeback(match, interaction.user.id)
+        report = await service_of(interaction).ask_takeback(match, interaction.user.id)
         await answer_asked(interaction, report)
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(RecordsCog(bot))
+    await bot.add_cog(HistoryCog(bot))

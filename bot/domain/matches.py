@@ -1,4 +1,5 @@
-"""Plain records the repository returns. No behaviour beyond small lookups."""
+"""Matches, seats, challenges, members' choices, logged moves, timers, and the units of work the service decides
+and the store commits. Plain data, no behaviour beyond small lookups."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ class Match:
     rated: bool = True
     standings: list[list[int]] | None = None
     finished_at: float | None = None
-    takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/records.py)
+    takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/takebacks.py)
     clock_seconds: int | None = None  # time for each move; None: no clock
 
     @property

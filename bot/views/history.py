@@ -1,5 +1,6 @@
-"""Buttons of match records: history pages, Rematch on a finished match's final post, and take-backs (asking,
-on the mover's own "✅ You played" answer, and answering, on the request in the thread).
+"""Buttons of a match's history and of what may follow a move or an end: history pages, Rematch on a finished
+match's final post, and take-backs (asking, on the mover's own "✅ You played" answer, and answering, on the request
+in the thread).
 
 Custom ids carry what they act on (match, page or version), so every button works after a restart, and each
 click is checked anew for the person clicking.
@@ -13,20 +14,16 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import TurnReport
-from bot.matches.records import HistoryPage, MatchRecords
+from bot.matches.archive import HistoryPage
 from bot.presenters import challenge_mentions, challenge_text
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
-from bot.storage import Match
+from bot.domain import Match
 
 from .challenge import challenge_buttons
 from .common import (
     AnswerButton, MatchButton, acknowledge, after_presentation, answer, language, presenter_of, server_language,
     service_of, single_view, user_action,
 )
-
-
-def records_of(interaction: discord.Interaction) -> MatchRecords:
-    return interaction.client.records  # type: ignore[attr-defined]
 
 
 # --- history -----------------------------------------------------------------------------------------------
@@ -49,7 +46,7 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction, edit=True)
-        page = await records_of(interaction).history(self.match_id, interaction.user.id, interaction.guild_id,
+        page = await service_of(interaction).history(self.match_id, interaction.user.id, interaction.guild_id,
                                                      self.page)
         lang = language(interaction)
         await interaction.edit_original_response(embed=history_embed(page, lang), view=history_buttons(page, lang))
@@ -87,7 +84,7 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
     async def callback(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         user = interaction.user
-        rematch = await records_of(interaction).rematch(self.match_id, user.id, user.display_name)
+        rematch = await service_of(interaction).rematch(self.match_id, user.id, user.display_name)
         challenge = rematch.challenge
         if not rematch.opened:  # she took her seat in the open rematch; a full one starts (the presenters' work)
             if challenge.status == "open":
@@ -129,7 +126,7 @@ class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        report = await records_of(interaction).ask_takeback(self.match_id, interaction.user.id,
+        report = await service_of(interaction).ask_takeback(self.match_id, interaction.user.id,
                                                             expected_version=self.version)
         await answer_asked(interaction, report)
 
@@ -148,7 +145,7 @@ async def answer_asked(interaction: discord.Interaction, report: TurnReport) -> 
 
 def takeback_offer(interaction: discord.Interaction, report: TurnReport) -> discord.ui.View | None:
     """The Take back button for the mover's "✅ You played" answer, when her move may be taken back at all."""
-    if not records_of(interaction).takeback_offered(report):
+    if not service_of(interaction).takeback_offered(report):
         return None
     return single_view(TakebackButton(report.match.id, report.match.version, language(interaction)))
 
@@ -165,7 +162,7 @@ class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction, edit=True)
-        report = await records_of(interaction).answer_takeback(self.match_id, interaction.user.id, self.version,
+        report = await service_of(interaction).answer_takeback(self.match_id, interaction.user.id, self.version,
                                                                self.answer == "yes")
         name, lang = interaction.user.display_name, server_language(interaction)  # the request is public
         verdict = t(lang, {
@@ -187,4 +184,4 @@ def takeback_buttons(match: Match, *, disabled: bool = False, version: int | Non
 
 RECORD_ITEMS = (HistoryButton, RematchButton, TakebackButton, TakebackAnswer)
 
-__all__ = ["RECORD_ITEMS", "history_buttons", "history_embed", "records_of", "takeback_buttons", "takeback_offer"]
+__all__ = ["RECORD_ITEMS", "history_buttons", "history_embed", "takeback_buttons", "takeback_offer"]
