@@ -3,7 +3,7 @@
     python -m bot.extract_texts          # rewrite the template
     python -m bot.extract_texts --check  # exit 1 if the template is out of date
 
-A tool at the top of the program, like bot/bench.py: it builds the bot to read its command tree.
+A tool at the top of the program: it builds the bot to read its command tree.
 
 Two sources: the texts the code passes to `t(lang, "…")` or marks with `N_("…")` (read from the source, so no
 text is missed for want of running it), and the slash commands' names, descriptions and choices (read from the
@@ -17,7 +17,7 @@ import asyncio
 import io
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
@@ -29,22 +29,25 @@ from bot.i18n import DOMAIN, LOCALES_DIR
 from bot.settings import Settings
 
 BOT_DIR = Path(__file__).resolve().parent
+SOURCE_DIRS = (BOT_DIR, BOT_DIR.parent / "renderers")  # the bot, and the pictures' drawn words
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 
 Key = tuple[str | None, str]  # (context, English text)
 
 
-def code_texts(root: Path = BOT_DIR) -> dict[Key, str]:
-    """(context, text) → where it is first used, for every literal passed to t() or N_() under `root`."""
+def code_texts(roots: Sequence[Path] = SOURCE_DIRS) -> dict[Key, str]:
+    """(context, text) → where it is first used, for every literal passed to t(), N_(), Text() or say() (an
+    engine's or a picture's words) under `roots`."""
     found: dict[Key, str] = {}
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(p for root in roots for p in root.rglob("*.py")):
+        root = next(r for r in roots if r in path.parents)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
             if node.func.id == "t" and len(node.args) >= 2:
                 text = node.args[1]
-            elif node.func.id == "N_" and node.args:
+            elif node.func.id in ("N_", "Text", "say") and node.args:
                 text = node.args[0]
             else:
                 continue

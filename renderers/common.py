@@ -13,10 +13,11 @@ import bisect
 import json
 import math
 import unicodedata
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont, features
 
@@ -109,7 +110,7 @@ class Coverage:
 
 @lru_cache(maxsize=None)
 def _coverages() -> dict[str, Coverage]:
-    # fonts/coverage.json is written from the fonts' character maps by `python -m renderers.font_coverage`
+    # fonts/coverage.json is written from the fonts' character maps by `python -m benchmarks.font_coverage`
     ranges = json.loads((FONT_DIR / "coverage.json").read_text())
     return {name: Coverage(spans) for name, spans in ranges.items()}
 
@@ -431,6 +432,15 @@ def paste_centred(img: Image.Image, sprite: Image.Image, centre: tuple[int, int]
     img.paste(sprite, (x, y), sprite)
 
 
+def paste_pieces(img: Image.Image, grid: Grid, board: Sequence[Sequence[int | None]],
+                 sprite: Callable[[int], Image.Image]) -> None:
+    """The seat's piece sprite centred on every occupied square of a board of ranks of files (a seat or None)."""
+    for r, row in enumerate(board):
+        for f, owner in enumerate(row):
+            if owner is not None:
+                paste_centred(img, sprite(owner), grid.centre(f, r))
+
+
 # --- per-render highlights --------------------------------------------------------------------------------------
 
 
@@ -462,6 +472,49 @@ def cross_squares(img: Image.Image, grid: Grid, squares: Iterable[tuple[str, int
         paste_centred(img, cross_sprite(grid.square, seat), grid.centre_of(name))
 
 
+# --- the language of a picture's words -----------------------------------------------------------------------
+# A picture's words are written in English, `say("{count} pieces", count=3)`; the caller of a render may give a
+# translation for them (`in_language`: English template and params → the words in a language), which `say`
+# applies (and `python -m bot.extract_texts` collects every `say("…")`). Renderers import nothing of the bot, so
+# the translation comes in as a function. Nothing cached across renders holds translated words.
+Translate = Callable[[str, dict], str]
+
+
+def english(template: str, params: dict) -> str:
+    return template.format(**params) if params else template
+
+
+_translate: ContextVar[Translate] = ContextVar("translate", default=english)
+
+
+def say(template: str, /, **params: Any) -> str:
+    """A picture's words in the language being drawn (English unless the render runs `in_language`)."""
+    return _translate.get()(template, params)
+
+
+def say_text(data: Any) -> str:
+    """An engine's text kept as JSON in a view ({"text": template, "params": {...}}, see bot.engine.text), in the
+    language being drawn; a plain string as it is."""
+    if not (isinstance(data, dict) and isinstance(data.get("text"), str)):
+        return "" if data is None else str(data)
+    return say(data["text"], **{k: say_text(v) if isinstance(v, dict) else v
+                                for k, v in (data.get("params") or {}).items()})
+
+
+def N_(template: str) -> str:
+    """Marks words kept in a table for `python -m bot.extract_texts`; `say` translates them where they are drawn."""
+    return template
+
+
+def in_language(translate: Translate, draw: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """`draw(*args, **kwargs)` with its words translated by `translate`."""
+    token = _translate.set(translate)
+    try:
+        return draw(*args, **kwargs)
+    finally:
+        _translate.reset(token)
+
+
 # --- caption ----------------------------------------------------------------------------------------------------
 
 BADGE_HEIGHT = 84
@@ -478,21 +531,21 @@ class Badge:
     detail: str
     active: bool = False  # this player is to move
     winner: bool = False
+    short_detail: str = ""  # shown when the detail does not fit (a longer language): the counts without the side
 
 
 def player_names_for(view: dict, player_names: Sequence[str] | None) -> list[str]:
     names = list(player_names) if player_names else list(view.get("seat_names") or [])
     while len(names) < view["num_players"]:
-        names.append(f"Seat {len(names) + 1}")
+        names.append(say("Seat {seat}", seat=len(names) + 1))
     return names
 
 
 def history_line(view: dict, detail: str = "") -> str:
     """'Move 17 · last c1-c4' plus a game's own detail about that move (what it captured, say)."""
-    text = f"Move {view['ply']}"
     if view.get("last_move"):
-        text += f" · last {view['last_move']}{detail}"
-    return text
+        return say("Move {ply} · last {move}{detail}", ply=view["ply"], move=view["last_move"], detail=detail)
+    return say("Move {ply}", ply=view["ply"])
 
 
 def status_line(view: dict, names: Sequence[str]) -> str:
@@ -501,16 +554,24 @@ def status_line(view: dict, names: Sequence[str]) -> str:
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []
-        reason = outcome.get("reason") or ""
+        reason = reason_of(outcome)
+        who = " & ".join(names[w] for w in winners)
         if not winners:
-            head = "Draw"
+            head = say("Draw")
         else:
-            head = " & ".join(names[w] for w in winners) + (" wins" if len(winners) == 1 else " win")
+            head = say("{player} wins", player=who) if len(winners) == 1 else say("{players} win", players=who)
         return f"{head} — {reason}" if reason else head
     acting = view.get("to_act") or []
     if not acting:
         return ""
-    return " & ".join(names[s] for s in acting) + " to move"
+    return say("{players} to move", players=" & ".join(names[s] for s in acting))
+
+
+def reason_of(outcome: dict) -> str:
+    """An outcome's reason in the language being drawn, when the view kept its template (else as it is)."""
+    if outcome.get("reason_text"):
+        return say_text(outcome["reason_text"])
+    return outcome.get("reason") or ""
 
 
 def player_badges(
@@ -530,12 +591,30 @@ def player_badges(
         side = sides[seat] if seat < len(sides) and sides[seat] != names[seat] else ""
         badges.append(Badge(
             sprite=sprite(seat),
-            name=names[seat] + (" (you)" if view.get("viewer") == seat else ""),
-            detail=f"{side} · {counts(seat)}" if side else counts(seat),
+            name=say("{player} (you)", player=names[seat]) if view.get("viewer") == seat else names[seat],
+            detail=f"{say(side)} · {counts(seat)}" if side else counts(seat),
+            short_detail=counts(seat),
             active=seat in acting,
             winner=seat in winners,
         ))
     return badges
+
+
+def draw_player_caption(
+    img: Image.Image,
+    top: int,
+    view: dict,
+    names: Sequence[str],
+    *,
+    sprite: Callable[[int], Image.Image],
+    counts: Callable[[int], str],
+    history: str,
+    status: str | None = None,
+) -> None:
+    """The caption of a board whose players each have a badge in one row (player_badges): then whose turn or the
+    result (status_line, unless the game says more) and the last move."""
+    badges = player_badges(view, names, sprite=sprite, counts=counts)
+    draw_caption(img, top, badges, status_line(view, names) if status is None else status, history)
 
 
 def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: str, history: str) -> None:
@@ -555,13 +634,14 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
         sprite_y = y0 + (BADGE_HEIGHT - badge.sprite.height) // 2
         img.paste(badge.sprite, (x0 + 12, sprite_y), badge.sprite)
         text_x = x0 + 24 + badge.sprite.width
-        tag = "WINNER" if badge.winner else ("TO MOVE" if badge.active else "")
+        tag = say("WINNER") if badge.winner else (say("TO MOVE") if badge.active else "")
         tag_w = text_width(tag, tag_font) + 12 if tag else 0
         room = x0 + slot - 12 - text_x
         draw_text(img, (text_x, y0 + 28), fit_text(badge.name, name_font, room - tag_w), name_font, TEXT, "lm")
         if tag:
             draw_text(img, (x0 + slot - 12, y0 + 28), tag, tag_font, YELLOW if badge.winner else SKY_BLUE, "rm")
-        draw_text(img, (text_x, y0 + 62), fit_text(badge.detail, detail_font, room), detail_font, TEXT_DIM, "lm")
+        detail = first_fitting((badge.detail, badge.short_detail or badge.detail), room, detail_font)
+        draw_text(img, (text_x, y0 + 62), fit_text(detail, detail_font, room), detail_font, TEXT_DIM, "lm")
     line_y = top + 10 + BADGE_HEIGHT + 24
     room = width - 2 * _PAD - 8
     if status:

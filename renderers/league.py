@@ -12,7 +12,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, blend, draw_text, fit_text, font
+from .common import N_, BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, blend, draw_text, fit_text, font, say
 from .png import encode_png
 
 WIDTH = 800
@@ -23,8 +23,8 @@ HEADING_HEIGHT = 48
 MAX_ROWS = 120  # a division never has more (40 players); a guard for the picture's height
 
 # column: (header, right edge or left edge, alignment)
-COLUMNS = (("#", 60, "r"), ("player", 80, "l"), ("pts", 478, "r"), ("SB", 570, "r"), ("G", 622, "r"),
-           ("W", 674, "r"), ("rating", WIDTH - PAD, "r"))
+COLUMNS = (("#", 60, "r"), (N_("player"), 80, "l"), (N_("pts"), 478, "r"), (N_("SB"), 570, "r"), (N_("G"), 622, "r"),
+           (N_("W"), 674, "r"), (N_("rating"), WIDTH - PAD, "r"))
 NAME_WIDTH = 478 - 80 - 74  # the player column ends well before the points
 
 
@@ -63,7 +63,7 @@ def standings_picture(title: str, subtitle: str, legend: str, divisions: Sequenc
             draw.text((PAD, y + 14), division.heading, font=font(26, bold=True), fill=TEXT, anchor="lt")
             y += HEADING_HEIGHT
         for header, x, align in COLUMNS:
-            draw.text((x, y + 34), header, font=small, fill=TEXT_DIM, anchor="rs" if align == "r" else "ls")
+            draw.text((x, y + 34), say(header), font=small, fill=TEXT_DIM, anchor="rs" if align == "r" else "ls")
         y += HEADING_HEIGHT
         for i, row in enumerate(division.rows[:MAX_ROWS]):
             if i % 2 == 0:

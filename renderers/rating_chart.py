@@ -16,7 +16,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import BACKGROUND, PANEL, SKY_BLUE, TEXT, TEXT_DIM, YELLOW, blend, draw_text, fit_text, font
+from .common import N_, BACKGROUND, PANEL, SKY_BLUE, TEXT, TEXT_DIM, YELLOW, blend, draw_text, fit_text, font, say
 from .png import encode_png
 
 WIDTH, HEIGHT = 800, 500
@@ -41,7 +41,7 @@ def rating_chart(points: Sequence[Point], *, title: str) -> bytes:
     draw_text(img, (pad, 22 * s), fit_text(title, font(30 * s, bold=True), (WIDTH - 300) * s), font(30 * s, bold=True),
               TEXT, "lt")
     if not points:
-        draw.text((WIDTH * s // 2, (HEIGHT + 40) * s // 2), "No rated games yet", font=font(28 * s), fill=TEXT_DIM,
+        draw.text((WIDTH * s // 2, (HEIGHT + 40) * s // 2), say("No rated games yet"), font=font(28 * s), fill=TEXT_DIM,
                   anchor="mm")
         return _finish(img)
 
@@ -102,7 +102,7 @@ def _draw_headline(draw: ImageDraw.ImageDraw, ratings: list[float], since: str, 
     current = round(ratings[-1])
     draw.text((right, 18 * s), str(current), font=font(36 * s, bold=True), fill=YELLOW, anchor="rt")
     if len(ratings) > 1:
-        detail = f"{current - round(ratings[0]):+d} since {since}"
+        detail = say("{change} since {date}", change=f"{current - round(ratings[0]):+d}", date=since)
         draw.text((right, 60 * s), detail, font=font(20 * s), fill=TEXT_DIM, anchor="rt")
 
 
@@ -156,9 +156,18 @@ def _date_label(times: list[float]):
     point (UTC: the picture is the same for every viewer)."""
     first, last = (datetime.fromtimestamp(t, timezone.utc) for t in (min(times), max(times)))
     if len(times) == 1:
-        return lambda t: (lambda d: f"{d.day} {d:%b %Y}")(datetime.fromtimestamp(t, timezone.utc))
+        return lambda t: (lambda d: f"{d.day} {_month(d)} {d.year}")(datetime.fromtimestamp(t, timezone.utc))
     if first.date() == last.date():
         return lambda t: datetime.fromtimestamp(t, timezone.utc).strftime("%H:%M")
     if first.year == last.year:
-        return lambda t: (lambda d: f"{d.day} {d:%b}")(datetime.fromtimestamp(t, timezone.utc))
-    return lambda t: datetime.fromtimestamp(t, timezone.utc).strftime("%b %Y")
+        return lambda t: (lambda d: f"{d.day} {_month(d)}")(datetime.fromtimestamp(t, timezone.utc))
+    return lambda t: (lambda d: f"{_month(d)} {d.year}")(datetime.fromtimestamp(t, timezone.utc))
+
+
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"), N_("Sep"), N_("Oct"),
+          N_("Nov"), N_("Dec"))
+
+
+def _month(day: datetime) -> str:
+    """The month's short name in the picture's language (the C locale's %b would be English everywhere)."""
+    return say(MONTHS[day.month - 1])

@@ -309,30 +309,3 @@ def _lzw_data(frame: Image.Image) -> bytes:
 
 __all__ = ["DISCORD_ATTACHMENT_LIMIT", "GifReport", "build_replay_gif", "frame_duration", "replay_gif"]
 
-
-if __name__ == "__main__":
-    # Measure a seeded random match's replay: python -m renderers.replay epaminondas 24 [--out replay.gif]
-    import argparse
-    import time
-
-    from bot.engine.playout import random_plies
-    from bot.games.registry import GAMES, get_game, renderer_of
-    from bot.games.record import replay_moves
-
-    parser = argparse.ArgumentParser(prog="python -m renderers.replay")
-    parser.add_argument("game", choices=sorted(GAMES))
-    parser.add_argument("seed", type=int)
-    parser.add_argument("--out", default=None)
-    args = parser.parse_args()
-    game = get_game(args.game)
-    moves = [(ply.seat, ply.move) for ply in random_plies(game, 2, args.seed)]
-    views = replay_moves(game, 2, args.seed, None, moves).views()
-    started = time.perf_counter()
-    report = build_replay_gif(views, ["Alice", "Bob"], renderer=renderer_of(args.game))
-    took = time.perf_counter() - started
-    print(f"{args.game} seed {args.seed}: {len(moves)} moves, {report.frames} frames "
-          f"({report.moves_shown}/{report.moves_total} positions), {report.size[0]}x{report.size[1]} "
-          f"(scale {report.scale:.2f}), {len(report.data) / 1e6:.2f} MB, {took:.1f} s, {report.attempts} attempt(s)")
-    if args.out:
-        with open(args.out, "wb") as file:
-            file.write(report.data)

@@ -31,6 +31,13 @@ def buttons(message) -> dict[str, discord.ui.Button]:
     return found
 
 
+def challenge_id_of(post) -> int:
+    """The challenge a challenge post acts on: its buttons' custom ids name it."""
+    button = buttons(post)["Accept"]
+    custom_id = button.get("custom_id") if isinstance(button, dict) else button.custom_id
+    return int(re.match(r"sg:c:(\d+):", custom_id).group(1))
+
+
 def is_disabled(button) -> bool:
     return button.disabled if hasattr(button, "disabled") else bool(button.get("disabled"))
 
@@ -216,3 +223,21 @@ def private_answer(result):
     if result.followups:
         return result.followups[-1]
     return result.response
+
+
+# --- what the bot stored, read through its own store (whichever database it runs on) ---------------------------
+
+
+async def stored_match(world, match_id: int):
+    """The match as the bot's store holds it now (state, version, status, clock)."""
+    return await world.bot.repo.get_match(match_id)
+
+
+async def moves_stored(world, match_id: int) -> int:
+    """How many entries the match's move log holds."""
+    return len(await world.bot.repo.moves(match_id))
+
+
+async def private_channels(world, match_id: int) -> dict[int, str]:
+    """Where each member's private messages of the match went last: "dm", "ephemeral" or still "pending"."""
+    return {message.user_id: message.channel for message in await world.bot.repo.private_messages(match_id)}

@@ -1,7 +1,7 @@
 """The computer opponent: legal, deterministic, blind to what its seat may not know, fast at the easy level and
 better than random.
 
-Search levels are exercised with small budgets (the real ones are measured by `python -m bot.ai.bench`, not here)
+Search levels are exercised with small budgets (the real ones are measured by `python -m benchmarks.computer`, not here)
 so the whole file stays quick.
 """
 

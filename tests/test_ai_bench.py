@@ -1,26 +1,25 @@
-"""The computer's benchmark (python -m bot.ai.bench) writes only where it is asked to, never into the package."""
+"""The computer's benchmark (python -m benchmarks.computer) writes only where it is asked to, never into the package."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import time
-from pathlib import Path
 
 import pytest
 
-from bot.ai import bench
-from bot.games.registry import get_game
+from benchmarks import computer as bench
 from bot.engine.playout import random_plies
+from bot.games.registry import get_game
 
-PACKAGE = Path(bench.__file__).resolve().parent.parent
+PACKAGES = bench.PACKAGES  # bot/ and renderers/
 FAST = ["--games", "1", "--jobs", "1", "--max-plies", "4"]
 TINY = ["archimedes", "--matchups", "easy-random", *FAST]
 
 
 def package_files() -> dict[str, str]:
-    return {str(path): hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in sorted(PACKAGE.rglob("*")) if path.is_file() and "__pycache__" not in path.parts}
+    return {str(path): hashlib.sha256(path.read_bytes()).hexdigest() for package in PACKAGES
+            for path in sorted(package.rglob("*")) if path.is_file() and "__pycache__" not in path.parts}
 
 
 def test_a_run_prints_its_table_and_writes_nothing(capsys, tmp_path, monkeypatch):
@@ -45,7 +44,7 @@ def test_out_merges_runs_into_the_folder_named(capsys, tmp_path):
 def test_out_inside_the_package_is_refused(capsys):
     before = package_files()
     with pytest.raises(SystemExit) as stop:
-        bench.main([*TINY, "--out", str(PACKAGE / "ai")])
+        bench.main([*TINY, "--out", str(PACKAGES[0] / "ai")])
     assert stop.value.code == 2 and "inside the package" in capsys.readouterr().err
     assert package_files() == before
 

@@ -1,4 +1,5 @@
-"""The service benchmark (python -m bot.bench) still runs: every section at a tiny size, in a couple of seconds."""
+"""The service benchmark (python -m benchmarks.bursts) still runs: every section at a tiny size, in a couple of
+seconds."""
 
 from __future__ import annotations
 
@@ -7,15 +8,18 @@ import json
 
 import pytest
 
-from bot import bench
+from benchmarks import bursts as bench
+from benchmarks.stats import percentile
 
 
 def test_percentile_is_nearest_rank():
     values = [5.0, 1.0, 4.0, 2.0, 3.0]
-    assert bench.percentile(values, 50) == 3.0
-    assert bench.percentile(values, 90) == 5.0
-    assert bench.percentile(values, 0) == 1.0
-    assert bench.percentile([7.0], 99) == 7.0
+    assert percentile(values, 50) == 3.0
+    assert percentile(values, 90) == 5.0
+    assert percentile(values, 0) == 1.0
+    assert percentile([7.0], 99) == 7.0
+    assert percentile([float(i) for i in range(1, 101)], 99) == 99.0
+    assert percentile([3.0, 1.0, 2.0], 99) == 3.0
 
 
 def test_every_section_runs_at_a_tiny_size(tmp_path):

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-
-from bot_helpers import board_posts, buttons, choose, is_disabled, move, private_answer, start_match, stored
-
-
-def move_count(world) -> int:
-    with sqlite3.connect(world.settings.database) as db:
-        return db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+from bot_helpers import (
+    board_posts, buttons, choose, is_disabled, move, moves_stored, private_answer, start_match, stored,
+)
 
 
 async def test_not_your_turn(world):
@@ -19,7 +14,7 @@ async def test_not_your_turn(world):
     assert result.ephemeral and result.response.content == "It is not your turn — waiting for alice."
     opened = await world.bob.click(board_posts(thread)[-1], label="Move")
     assert opened.ephemeral and opened.response.content == "It is not your turn — waiting for alice."
-    assert move_count(world) == 0 and len(board_posts(thread)) == 1
+    assert await moves_stored(world, match_id) == 0 and len(board_posts(thread)) == 1
 
 
 async def test_not_your_match(world):
@@ -30,7 +25,7 @@ async def test_not_your_match(world):
                     world.carol.click(board_posts(thread)[-1], label="Offer draw")):
         result = await attempt
         assert result.ephemeral and result.response.content == "You are not playing in this match."
-    assert move_count(world) == 0
+    assert await moves_stored(world, match_id) == 0
 
 
 async def test_illegal_and_unparsable_moves(world):
@@ -41,7 +36,7 @@ async def test_illegal_and_unparsable_moves(world):
     assert garbage.ephemeral and garbage.response.content and not garbage.response.content.startswith("✅")
     empty = await move(world.alice, thread, match_id, "e5-e6")
     assert empty.ephemeral and "empty" in empty.response.content
-    assert move_count(world) == 0 and len(board_posts(thread)) == 1
+    assert await moves_stored(world, match_id) == 0 and len(board_posts(thread)) == 1
 
 
 async def test_unknown_match(world):
@@ -61,7 +56,7 @@ async def test_match_already_over(world):
     assert said.ephemeral and said.content == "This match is already over."
     late = await move(world.bob, thread, match_id, "h5-h1")
     assert late.response.content == "This match is already over."
-    assert move_count(world) == 1
+    assert await moves_stored(world, match_id) == 1
 
 
 async def test_stale_board_button_answers_instead_of_acting(world):
@@ -87,10 +82,10 @@ async def test_double_confirm_applies_the_move_once(world):
     second = await world.alice.click(pickers[1], label="Confirm")
     said = private_answer(second)
     assert said.ephemeral and said.content.startswith("This board is out of date")
-    assert move_count(world) == 1 and len(board_posts(thread)) == 2
+    assert await moves_stored(world, match_id) == 1 and len(board_posts(thread)) == 2
     repeat = await move(world.alice, thread, match_id, "a1-a3")  # the same move typed again
     assert repeat.response.content == "It is not your turn — waiting for bob."
-    assert move_count(world) == 1
+    assert await moves_stored(world, match_id) == 1
 
 
 async def test_racing_submissions_apply_once(world):
@@ -102,7 +97,7 @@ async def test_racing_submissions_apply_once(world):
             return_exceptions=True,
         )
     assert sum(not isinstance(r, Exception) for r in results) == 1
-    assert move_count(world) == 1
+    assert await moves_stored(world, match_id) == 1
 
 
 async def test_challenge_answers(world):

@@ -21,7 +21,9 @@ from bot.presenters.describe import alt_text
 from renderers.replay import replay_gif
 from bot.games.myrmidons import GAME
 from bot.games.myrmidons import renderer as myrmidons_renderer
-from bot_helpers import board_posts, buttons, choose, is_disabled, match_id_of, move, stored, thread_of
+from bot_helpers import (
+    board_posts, buttons, choose, is_disabled, match_id_of, move, private_channels, stored, thread_of,
+)
 from bot.games import registry
 from conftest import ON_BOTH
 
@@ -255,10 +257,6 @@ def close_dms(world, member) -> None:
                            message="Cannot send messages to this user", times=None)
 
 
-async def private_channels(world) -> dict[int, str]:
-    return {r[0]: r[1] for r in await world.bot.repo.fetch("SELECT user_id, channel FROM private_messages")}
-
-
 # --- the tests ---------------------------------------------------------------------------------------------------
 
 
@@ -289,7 +287,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     assert "Secret setup: **alice** (South), **bob** (North)" in setup_board.content
     assert {u.id for u in setup_board.mentions} == {world.alice.id, world.bob.id}
     assert set(buttons(setup_board)) == {"Move", "My view", "Describe", "Resign", "Offer draw", "Explore"}
-    assert await private_channels(world) == {world.alice.id: "dm", world.bob.id: "pending"}
+    assert await private_channels(world, match_id) == {world.alice.id: "dm", world.bob.id: "pending"}
     assert world.bob.user.dm_channel.last_message is None  # his DMs are closed
 
     # alice deploys from her DM: the button opens an ephemeral picker there
@@ -471,6 +469,7 @@ async def test_closed_dms_player_deploys_from_the_boards_move_button(world):
     await world.alice.click(panel.response, label="Post challenge")
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
+    match_id = match_id_of(thread)
     board = board_posts(thread)[-1]
     ref.check()
 
@@ -485,7 +484,7 @@ async def test_closed_dms_player_deploys_from_the_boards_move_button(world):
     mine = await world.bob.click(board, label="My view")  # the invitation still waited for him, now without a button
     assert "📬 Your Myrmidons match" in mine.response.content and not mine.response.components
     ref.check()
-    assert (await private_channels(world))[world.bob.id] == "ephemeral"
+    assert (await private_channels(world, match_id))[world.bob.id] == "ephemeral"
 
 
 async def test_setup_button_in_a_dm_survives_a_restart(world):

@@ -4,7 +4,6 @@ through the real bot, with what each person may know checked for players and out
 from __future__ import annotations
 
 import io
-import json
 import random
 
 import discord
@@ -17,7 +16,7 @@ from bot.games.record import parse_record, replay
 from bot.matches import errors
 from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
-    posted_challenge, private_answer, start_match, stored, thread_of,
+    posted_challenge, private_answer, start_match, stored, stored_match, thread_of,
 )
 from renderers.replay import replay_gif
 from test_bot_myrmidons import SOUTH_WINS, Wiretap, deploy_text, start_deployed_match
@@ -27,11 +26,11 @@ UNKNOWN = "I can't find that match. Pick one from the list, or see `/games`."
 
 
 async def stored_state(world, match_id: int) -> dict:
-    return json.loads(await world.bot.repo.fetchvalue("SELECT state FROM matches WHERE id = ?", (match_id,)))
+    return (await stored_match(world, match_id)).state
 
 
 async def version_of(world, match_id: int) -> int:
-    return await world.bot.repo.fetchvalue("SELECT version FROM matches WHERE id = ?", (match_id,))
+    return (await stored_match(world, match_id)).version
 
 
 async def exported(member, channel, match_id: int) -> str:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-
 import pytest
 
 from bot.matches import errors
-from bot_helpers import board_posts, choose, move, start_match, stored
+from bot_helpers import board_posts, choose, move, moves_stored, private_channels, start_match, stored
 from conftest import ON_BOTH
 
 
@@ -41,8 +39,7 @@ async def test_picker_from_before_a_restart_expires_cleanly(world):
     await world.restart()
     gone = await world.alice.click(opened.response, label="Back")
     assert gone.ephemeral and "expired" in gone.response.content
-    with sqlite3.connect(world.settings.database) as db:
-        assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    assert await moves_stored(world, match_id) == 0
     fresh = await world.alice.click(board_posts(thread)[-1], label="Move")  # the board itself still works
     assert "Which piece" in fresh.response.content
 
@@ -54,18 +51,14 @@ async def test_closed_dms_fall_back_to_my_view(world):
     thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
     alice_dm = world.alice.user.dm_channel.last_message
     assert alice_dm is not None and "you play **White**" in alice_dm.content
-    with sqlite3.connect(world.settings.database) as db:
-        channels = dict(db.execute("SELECT user_id, channel FROM private_messages").fetchall())
-    assert channels == {world.alice.id: "dm", world.bob.id: "pending"}
+    assert await private_channels(world, match_id) == {world.alice.id: "dm", world.bob.id: "pending"}
 
     shown = await world.bob.click(board_posts(thread)[-1], label="My view")
     assert shown.ephemeral and "📬 Your Archimedes match" in shown.response.content
     assert "you play **Black**" in shown.response.content
     again = await world.bob.click(board_posts(thread)[-1], label="My view")
     assert "📬" not in again.response.content  # handed out once
-    with sqlite3.connect(world.settings.database) as db:
-        assert db.execute("SELECT channel FROM private_messages WHERE user_id = ?",
-                          (world.bob.id,)).fetchone()[0] == "ephemeral"
+    assert (await private_channels(world, match_id))[world.bob.id] == "ephemeral"
 
 
 async def test_shutdown_finishes_moves_in_flight_and_refuses_new_ones(world):

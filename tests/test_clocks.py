@@ -12,16 +12,27 @@ import sqlite3
 import discord
 import pytest
 
+from bot.domain import MemberPrefs
 from bot.games import Outcome
-from bot_helpers import board_posts, buttons, match_id_of, move, posted_challenge, thread_of
+from bot.storage import ClockStore
+from bot_helpers import (
+    board_posts, buttons, challenge_id_of, match_id_of, move, moves_stored, posted_challenge, stored_match, thread_of,
+)
 
 HOUR = 3600
 DAY = 24 * HOUR
 
 
-def db_rows(world, sql, *params):
+def clocks(world) -> ClockStore:
+    """The bot's timers, members' choices and server settings, read as the bot reads them."""
+    return ClockStore(world.bot.repo)
+
+
+def as_a_stop_left_it(world, sql: str, *params) -> None:
+    """Change the database file the way a bot process stopped at the worst moment leaves it. No store writes such
+    a state, so this opens the file itself (only for that)."""
     with sqlite3.connect(world.settings.database) as db:
-        return db.execute(sql, params).fetchall()
+        db.execute(sql, params)
 
 
 def dms(member) -> list[str]:
@@ -33,14 +44,19 @@ def reminders_of(member) -> list[str]:
     return [text for text in dms(member) if text.startswith("⏰")]
 
 
-def timeouts(world, match_id) -> int:
-    return db_rows(world, "SELECT COUNT(*) FROM moves WHERE match_id = ? AND move = 'timeout'", match_id)[0][0]
+async def timeouts(world, match_id) -> int:
+    return sum(logged.move == "timeout" for logged in await world.bot.repo.moves(match_id))
 
 
-def deadline_of(world, match_id, seat) -> float | None:
-    rows = db_rows(world, "SELECT due_at FROM timers WHERE kind = 'turn_deadline' AND ref_id = ? AND seat = ?",
-                   match_id, seat)
-    return rows[0][0] if rows else None
+async def deadline_of(world, match_id, seat) -> float | None:
+    return await clocks(world).timer_due("turn_deadline", match_id, seat)
+
+
+async def turn_timers(world, match_id) -> list[float]:
+    """Every seat's deadline and reminder of the match."""
+    found = [await clocks(world).timer_due(kind, match_id, seat)
+             for kind in ("turn_deadline", "turn_reminder") for seat in range(4)]
+    return [due for due in found if due is not None]
 
 
 def now(world) -> float:
@@ -56,8 +72,8 @@ async def start(world, game="epaminondas", challenger=None, opponent=None, **opt
     return thread, match_id_of(thread)
 
 
-def status(world, match_id) -> str:
-    return db_rows(world, "SELECT status FROM matches WHERE id = ?", match_id)[0][0]
+async def status(world, match_id) -> str:
+    return (await stored_match(world, match_id)).status
 
 
 # --- the clock is chosen, stored and shown --------------------------------------------------------------------
@@ -69,7 +85,7 @@ async def test_default_clock_is_three_days_and_shown_everywhere(world):
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     match_id = match_id_of(thread)
-    due = deadline_of(world, match_id, 0)
+    due = await deadline_of(world, match_id, 0)
     assert due == pytest.approx(now(world) + 3 * DAY, abs=5)
     board = board_posts(thread)[-1].content
     assert f"⏳ **alice** must move <t:{int(due)}:R>" in board
@@ -82,17 +98,17 @@ async def test_default_clock_is_three_days_and_shown_everywhere(world):
 
 async def test_chosen_clock_and_no_clock(world):
     thread, match_id = await start(world, clock="1 day")
-    assert deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
+    assert await deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
     await move(world.alice, thread, match_id, "a1-a3")
-    assert deadline_of(world, match_id, 0) is None  # her turn ended: her clock stopped
-    assert deadline_of(world, match_id, 1) == pytest.approx(now(world) + DAY, abs=5)
+    assert await deadline_of(world, match_id, 0) is None  # her turn ended: her clock stopped
+    assert await deadline_of(world, match_id, 1) == pytest.approx(now(world) + DAY, abs=5)
 
     _, free = await start(world, "archimedes", world.carol, world.bob, clock="No clock")
     assert any("No clock." in m.content and "carol" in m.content for m in world.channel.history())
-    assert db_rows(world, "SELECT COUNT(*) FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", free)[0][0] == 0
+    assert await turn_timers(world, free) == []
     assert "must move" not in board_posts(thread_of(world))[-1].content
     await world.env.advance_time(30 * DAY)
-    assert status(world, free) == "active"
+    assert await status(world, free) == "active"
 
 
 async def test_clock_option_passes_through_the_options_panel(world):
@@ -100,7 +116,8 @@ async def test_clock_option_passes_through_the_options_panel(world):
     assert panel.ephemeral
     await world.alice.click(panel.response, label="Post challenge")
     assert "Clock: 5 days a move" in world.channel.last_message.content
-    assert db_rows(world, "SELECT clock_seconds FROM challenges")[-1][0] == 5 * DAY
+    challenge = await world.bot.matches.get_challenge(challenge_id_of(world.channel.last_message))
+    assert challenge.clock_seconds == 5 * DAY
 
 
 # --- reminders and timeouts -----------------------------------------------------------------------------------
@@ -116,14 +133,14 @@ async def test_one_reminder_at_the_right_moment_then_a_win_on_time(world):
     assert f"match #{match_id}" in reminders[0] and f"/{thread.id}" in reminders[0]  # links to the thread
     assert reminders_of(world.bob) == []
     await world.env.advance_time(DAY - 120)
-    assert len(reminders_of(world.alice)) == 1 and status(world, match_id) == "active"
+    assert len(reminders_of(world.alice)) == 1 and await status(world, match_id) == "active"
     await world.env.advance_time(120)
-    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+    assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     final = board_posts(thread)[-1]
     assert "🏆 **bob** (Dark) wins: alice ran out of time." in final.content
     assert set(buttons(final)) == {"Rematch"}  # a finished match offers only a rematch
     await world.env.advance_time(7 * DAY)
-    assert timeouts(world, match_id) == 1 and len(reminders_of(world.alice)) == 1
+    assert await timeouts(world, match_id) == 1 and len(reminders_of(world.alice)) == 1
 
 
 async def test_reminder_comes_at_half_the_limit_for_short_clocks(world):
@@ -140,12 +157,12 @@ async def test_a_move_one_second_before_the_deadline_counts(world):
     result = await move(world.alice, thread, match_id, "a1-a3")
     assert result.response.content.startswith("✅")
     await world.env.advance_time(2)
-    assert status(world, match_id) == "active" and timeouts(world, match_id) == 0
+    assert await status(world, match_id) == "active" and await timeouts(world, match_id) == 0
     # bob's full day started with alice's move: one more reminder each turn, and bob's own deadline holds
     await world.env.advance_time(DAY - 10)
-    assert status(world, match_id) == "active"
+    assert await status(world, match_id) == "active"
     await world.env.advance_time(20)
-    assert status(world, match_id) == "finished"
+    assert await status(world, match_id) == "finished"
     assert "🏆 **alice** (Light) wins: bob ran out of time." in board_posts(thread)[-1].content
 
 
@@ -153,16 +170,16 @@ async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_s
     thread, match_id = await start(world, clock="1 day")
     await world.bot.matches.timers.stop()  # the bot is "down": nothing of it watches the clock
     await world.env.advance_time(2 * DAY)
-    assert status(world, match_id) == "active"
+    assert await status(world, match_id) == "active"
     await world.restart()
-    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+    assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     assert reminders_of(world.alice) == []  # a reminder for a deadline already past is not sent
     ended = [m for m in board_posts(thread) if "ran out of time" in m.content]
     assert len(ended) == 1
     await world.restart()
     with world.env.time_context():  # the bot's clock is the simulated one, also for calls made from the test
         assert await world.bot.matches.timers.fire_due() == 0
-    assert timeouts(world, match_id) == 1
+    assert await timeouts(world, match_id) == 1
     assert len([m for m in board_posts(thread) if "ran out of time" in m.content]) == 1
 
 
@@ -170,28 +187,28 @@ async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(wo
     thread, match_id = await start(world, clock="1 day")
     await world.bot.matches.timers.stop()
     # the process stopped right after claiming the deadline, before settling it
-    due = deadline_of(world, match_id, 0)
-    with sqlite3.connect(world.settings.database) as db:
-        db.execute("UPDATE timers SET fired_at = ? WHERE kind = 'turn_deadline' AND ref_id = ?", (due, match_id))
+    due = await deadline_of(world, match_id, 0)
+    as_a_stop_left_it(world, "UPDATE timers SET fired_at = ? WHERE kind = 'turn_deadline' AND ref_id = ?",
+                      due, match_id)
     await world.env.advance_time(2 * DAY)
     await world.restart()
-    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+    assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
 
 
 async def test_a_reminder_claimed_but_not_sent_is_sent_after_a_restart_and_only_once(world):
     thread, match_id = await start(world, clock="1 day")
     await world.bot.matches.timers.stop()
     # the process stopped right after claiming alice's reminder, before sending it
-    with sqlite3.connect(world.settings.database) as db:
-        db.execute("UPDATE timers SET fired_at = due_at WHERE kind = 'turn_reminder' AND ref_id = ?", (match_id,))
+    as_a_stop_left_it(world, "UPDATE timers SET fired_at = due_at WHERE kind = 'turn_reminder' AND ref_id = ?",
+                      match_id)
     await world.env.advance_time(13 * HOUR)  # past the reminder's time, before the deadline
     assert reminders_of(world.alice) == []
     await world.restart()
     assert len(reminders_of(world.alice)) == 1
-    assert db_rows(world, "SELECT COUNT(*) FROM timers WHERE kind = 'turn_reminder' AND ref_id = ?", match_id)[0][0] == 0
+    assert [await clocks(world).timer_due("turn_reminder", match_id, seat) for seat in (0, 1)] == [None, None]
     await world.restart()
     await world.env.advance_time(HOUR)
-    assert len(reminders_of(world.alice)) == 1 and status(world, match_id) == "active"
+    assert len(reminders_of(world.alice)) == 1 and await status(world, match_id) == "active"
 
 
 # --- DMs closed, notifications --------------------------------------------------------------------------------
@@ -233,9 +250,9 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     started = now(world)
     away = await world.alice.slash(world.channel, "away", days=3)
     assert away.ephemeral and "paused until <t:" in away.response.content
-    assert deadline_of(world, match_id, 0) == pytest.approx(started + 4 * DAY, abs=5)
+    assert await deadline_of(world, match_id, 0) == pytest.approx(started + 4 * DAY, abs=5)
     await world.env.advance_time(2 * DAY)
-    assert status(world, match_id) == "active"
+    assert await status(world, match_id) == "active"
     theirs = await world.bob.slash(world.channel, "games")
     assert "alice away until <t:" in theirs.response.content
     mine = await world.alice.slash(world.channel, "games")
@@ -246,13 +263,13 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     back = await world.alice.slash(world.channel, "back")
     assert back.ephemeral and "Welcome back" in back.response.content
     # two days away: the deadline moved by exactly those two days
-    assert deadline_of(world, match_id, 0) == pytest.approx(started + 3 * DAY, abs=5)
+    assert await deadline_of(world, match_id, 0) == pytest.approx(started + 3 * DAY, abs=5)
     again = await world.alice.slash(world.channel, "back")
     assert "not away" in again.response.content
     await world.env.advance_time(DAY - 60)
-    assert status(world, match_id) == "active"
+    assert await status(world, match_id) == "active"
     await world.env.advance_time(120)
-    assert status(world, match_id) == "finished"
+    assert await status(world, match_id) == "finished"
 
 
 async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(world):
@@ -260,10 +277,11 @@ async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(wor
     await world.bob.slash(world.channel, "away", days=2)
     begun = now(world)
     await move(world.alice, thread, match_id, "a1-a3")
-    assert deadline_of(world, match_id, 1) == pytest.approx(begun + 3 * DAY, abs=5)  # a full day after she is back
+    # a full day after she is back
+    assert await deadline_of(world, match_id, 1) == pytest.approx(begun + 3 * DAY, abs=5)
     await world.env.advance_time(HOUR)
     await move(world.bob, thread, match_id, "a12-a10")  # a move while away ends it
-    assert db_rows(world, "SELECT away_until FROM members WHERE user_id = ?", world.bob.id)[0][0] is None
+    assert (await clocks(world).prefs([world.bob.id]))[world.bob.id].away_until is None
     mine = await world.alice.slash(world.channel, "games")
     assert "away" not in mine.response.content
     theirs = await world.bob.slash(world.channel, "games")
@@ -272,13 +290,13 @@ async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(wor
 
 async def test_bad_away_days_are_refused_and_change_nothing(world):
     thread, match_id = await start(world, clock="1 day")
-    due = deadline_of(world, match_id, 0)
+    due = await deadline_of(world, match_id, 0)
     for days in (0, 99, -1):
         result = await world.alice.slash(world.channel, "away", days=days)
         assert result.ephemeral and "between 1 and 14 days" in result.response.content
         assert "/back" in result.response.content
-    assert deadline_of(world, match_id, 0) == due
-    assert db_rows(world, "SELECT COUNT(*) FROM members")[0][0] == 0
+    assert await deadline_of(world, match_id, 0) == due
+    assert await clocks(world).prefs([world.alice.id]) == {world.alice.id: MemberPrefs(world.alice.id)}
 
 
 # --- server settings ------------------------------------------------------------------------------------------
@@ -299,8 +317,8 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     assert "**Default clock**: 1 day" in saved.response.content
     await dave.slash(world.channel, "settings", setting="challenge_expiry", value="1 hour")
     _, new = await start(world, "archimedes", world.carol, world.bob)
-    assert db_rows(world, "SELECT clock_seconds FROM matches WHERE id = ?", new)[0][0] == DAY
-    assert db_rows(world, "SELECT clock_seconds FROM matches WHERE id = ?", running)[0][0] == 3 * DAY
+    assert (await stored_match(world, new)).clock_seconds == DAY
+    assert (await stored_match(world, running)).clock_seconds == 3 * DAY
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.carol)
     post = world.channel.last_message
     await world.env.advance_time(HOUR + 60)
@@ -316,7 +334,7 @@ async def test_settings_refused_without_manage_server(world):
     assert result.ephemeral and "Manage Server" in result.response.content
     looked = await world.carol.slash(world.channel, "settings")
     assert looked.ephemeral and "Manage Server" in looked.response.content
-    assert db_rows(world, "SELECT COUNT(*) FROM server_settings")[0][0] == 0
+    assert await clocks(world).server_settings(world.guild.id) == {}
 
 
 # --- through the match service: three players, secret setups ---------------------------------------------------
@@ -399,10 +417,10 @@ async def test_time_out_ignores_a_deadline_a_move_has_replaced(service):
 
 async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
     thread, match_id = await start(world, clock="1 day")
-    with sqlite3.connect(world.settings.database) as db:  # the bot stopped between a move and its clock's start
-        db.execute("DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", (match_id,))
+    # the bot stopped between a move and its clock's start
+    as_a_stop_left_it(world, "DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", match_id)
     await world.restart()
-    assert deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
+    assert await deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
 
 
 async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
@@ -410,11 +428,11 @@ async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
     shown = await world.bob.slash(world.channel, "clock", match=match_id)
     assert shown.ephemeral and "2 days a move" in shown.response.content
     assert "**alice** must move <t:" in shown.response.content
-    due = deadline_of(world, match_id, 0)
+    due = await deadline_of(world, match_id, 0)
     refused = await world.alice.slash(world.channel, "clock", match=match_id, clock="14 days")
     assert refused.ephemeral and "can't change during the game" in refused.response.content
-    assert db_rows(world, "SELECT clock_seconds FROM matches WHERE id = ?", match_id)[0][0] == 2 * DAY
-    assert deadline_of(world, match_id, 0) == due
+    assert (await stored_match(world, match_id)).clock_seconds == 2 * DAY
+    assert await deadline_of(world, match_id, 0) == due
     outsider = await world.carol.slash(world.channel, "clock", match=999)
     assert outsider.ephemeral and outsider.response.content.startswith("I can't find that match")
 
@@ -425,9 +443,9 @@ async def test_a_move_after_the_deadline_is_refused_even_before_the_timeout_is_s
     await world.env.advance_time(DAY)
     late = await move(world.alice, thread, match_id, "a1-a3")
     assert late.ephemeral and "ran out" in late.response.content
-    assert db_rows(world, "SELECT COUNT(*) FROM moves WHERE match_id = ?", match_id)[0][0] == 0
+    assert await moves_stored(world, match_id) == 0
     await world.restart()
-    assert status(world, match_id) == "finished" and timeouts(world, match_id) == 1
+    assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
 
 
 async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_goes_on(world):
@@ -438,18 +456,18 @@ async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_
     await world.carol.click(post, label="Accept")
     thread = thread_of(world)
     match_id = match_id_of(thread)
-    acting = db_rows(world, "SELECT seat FROM timers WHERE kind = 'turn_deadline' AND ref_id = ?", match_id)
+    acting = await clocks(world).deadlines([match_id])
     assert len(acting) == 1
-    late = acting[0][0]
+    late = acting[0].seat
     name = ["alice", "bob", "carol"][late]
     await world.env.advance_time(DAY + 1)
-    assert status(world, match_id) == "active" and timeouts(world, match_id) == 1
+    assert await status(world, match_id) == "active" and await timeouts(world, match_id) == 1
     board = board_posts(thread)[-1].content
     assert f"**{name}**" in board and "ran out of time and is out of the match" in board
-    following = db_rows(world, "SELECT seat, due_at FROM timers WHERE kind = 'turn_deadline' AND ref_id = ?", match_id)
-    assert len(following) == 1 and following[0][0] != late
-    assert following[0][1] == pytest.approx(now(world) + DAY, abs=5)
-    assert f"must move <t:{int(following[0][1])}:R>" in board
+    following = await clocks(world).deadlines([match_id])
+    assert len(following) == 1 and following[0].seat != late
+    assert following[0].due_at == pytest.approx(now(world) + DAY, abs=5)
+    assert f"must move <t:{int(following[0].due_at)}:R>" in board
 
 
 async def test_when_nobody_makes_a_simultaneous_setup_in_time_nobody_wins_on_time(service):

@@ -1,13 +1,8 @@
-"""The engine benchmark (python -m bot.games.bench) still runs, at a tiny size."""
+"""The engine benchmark (python -m benchmarks.engines) still runs, at a tiny size."""
 
 from __future__ import annotations
 
-from bot.games import bench
-
-
-def test_p99_is_nearest_rank():
-    assert bench._p99([float(i) for i in range(1, 101)]) == 99.0
-    assert bench._p99([3.0, 1.0, 2.0]) == 3.0 and bench._p99([7.0]) == 7.0
+from benchmarks import engines as bench
 
 
 def test_main_prints_warm_and_cold_numbers_for_every_player_count(capsys):

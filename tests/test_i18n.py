@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
+import pickle
 import random
 import re
 from pathlib import Path
@@ -18,12 +20,17 @@ from bot import extract_texts as extract
 from bot import i18n
 from bot.cogs.rules import guide_text
 from bot.cogs.translator import CatalogueTranslator
+import bot.engine
+import bot.games
+from bot.games import IllegalMoveError, Outcome, Text, registry
 from bot.games.registry import GAMES
 from bot.matches import errors
 from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
+from bot.presenters.pictures import picture_words
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
 from bot_helpers import board_posts, move, start_match, stored
+from renderers.common import in_language
 
 DISCORD_LOCALES = {"es": discord.Locale.spain_spanish, "fr": discord.Locale.french, "de": discord.Locale.german,
                    "pt_BR": discord.Locale.brazil_portuguese}
@@ -298,11 +305,16 @@ async def test_history_and_ratings_frames_in_the_askers_language(world, locales)
     await move(world.alice, thread, match_id, "a1-d4")
     history = await world.alice.slash(thread, "history", match=match_id)
     assert history.response.embeds[0].footer.text == "Page 1 sur 1"
+    assert history.response.embeds[0].title == f"Epaminondas · partie #{match_id} — historique"
     board = await world.alice.slash(world.channel, "leaderboard", game="epaminondas")
     embed = board.response.embeds[0]
     assert embed.title == "Classement de Epaminondas" and embed.description.startswith("Personne n’a encore joué")
     profile = await world.alice.slash(world.channel, "profile")
     assert profile.response.content == "**alice** n’a pas encore de partie classée sur ce serveur."
+    asked = await world.bob.click(board_posts(thread)[-1], label="Resign")
+    await world.bob.click(asked.response, label="Yes, resign")
+    history = await world.alice.slash(thread, "history", match=match_id)
+    assert "**2.** bob (Sombres) a abandonné" in history.response.embeds[0].description  # the moves' words too
 
 
 async def test_settings_in_the_managers_language(world, locales):
@@ -368,3 +380,108 @@ async def test_refusals_of_the_match_layer_answer_in_the_members_language(world,
         "endet. `/history` zeigt die bisherigen Züge.")
     english = await world.alice.slash(world.channel, "replay", match=match_id)
     assert english.response.content.startswith(f"Match #{match_id} is still being played, so it has no replay yet")
+
+
+# --- the engines' own texts and the pictures' words --------------------------------------------------------------
+
+
+def engine_refusals_given_as_finished_sentences(path: Path) -> list[str]:
+    """Where `path` raises IllegalMoveError / MoveSyntaxError with an f-string or a plain string literal: a
+    finished English sentence no language can replace (a `Text(...)` or a name holding one is fine)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if name in ("IllegalMoveError", "MoveSyntaxError") and is_sentence(node.args[0]):
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node.args[0])[:60]}")
+    return found
+
+
+def test_every_refusal_of_the_engines_is_a_translatable_text():
+    roots = (Path(bot.engine.__file__).parent, Path(bot.games.__file__).parent)  # the contract and every game
+    paths = sorted(path for root in roots for path in root.rglob("*.py") if path.name not in ("bench.py", "__main__.py"))
+    assert len(paths) > 20
+    found = [where for path in paths for where in engine_refusals_given_as_finished_sentences(path)]
+    assert found == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_engines_refusal_narration_and_end_reason_read_in_each_language(lang):
+    game = GAMES["epaminondas"]
+    state = game.new_state(2, 0, None)
+    with pytest.raises(IllegalMoveError) as refused:
+        game.apply(state, 0, "a1xa4")
+    text = refused.value.args[0]
+    assert str(text) == "a4 is empty, nothing to capture: write a1-a4"  # English where nothing translates it
+    translated = t(lang, text)
+    assert translated != str(text) and "a1-a4" in translated  # notation stays as it is
+    over, events = game.eliminate(state, 1, Text("{player} resigned", player="bob"))
+    outcome = Outcome.from_json(json.loads(json.dumps(game.outcome(over).to_json())))  # as the database keeps it
+    assert str(outcome.reason) == "bob resigned" and "bob" in t(lang, outcome.reason) != "bob resigned"
+    narrated = game.describe(events[-1])
+    assert "bob" in t(lang, narrated) and t(lang, narrated) != str(narrated)
+
+
+def test_a_text_keeps_its_template_through_json_and_pickle():
+    text = Text("{side} has no legal move", side=Text("Dark"))
+    again = Text.from_json(json.loads(json.dumps(text.to_json())))
+    copied = pickle.loads(pickle.dumps(text))
+    for other in (again, copied):
+        assert other == text == "Dark has no legal move"
+        assert t("de", other) == t("de", text) == "Dunkel hat keinen legalen Zug"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_pictures_draw_their_words_in_the_language_given(lang):
+    game = GAMES["archimedes"]
+    view = game.view(game.new_state(2, 0, None), 0)
+    english = registry.render(view, player_names=["alice", "bob"])
+    translated = in_language(picture_words(lang), registry.render, view, player_names=["alice", "bob"])
+    assert translated != english
+    assert registry.render(view, player_names=["alice", "bob"]) == english  # the cached layers kept their English
+
+
+async def test_engine_refusals_follow_each_member_and_pictures_the_server(world, locales):
+    """A Spanish and a German member in a server whose language is German: each reads the engine's refusal of her
+    own illegal move in her language; the board posts, their pictures and the end reason are in German."""
+    alice, bob = world.alice, world.bob
+    world.env.backend.get_guild(world.guild.id).preferred_locale = "de"
+    locales[alice.id], locales[bob.id] = "es-ES", "de"
+    await world.carol.slash(world.channel, "games")  # any interaction tells the bot the server's language
+    await alice.slash(world.channel, "play", game="epaminondas", opponent=bob)
+    await bob.click(world.channel.last_message, label="Annehmen")
+    thread = world.channel.threads[-1]
+    match_id = int(re.search(r"#(\d+)", thread.name).group(1))
+
+    refused = await move(alice, thread, match_id, "a1xa4")
+    assert refused.ephemeral and "a4 está vacía, no hay nada que capturar: escribe a1-a4" in refused.response.content
+    await move(alice, thread, match_id, "a1-d4")
+    refused = await move(bob, thread, match_id, "a1-a2")
+    assert refused.ephemeral and "a1 ist leer" in refused.response.content
+
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    board = board_posts(thread)[-1]
+    assert "**alice** (Hell) spielte `a1-d4`" in board.content
+    german = in_language(picture_words("de"), registry.render, service.view(match, None), player_names=match.names)
+    posted = await board.attachments[0].read()
+    assert posted == german != registry.render(service.view(match, None), player_names=match.names)
+
+    asked = await bob.click(board, label="Aufgeben")
+    await bob.click(asked.response, label="Ja, aufgeben")
+    final = board_posts(thread)[-1]
+    assert "🏆" in final.content and "bob hat aufgegeben" in final.content, final.content
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_standings_pictures_legend_and_headers_fit_in_every_language(lang):
+    from bot.presenters.leagues import LEGEND
+    from renderers import league
+    from renderers.common import font, text_width
+
+    assert text_width(t(lang, LEGEND), font(20)) <= league.WIDTH - 2 * league.PAD  # drawn whole, never cut
+    headers = [t(lang, header) for header, _, _ in league.COLUMNS]
+    assert headers[1:] != [header for header, _, _ in league.COLUMNS[1:]]  # translated, not left in English
+    assert all(text_width(h, font(20)) <= 48 for h in headers[2:6])  # the narrow number columns' headers
+    assert text_width(headers[6], font(20)) <= 90  # the rating, right of the wins

@@ -1,8 +1,8 @@
-"""The league benchmark (python -m bot.leagues.bench) still runs, at a tiny size."""
+"""The league benchmark (python -m benchmarks.leagues) still runs, at a tiny size."""
 
 from __future__ import annotations
 
-from bot.leagues import bench
+from benchmarks import leagues as bench
 
 
 def test_the_league_benchmark_runs_at_a_tiny_size(capsys):

@@ -1,45 +1,17 @@
 """Mycenae leaks nothing: two games that differ only in one player's secret cargo, played through the same public
-moves, look the same to everybody else at every ply (views, legal moves, picker, autocomplete, events, outcome).
-
-The public moves are drawn at random among the moves legal in both games, leaving out only the moves that reveal
-the secret by the rules themselves: destroying a knight of the secret player (its cargo is shown) or capturing her
-king (her knights are then taken over or removed, and their cargo is shown).
-"""
+moves (mycenae_twins.py), look the same to everybody else at every ply (views, legal moves, picker, autocomplete,
+events, outcome)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from mycenae_twins import twin_plies
 
 from bot.games import is_visible
 from bot.games.mycenae import GAME as G
-from bot.games.mycenae import HORSE, KING, ORTHO, Burn, PieceMove, parse_move
 from bot.presenters.describe import alt_text, text_board
 
 WALKS: dict[tuple, tuple] = {}  # (n, armies, secret, seed, plies) -> (a, b, event types met), per process
-
-
-def reveals_the_secret(state, move: str, secret: int) -> bool:
-    m = parse_move(move)
-    board = state.board
-    if isinstance(m, Burn):
-        hit = [m.knight, *ORTHO[m.knight]]
-        return any(board[sq] >> 3 == secret and board[sq] & 7 == HORSE for sq in hit if board[sq])
-    if isinstance(m, PieceMove) and m.capture:
-        victim = board[m.target]
-        return victim >> 3 == secret and victim & 7 in (HORSE, KING)
-    return False
-
-
-def pick(rng: random.Random, moves: set[str]) -> str:
-    """A kind of move first (piece move, load, unload, burn, answer), then a move of that kind: unloads are
-    thousands, the rest would hardly ever be drawn."""
-    kinds: dict[str, list[str]] = {}
-    for move in moves:
-        kinds.setdefault(move.split(" ")[0] if " " in move or move.isalpha() else "move", []).append(move)
-    kind = rng.choice(sorted(kinds))
-    return rng.choice(sorted(kinds[kind]))
 
 
 def assert_same_for_others(a, b, others: list[int]):
@@ -68,33 +40,11 @@ def twin_walk(n: int, armies: list[str], secret: int, seed: int, plies: int):
 
 def _walk(n: int, armies: list[str], secret: int, seed: int, plies: int):
     seen: set[str] = set()
-    rng = random.Random(seed)
-    a = b = G.new_state(n, seed, {"armies": armies})
     others = [s for s in range(n) if s != secret]
-    # the secret player spreads her cargo differently in the two games; everybody else the same way
-    spreads = G.legal_moves(a, secret)
-    cargo_a, cargo_b = rng.sample(spreads, 2)
-    for seat in G.to_act(a):
-        if seat == secret:
-            a, events_a = G.apply(a, seat, cargo_a)
-            b, events_b = G.apply(b, seat, cargo_b)
-        else:
-            move = rng.choice(G.legal_moves(a, seat))
-            (a, events_a), (b, events_b) = G.apply(a, seat, move), G.apply(b, seat, move)
-        for viewer in [None, *others]:
-            assert [e for e in events_a if is_visible(e, viewer)] == [e for e in events_b if is_visible(e, viewer)]
-        assert_same_for_others(a, b, others)
-    for _ in range(plies):
-        if G.outcome(a) is not None:
-            break
-        seat = G.to_act(a)[0]
-        common = set(G.legal_moves(a, seat)) & set(G.legal_moves(b, seat))
-        common = {m for m in common if not reveals_the_secret(a, m, secret)}
-        if not common:
-            break
-        move = pick(rng, common)
-        (a, events_a), (b, events_b) = G.apply(a, seat, move), G.apply(b, seat, move)
-        seen.update(e["type"] for e in events_a)
+    a = b = None
+    for ply, (a, b, events_a, events_b) in enumerate(twin_plies(n, armies, secret, seed, plies)):
+        if ply >= n:  # after the set-up: a public move
+            seen.update(e["type"] for e in events_a)
         for viewer in [None, *others]:
             assert [e for e in events_a if is_visible(e, viewer)] == [e for e in events_b if is_visible(e, viewer)]
         assert_same_for_others(a, b, others)

@@ -1,8 +1,8 @@
-"""The ratings benchmark (python -m bot.ratings_bench) still runs, at a tiny size."""
+"""The ratings benchmark (python -m benchmarks.ratings) still runs, at a tiny size."""
 
 from __future__ import annotations
 
-from bot import ratings_bench as bench
+from benchmarks import ratings as bench
 
 
 def test_the_benchmark_runs_at_a_tiny_size(capsys):

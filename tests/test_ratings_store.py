@@ -4,7 +4,6 @@ against a real SQLite file: recording, leaderboards, profiles, rebuild."""
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 import pytest_asyncio
@@ -13,29 +12,11 @@ from bot import rebuild_ratings as cli
 from bot.ratings import MatchResult, RatingError, UnknownGame, replay
 from bot.storage import Repository, open_database
 from bot.matches.rating_service import Ratings
-from bot.storage.rating_store import RatingStore
-
-# Columns the match service adds to `matches` in its own migration; added here when this database lacks them.
-MATCH_COLUMNS = {
-    "rated": "ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
-    "standings": "ALTER TABLE matches ADD COLUMN standings TEXT",
-    "finished_at": "ALTER TABLE matches ADD COLUMN finished_at REAL",
-}
-
-
-async def add_match_columns(db) -> None:
-    async with db.execute("PRAGMA table_info(matches)") as cur:
-        present = {row["name"] for row in await cur.fetchall()}
-    for name, sql in MATCH_COLUMNS.items():
-        if name not in present:
-            await db.execute(sql)
-
+from bot.storage.rating_store import FinishedResult, RatingStore
 
 @pytest_asyncio.fixture
 async def repo(tmp_path):
-    db = await open_database(tmp_path / "ratings.db")
-    await add_match_columns(db)
-    repo = Repository(db)
+    repo = Repository(await open_database(tmp_path / "ratings.db"))
     try:
         yield repo
     finally:
@@ -64,20 +45,9 @@ class Matches:
         match_id = self.next_id
         self.next_id += 1
         finished_at = float(match_id * 100) if finished_at is None else finished_at
-        winners = list(standings[0]) if len(standings) > 1 else []
-        async with self.repo.transaction():
-            await self.repo.db.execute(
-                "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at,"
-                " updated_at, rated, standings, finished_at) VALUES (?, ?, 5, ?, 7, ?, '{}', ?, ?, ?, ?, ?, ?)",
-                (match_id, guild, game, status, json.dumps({"winners": winners, "reason": "test"}), finished_at - 50,
-                 finished_at, int(rated), json.dumps(standings) if with_standings else None,
-                 finished_at if with_standings else None),
-            )
-            for seat, member in enumerate(members):
-                await self.repo.db.execute(
-                    "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)",
-                    (match_id, seat, member, f"member{member}"),
-                )
+        await RatingStore(self.repo).add_finished([FinishedResult(
+            match_id, guild, game, members, standings, finished_at, rated=rated, status=status,
+            kept_standings=with_standings, reason="test")])
         return match_id
 
 
@@ -286,6 +256,7 @@ async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapsho
     async with repo.transaction():
         rebuilding = asyncio.create_task(ratings.rebuild())
         await asyncio.sleep(0.2)  # the snapshot (one match) is read and replayed; the rebuild waits for the lock
+        # Written inside the transaction this test holds to keep the rebuild waiting (add_finished would wait too).
         await repo.db.execute(
             "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at, updated_at,"
             " rated, standings, finished_at) VALUES (50, 1, 5, 'epaminondas', 7, 'finished', '{}', '{}', 1, 999, 1,"
@@ -320,7 +291,6 @@ def test_the_rebuild_command_rebuilds_the_settings_database(tmp_path, monkeypatc
 
     async def prepare():
         repo = Repository(await open_database(path))
-        await add_match_columns(repo.db)
         played = Matches(repo)
         await played.finish("epaminondas", [10, 20], [[0], [1]])
         await played.finish("mycenae", [10, 20, 30], [[0], [1], [2]])

@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image
 
+from picture_helpers import board_squares as squares, close, decode, square_corner
 from bot.games.registry import get_game
 from bot.engine.playout import final_state, random_plies
 from bot.games.archimedes import renderer as arch
@@ -18,16 +19,6 @@ GAME = get_game("archimedes")
 BOARD_SIDE = 2 * arch.MARGIN + 8 * arch.SQUARE
 WIDTH = BOARD_SIDE + arch.PANEL_WIDTH
 HEIGHT = BOARD_SIDE + CAPTION_HEIGHT
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
-
-
-def close(a, b, tolerance: int = 12) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
 def start_view(viewer=None) -> dict:
@@ -61,14 +52,7 @@ def grid(view: dict):
 
 def corner(view: dict, name: str, inset: int = 4) -> tuple[int, int]:
     """A point inside the square but clear of ships and anchors: where tints show."""
-    x0, y0, _, _ = grid(view).box_of(name)
-    return x0 + inset, y0 + inset
-
-
-def squares(view: dict):
-    for r, row in enumerate(view["board"]):
-        for f, owner in enumerate(row):
-            yield f"{chr(97 + f)}{r + 1}", owner
+    return square_corner(grid(view), name, inset)
 
 
 @pytest.mark.parametrize("viewer", [None, 1])

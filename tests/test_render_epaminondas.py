@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image
 
+from picture_helpers import board_squares as squares, close, decode, square_corner
 import renderers
 from bot.games.registry import get_game
 from bot.engine.playout import final_state, random_plies
@@ -18,16 +19,6 @@ from bot.games import registry
 GAME = get_game("epaminondas")
 WIDTH = 2 * epa.MARGIN + 14 * epa.SQUARE
 HEIGHT = 2 * epa.MARGIN + 12 * epa.SQUARE + renderers.common.CAPTION_HEIGHT
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
-
-
-def close(a, b, tolerance: int = 12) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
 def start_view(viewer=None) -> dict:
@@ -59,14 +50,7 @@ def grid(view: dict):
 
 def corner(view: dict, name: str, inset: int = 3) -> tuple[int, int]:
     """A point inside the square but outside any stone: where tints show."""
-    x0, y0, _, _ = grid(view).box_of(name)
-    return x0 + inset, y0 + inset
-
-
-def squares(view: dict):
-    for r, row in enumerate(view["board"]):
-        for f, owner in enumerate(row):
-            yield f"{chr(97 + f)}{r + 1}", owner
+    return square_corner(grid(view), name, inset)
 
 
 @pytest.mark.parametrize("viewer", [None, 1])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image, ImageChops, ImageFilter
 
+from picture_helpers import decode
 from bot.games.registry import GAMES
 from bot.engine.playout import random_plies
 from renderers.common import BACKGROUND, CAPTION_HEIGHT
@@ -46,12 +47,6 @@ def views(key: str, players: int) -> list[dict]:
     states = [plies[0].state, plies[len(plies) // 3].state, plies[2 * len(plies) // 3].state, final]
     viewers = [None, *range(players)]
     return [game.view(state, viewers[i % len(viewers)]) for i, state in enumerate(states)]
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img
 
 
 def rgb_png(img: Image.Image) -> bytes:
@@ -136,7 +131,7 @@ def pictures(request) -> list[Picture]:
     result = []
     for view in views(key, players):
         drawn, png = module.draw(view), module.render(view)
-        result.append(Picture(drawn, png, decode(png).convert("RGB"), edge_mask(drawn)))
+        result.append(Picture(drawn, png, decode(png), edge_mask(drawn)))
     return result
 
 
@@ -152,7 +147,7 @@ def test_every_renderer_with_an_engine_is_checked():
 
 def test_png_is_a_palette_image_of_the_drawings_size(pictures):
     for pic in pictures:
-        img = decode(pic.png)
+        img = decode(pic.png, None)
         assert img.format == "PNG" and img.mode == "P"
         assert img.size == pic.drawn.size
 
@@ -217,11 +212,11 @@ def test_encode_png_is_exact_for_pictures_of_few_colours():
     img = Image.new("RGB", (40, 30), (1, 2, 3))
     img.paste((200, 100, 50), (5, 5, 9, 9))
     img.putpixel((20, 20), (2, 2, 3))  # in the same lookup cell as the background: must not merge with it
-    assert decode(encode_png(img)).convert("RGB").tobytes() == img.tobytes()
+    assert decode(encode_png(img)).tobytes() == img.tobytes()
 
 
 def test_encode_png_keeps_pictures_that_are_not_rgb_as_they_are():
     img = Image.new("RGBA", (20, 10), (10, 20, 30, 0))
     img.putpixel((3, 3), (200, 100, 50, 128))
-    back = decode(encode_png(img))
+    back = decode(encode_png(img), None)
     assert back.mode == "RGBA" and back.tobytes() == img.tobytes()

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import io
 import math
-import random
 from functools import lru_cache
 
 import pytest
+from mycenae_twins import twin_plies
 from PIL import Image, ImageChops
 
+from picture_helpers import close, decode
 from bot.games.registry import get_game
-from bot.games.mycenae import HORSE, KING, ORTHO, Burn, PieceMove, parse_move
 from bot.engine.playout import final_state, random_plies
 from bot.games.mycenae import renderer as myc
 from renderers.common import BACKGROUND, YELLOW, parse_square
@@ -28,20 +28,10 @@ ALL_MYCENAE = {2: ["mycenae"] * 2, 3: ["mycenae"] * 3, 4: ["mycenae"] * 4}
 MIXED = {2: ["mycenae", "plain"], 3: ["mycenae", "plain", "mycenae"], 4: ["plain", "mycenae", "plain", "mycenae"]}
 
 
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
-
-
 def picture(view: dict, player_names=None) -> Image.Image:
     """The drawn picture before PNG encoding: pixel checks test the drawing, not the encoder's colour handling
     (the PNG itself is checked for size, format and byte identity)."""
     return myc.draw(view, player_names)
-
-
-def close(a, b, tolerance: int = 6) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
 def viewers(n: int) -> list[int | None]:
@@ -167,7 +157,7 @@ def test_every_piece_wears_its_armys_colour_and_quiet_squares_keep_the_board_col
                 name = myc.square_name(f, r)
                 if name in occupied:
                     army = myc.ARMIES[seated[occupied[name]["owner"]]]
-                    assert close(emblem_pixel(img, view, name), army.fill), (viewer, name)
+                    assert close(emblem_pixel(img, view, name), army.fill, 6), (viewer, name)
                 elif name not in marked:
                     assert img.getpixel(grid(view).centre_of(name)) == myc.square_colour(f, r), name
 
@@ -260,7 +250,7 @@ def test_each_private_view_shows_its_own_army_at_the_bottom(n):
         for name in mine:
             x0, y0, _, _ = grid(view).box_of(name)
             assert x0 < myc.MARGIN + 4 * SQ and y0 >= myc.MARGIN + 6 * SQ, (seat, name)
-            assert close(emblem_pixel(img, view, name), own.fill)
+            assert close(emblem_pixel(img, view, name), own.fill, 6)
 
 
 # --- cargo chips: the viewer's own, the public's, never a secret ------------------------------------------------------
@@ -322,46 +312,9 @@ def test_the_owner_sees_her_secret_cargo_and_nobody_else_does():
 # --- leaks --------------------------------------------------------------------------------------------------------
 
 
-def reveals_the_secret(state, move: str, secret: int) -> bool:
-    """Moves that show the secret by the rules themselves: destroying one of her knights or capturing her king."""
-    m = parse_move(move)
-    board = state.board
-    if isinstance(m, Burn):
-        hit = [m.knight, *ORTHO[m.knight]]
-        return any(board[sq] >> 3 == secret and board[sq] & 7 == HORSE for sq in hit if board[sq])
-    if isinstance(m, PieceMove) and m.capture:
-        victim = board[m.target]
-        return victim >> 3 == secret and victim & 7 in (HORSE, KING)
-    return False
-
-
 def twin_games(n: int, secret: int, seed: int, plies: int):
-    """Two games, ply by ply, that differ only in how `secret` spread her cargo; everything else the same, public
-    moves drawn among those legal in both that do not reveal the secret."""
-    rng = random.Random(seed)
-    a = b = GAME.new_state(n, seed, {"armies": ALL_MYCENAE[n]})
-    cargo_a, cargo_b = rng.sample(GAME.legal_moves(a, secret), 2)
-    pairs = []
-    for seat in GAME.to_act(a):
-        move = rng.choice(GAME.legal_moves(a, seat))
-        a = GAME.apply(a, seat, cargo_a if seat == secret else move)[0]
-        b = GAME.apply(b, seat, cargo_b if seat == secret else move)[0]
-        pairs.append((a, b))
-    for _ in range(plies):
-        if GAME.outcome(a) is not None:
-            break
-        seat = GAME.to_act(a)[0]
-        common = set(GAME.legal_moves(a, seat)) & set(GAME.legal_moves(b, seat))
-        common = sorted(m for m in common if not reveals_the_secret(a, m, secret))
-        if not common:
-            break
-        kinds: dict[str, list[str]] = {}
-        for m in common:  # a kind of move first: unloads are thousands and would crowd out everything else
-            kinds.setdefault(m.split(" ")[0] if " " in m or m.isalpha() else "move", []).append(m)
-        move = rng.choice(kinds[rng.choice(sorted(kinds))])
-        a, b = GAME.apply(a, seat, move)[0], GAME.apply(b, seat, move)[0]
-        pairs.append((a, b))
-    return pairs
+    """The positions of two games that differ only in how `secret` spread her cargo (mycenae_twins.py)."""
+    return [(a, b) for a, b, _, _ in twin_plies(n, ALL_MYCENAE[n], secret, seed, plies)]
 
 
 def same_pixels(a: Image.Image, b: Image.Image) -> bool:

@@ -9,6 +9,7 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
+from picture_helpers import close, decode
 import renderers
 from bot.games.registry import get_game
 from bot.games.myriath.game import position
@@ -20,16 +21,6 @@ from bot.games import registry
 GAME = get_game("myriath")
 COUNTS = (2, 3, 4)
 SCREEN_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}  # y grows downwards
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
-
-
-def close(a, b, tolerance: int = 12) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
 # --- positions from seeded random games ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import io
 import pytest
 from PIL import Image
 
+from picture_helpers import close, decode
 from bot.games import IllegalMoveError
 from bot.games.registry import get_game
 from bot.games.myrmidons import parse_move
@@ -25,20 +26,10 @@ HEIGHT = 2 * myr.MARGIN + 7 * myr.SQUARE + CAPTION_HEIGHT
 VIEWERS = [None, 0, 1]
 
 
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
-
-
 def drawn(view: dict, player_names=None) -> Image.Image:
     """The picture before PNG encoding: for checks of exactly what is drawn, pixel for pixel. (The PNG is a palette
     image whose edge shades may sit a few levels off; test_render_fidelity checks it against this drawing.)"""
     return myr.draw(view, player_names)
-
-
-def close(a, b, tolerance: int = 12) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
 # --- positions from seeded random games ---------------------------------------------------------------------------

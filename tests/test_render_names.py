@@ -10,7 +10,8 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, features
 
 from bot.games.registry import GAMES
-from renderers import common, font_coverage
+from benchmarks import font_coverage
+from renderers import common
 from renderers.common import CAPTION_HEIGHT
 from renderers.league import Division, Row, standings_picture
 from bot.games import registry
@@ -125,7 +126,7 @@ def test_arabic_and_devanagari_are_shaped_where_pillow_has_libraqm():
 
 def test_the_coverage_file_matches_the_fonts_character_maps():
     """fonts/coverage.json (read by the pictures instead of the fonts' tables) is what the fonts really hold;
-    after changing a font, `python -m renderers.font_coverage` writes it again."""
+    after changing a font, `python -m benchmarks.font_coverage` writes it again."""
     assert json.loads(font_coverage.COVERAGE_FILE.read_text()) == font_coverage.measured()
     assert 0x738B in common.font_coverage("DroidSansFallback.ttf")  # 王
     assert 0x738B not in common.font_coverage("DejaVuSans.ttf")

@@ -22,6 +22,8 @@ from bot.engine.playout import random_plies
 from bot.games.mycenae import renderer as mycenae
 from bot.games.myriath import renderer as myriath
 from bot.games.myrmidons import renderer as myrmidons
+from bot.i18n import LANGUAGES
+from bot.presenters.pictures import picture_words
 from renderers import common
 from bot.games import registry
 
@@ -117,12 +119,15 @@ def sample_views(key: str) -> list[dict]:
     return views
 
 
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
 @pytest.mark.parametrize("key", sorted(registry.GAMES))
-def test_every_text_is_at_least_9_px_high_at_phone_width_and_no_line_is_cut(key, monkeypatch):
+def test_every_text_is_at_least_9_px_high_at_phone_width_and_no_line_is_cut(key, lang, monkeypatch):
+    """In every language: a longer German or French word must fit as the English one did."""
     recorder = TextRecorder(monkeypatch)
     widest = 0
     for view in sample_views(key):
-        img = registry.renderer_of(key).draw(view, NAMES[: view["num_players"]])
+        img = common.in_language(picture_words(lang), registry.renderer_of(key).draw, view,
+                                 NAMES[: view["num_players"]])
         widest = max(widest, img.width)
     scale = PHONE_WIDTH / widest
     small = sorted({(round(d.size * scale, 1), d.text) for d in recorder.drawn if d.size * scale < MIN_HEIGHT})

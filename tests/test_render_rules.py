@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import io
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from picture_helpers import decode
 import renderers
 from bot.games.registry import get_game
 from bot.games import registry
 
 EXAMPLES = {d.key: d.rules_example for d in registry.REGISTERED if d.rules_example}  # each game's /rules position
-
-
-def decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img.convert("RGB")
 
 
 def example(key: str) -> dict:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 
 import discord
@@ -13,7 +12,8 @@ import pytest
 
 from bot.matches import errors
 from bot_helpers import (
-    board_posts, buttons, choose, is_disabled, move, posted_challenge, private_answer, start_match, stored,
+    board_posts, buttons, challenge_id_of, choose, is_disabled, move, moves_stored, posted_challenge, private_answer,
+    start_match, stored, stored_match,
 )
 
 DISCORD_LIMIT = 2000
@@ -24,11 +24,6 @@ def pings_of(world, user) -> list:
     """Every message that pinged `user` (a mention without a ping is only text)."""
     return [m for channel in world.env.backend.messages.values() for m in channel.values()
             if user.id in m.ping_user_ids]
-
-
-def move_count(world) -> int:
-    with sqlite3.connect(world.settings.database) as db:
-        return db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
 
 
 def logged_errors(caplog) -> list[logging.LogRecord]:
@@ -44,7 +39,7 @@ async def test_a_huge_bad_move_gets_a_short_clear_answer(world, caplog):
         content = result.response.content
         assert result.ephemeral and 0 < len(content) <= DISCORD_LIMIT, len(content)
         assert "Something went wrong" not in content and not content.startswith("✅")
-    assert move_count(world) == 0 and len(board_posts(thread)) == 1
+    assert await moves_stored(world, match_id) == 0 and len(board_posts(thread)) == 1
     assert not logged_errors(caplog)
 
 
@@ -174,9 +169,9 @@ async def test_a_move_cancelled_around_its_unit_is_whole_or_absent_and_blocks_no
     await ahead
     assert not repo.db.in_transaction
     await world.bot.matches.bus.idle()
-    assert move_count(world) == (1 if when == "written" else 0)
+    assert await moves_stored(world, match_id) == (1 if when == "written" else 0)
 
-    first = "a12-a10" if move_count(world) == 1 else "a1-a3"
+    first = "a12-a10" if await moves_stored(world, match_id) == 1 else "a1-a3"
     player = world.bob if first == "a12-a10" else world.alice
     result = await move(player, thread, match_id, first)
     assert result.response.content.startswith("✅"), result.response.content
@@ -193,11 +188,11 @@ async def test_moves_cancelled_at_random_points_leave_the_connection_usable(worl
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         assert not world.bot.repo.db.in_transaction
-        if move_count(world):
+        if await moves_stored(world, match_id):
             break
     await service.bus.idle()
-    first = "a12-a10" if move_count(world) == 1 else "a1-a3"
-    result = await move(world.bob if move_count(world) == 1 else world.alice, thread, match_id, first)
+    first = "a12-a10" if await moves_stored(world, match_id) == 1 else "a1-a3"
+    result = await move(world.bob if await moves_stored(world, match_id) == 1 else world.alice, thread, match_id, first)
     assert result.response.content.startswith("✅"), result.response.content
 
 
@@ -207,7 +202,7 @@ async def test_a_move_saved_but_never_posted_is_posted_once_after_a_restart(worl
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500)  # the post dies with the bot
     assert (await move(world.alice, thread, match_id, "a1-a3")).response.content.startswith("✅")
-    assert len(board_posts(thread)) == 1 and move_count(world) == 1
+    assert len(board_posts(thread)) == 1 and await moves_stored(world, match_id) == 1
     pinged_before = len(pings_of(world, world.bob))
 
     await world.restart()
@@ -236,8 +231,8 @@ async def test_a_board_posted_but_not_recorded_is_adopted_after_a_restart(world)
     await service.bus.idle()
     old, new = board_posts(thread)
     assert not is_disabled(buttons(stored(world, old))["Move"])  # the crash left the old board live
-    with sqlite3.connect(world.settings.database) as db:
-        assert db.execute("SELECT announced_version < version FROM matches").fetchone()[0] == 1
+    stale = await stored_match(world, match_id)
+    assert stale.announced_version < stale.version
     world.expect_errors()
 
     await world.restart()
@@ -298,15 +293,14 @@ async def test_cancel_racing_accept_ends_cancelled_in_the_service(world):
         assert isinstance(accepted, errors.ChallengeClosed) and str(accepted) == "This challenge was cancelled."
         assert (await service.get_challenge(challenge.id)).status == "cancelled"
     await service.bus.idle()
-    with sqlite3.connect(world.settings.database) as db:
-        assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 0
+    for member in (world.alice, world.bob):
+        assert await world.bot.repo.matches_of_user(member.id, active_only=False) == []
 
 
 async def test_cancel_racing_accept_through_a_click(world):
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
     post = world.channel.last_message
-    with sqlite3.connect(world.settings.database) as db:
-        (challenge_id,) = db.execute("SELECT id FROM challenges").fetchone()
+    challenge_id = challenge_id_of(post)
     # The simulated Discord runs one click at a time, so the cancel comes straight from the service: it starts
     # first and is still in flight when Bob's click reaches the bot.
     with world.env.time_context():  # the service reads the simulated clock, as it does inside the bot
@@ -344,9 +338,8 @@ async def test_cancel_landing_while_an_accept_is_seating_its_player(world):
     accept = await world.bob.click(post, label="Accept")
     (cancelled,) = await asyncio.gather(*racing, return_exceptions=True)
     world.expect_errors()  # the losing cancel's refusal, raised in a task the bot's click started
-    with sqlite3.connect(world.settings.database) as db:
-        (status,) = db.execute("SELECT status FROM challenges").fetchone()
-        matches = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    status = (await service.get_challenge(challenge_id_of(post))).status
+    matches = len(await repo.matches_of_user(world.bob.id, active_only=False))
     assert coherent(status, accept.response.content, cancelled), (status, accept.response.content, cancelled)
     assert matches == (status == "started") == len(world.channel.threads)
 
@@ -378,7 +371,7 @@ async def test_another_servers_match_answers_like_a_missing_one(world):
         board = await dave.slash(lobby, "board", match=number)
         assert board.response.content == str(errors.UnknownMatch()), number
         assert await dave.autocomplete(lobby, "move", "move", "a", match=number) == []
-    assert move_count(world) == 0 and len(board_posts(thread)) == 1
+    assert await moves_stored(world, match_id) == 0 and len(board_posts(thread)) == 1
 
 
 async def test_a_player_who_left_the_server_plays_on_from_a_dm(world):

@@ -81,6 +81,8 @@ def run_bot(*args, env_extra=None, cwd=None):
 
 
 def newer_database(path):
+    """A file as a newer Strategos leaves it: its schema version is the file's own header (opened directly, since
+    what is checked is how the store treats a file it did not write)."""
     connection = sqlite3.connect(path)
     connection.execute(f"PRAGMA user_version = {database.migration_files()[-1][0] + 1}")
     connection.close()

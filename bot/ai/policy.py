@@ -124,16 +124,16 @@ class Policy:
     # The easy level looks one ply ahead over this many candidates, with this much noise on the values.
     easy_candidates: int = 60
     easy_noise: float = 0.15
-    # Iterations of the tree search for the other levels, calibrated on this game's speed (see bench.py) so
-    # that a move stays within 0.5 s (normal) and 2 s (hard) on one core. Subclasses set them.
+    # Iterations of the tree search for the other levels, calibrated on this game's speed (benchmarks/computer.py)
+    # so that a move stays within 0.5 s (normal) and 2 s (hard) on one core. Subclasses set them.
     normal_iterations: int = 300
     hard_iterations: int = 1200
     # Determinisations for hidden-information games; perfect-information games need one.
     determinisations: int = 1
     # UCT exploration constant (values lie in [0, 1]).
     exploration: float = 0.7
-    # Work per move, in `Meter` units, calibrated on this game's slowest positions (see bench.py) so that no move
-    # of a level takes much over its time budget (0.05 s easy, 0.5 s normal, 2 s hard on one core) even where
+    # Work per move, in `Meter` units, calibrated on this game's slowest positions (benchmarks/computer.py) so that
+    # no move of a level takes much over its time budget (0.05 s easy, 0.5 s normal, 2 s hard on one core) even where
     # the iteration counts above would.
     easy_work: float = 400.0
     normal_work: float = 6000.0

@@ -26,8 +26,8 @@ class HistoryCog(commands.Cog, name="History"):
     @app_commands.autocomplete(match=autocomplete_match)
     async def history(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
-        page = await service_of(interaction).history(match, interaction.user.id, interaction.guild_id)
         lang = language(interaction)
+        page = await service_of(interaction).history(match, interaction.user.id, interaction.guild_id, lang=lang)
         buttons = history_buttons(page, lang)
         await interaction.followup.send(embed=history_embed(page, lang), ephemeral=True,
                                         **({"view": buttons} if buttons else {}))

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import N_, t
+from bot.i18n import N_, localize, t
 from bot.matches.leagues import FORMATS, LeagueService
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
@@ -130,7 +130,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
             await answer(interaction, t(lang, "No leagues on this server yet. Someone with Manage Server can "
                                               "`/league create` one."))
             return
-        lines = [f"• **{e.league.title}** — {league_summary(e.league, lang)} · "
+        lines = [f"• **{localize(lang, e.league.title)}** — {league_summary(e.league, lang)} · "
                  f"{t(lang, '{count} players', count=e.players)} · {t(lang, STATUS[e.league.status])}"
                  for e in entries[:20]]
         await answer(interaction, t(lang, "**Leagues**") + "\n" + "\n".join(lines))
@@ -158,7 +158,8 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
         left = {p.user_id for p in await leagues.players(found.id) if not p.active}
         file = await standings_file(found, tables, names, left, language(interaction))
-        await interaction.followup.send(f"📊 **{found.title}**", file=file, ephemeral=True)
+        await interaction.followup.send(f"📊 **{localize(language(interaction), found.title)}**", file=file,
+                                        ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

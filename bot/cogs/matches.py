@@ -36,8 +36,10 @@ class MatchesCog(commands.Cog, name="Matches"):
         # missing one), then played, or the question a burn must be confirmed with.
         report = await service.move_command(match, interaction.user.id, interaction.guild_id, move)
         if isinstance(report, MoveConfirmation):
-            await answer(interaction, f"`{report.move}` in match #{match}: {report.question}",
-                         view=single_view(ConfirmMove(match, report.match.version, report.move)))
+            lang = language(interaction)
+            await answer(interaction, t(lang, "`{move}` in match #{match}: {question}", move=report.move, match=match,
+                                        question=t(lang, report.question)),
+                         view=single_view(ConfirmMove(match, report.match.version, report.move, lang)))
             return
         shown = report.move or move.strip()
         offer = takeback_offer(interaction, report)

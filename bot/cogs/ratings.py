@@ -65,7 +65,8 @@ class RatingsCog(commands.Cog, name="Ratings"):
             title, profile = charted
             points = profile.chart_points()
             description = rating_chart_alt_text(who.display_name, title, points, language(interaction))
-            kwargs["file"] = await rating_chart_file(points, f"{who.display_name} · {title}", description)
+            kwargs["file"] = await rating_chart_file(points, f"{who.display_name} · {title}", description,
+                                                     language(interaction))
             embed.set_image(url="attachment://rating.png")
         await interaction.followup.send(embed=embed, ephemeral=True, **kwargs)
 

@@ -38,7 +38,7 @@ class RulesCog(commands.Cog, name="Rules"):
         embed = discord.Embed(title=t(lang, "{game} — how to play", game=info.title),
                               description=guide_text(game, lang)[:EMBED_DESCRIPTION_LIMIT])
         embed.set_footer(text=t(lang, "{players} · start a match with /play", players=players))
-        file = await rules_file(game, rules_alt_text(game, lang))
+        file = await rules_file(game, rules_alt_text(game, lang), lang)
         kwargs = {}
         if file is not None:
             kwargs["file"] = file

@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Collection, Sequence
 
+from .text import Text
+
 JSON = dict[str, Any]
 Event = dict[str, Any]
 """A JSON-safe dict: {"type": "capture", "visible_to": None | [seats], ...}. None means public."""
@@ -58,19 +60,24 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended. `winners` is empty for a draw; `reason` is a short phrase a caption can show as it is."""
+    """How a game ended. `winners` is empty for a draw; `reason` is a short phrase a caption can show as it is
+    (a `Text`, so it can be shown translated; its template and params are kept in the JSON as `reason_text`)."""
 
     winners: tuple[int, ...]
     reason: str
 
     def to_json(self) -> JSON:
-        return {"winners": list(self.winners), "reason": self.reason}
+        data: JSON = {"winners": list(self.winners), "reason": str(self.reason)}
+        if isinstance(self.reason, Text):
+            data["reason_text"] = self.reason.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: JSON | None) -> Outcome | None:
         if data is None:
             return None
-        return cls(tuple(data["winners"]), data["reason"])
+        reason = Text.from_json(data["reason_text"]) if data.get("reason_text") else data["reason"]
+        return cls(tuple(data["winners"]), reason)
 
 
 @dataclass(frozen=True)
@@ -249,7 +256,7 @@ class Game(ABC):
         return (move,)
 
     def step_prompt(self, chosen: Sequence[str]) -> str:
-        return "Choose your move" if not chosen else "Then"
+        return Text("Choose your move") if not chosen else Text("Then")
 
     def choices(self, state: Any, seat: int, chosen: Sequence[str] = ()) -> Choices:
         """The next step of the picker, derived from `legal_moves` and `move_steps`.
@@ -313,4 +320,5 @@ class TwoSeatGame(Game):
     def check_can_leave(self, state: Any, seat: int) -> None:
         """What `eliminate` refuses: a finished game, or a seat that is not there."""
         if seat not in self.in_play(state):
-            raise IllegalMoveError("The game is over" if state.outcome else f"There is no seat {seat}")
+            raise IllegalMoveError(Text("The game is over") if state.outcome else
+                                   Text("There is no seat {seat}", seat=seat))

@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 
 from .base import MoveSyntaxError
+from .text import Text
 
 Square = tuple[int, int]  # (file, rank), 0-based
 
@@ -28,11 +29,13 @@ def parse_square(text: str, files: int, ranks: int) -> Square:
     """'c4' -> (2, 3); raises MoveSyntaxError naming the board size when the square is not on it."""
     m = _SQUARE.fullmatch(text.strip().lower())
     if not m:
-        raise MoveSyntaxError(f"'{text}' is not a square (write a file letter and a rank number, like c4)")
+        raise MoveSyntaxError(Text("'{text}' is not a square (write a file letter and a rank number, like c4)",
+                                   text=text))
     sq = (ord(m.group(1)) - ord("a"), int(m.group(2)) - 1)
     if not on_board(sq, files, ranks):
         last = chr(ord("a") + files - 1)
-        raise MoveSyntaxError(f"'{text}' is off the board (files a–{last}, ranks 1–{ranks})")
+        raise MoveSyntaxError(Text("'{text}' is off the board (files a–{last}, ranks 1–{ranks})", text=text,
+                                   last=last, ranks=ranks))
     return sq
 
 

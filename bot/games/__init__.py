@@ -25,8 +25,9 @@ from bot.engine.base import (
     is_visible,
     narrate,
 )
+from bot.engine.text import Text
 
 __all__ = [
     "Game", "GameInfo", "OptionSpec", "Outcome", "Event", "event", "is_visible", "narrate", "MoveSyntaxError",
-    "IllegalMoveError", "Choices", "PickerOption",
+    "IllegalMoveError", "Choices", "PickerOption", "Text",
 ]

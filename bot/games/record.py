@@ -74,6 +74,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
 from bot.engine.base import JSON, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome
+from bot.engine.text import Text
 
 from .registry import GAMES, get_game
 
@@ -390,12 +391,13 @@ def apply_entry(
     """
     name = names[seat] if names and seat < len(names) else f"seat {seat}"
     if move == DRAW:
-        return state, [], Outcome((), "draw by agreement")
+        return state, [], Outcome((), Text("draw by agreement"))
     if move in (RESIGN, TIMEOUT):
-        reason = f"{name} resigned" if move == RESIGN else f"{name} ran out of time"
+        reason = (Text("{player} resigned", player=name) if move == RESIGN else
+                  Text("{player} ran out of time", player=name))
         in_play = game.in_play(state)
         if seat not in in_play:
-            raise IllegalMoveError(f"{name} is no longer in the game")
+            raise IllegalMoveError(Text("{player} is no longer in the game", player=name))
         try:
             new_state, events = game.eliminate(state, seat, reason)
         except NotImplementedError:
@@ -404,8 +406,9 @@ def apply_entry(
     acting = game.to_act(state)
     if seat not in acting:
         waiting = ", ".join(str(s) for s in acting)
-        raise IllegalMoveError(f"it is not seat {seat}'s turn (seat{'s' if len(acting) > 1 else ''} {waiting} "
-                               f"to act)")
+        raise IllegalMoveError(Text("it is not seat {seat}'s turn (seats {waiting} to act)", seat=seat, waiting=waiting)
+                               if len(acting) > 1 else
+                               Text("it is not seat {seat}'s turn (seat {waiting} to act)", seat=seat, waiting=waiting))
     new_state, events = game.apply(state, seat, move)
     return new_state, events, game.outcome(new_state)
 

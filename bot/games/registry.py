@@ -79,8 +79,9 @@ def render(view: JSON, *, player_names: Sequence[str] | None = None) -> bytes:
 
 
 @lru_cache(maxsize=None)
-def rules_diagram(key: str) -> bytes:
-    """The /rules picture of a game: its example position, or its start position."""
+def rules_diagram(key: str, language: str = "en") -> bytes:
+    """The /rules picture of a game: its example position, or its start position. `language` names the language
+    its caption is drawn in (renderers.common.in_language), so each language's picture is cached apart."""
     declaration = declaration_of(key)
     return renderers.rules_diagram(declaration.game, declaration.renderer, declaration.rules_example)
 

@@ -15,6 +15,8 @@ from typing import Any, Iterable
 
 from babel.messages.pofile import read_po
 
+from bot.engine.text import Text
+
 log = logging.getLogger(__name__)
 
 ENGLISH = "en"
@@ -96,7 +98,11 @@ def translate(lang: str, text: str, context: str | None = None) -> str | None:
 
 def t(lang: str, text: str, /, context: str | None = None, **params: Any) -> str:
     """`text` in `lang`, its `{placeholders}` filled from `params`; English when the translation is missing or
-    does not fit its placeholders."""
+    does not fit its placeholders. An engine's `Text` brings its own template and params; a param that is a
+    `Text` is translated too."""
+    if isinstance(text, Text):
+        text, params = text.template, {**text.params, **params}
+    params = {name: t(lang, value) if isinstance(value, Text) else value for name, value in params.items()}
     translated = translate(lang, text, context)
     if translated is not None:
         try:
@@ -104,6 +110,11 @@ def t(lang: str, text: str, /, context: str | None = None, **params: Any) -> str
         except (KeyError, IndexError, ValueError):
             log.warning("bad translation of %r in %s; using English", text, lang)
     return text.format(**params) if params else text
+
+
+def localize(lang: str, value: Any) -> Any:
+    """An engine's `Text` in `lang`; any other value (notation, a name) as it is."""
+    return t(lang, value) if isinstance(value, Text) else value
 
 
 def N_(text: str) -> str:

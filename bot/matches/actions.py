@@ -215,7 +215,7 @@ class MatchActions:
         try:
             return self.game_of(match).canonical(self.state_of(match), seat, move)
         except (MoveSyntaxError, IllegalMoveError) as exc:
-            raise errors.BadMove(str(exc)) from None
+            raise errors.BadMove(errors.engine_message(exc)) from None
 
     # --- answers to a question (a draw offer, a take-back request) -------------------------------------------
 

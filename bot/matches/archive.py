@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from bot.domain import LoggedMove, Match
 from bot.games.record import format_record, replay_moves
-from bot.i18n import N_
+from bot.i18n import ENGLISH, N_, t
 from bot.storage.plans import PlanStore
 
 from . import errors
@@ -44,20 +44,21 @@ class MatchArchive:
         self.actions = actions
         self.repo = actions.repo
 
-    async def history(self, match_id: int, user_id: int, guild_id: int | None, page: int = 0) -> HistoryPage:
-        """A page of the match's history as `user_id` may read it (a player sees her own secret moves)."""
+    async def history(self, match_id: int, user_id: int, guild_id: int | None, page: int = 0,
+                      lang: str = ENGLISH) -> HistoryPage:
+        """A page of the match's history as `user_id` may read it (a player sees her own secret moves), in `lang`."""
         actions = self.actions
         match = await actions.match_for(match_id, user_id, guild_id)
         game = actions.game_of(match)
         sides = actions.view(match, None).get("seat_names")
         entries = await self.actions.moves_of(match)
         lines = history_lines(game, entries, match.names, match.seat_of(user_id), finished=not match.active,
-                              sides=sides)
+                              sides=[t(lang, side) for side in sides] if sides else sides, lang=lang)
         if not match.active:  # which moves were planned replies stays with their player until the end
-            lines = mark_planned(lines, entries, await PlanStore(self.repo).planned_versions(match.id))
+            lines = mark_planned(lines, entries, await PlanStore(self.repo).planned_versions(match.id), lang)
         pages = paginate(lines)
         page = min(max(page, 0), len(pages) - 1)
-        title = f"{game.info.title} · match #{match.id} — history"
+        title = t(lang, "{game} · match #{match} — history", game=game.info.title, match=match.id)
         return HistoryPage(match, title, pages[page], page, len(pages))
 
     async def export(self, match_id: int, user_id: int, guild_id: int | None) -> Export:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.domain import Match, Timer
-from bot.games import IllegalMoveError, Outcome
+from bot.games import IllegalMoveError, Outcome, Text
 from bot.i18n import N_
 from bot.storage.clocks import DEADLINE
 
@@ -29,7 +29,8 @@ class Endings:
         async with self.actions.operation(lock_key=match_id):
             match = await self.actions.playable(match_id, user_id, None)
             seat = match.seat_of(user_id)
-            return await self._eliminate(match, seat, "resign", f"{match.seats[seat].user_name} resigned")
+            reason = Text("{player} resigned", player=match.seats[seat].user_name)
+            return await self._eliminate(match, seat, "resign", reason)
 
     async def time_out(self, match_id: int, seat: int, *, due_at: float | None = None) -> TurnReport | None:
         """The seat's time ran out: with two players the other wins on time; with more, she is out as if she had
@@ -46,9 +47,10 @@ class Endings:
                 # Nobody still in moved in time (a simultaneous setup nobody made): no one deserves a win on time.
                 return await actions.conclude(match, Action(
                     "timeout", seat, logged="timeout", shown=None, said="every player ran out of time",
-                    outcome=Outcome((), "every player ran out of time"), announced_as="draw",
+                    outcome=Outcome((), Text("every player ran out of time")), announced_as="draw",
                 ))
-            return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
+            return await self._eliminate(match, seat, "timeout", Text("{player} ran out of time",
+                                                                        player=match.seats[seat].user_name))
 
     async def _deadline_passed(self, timer: Timer) -> None:
         try:
@@ -61,7 +63,7 @@ class Endings:
         try:
             new_state, events = actions.game_of(match).eliminate(actions.state_of(match), seat, reason)
         except IllegalMoveError as exc:
-            raise errors.UserError(str(exc)) from None
+            raise errors.UserError(errors.engine_message(exc)) from None
         return await actions.conclude(match, Action(kind, seat, logged=kind, shown=kind, said=f"seat={seat} {kind}",
                                                     events=events, new_state=new_state))
 
@@ -97,7 +99,7 @@ class Endings:
             return TurnReport(match, "draw_offer", seat, presented=presented)
         return await actions.conclude(match, Action(
             "draw", seat, logged="draw", shown=None, said=f"user={user_id} seat={seat} accepted the draw",
-            outcome=Outcome(tuple(), "draw by agreement"),
+            outcome=Outcome(tuple(), Text("draw by agreement")),
         ))
 
     async def decline_draw(self, match_id: int, user_id: int, *, expected_version: int | None = None) -> TurnReport:

@@ -84,6 +84,12 @@ class RateLimited(UserError):
                          seconds=max(1, round(retry_after)))
 
 
+def engine_message(exc: Exception) -> str:
+    """An engine's refusal as it raised it: its `Text` (translated where it is shown), not just the English."""
+    message = exc.args[0] if exc.args else ""
+    return message if isinstance(message, str) else str(exc)
+
+
 def shorten(text: str, limit: int) -> str:
     """`text` cut to at most `limit` characters, with an ellipsis where it was cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

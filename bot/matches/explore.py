@@ -24,6 +24,7 @@ from typing import Any, Callable
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, is_visible, narrate
 from bot.games.registry import get_game, revealing_events
 from bot.games.record import RecordError, replay_moves
+from bot.engine.text import Text, join
 from bot.i18n import N_
 
 from . import errors
@@ -288,15 +289,20 @@ class Explorer:
     # --- the line as text, and sharing it ----------------------------------------------------------------
 
     def line_text(self, sandbox: Sandbox, *, public: bool = False) -> str:
+        """The line as text (a `Text`: shown in the reader's language)."""
         if not sandbox.line:
-            return "(no moves yet)"
+            return Text("(no moves yet)")
         parts = []
         for number, entry in enumerate(sandbox.line, start=sandbox.start_move + 1):
             name = sandbox.names[entry.seat] if entry.seat < len(sandbox.names) else f"seat {entry.seat + 1}"
-            text = "(secret setup)" if public and sandbox.game.is_private_move(entry.move) else entry.move
-            assumed = f" [assumed: {entry.assumed}]" if entry.assumed else ""
-            parts.append(f"{number}. {name} `{text}`{assumed}")
-        return " · ".join(parts)
+            if public and sandbox.game.is_private_move(entry.move):
+                part = Text("{number}. {player} (secret setup)", number=number, player=name)
+            else:
+                part = f"{number}. {name} `{entry.move}`"
+            if entry.assumed:
+                part = Text("{move} [assumed: {result}]", move=part, result=entry.assumed)
+            parts.append(part)
+        return join(parts, " · ")
 
     async def share(self, sandbox_id: str, user_id: int) -> SharedLine:
         """The line as everyone may see it: public pictures, and its text. Refused while the match runs when the
@@ -312,9 +318,15 @@ class Explorer:
         game = sandbox.game
         views = [game.view(state, None) for state in sandbox.states]
         who = sandbox.names[sandbox.viewer] if sandbox.viewer is not None else None
-        start = "the start" if sandbox.start_move == 0 else f"move {sandbox.start_move}"
-        text = (f"🔭 A line explored from {start}" + (f" by **{who}**" if who else "") +
-                f" (not played): {self.line_text(sandbox, public=True)}")
+        line, start = self.line_text(sandbox, public=True), sandbox.start_move
+        if who:
+            text = (Text("🔭 A line explored from the start by **{player}** (not played): {line}", player=who,
+                         line=line) if not start else
+                    Text("🔭 A line explored from move {move} by **{player}** (not played): {line}", move=start,
+                         player=who, line=line))
+        else:
+            text = (Text("🔭 A line explored from the start (not played): {line}", line=line) if not start else
+                    Text("🔭 A line explored from move {move} (not played): {line}", move=start, line=line))
         return SharedLine(sandbox.match_id, user_id, text, views, sandbox.names)
 
 
@@ -334,15 +346,15 @@ def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
             continue  # an unseen value that rules the move out: not a way it can turn out
         key = json.dumps(game.view(new_state, sandbox.viewer), sort_keys=True, default=str)
         if key not in outcomes:
-            label = " ".join(narrate(game, events, sandbox.viewer, RESTATED)) or move
-            label = label if len(label) <= LABEL_LIMIT else label[:LABEL_LIMIT - 1] + "…"
+            label = join(narrate(game, events, sandbox.viewer, RESTATED), " ") or move  # shown cut to LABEL_LIMIT
             outcomes[key] = Result(label, new_state, events)
     results = list(outcomes.values())[:MAX_RESULTS]
     seen: dict[str, int] = {}
     for i, result in enumerate(results):  # two outcomes told alike still need two menu entries
         seen[result.label] = seen.get(result.label, 0) + 1
         if seen[result.label] > 1:
-            results[i] = Result(f"{result.label} ({seen[result.label]})", result.state, result.events)
+            results[i] = Result(Text("{result} ({count})", result=result.label, count=seen[result.label]),
+                                result.state, result.events)
     return results
 
 
@@ -356,19 +368,25 @@ def _check_plannable(sandbox: Sandbox, move: str, results: list[Result]) -> None
                                   "Pick another move; nothing was changed."), move=move)
 
 
-def picture_banner(sandbox: Sandbox) -> str:
-    moves = len(sandbox.line)
-    ahead = "the position" if not moves else f"{moves} move{'s' if moves != 1 else ''} ahead"
-    mode = "PLAN" if sandbox.planning else "EXPLORE"
-    return f"{mode} · match #{sandbox.match_id} · {ahead} · not played"
+def picture_banner(sandbox: Sandbox) -> Text:
+    moves, match = len(sandbox.line), sandbox.match_id
+    if sandbox.planning:
+        if not moves:
+            return Text("PLAN · match #{match} · the position · not played", match=match)
+        return (Text("PLAN · match #{match} · 1 move ahead · not played", match=match) if moves == 1 else
+                Text("PLAN · match #{match} · {moves} moves ahead · not played", match=match, moves=moves))
+    if not moves:
+        return Text("EXPLORE · match #{match} · the position · not played", match=match)
+    return (Text("EXPLORE · match #{match} · 1 move ahead · not played", match=match) if moves == 1 else
+            Text("EXPLORE · match #{match} · {moves} moves ahead · not played", match=match, moves=moves))
 
 
 def assumed_notice(sandbox: Sandbox) -> str | None:
     """What the explorer should know about the positions she sees."""
     if sandbox.finished or not sandbox.game.info.hidden_information:
         return None
-    return ("What you can't see is drawn at random from what you can: it is nobody's real secret. A result that "
-            "depends on it is yours to choose, and is marked as assumed.")
+    return Text("What you can't see is drawn at random from what you can: it is nobody's real secret. A result that "
+                "depends on it is yours to choose, and is marked as assumed.")
 
 
 __all__ = ["Explorer", "ExploreStep", "LineMove", "SANDBOX_TTL", "SandboxExpired", "SharedLine", "assumed_notice",

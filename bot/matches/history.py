@@ -12,6 +12,7 @@ import re
 from typing import Any, Iterable, Sequence
 
 from bot.games import Event, Game, narrate
+from bot.i18n import ENGLISH, localize, t
 
 EMBED_DESCRIPTION_LIMIT = 4096  # Discord refuses a longer embed description
 MOVES_PER_PAGE = 18  # a page a phone shows without much scrolling
@@ -47,6 +48,7 @@ def history_lines(
     *,
     finished: bool = False,
     sides: Sequence[str] | None = None,
+    lang: str = ENGLISH,
 ) -> list[str]:
     """One markdown line per logged entry, as `viewer` (a seat, or None for the public) may read them.
 
@@ -63,23 +65,24 @@ def history_lines(
         who = _label(names, sides, seat)
         secret = private or game.is_private_move(move)
         if move == "resign":
-            said = f"{who} resigned"
+            said = t(lang, "{player} resigned", player=who)
         elif move == "timeout":
-            said = f"{who} ran out of time"
+            said = t(lang, "{player} ran out of time", player=who)
         elif move == "draw":
-            said = f"{who} accepted the draw: the match is drawn by agreement"
+            said = t(lang, "{player} accepted the draw: the match is drawn by agreement", player=who)
         elif secret and not finished and seat != viewer:
-            said = f"{who} made a secret setup move"
+            said = t(lang, "{player} made a secret setup move", player=who)
         else:
             said = f"{who}: `{move}`"
-        story = [text.rstrip(".") for text in narrate(game, events, viewer, RESTATED_BY_MOVE)]
+        story = [localize(lang, text).rstrip(".") for text in narrate(game, events, viewer, RESTATED_BY_MOVE)]
         lines.append(f"**{number}.** {said}" + (" — " + "; ".join(story) if story else "") + ".")
     return lines
 
 
-def mark_planned(lines: list[str], entries: Sequence[Any], planned_versions: set[int]) -> list[str]:
+def mark_planned(lines: list[str], entries: Sequence[Any], planned_versions: set[int],
+                 lang: str = ENGLISH) -> list[str]:
     """Mark the lines of moves that were planned replies (`history_lines` gives one line per entry)."""
-    return [f"{line} 🗓️ *planned reply*" if getattr(entry, "version", None) in planned_versions else line
+    return [f"{line} 🗓️ *{t(lang, 'planned reply')}*" if getattr(entry, "version", None) in planned_versions else line
             for line, entry in zip(lines, entries)]
 
 

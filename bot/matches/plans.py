@@ -18,6 +18,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine.text import Text
 from bot.i18n import N_
 from bot.domain import Match
 from bot.storage.plans import PlanStore, StoredPlan
@@ -240,13 +241,14 @@ class Planner:
 def plan_lines(plan: StoredPlan | None, names: list[str]) -> list[str]:
     """The plan as its owner reads it, one line per planned reply."""
     if plan is None or not plan.tree:
-        return ["(no plan)"]
-    opponent = names[1 - plan.seat] if len(names) == 2 else "your opponent"
+        return [Text("(no plan)")]
+    opponent = names[1 - plan.seat] if len(names) == 2 else Text("your opponent")
     lines: list[str] = []
 
     def walk(level: dict[str, Any], depth: int) -> None:
         for expected, branch in level.items():
-            lines.append(f"{'  ' * depth}• if {opponent} plays `{expected}` → you play `{branch['reply']}`")
+            lines.append(Text("{indent}• if {opponent} plays `{expected}` → you play `{reply}`",
+                              indent="  " * depth, opponent=opponent, expected=expected, reply=branch["reply"]))
             walk(branch["then"], depth + 1)
 
     walk(plan.tree, 0)

@@ -70,7 +70,7 @@ class BoardPresenter:
         if not ping:
             allowed = discord.AllowedMentions.none()
         description = alt_text(service.game_of(match).info.title, view, match.names, match_id=match.id, lang=lang)
-        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description)
+        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
         message = await thread.send(
             fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
             view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bot.games import Game, Outcome, narrate
-from bot.i18n import ENGLISH, N_, t
+from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches.events import MovePlayed
 from bot.domain import Match
 
@@ -56,7 +56,7 @@ def turn_caption(
     lang: str = ENGLISH,
 ) -> str:
     """The caption of a board post; `played` is the action that led to it (None: a first or re-posted board).
-    Written in `lang` (the server's language); the games' own narration and end reasons stay English."""
+    Written in `lang` (the server's language), the games' own narration and end reasons included."""
     names = match.names
     lines = [t(lang, "**{game}** · match #{match} · move {ply}", game=game.info.title, match=match.id,
                ply=view.get("ply", 0))]
@@ -89,7 +89,7 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
                   lang: str = ENGLISH) -> list[str]:
     lines = []
     who = seat_label(view, names, played.seat, lang) if played.seat >= 0 else ""
-    story = [line.rstrip(".") for line in narrate(game, played.events, None, RESTATED_BY_CAPTION)]  # some games narrate whole sentences
+    story = story_of(game, played.events, lang)
     tail = (" — " + "; ".join(story) if story else "") + "."
     if played.kind == "move":
         lines.append((t(lang, "{player} played `{move}`", player=who, move=played.move) if played.move
@@ -101,10 +101,15 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
             else t(lang, "{player} ran out of time and is out of the match", player=who)
         lines.append(did + tail)
     for forced in played.forced:
-        story = [line.rstrip(".") for line in narrate(game, forced.events, None, RESTATED_BY_CAPTION)]
+        story = story_of(game, forced.events, lang)
         lines.append(t(lang, "{player} had no choice: `{move}`", player=seat_label(view, names, forced.seat, lang),
                        move=forced.move) + (" — " + "; ".join(story) if story else "") + ".")
     return lines
+
+
+def story_of(game: Game, events: Sequence[dict[str, Any]], lang: str = ENGLISH) -> list[str]:
+    """What the public events did, in `lang`, without the full stops of games that narrate whole sentences."""
+    return [localize(lang, line).rstrip(".") for line in narrate(game, events, None, RESTATED_BY_CAPTION)]
 
 
 def format_score(value: float) -> str:

@@ -12,23 +12,25 @@ import io
 import discord
 
 from bot.games.registry import renderer_of
+from bot.i18n import ENGLISH, N_, localize
 from bot.matches import MatchService, errors
 from bot.matches.explore import ExploreStep, SharedLine, picture_banner
 from renderers.explore import explore_png
 from renderers.replay import replay_gif
 
 from .board import BoardPresenter
-from .pictures import QUEUE
+from .pictures import render_in
 from .text import fit
 
 EXPLORE_FILENAME = "explore.png"
 LINE_FILENAME = "line.gif"
 
 
-async def explore_file(step: ExploreStep) -> discord.File:
+async def explore_file(step: ExploreStep, lang: str = ENGLISH) -> discord.File:
+    """The step's picture, its banner and caption in `lang` (the explorer's: the board is hers alone)."""
     sandbox = step.sandbox
-    png = await QUEUE.run(explore_png, step.view, sandbox.names, picture_banner(sandbox), assumed=sandbox.assumed,
-                          renderer=renderer_of(step.view["game"]))
+    png = await render_in(lang, explore_png, step.view, sandbox.names, localize(lang, picture_banner(sandbox)),
+                          assumed=sandbox.assumed, renderer=renderer_of(step.view["game"]))
     return discord.File(io.BytesIO(png), filename=EXPLORE_FILENAME)
 
 
@@ -42,10 +44,12 @@ class ExplorePresenter:
         match = await self.service.get_match(shared.match_id)
         thread = await self.boards.thread_of(match)
         if thread is None:
-            raise errors.UserError("That match's thread is gone, so I can't post the line there. Nothing was posted.")
-        gif = await QUEUE.run(replay_gif, shared.views, player_names=shared.names,
+            raise errors.UserError(N_("That match's thread is gone, so I can't post the line there. Nothing was "
+                                      "posted."))
+        lang = await self.service.server_settings.language(match.guild_id)  # a public post: the server's language
+        gif = await render_in(lang, replay_gif, shared.views, player_names=shared.names,
                               renderer=renderer_of(match.game))
-        await thread.send(fit(shared.text), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),
+        await thread.send(fit(localize(lang, shared.text)), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),
                           allowed_mentions=discord.AllowedMentions.none())
 
 

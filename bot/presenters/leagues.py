@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import discord
 
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, N_, localize, t
 from bot.leagues import POINT, points_text
 from bot.matches import catalogue
 from bot.matches.leagues import (
@@ -21,13 +21,13 @@ from renderers.league import Division, Row, standings_picture
 
 from .clock_text import clock_name
 from .describe import MAX_ALT_TEXT
-from .pictures import QUEUE
+from .pictures import render_in
 from .text import fit, mentions, message_link
 
 log = logging.getLogger(__name__)
 
 STANDINGS_FILENAME = "standings.png"
-LEGEND = "Ties: Sonneborn-Berger (SB), games between the tied, wins (W), rating"
+LEGEND = N_("Ties: Sonneborn-Berger (SB), games between the tied, wins (W), rating")
 Buttons = Callable[[League, str], "discord.ui.View | None"]  # the league, the language
 
 
@@ -44,7 +44,7 @@ def league_summary(league: League, lang: str = ENGLISH) -> str:
 
 
 def announcement_text(league: League, players: list[LeaguePlayer], lang: str = ENGLISH) -> str:
-    lines = [f"🏆 **{league.title}** — {league_summary(league, lang)}",
+    lines = [f"🏆 **{localize(lang, league.title)}** — {league_summary(league, lang)}",
              t(lang, "Organiser: {member}", member=f"<@{league.organiser_id}>")]
     if league.status == "signup":
         lines.append(t(lang, "Sign-up ends {when}; press **Join** to take part.",
@@ -85,11 +85,12 @@ def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str],
 
 async def standings_file(league: League, tables: list[DivisionTable], names: dict[int, str],
                          left: set[int], lang: str = ENGLISH) -> discord.File:
-    """The standings picture, with its alt text (what the picture says, in words, for screen readers) in
-    `lang`; like every picture's, its drawn texts are English."""
-    divisions = [Division(f"Division {t.division}" if len(tables) > 1 else None, division_rows(t, names, left))
-                 for t in tables]
-    png = await QUEUE.run(standings_picture, league.title, league_summary(league), LEGEND, divisions)
+    """The standings picture and its alt text (what the picture says, in words, for screen readers), both in
+    `lang`."""
+    divisions = [Division(t(lang, "Division {number}", number=table.division) if len(tables) > 1 else None,
+                          division_rows(table, names, left)) for table in tables]
+    png = await render_in(lang, standings_picture, localize(lang, league.title), league_summary(league, lang),
+                          t(lang, LEGEND), divisions)
     return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names, lang))
 
 

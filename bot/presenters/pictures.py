@@ -18,7 +18,9 @@ from typing import Any, Callable, Sequence
 import discord
 
 from bot.games import registry
+from bot.i18n import ENGLISH, t
 from bot.matches import errors
+from renderers.common import Translate, in_language
 from renderers.rating_chart import rating_chart
 
 MAX_WAITING = 5000  # renders waiting for a worker; beyond this the bot is overloaded and says so
@@ -64,24 +66,35 @@ class RenderQueue:
 QUEUE = RenderQueue()
 
 
-async def render_png(view: dict[str, Any], names: Sequence[str]) -> bytes:
-    return await QUEUE.run(registry.render, view, player_names=list(names))
+def picture_words(lang: str) -> Translate:
+    """How a renderer's words (an English template and its params) read in `lang`."""
+    return lambda template, params: t(lang, template, **params)
+
+
+async def render_in(lang: str, draw: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> bytes:
+    """`draw(*args, **kwargs)` in the render queue, its words in `lang`."""
+    return await QUEUE.run(in_language, picture_words(lang), draw, *args, **kwargs)
+
+
+async def render_png(view: dict[str, Any], names: Sequence[str], lang: str = ENGLISH) -> bytes:
+    return await render_in(lang, registry.render, view, player_names=list(names))
 
 
 async def render_file(view: dict[str, Any], names: Sequence[str], filename: str = "board.png", *,
-                      description: str | None = None) -> discord.File:
-    """The picture of a view; `description` is its alt text (bot/presenters/describe.py), read by screen readers."""
-    return discord.File(io.BytesIO(await render_png(view, names)), filename=filename, description=description)
+                      description: str | None = None, lang: str = ENGLISH) -> discord.File:
+    """The picture of a view, its words in `lang`; `description` is its alt text (bot/presenters/describe.py),
+    read by screen readers."""
+    return discord.File(io.BytesIO(await render_png(view, names, lang)), filename=filename, description=description)
 
 
-async def rules_file(game_key: str, description: str | None = None) -> discord.File | None:
+async def rules_file(game_key: str, description: str | None = None, lang: str = ENGLISH) -> discord.File | None:
     if not registry.can_render(game_key):
         return None
-    png = await QUEUE.run(registry.rules_diagram, game_key)
+    png = await render_in(lang, registry.rules_diagram, game_key, lang)
     return discord.File(io.BytesIO(png), filename="rules.png", description=description)
 
 
 async def rating_chart_file(points: Sequence[tuple[float, int]], title: str,
-                            description: str | None = None) -> discord.File:
-    png = await QUEUE.run(rating_chart, list(points), title=title)
+                            description: str | None = None, lang: str = ENGLISH) -> discord.File:
+    png = await render_in(lang, rating_chart, list(points), title=title)
     return discord.File(io.BytesIO(png), filename="rating.png", description=description)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import ENGLISH, t
 from bot.matches.plans import PlannedReplyPlayed
 
 from .board import BoardPresenter
 from .text import fit
 
 
-def planned_reply_text(event: PlannedReplyPlayed) -> str:
-    name = event.match.names[event.seat]
-    return (f"🗓️ That was a planned reply: **{name}** had chosen `{event.reply}` in advance as the answer to "
-            f"`{event.expected}`, so it was played at once.")
+def planned_reply_text(event: PlannedReplyPlayed, lang: str = ENGLISH) -> str:
+    """The thread's note, in `lang` (the server's: everyone reads it)."""
+    return t(lang, "🗓️ That was a planned reply: **{player}** had chosen `{reply}` in advance as the answer to "
+                   "`{expected}`, so it was played at once.", player=event.match.names[event.seat],
+             reply=event.reply, expected=event.expected)
 
 
 class PlanPresenter:
@@ -26,8 +28,9 @@ class PlanPresenter:
         thread = await self.boards.thread_of(event.match)
         if thread is None:
             return False
+        lang = await self.boards.service.server_settings.language(event.match.guild_id)
         try:
-            await thread.send(fit(planned_reply_text(event)), allowed_mentions=discord.AllowedMentions.none())
+            await thread.send(fit(planned_reply_text(event, lang)), allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             return False
         return True

@@ -19,12 +19,14 @@ from bot.games import registry
 from bot.games.record import RecordError
 from bot.matches import MatchService, errors
 from bot.domain import LoggedMove, Match
+from renderers.common import in_language
 from renderers.replay import replay_gif
 
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, N_, t
 
 from .board import BoardPresenter
 from .describe import MAX_ALT_TEXT, alt_text, shorten
+from .pictures import picture_words
 from .text import fit
 
 log = logging.getLogger(__name__)
@@ -46,26 +48,27 @@ class ReplayPresenter:
         self.service = service
         self.boards = boards
 
-    async def gif(self, match: Match) -> bytes | None:
-        """The GIF of the public course of a finished match; None for a game without pictures."""
+    async def gif(self, match: Match, lang: str = ENGLISH) -> bytes | None:
+        """The GIF of the public course of a finished match, its words in `lang`; None for a game without
+        pictures."""
         if not registry.can_render(match.game):
             return None
         moves = await self.service.moves_of(match)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_EXECUTOR, self._build, match, moves)
+        return await loop.run_in_executor(_EXECUTOR, self._build, match, moves, lang)
 
-    def _build(self, match: Match, moves: Sequence[LoggedMove]) -> bytes:
+    def _build(self, match: Match, moves: Sequence[LoggedMove], lang: str = ENGLISH) -> bytes:
         # Public views only: the replay is shown to everyone, so it holds what the public saw, move by move.
-        return replay_gif(self.service.public_views(match, moves), player_names=match.names,
-                          renderer=registry.renderer_of(match.game))
+        return in_language(picture_words(lang), replay_gif, self.service.public_views(match, moves),
+                           player_names=match.names, renderer=registry.renderer_of(match.game))
 
     async def gif_file(self, match: Match, lang: str = ENGLISH) -> discord.File | None:
         """The replay as an attachment, described from the final public position (what every frame shows)."""
         try:
-            data = await self.gif(match)
+            data = await self.gif(match, lang)
         except RecordError:  # a match played under older rules than this bot's
             raise errors.UserError(
-                "This match's moves no longer replay under the current rules, so I can't make its replay.") from None
+                N_("This match's moves no longer replay under the current rules, so I can't make its replay.")) from None
         if data is None:
             return None
         return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME, description=self.describe(match, lang))

@@ -9,7 +9,9 @@ keeps its results (a finish is written with its move, see Repository.commit_move
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Sequence
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
 
 from bot.ratings import LeaderboardEntry, LeaderboardPage, Profile, Rating, RatingChange, check_game
 
@@ -59,6 +61,41 @@ def _change(row: Any) -> RatingChange:
         sigma_before=row["sigma_before"], mu_after=row["mu_after"], sigma_after=row["sigma_after"],
         games=row["games"], finished_at=row["finished_at"],
     )
+
+
+@dataclass(frozen=True)
+class FinishedResult:
+    """A finished match as the ratings read it, written without having been played here: the rating tests and the
+    ratings benchmark rate thousands of them."""
+
+    match_id: int
+    guild_id: int
+    game: str
+    members: Sequence[int]  # by seat
+    standings: Sequence[Sequence[int]]  # seats, best first; the first of several places are the winners
+    finished_at: float
+    rated: bool = True
+    status: str = "finished"
+    kept_standings: bool = True  # False: stored as before standings and finish times were kept (only the winners)
+    reason: str = "imported"
+
+
+_INSERT_FINISHED = (
+    "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at, updated_at, rated,"
+    " standings, finished_at) VALUES (?, ?, 0, ?, 0, ?, '{}', ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_FINISHED_SEAT = "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)"
+
+
+def _finished_rows(result: FinishedResult) -> tuple[tuple, list[tuple]]:
+    winners = list(result.standings[0]) if len(result.standings) > 1 else []
+    kept = result.kept_standings
+    # created 50 s before its finish; no channel, seed or state: a rating reads none of them
+    match = (result.match_id, result.guild_id, result.game, result.status,
+             json.dumps({"winners": winners, "reason": result.reason}), result.finished_at - 50, result.finished_at,
+             int(result.rated), json.dumps(result.standings) if kept else None, result.finished_at if kept else None)
+    seats = [(result.match_id, seat, member, f"member{member}") for seat, member in enumerate(result.members)]
+    return match, seats
 
 
 class RatingStore:
@@ -133,6 +170,14 @@ class RatingStore:
         total = await self.repo.fetchvalue("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?",
                                            (guild_id, game))
         return Profile(rating, await self.rank_of(rating), total, history)
+
+    async def add_finished(self, results: Iterable[FinishedResult]) -> None:
+        """Store finished matches as bare results (no moves, no state), in one transaction."""
+        rows = [_finished_rows(result) for result in results]
+        await self.repo._write([
+            Step(_INSERT_FINISHED, [match for match, _ in rows], many=True),
+            Step(_INSERT_FINISHED_SEAT, [seat for _, seats in rows for seat in seats], many=True),
+        ])
 
     # --- rebuilding ------------------------------------------------------------------------------------------
 

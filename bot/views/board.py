@@ -87,7 +87,7 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     pending = await presenter_of(interaction).private.take_pending(match, interaction.user.id)
     lines += [f"📬 {m.content}" for m in pending]
     description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
-    file = await render_file(mine.view, match.names, filename="your-view.png", description=description)
+    file = await render_file(mine.view, match.names, filename="your-view.png", description=description, lang=lang)
     extra = {}
     if mine.setup_open:
         extra["view"] = single_view(SetupButton(match.id, lang))

@@ -11,14 +11,16 @@ from typing import Any
 
 import discord
 
-from bot.i18n import ENGLISH, N_
+from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import errors
-from bot.matches.explore import Explorer, ExploreStep, assumed_notice
+from bot.matches.explore import LABEL_LIMIT, Explorer, ExploreStep, assumed_notice
 from bot.matches.plans import Planner, plan_lines
 from bot.presenters.explore import ExplorePresenter, explore_file
 from bot.presenters.text import fit
 
-from .common import MatchButton, acknowledge, answer, presenter_of, service_of, single_view, user_action
+from .common import (
+    MatchButton, acknowledge, answer, language, presenter_of, service_of, single_view, user_action,
+)
 
 OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 3  # two rows left for the buttons
@@ -51,91 +53,111 @@ class ExploreButton(MatchButton, template=r"sg:x:(?P<match>\d+)"):
 async def open_explore(interaction: discord.Interaction, match_id: int, move: int | None) -> None:
     await acknowledge(interaction)
     step = await explorer_of(interaction).open(match_id, interaction.user.id, interaction.guild_id, move)
-    content, view = explore_message(step)
-    await interaction.followup.send(content, view=view, file=await explore_file(step), ephemeral=True)
+    lang = language(interaction)
+    content, view = explore_message(step, lang=lang)
+    await interaction.followup.send(content, view=view, file=await explore_file(step, lang), ephemeral=True)
 
 
-def explore_message(step: ExploreStep, plan: list[str] | None = None) -> tuple[str, discord.ui.View]:
+def explore_message(step: ExploreStep, plan: list[str] | None = None,
+                    lang: str = ENGLISH) -> tuple[str, discord.ui.View]:
+    """The Explore board's words, in the explorer's language (it is hers alone)."""
     sandbox = step.sandbox
-    start = "the start" if sandbox.start_move == 0 else f"move {sandbox.start_move}"
-    whose = "your view" if sandbox.viewer is not None else "the public view"
-    lines = [f"🔭 **Explore** match #{sandbox.match_id} ({sandbox.title}) from {start}, as {whose}. "
-             "Only you see this; nothing here is played."]
+    params = dict(match=sandbox.match_id, game=sandbox.title, move=sandbox.start_move)
+    if sandbox.viewer is not None:
+        opening = (t(lang, "🔭 **Explore** match #{match} ({game}) from the start, as your view. Only you see this; "
+                           "nothing here is played.", **params) if not sandbox.start_move else
+                   t(lang, "🔭 **Explore** match #{match} ({game}) from move {move}, as your view. Only you see "
+                           "this; nothing here is played.", **params))
+    else:
+        opening = (t(lang, "🔭 **Explore** match #{match} ({game}) from the start, as the public view. Only you see "
+                           "this; nothing here is played.", **params) if not sandbox.start_move else
+                   t(lang, "🔭 **Explore** match #{match} ({game}) from move {move}, as the public view. Only you "
+                           "see this; nothing here is played.", **params))
+    lines = [opening]
     if sandbox.planning:
-        lines = [f"🗓️ **Plan replies** in match #{sandbox.match_id} ({sandbox.title}): play the move you expect "
-                 "from your opponent, then your answer (up to three deep), and **Save plan**. When that move "
-                 "comes, your answer is played at once. Only you see your plan.",
-                 "Your plan now:", *(plan or ["(no plan)"])]
+        lines = [t(lang, "🗓️ **Plan replies** in match #{match} ({game}): play the move you expect from your "
+                         "opponent, then your answer (up to three deep), and **Save plan**. When that move comes, "
+                         "your answer is played at once. Only you see your plan.", **params),
+                 t(lang, "Your plan now:"), *(localize(lang, line) for line in plan or [t(lang, "(no plan)")])]
     notice = assumed_notice(sandbox)
     if notice:
-        lines.append(f"*{notice}*")
-    line = step.line_text
-    lines.append(f"Line: {line if len(line) <= LINE_SHOWN else '…' + line[-LINE_SHOWN:]}")
+        lines.append(f"*{localize(lang, notice)}*")
+    line = localize(lang, step.line_text)
+    lines.append(t(lang, "Line: {line}", line=line if len(line) <= LINE_SHOWN else "…" + line[-LINE_SHOWN:]))
     pages = 1
     if step.results:
         _, move, _ = sandbox.pending
-        lines.append(f"`{move}` depends on what you can't see. Choose the result to assume:")
+        lines.append(t(lang, "`{move}` depends on what you can't see. Choose the result to assume:", move=move))
     elif step.choices is None:
-        lines.append("The game is over in this line." if not step.view.get("to_act") or step.view.get("outcome")
-                     else "The line is as long as it can be.")
+        lines.append(t(lang, "The game is over in this line.") if not step.view.get("to_act")
+                     or step.view.get("outcome") else t(lang, "The line is as long as it can be."))
     else:
         name = sandbox.names[step.seat] if step.seat < len(sandbox.names) else f"seat {step.seat + 1}"
-        chosen = " › ".join(sandbox.path) if sandbox.path else "nothing yet"
-        lines.append(f"Move for **{name}** — chosen: {chosen}")
+        chosen = " › ".join(sandbox.path) if sandbox.path else t(lang, "nothing yet")
+        lines.append(t(lang, "Move for **{player}** — chosen: {chosen}", player=name, chosen=chosen))
         if step.choices.move:
-            lines.append(f"`{step.choices.move}` is a complete move: **Play it**, or keep choosing.")
+            lines.append(t(lang, "`{move}` is a complete move: **Play it**, or keep choosing.",
+                           move=step.choices.move))
         if step.choices.options:
-            lines.append(step.choices.prompt)
+            lines.append(localize(lang, step.choices.prompt))
         pages = max(1, -(-len(step.choices.options) // PAGE_SIZE))
         sandbox.page = min(sandbox.page, pages - 1)
         if pages > 1:
-            lines.append(f"(page {sandbox.page + 1} of {pages})")
-    return fit("\n".join(lines)), _explore_view(step, pages)
+            lines.append(t(lang, "(page {page} of {pages})", page=sandbox.page + 1, pages=pages))
+    return fit("\n".join(lines)), _explore_view(step, pages, lang)
 
 
-def _explore_view(step: ExploreStep, pages: int) -> discord.ui.View:
+def _option_label(text: str) -> str:
+    return text if len(text) <= LABEL_LIMIT else text[:LABEL_LIMIT - 1] + "…"
+
+
+def _explore_view(step: ExploreStep, pages: int, lang: str = ENGLISH) -> discord.ui.View:
     sandbox = step.sandbox
     items: list[discord.ui.Item] = []
     if step.results:
         items.append(ExploreSelect(sandbox.id, "r", [
-            discord.SelectOption(label=label[:100], value=str(i)) for i, label in enumerate(step.results)
-        ], placeholder="The result to assume"))
+            discord.SelectOption(label=_option_label(localize(lang, label)), value=str(i))
+            for i, label in enumerate(step.results)
+        ], placeholder=t(lang, "The result to assume")))
     elif step.choices is not None:
         start = sandbox.page * PAGE_SIZE
         shown = step.choices.options[start:start + PAGE_SIZE]
         for menu in range(0, len(shown), OPTIONS_PER_MENU):
             chunk = shown[menu:menu + OPTIONS_PER_MENU]
             items.append(ExploreSelect(sandbox.id, str(menu // OPTIONS_PER_MENU), [
-                discord.SelectOption(label=o.label[:100], value=o.value[:100],
-                                     description=o.description[:100] or None) for o in chunk
-            ], placeholder=step.choices.prompt[:150]))
+                discord.SelectOption(label=localize(lang, o.label)[:100], value=o.value[:100],
+                                     description=localize(lang, o.description)[:100] or None) for o in chunk
+            ], placeholder=localize(lang, step.choices.prompt)[:150]))
     nothing_to_undo = not (sandbox.pending or sandbox.path or sandbox.line)
-    items.append(ExploreAction(sandbox.id, "back", disabled=nothing_to_undo))
+    items.append(ExploreAction(sandbox.id, "back", disabled=nothing_to_undo, lang=lang))
     if pages > 1:
-        items.append(ExploreAction(sandbox.id, "prev", disabled=sandbox.page == 0))
-        items.append(ExploreAction(sandbox.id, "next", disabled=sandbox.page >= pages - 1))
-    items.append(ExploreAction(sandbox.id, "play", disabled=step.choices is None or step.choices.move is None))
-    items.append(ExploreAction(sandbox.id, "reset", disabled=not (sandbox.line or sandbox.path or sandbox.pending)))
+        items.append(ExploreAction(sandbox.id, "prev", disabled=sandbox.page == 0, lang=lang))
+        items.append(ExploreAction(sandbox.id, "next", disabled=sandbox.page >= pages - 1, lang=lang))
+    items.append(ExploreAction(sandbox.id, "play", disabled=step.choices is None or step.choices.move is None,
+                               lang=lang))
+    items.append(ExploreAction(sandbox.id, "reset", disabled=not (sandbox.line or sandbox.path or sandbox.pending),
+                               lang=lang))
     if sandbox.planning:
-        items.append(ExploreAction(sandbox.id, "save", disabled=not sandbox.line or len(sandbox.line) % 2 == 1))
-        items.append(ExploreAction(sandbox.id, "clear"))
+        items.append(ExploreAction(sandbox.id, "save", disabled=not sandbox.line or len(sandbox.line) % 2 == 1,
+                                   lang=lang))
+        items.append(ExploreAction(sandbox.id, "clear", lang=lang))
     else:
-        items.append(ExploreAction(sandbox.id, "share", disabled=not sandbox.line))
+        items.append(ExploreAction(sandbox.id, "share", disabled=not sandbox.line, lang=lang))
         if sandbox.viewer is not None and not sandbox.finished and len(sandbox.names) == 2:
-            items.append(ExploreAction(sandbox.id, "plan"))
+            items.append(ExploreAction(sandbox.id, "plan", lang=lang))
     return single_view(*items)
 
 
 EXPLORE_ACTIONS = {
-    "back": ("◀ Back", discord.ButtonStyle.secondary),
-    "prev": ("◀ More", discord.ButtonStyle.secondary),
-    "next": ("More ▶", discord.ButtonStyle.secondary),
-    "play": ("Play it", discord.ButtonStyle.primary),
-    "reset": ("⟲ Reset", discord.ButtonStyle.secondary),
-    "share": ("Share line", discord.ButtonStyle.success),
-    "plan": ("Plan replies", discord.ButtonStyle.primary),
-    "save": ("Save plan", discord.ButtonStyle.success),
-    "clear": ("Clear plan", discord.ButtonStyle.danger),
+    "back": (N_("◀ Back"), discord.ButtonStyle.secondary),
+    "prev": (N_("◀ More"), discord.ButtonStyle.secondary),
+    "next": (N_("More ▶"), discord.ButtonStyle.secondary),
+    "play": (N_("Play it"), discord.ButtonStyle.primary),
+    "reset": (N_("⟲ Reset"), discord.ButtonStyle.secondary),
+    "share": (N_("Share line"), discord.ButtonStyle.success),
+    "plan": (N_("Plan replies"), discord.ButtonStyle.primary),
+    "save": (N_("Save plan"), discord.ButtonStyle.success),
+    "clear": (N_("Clear plan"), discord.ButtonStyle.danger),
 }
 
 
@@ -144,8 +166,9 @@ async def _show(interaction: discord.Interaction, step: ExploreStep) -> None:
     if step.sandbox.planning:
         sandbox = step.sandbox
         plan = plan_lines(await planner_of(interaction).current(sandbox.match_id, sandbox.user_id), sandbox.names)
-    content, view = explore_message(step, plan)
-    file = await explore_file(step)
+    lang = language(interaction)
+    content, view = explore_message(step, plan, lang)
+    file = await explore_file(step, lang)
     await interaction.edit_original_response(content=content, view=view, attachments=[file])
 
 
@@ -166,13 +189,13 @@ class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:e:(
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values:
-            raise errors.UserError("Pick one of the options.")
+            raise errors.UserError(N_("Pick one of the options."))
         explorer = explorer_of(interaction)
         explorer.sandbox(self.sandbox_id, interaction.user.id)  # expired or someone else's: said before anything
         await acknowledge(interaction, edit=True)  # before the engine's work and the picture
         if self.menu == "r":
             if not values[0].isdigit():
-                raise errors.UserError("Pick one of the results.")
+                raise errors.UserError(N_("Pick one of the results."))
             step = explorer.choose_result(self.sandbox_id, interaction.user.id, int(values[0]))
         else:
             step = explorer.choose(self.sandbox_id, interaction.user.id, values[0])
@@ -182,9 +205,9 @@ class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:e:(
 # Not the result menu's "sr": a template matching a select's id too would run a stray "back" beside the choice.
 class ExploreAction(discord.ui.DynamicItem[discord.ui.Button],
                     template=r"sg:e:(?P<sid>[0-9a-f]+):(?P<action>(?!sr$)[a-z]+)"):
-    def __init__(self, sandbox_id: str, action: str, *, disabled: bool = False):
+    def __init__(self, sandbox_id: str, action: str, *, disabled: bool = False, lang: str = ENGLISH):
         label, style = EXPLORE_ACTIONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+        super().__init__(discord.ui.Button(label=t(lang, label), style=style, disabled=disabled,
                                            custom_id=f"sg:e:{sandbox_id}:{action}"))
         self.sandbox_id, self.action = sandbox_id, action
 
@@ -221,10 +244,11 @@ async def plan_action(interaction: discord.Interaction, sandbox_id: str, action:
         step = await planner.start(sandbox_id, user_id)
     elif action == "save":
         step = await planner.save(sandbox_id, user_id)
-        await answer(interaction, "🗓️ Plan saved.")
+        await answer(interaction, t(language(interaction), "🗓️ Plan saved."))
     else:
         had_plan, step = await planner.clear_from(sandbox_id, user_id)
-        await answer(interaction, "🗓️ Plan cleared." if had_plan else "There was no plan to clear.")
+        await answer(interaction, t(language(interaction), "🗓️ Plan cleared.") if had_plan
+                     else t(language(interaction), "There was no plan to clear."))
     await _show(interaction, step)
 
 
@@ -232,7 +256,7 @@ async def share_line(interaction: discord.Interaction, explorer: Explorer, sandb
     await interaction.response.defer(ephemeral=True, thinking=True)
     shared = await explorer.share(sandbox_id, interaction.user.id)
     await ExplorePresenter(service_of(interaction), presenter_of(interaction).boards).post_line(shared)
-    await answer(interaction, "📤 The line is posted in the match thread.")
+    await answer(interaction, t(language(interaction), "📤 The line is posted in the match thread."))
 
 
 EXPLORE_ITEMS = (ExploreButton, ExploreSelect, ExploreAction)

@@ -46,14 +46,14 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction, edit=True)
-        page = await service_of(interaction).history(self.match_id, interaction.user.id, interaction.guild_id,
-                                                     self.page)
         lang = language(interaction)
+        page = await service_of(interaction).history(self.match_id, interaction.user.id, interaction.guild_id,
+                                                     self.page, lang)
         await interaction.edit_original_response(embed=history_embed(page, lang), view=history_buttons(page, lang))
 
 
 def history_embed(page: HistoryPage, lang: str = ENGLISH) -> discord.Embed:
-    """A page of /history: the narration is the games' own (English); the frame is in the reader's language."""
+    """A page of /history, in the reader's language (the moves' notation as it is)."""
     embed = discord.Embed(title=page.title, description=fit(page.text, EMBED_DESCRIPTION_LIMIT))
     footer = t(lang, "Page {page} of {pages}", page=page.page + 1, pages=page.pages)
     if not page.match.active:

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.games import OptionSpec
-from bot.i18n import ENGLISH, N_, t
+from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import catalogue, errors
 
 from .challenge import POSTED, post_challenge
@@ -64,11 +64,11 @@ def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
 
 
 def panel_text(panel: OptionPanel, lang: str = ENGLISH) -> str:
-    """The panel's words in the member's language; the options' own descriptions are the games' (English)."""
+    """The panel's words in the member's language, the options' own descriptions included."""
     info = catalogue.info(panel.game)
     lines = [t(lang, "**{game}** options — choose, then **Post challenge**:", game=info.title)]
     for spec in info.options:
-        lines.append(f"• `{spec.key}`: {spec.description}")
+        lines.append(f"• `{spec.key}`: {localize(lang, spec.description)}")
     return "\n".join(lines)
 
 

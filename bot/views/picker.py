@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import ENGLISH, N_, t
+from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import PickerStep, errors
 from bot.presenters.describe import alt_text
 from bot.presenters.pictures import render_file
@@ -91,9 +91,10 @@ async def _render(session: PickerSession, step: PickerStep,
                      t(lang, "Ready to play **`{move}`** — press **Confirm**.", move=choices.move))
         if step.preview is not None:
             description = alt_text(title, step.preview, match.names, match_id=match.id, kind="preview", lang=lang)
-            file = await render_file(step.preview, match.names, filename="preview.png", description=description)
+            file = await render_file(step.preview, match.names, filename="preview.png", description=description,
+                                     lang=lang)
     if choices.options:
-        lines.append(choices.prompt)
+        lines.append(localize(lang, choices.prompt))
     pages = max(1, -(-len(choices.options) // PAGE_SIZE))
     session.page = min(session.page, pages - 1)
     if pages > 1:
@@ -108,9 +109,10 @@ def _picker_view(session: PickerSession, step: PickerStep, pages: int, lang: str
     for menu in range(0, len(shown), OPTIONS_PER_MENU):
         chunk = shown[menu:menu + OPTIONS_PER_MENU]
         items.append(PickerSelect(session.id, menu // OPTIONS_PER_MENU, [
-            discord.SelectOption(label=o.label[:100], value=o.value[:100], description=o.description[:100] or None)
+            discord.SelectOption(label=localize(lang, o.label)[:100], value=o.value[:100],
+                                 description=localize(lang, o.description)[:100] or None)
             for o in chunk
-        ], placeholder=step.choices.prompt[:150]))
+        ], placeholder=localize(lang, step.choices.prompt)[:150]))
     items.append(PickerButton(session.id, "back", disabled=not session.path, lang=lang))
     if pages > 1:
         items.append(PickerButton(session.id, "prev", disabled=session.page == 0, lang=lang))

@@ -29,8 +29,11 @@ class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+
         await service.playable_match(self.match_id, interaction.user.id, version=self.version, need_turn=True)
         report = await service.submit_move(self.match_id, interaction.user.id, self.answer,
                                            expected_version=self.version)
-        verb = "let the pieces be loaded" if self.answer == "consent" else "refused the request"
-        await interaction.followup.send(f"✅ You {verb} in match #{self.match_id}.", ephemeral=True)
+        lang = language(interaction)
+        said = (t(lang, "✅ You let the pieces be loaded in match #{match}.", match=self.match_id)
+                if self.answer == "consent" else
+                t(lang, "✅ You refused the request in match #{match}.", match=self.match_id))
+        await interaction.followup.send(said, ephemeral=True)
         await after_presentation(interaction, report)
 
 
@@ -42,8 +45,9 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
                   template=r"sg:m:(?P<match>\d+):(?P<version>\d+):(?P<move>[a-z0-9 @=:,-]{2,60})"):
     """Plays a move that asked for a confirmation (a burn) — only while the position is the one it was asked in."""
 
-    def __init__(self, match_id: int, version: int, move: str):
-        super().__init__(discord.ui.Button(label=f"Yes, {move}", style=discord.ButtonStyle.danger,
+    def __init__(self, match_id: int, version: int, move: str, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, "Yes, {move}", move=move)[:80],
+                                           style=discord.ButtonStyle.danger,
                                            custom_id=f"sg:m:{match_id}:{version}:{move}"))
         self.match_id, self.version, self.move = match_id, version, move
 

@@ -30,6 +30,7 @@ from bot.engine.base import (
 )
 from bot.engine.grid import DIRECTIONS, parse_square
 from bot.engine.grid import ray as grid_ray
+from bot.engine.text import Text, join
 
 # --- types and constants -------------------------------------------------------------------------------------
 
@@ -112,7 +113,7 @@ def parse_move(text: str) -> Move:
     """'d2-d6' -> Move; case and spaces around the squares and the dash are forgiven."""
     m = _MOVE.fullmatch(text)
     if not m:
-        raise MoveSyntaxError(f"'{text.strip()}' is not an Archimedes move (write from-to, like d2-d6)")
+        raise MoveSyntaxError(Text("'{text}' is not an Archimedes move (write from-to, like d2-d6)", text=text.strip()))
     src, dst = (parse_square(part, SIZE, SIZE) for part in m.groups())
     return Move(_index(*src), _index(*dst))
 
@@ -279,25 +280,27 @@ def illegal_reason(state: State, seat: int, move: Move) -> str | None:
     home = PORTS[seat]
     if src == home:  # the port never holds its owner's ship, so a move from it is a rebuild
         if state.reserve[seat] == 0:
-            return f"You have no destroyed ship to rebuild at your port {NAMES[home]}"
+            return Text("You have no destroyed ship to rebuild at your port {square}", square=NAMES[home])
         if board[home] != EMPTY:
-            return f"Your port {NAMES[home]} is occupied, so you cannot rebuild"
+            return Text("Your port {square} is occupied, so you cannot rebuild", square=NAMES[home])
     elif board[src] == EMPTY:
-        return f"There is no ship on {NAMES[src]}"
+        return Text("There is no ship on {square}", square=NAMES[src])
     elif board[src] != seat + 1:
-        return f"{NAMES[src]} is not your ship"
+        return Text("{square} is not your ship", square=NAMES[src])
     if dst == src:
         return "A ship must move (a rebuilt ship must leave the port)"
     if dst == home:
-        return f"A ship may never end its move on its own port {NAMES[home]}"
+        return Text("A ship may never end its move on its own port {square}", square=NAMES[home])
     between = BETWEEN.get((src, dst))
     if between is None:
-        return f"{NAMES[src]} to {NAMES[dst]} is not a straight line (ships move like a chess queen)"
+        return Text("{src} to {dst} is not a straight line (ships move like a chess queen)", src=NAMES[src],
+                    dst=NAMES[dst])
     if board[dst] != EMPTY:
-        return f"{NAMES[dst]} is occupied"
+        return Text("{square} is occupied", square=NAMES[dst])
     for sq in between:
         if board[sq] != EMPTY:
-            return f"The way from {NAMES[src]} to {NAMES[dst]} is blocked at {NAMES[sq]}"
+            return Text("The way from {src} to {dst} is blocked at {square}", src=NAMES[src], dst=NAMES[dst],
+                            square=NAMES[sq])
     return None
 
 
@@ -376,9 +379,10 @@ def end_of_game(board: bytes, reserve: tuple[int, int], to_move: int) -> Outcome
     reply and wins; otherwise a player without a legal move loses."""
     enemy = 1 - to_move
     if board[PORTS[enemy]] == to_move + 1:
-        return Outcome((to_move,), f"{SEAT_NAMES[to_move]}'s ship held {SEAT_NAMES[enemy]}'s port")
+        return Outcome((to_move,), Text("{side}'s ship held {enemy}'s port", side=Text(SEAT_NAMES[to_move]),
+                                        enemy=Text(SEAT_NAMES[enemy])))
     if not has_a_move(board, reserve, to_move):
-        return Outcome((enemy,), f"{SEAT_NAMES[to_move]} has no legal move")
+        return Outcome((enemy,), Text("{side} has no legal move", side=Text(SEAT_NAMES[to_move])))
     return None
 
 
@@ -420,9 +424,9 @@ class ArchimedesGame(TwoSeatGame):
     def _checked(state: State, seat: int, move: str) -> Move:
         parsed = parse_move(move)
         if state.outcome:
-            raise IllegalMoveError("The game is over")
+            raise IllegalMoveError(Text("The game is over"))
         if seat != state.to_move:
-            raise IllegalMoveError("It is not your turn")
+            raise IllegalMoveError(Text("It is not your turn"))
         reason = illegal_reason(state, seat, parsed)
         if reason:
             raise IllegalMoveError(reason)
@@ -553,17 +557,20 @@ class ArchimedesGame(TwoSeatGame):
     def describe(self, ev: Event) -> str | None:
         kind = ev.get("type")
         if kind == "move":
-            return f"{SEAT_NAMES[ev['seat']]} {ev['move']}"
+            return f"{SEAT_NAMES[ev['seat']]} {ev['move']}"  # a side's name and a move: nothing to translate
         if kind == "rebuild":
-            return f"{SEAT_NAMES[ev['seat']]} rebuilds a ship at {ev['from']} and sails it to {ev['to']}"
+            return Text("{side} rebuilds a ship at {src} and sails it to {dst}", side=Text(SEAT_NAMES[ev["seat"]]),
+                        src=ev["from"], dst=ev["to"])
         if kind == "destroy":
-            squares = ev["squares"]
-            plural = "s" if len(squares) > 1 else ""
-            chain = f" (chain, wave {ev['wave']})" if ev.get("wave", 1) > 1 else ""
-            return f"{SEAT_NAMES[ev['seat']]} loses the ship{plural} on {', '.join(squares)}{chain}"
+            side, squares = Text(SEAT_NAMES[ev["seat"]]), ", ".join(ev["squares"])
+            lost = (Text("{side} loses the ships on {squares}", side=side, squares=squares) if len(ev["squares"]) > 1
+                    else Text("{side} loses the ship on {squares}", side=side, squares=squares))
+            if ev.get("wave", 1) > 1:
+                return Text("{lost} (chain, wave {wave})", lost=lost, wave=ev["wave"])
+            return lost
         if kind == "win":
-            winners = " and ".join(SEAT_NAMES[w] for w in ev["winners"])
-            return f"{winners} wins: {ev['reason']}"
+            winners = join([Text(SEAT_NAMES[w]) for w in ev["winners"]], " & ")
+            return Text("{side} wins: {reason}", side=winners, reason=ev["reason"])
         return None
 
     # --- move picker -----------------------------------------------------------------------------------------
@@ -574,8 +581,8 @@ class ArchimedesGame(TwoSeatGame):
 
     def step_prompt(self, chosen: Sequence[str]) -> str:
         if not chosen:
-            return "Choose a ship to move (or your port, to rebuild a ship)"
-        return f"Move from {chosen[0]} to"
+            return Text("Choose a ship to move (or your port, to rebuild a ship)")
+        return Text("Move from {square} to", square=chosen[0])
 
     def choices(self, state: State, seat: int, chosen: Sequence[str] = ()) -> Choices:
         """Like the default picker, but a port is labelled as a rebuild and each ship says how far it can go."""
@@ -594,19 +601,19 @@ class ArchimedesGame(TwoSeatGame):
             options = [
                 PickerOption(label=dst, value=dst) for s, dst in (m.split("-") for m in moves) if s == src
             ]
-            prompt = f"Rebuild at {src} and sail the new ship to" if src == home else self.step_prompt(chosen)
+            prompt = (Text("Rebuild at {square} and sail the new ship to", square=src) if src == home
+                      else self.step_prompt(chosen))
             return Choices(prompt=prompt, options=options)
         move = f"{chosen[0]}-{chosen[1]}"
-        return Choices(prompt="Confirm the move", move=move if len(chosen) == 2 and move in moves else None)
+        return Choices(prompt=Text("Confirm the move"), move=move if len(chosen) == 2 and move in moves else None)
 
 
 def _origin_option(src: str, destinations: int, rebuild: bool) -> PickerOption:
-    plural = "s" if destinations != 1 else ""
+    description = (Text("{count} squares to sail to", count=destinations) if destinations != 1
+                   else Text("1 square to sail to"))
     if rebuild:
-        return PickerOption(
-            label=f"Rebuild from port {src}", value=src, description=f"{destinations} square{plural} to sail to"
-        )
-    return PickerOption(label=src, value=src, description=f"{destinations} square{plural} to sail to")
+        return PickerOption(label=Text("Rebuild from port {square}", square=src), value=src, description=description)
+    return PickerOption(label=src, value=src, description=description)
 
 
 GAME = ArchimedesGame()

@@ -28,7 +28,7 @@ class ArchimedesPolicy(Policy):
     max_candidates = 30
     normal_iterations = 1000
     hard_iterations = 3500
-    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    # Work per move (units of about one engine call), from this game's slowest positions (benchmarks/computer.py).
     easy_work = 2200
     normal_work = 22000
     hard_work = 90000

@@ -28,8 +28,8 @@ from renderers.common import (
     blend,
     caption_samples,
     cross_squares,
-    draw_caption,
     draw_coordinates,
+    draw_player_caption,
     draw_squares,
     draw_text,
     font,
@@ -41,16 +41,18 @@ from renderers.common import (
     palette_reference,
     parse_square,
     paste_centred,
-    player_badges,
+    paste_pieces,
     player_names_for,
-    plural,
     square_name,
-    status_line,
     supersampled,
     tint_squares,
     tinted,
+    say,
+    wrap_text,
+    fit_text,
+    text_width,
 )
-from renderers.png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 92
 MARGIN = 40
@@ -59,7 +61,6 @@ ANCHOR = 72
 BADGE_SHIP = 50
 RESERVE_SHIP = 38
 PANEL_WIDTH = 168  # the reserve column right of the board
-RESERVE_LEGEND = ("lost ships,", "relaunched", "from port")  # under each side's reserve
 
 LIGHT_SEA: RGB = (160, 200, 226)
 DARK_SEA: RGB = (118, 168, 204)
@@ -174,10 +175,7 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
         f, r = parse_square(name)
         if board[r][f] is None:
             paste_centred(img, anchor_sprite(ANCHOR, seat), grid.centre(f, r))
-    for r, row in enumerate(board):
-        for f, owner in enumerate(row):
-            if owner is not None:
-                paste_centred(img, ship_sprite(SHIP, owner), grid.centre(f, r))
+    paste_pieces(img, grid, board, lambda seat: ship_sprite(SHIP, seat))
     if board_only:
         return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
     _draw_reserves(img, grid, view["reserve"])
@@ -185,16 +183,10 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of an Archimedes view. player_names: display names per seat (default: the view's seat names)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["ports"])).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["ports"])))
+render = palette_render(compose)  # the PNG of an Archimedes view
 
 
 @built_once(maxsize=4)
@@ -243,10 +235,14 @@ def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None
     bottom_seat = 1 if grid.flipped else 0
     for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
         x0, y0, x1, y1 = box
-        draw_text(img, (x0 + 12, y0 + 22), "Reserve", font(TEXT_MIN), TEXT_DIM, "lm")
-        draw_text(img, (x1 - 12, y0 + 22), f"{reserve[seat]}", font(26, bold=True), TEXT, "rm")
-        for i, line in enumerate(RESERVE_LEGEND):
-            y = y1 - 18 - (len(RESERVE_LEGEND) - 1 - i) * 28
+        count = f"{reserve[seat]}"
+        room = x1 - x0 - 16 - text_width(count, font(26, bold=True))  # as the English "Reserve" always had
+        draw_text(img, (x0 + 12, y0 + 22), fit_text(say("Reserve"), font(TEXT_MIN), room), font(TEXT_MIN),
+                  TEXT_DIM, "lm")
+        draw_text(img, (x1 - 12, y0 + 22), count, font(26, bold=True), TEXT, "rm")
+        legend = wrap_text(say("lost ships, relaunched from port"), font(TEXT_MIN), x1 - x0 - 20)  # the legend
+        for i, line in enumerate(legend):
+            y = y1 - 18 - (len(legend) - 1 - i) * 28
             draw_text(img, (x0 + 12, y), line, font(TEXT_MIN), TEXT_DIM, "lm")
         sprite = ship_sprite(RESERVE_SHIP, seat)
         step = RESERVE_SHIP + 6
@@ -256,18 +252,22 @@ def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence[str] | None) -> None:
-    names = player_names_for(view, player_names)
-    badges = player_badges(
-        view,
-        names,
+    draw_player_caption(
+        img, top, view, player_names_for(view, player_names),
         sprite=lambda seat: ship_sprite(BADGE_SHIP, seat),
-        counts=lambda seat: f"{plural(view['ships'][seat], 'ship')} · {view['reserve'][seat]} in reserve",
+        counts=lambda seat: say("{ships} · {reserve} in reserve", ships=_ships(view["ships"][seat]),
+                                reserve=view["reserve"][seat]),
+        history=_history(view),
     )
-    draw_caption(img, top, badges, status_line(view, names), _history(view))
+
+
+def _ships(count: int) -> str:
+    return say("1 ship") if count == 1 else say("{count} ships", count=count)
 
 
 def _history(view: dict) -> str:
     last = view.get("last") or {}
     destroyed = len(last.get("destroyed") or [])
-    detail = (" (rebuilt)" if last.get("rebuild") else "") + (f" · {destroyed} destroyed" if destroyed else "")
+    detail = ((say(" (rebuilt)") if last.get("rebuild") else "")
+              + (say(" · {count} destroyed", count=destroyed) if destroyed else ""))
     return history_line(view, detail)

@@ -28,6 +28,7 @@ from bot.engine.base import (
 )
 from bot.engine.grid import DIRECTIONS, parse_square
 from bot.engine.grid import ray as grid_ray
+from bot.engine.text import Text
 
 # --- types and constants -------------------------------------------------------------------------------------
 
@@ -102,10 +103,9 @@ def parse_move(text: str) -> Move:
     """'b1-b3' / 'B1xB5 ' -> Move; case and spaces around the squares do not matter."""
     m = _MOVE_TEXT.fullmatch(text.strip().lower())
     if not m:
-        raise MoveSyntaxError(
-            f"'{text.strip()}' is not a move: write the tail square, '-' (or 'x' to capture) and where the head "
-            "lands, like b1-b3"
-        )
+        raise MoveSyntaxError(Text(
+            "'{text}' is not a move: write the tail square, '-' (or 'x' to capture) and where the head "
+            "lands, like b1-b3", text=text.strip()))
     tail = parse_square(m.group(1), FILES, RANKS)
     dest = parse_square(m.group(3), FILES, RANKS)
     return Move(_index(*tail), _index(*dest), m.group(2) == "x")
@@ -282,11 +282,11 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
     me, them = seat + 1, 2 - seat
     tail, dest = NAMES[move.tail], NAMES[move.dest]
     if board[move.tail] == EMPTY:
-        raise IllegalMoveError(f"{tail} is empty")
+        raise IllegalMoveError(Text("{square} is empty", square=tail))
     if board[move.tail] != me:
-        raise IllegalMoveError(f"{tail} is not your piece")
+        raise IllegalMoveError(Text("{square} is not your piece", square=tail))
     if (move.tail, move.dest) not in LINE_TO:
-        raise IllegalMoveError(f"{tail} and {dest} are not on one straight line")
+        raise IllegalMoveError(Text("{tail} and {dest} are not on one straight line", tail=tail, dest=dest))
     direction, distance = LINE_TO[(move.tail, move.dest)]
     line = LINES[move.tail][direction]
     n = 1
@@ -294,29 +294,32 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
         n += 1
     s = distance - (n - 1)
     if s < 1:
-        raise IllegalMoveError(f"{dest} is your own piece")
+        raise IllegalMoveError(Text("{square} is your own piece", square=dest))
     if s > n:
-        pieces = "a single piece moves" if n == 1 else f"a phalanx of {n} pieces moves"
-        raise IllegalMoveError(f"Too far: {pieces} at most {n} square{'s' if n > 1 else ''}")
+        raise IllegalMoveError(Text("Too far: a single piece moves at most 1 square") if n == 1 else
+                               Text("Too far: a phalanx of {count} pieces moves at most {count} squares", count=n))
     for sq in line[n : distance]:
         if board[sq] != EMPTY:
-            raise IllegalMoveError(f"{NAMES[sq]} blocks the way")
+            raise IllegalMoveError(Text("{square} blocks the way", square=NAMES[sq]))
     target = board[move.dest]
     if target == me:
-        raise IllegalMoveError(f"{dest} is your own piece")
+        raise IllegalMoveError(Text("{square} is your own piece", square=dest))
     if target == EMPTY:
         if move.capture:
-            raise IllegalMoveError(f"{dest} is empty, nothing to capture: write {tail}-{dest}")
+            raise IllegalMoveError(Text("{dest} is empty, nothing to capture: write {tail}-{dest}", tail=tail,
+                                        dest=dest))
         return Resolved(move, line, n, s, 0)
     k = 1
     while distance + k < len(line) and board[line[distance + k]] == them:
         k += 1
     if n == 1:
-        raise IllegalMoveError("A single piece can never capture")
+        raise IllegalMoveError(Text("A single piece can never capture"))
     if k >= n:
-        raise IllegalMoveError(f"Your {n} pieces cannot capture a line of {k}: it must be strictly shorter")
+        raise IllegalMoveError(Text("Your {count} pieces cannot capture a line of {line}: it must be strictly shorter",
+                                    count=n, line=k))
     if not move.capture:
-        raise IllegalMoveError(f"{dest} holds an enemy piece: write {tail}x{dest} to capture it")
+        raise IllegalMoveError(Text("{dest} holds an enemy piece: write {tail}x{dest} to capture it", tail=tail,
+                                    dest=dest))
     return Resolved(move, line, n, s, k)
 
 
@@ -356,13 +359,14 @@ def end_of_game(board: bytes, to_move: int) -> Outcome | None:
     no legal move."""
     across = crossings(board)
     mine, theirs = across[to_move], across[1 - to_move]
-    name, other = SEAT_NAMES[to_move], 1 - to_move
+    name, other = Text(SEAT_NAMES[to_move]), 1 - to_move
     if mine > theirs:
-        return Outcome((to_move,), f"{name} has more pieces across ({mine} to {theirs})")
+        return Outcome((to_move,), Text("{side} has more pieces across ({mine} to {theirs})", side=name, mine=mine,
+                                        theirs=theirs))
     if piece_counts(board)[to_move] == 0:
-        return Outcome((other,), f"{name} has no pieces left")
+        return Outcome((other,), Text("{side} has no pieces left", side=name))
     if not has_a_move(board, to_move):
-        return Outcome((other,), f"{name} has no legal move")
+        return Outcome((other,), Text("{side} has no legal move", side=name))
     return None
 
 
@@ -404,9 +408,9 @@ class EpaminondasGame(TwoSeatGame):
     def _resolve(state: State, seat: int, move: str) -> Resolved:
         parsed = parse_move(move)
         if state.outcome:
-            raise IllegalMoveError("The game is over")
+            raise IllegalMoveError(Text("The game is over"))
         if seat != state.to_move:
-            raise IllegalMoveError("It is not your turn")
+            raise IllegalMoveError(Text("It is not your turn"))
         return resolve(state.board, seat, parsed)
 
     def in_secret_setup(self, state: State) -> bool:
@@ -529,12 +533,16 @@ class EpaminondasGame(TwoSeatGame):
         kind = ev["type"]
         if kind == "move":
             pieces = len(ev["from"])
-            group = f" ({pieces} pieces)" if pieces > 1 else ""
-            return f"{SEAT_NAMES[ev['seat']]} plays {ev['move']}{group}"
+            side = Text(SEAT_NAMES[ev["seat"]])
+            if pieces > 1:
+                return Text("{side} plays {move} ({count} pieces)", side=side, move=ev["move"], count=pieces)
+            return Text("{side} plays {move}", side=side, move=ev["move"])
         if kind == "capture":
-            return f"{ev['move']} captures {ev['count']} ({', '.join(ev['squares'])})"
+            return Text("{move} captures {count} ({squares})", move=ev["move"], count=ev["count"],
+                        squares=", ".join(ev["squares"]))
         if kind == "win":
-            return f"{ev['reason']}: {SEAT_NAMES[ev['winner']]} wins"
+            return Text("{reason}: {side} wins", reason=ev["reason"],
+                        side=Text(SEAT_NAMES[ev["winner"]]))
         return None
 
     # --- move picker -------------------------------------------------------------------------------------------
@@ -548,10 +556,10 @@ class EpaminondasGame(TwoSeatGame):
 
     def step_prompt(self, chosen: Sequence[str]) -> str:
         if not chosen:
-            return "Which piece leads from behind? (tail)"
+            return Text("Which piece leads from behind? (tail)")
         if len(chosen) == 1:
-            return "Where to?"
-        return "Confirm the move"
+            return Text("Where to?")
+        return Text("Confirm the move")
 
     def choices(self, state: State, seat: int, chosen: Sequence[str] = ()) -> Choices:
         chosen = tuple(chosen)
@@ -564,7 +572,8 @@ class EpaminondasGame(TwoSeatGame):
             for tail, _, _ in moves:
                 per_tail[tail] = per_tail.get(tail, 0) + 1
             options = [
-                PickerOption(NAMES[t], NAMES[t], f"{c} move{'s' if c > 1 else ''}") for t, c in per_tail.items()
+                PickerOption(NAMES[t], NAMES[t], Text("{count} moves", count=c) if c > 1 else Text("1 move"))
+                for t, c in per_tail.items()
             ]
             return Choices(prompt, options)
         mine = [(dest, k) for tail, dest, k in moves if NAMES[tail] == chosen[0]]
@@ -578,7 +587,8 @@ class EpaminondasGame(TwoSeatGame):
 
 def _destination_option(dest: int, captured: int) -> PickerOption:
     if captured:
-        return PickerOption(f"x {NAMES[dest]} (captures {captured})", "x" + NAMES[dest])
+        return PickerOption(Text("x {square} (captures {count})", square=NAMES[dest], count=captured),
+                            "x" + NAMES[dest])
     return PickerOption(NAMES[dest], "-" + NAMES[dest])
 
 

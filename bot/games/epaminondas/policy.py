@@ -28,7 +28,7 @@ class EpaminondasPolicy(Policy):
     max_candidates = 24
     normal_iterations = 450
     hard_iterations = 1800
-    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    # Work per move (units of about one engine call), from this game's slowest positions (benchmarks/computer.py).
     easy_work = 1500
     normal_work = 15000
     hard_work = 60000

@@ -24,8 +24,8 @@ from renderers.common import (
     caption_samples,
     cross_squares,
     disc_sprite,
-    draw_caption,
     draw_coordinates,
+    draw_player_caption,
     draw_squares,
     history_line,
     is_flipped,
@@ -34,14 +34,13 @@ from renderers.common import (
     outline_squares,
     palette_reference,
     paste_centred,
-    player_badges,
+    paste_pieces,
     player_names_for,
-    plural,
     square_name,
-    status_line,
     tint_squares,
+    say,
 )
-from renderers.png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -88,26 +87,17 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     last = view.get("last")
     if last:
         _highlight_last_move(img, grid, last)
-    for r, row in enumerate(view["board"]):
-        for f, owner in enumerate(row):
-            if owner is not None:
-                paste_centred(img, disc_sprite(PIECE, owner), grid.centre(f, r))
+    paste_pieces(img, grid, view["board"], lambda seat: disc_sprite(PIECE, seat))
     if board_only:
         return img.crop((0, 0, img.width, grid.bottom + MARGIN))
     _draw_caption(img, grid.bottom + MARGIN, view, player_names)
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of an Epaminondas view. player_names: display names per seat (default: the view's seat names)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures composed on a palette chosen once") ----
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["home_rows"])).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_rows"])))
+render = palette_render(compose)  # the PNG of an Epaminondas view
 
 
 @built_once(maxsize=4)
@@ -149,16 +139,19 @@ def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence[str] | None) -> None:
-    names = player_names_for(view, player_names)
-    badges = player_badges(
-        view,
-        names,
+    draw_player_caption(
+        img, top, view, player_names_for(view, player_names),
         sprite=lambda seat: disc_sprite(BADGE_PIECE, seat),
-        counts=lambda seat: f"{plural(view['counts'][seat], 'piece')} · {view['crossings'][seat]} crossed",
+        counts=lambda seat: say("{pieces} · {crossed} crossed", pieces=_pieces(view["counts"][seat]),
+                                crossed=view["crossings"][seat]),
+        history=_history(view),
     )
-    draw_caption(img, top, badges, status_line(view, names), _history(view))
+
+
+def _pieces(count: int) -> str:
+    return say("1 piece") if count == 1 else say("{count} pieces", count=count)
 
 
 def _history(view: dict) -> str:
     taken = len((view.get("last") or {}).get("captured") or [])
-    return history_line(view, f" (took {taken})" if taken else "")
+    return history_line(view, say(" (took {count})", count=taken) if taken else "")

@@ -11,10 +11,15 @@ from typing import Sequence
 
 from bot.engine.grid import DIAGONAL, DIRECTIONS, KNIGHT_JUMPS, ORTHOGONAL, square_name
 from bot.engine.grid import ray as grid_ray
+from bot.engine.text import Text
 
 KING, ROOK, BISHOP, KNIGHT, PAWN, HORSE = 1, 2, 3, 4, 5, 6  # HORSE: a Mycenaean knight (the Trojan horse)
 LETTER = {KING: "K", ROOK: "R", BISHOP: "B", KNIGHT: "N", PAWN: "P", HORSE: "N"}
-PIECE_NAME = {KING: "King", ROOK: "Rook", BISHOP: "Bishop", KNIGHT: "Knight", PAWN: "Pawn", HORSE: "Mycenaean knight"}
+PIECE_NAME = {KING: Text("King"), ROOK: Text("Rook"), BISHOP: Text("Bishop"), KNIGHT: Text("Knight"),
+              PAWN: Text("Pawn"), HORSE: Text("Mycenaean knight")}
+# The same inside a sentence ("the rook on c4"): languages differ in more than the capital letter.
+PIECE_WORD = {KING: Text("king"), ROOK: Text("rook"), BISHOP: Text("bishop"), KNIGHT: Text("knight"),
+              PAWN: Text("pawn"), HORSE: Text("Mycenaean knight")}
 CARRIED = (KING, ROOK, BISHOP, PAWN)  # what a horse can carry, in the notation's letter order K R B P
 CARRIED_BY_LETTER = {"K": KING, "R": ROOK, "B": BISHOP, "P": PAWN}
 SETUP_CARGO = (KING, ROOK, BISHOP, BISHOP, PAWN, PAWN, PAWN)

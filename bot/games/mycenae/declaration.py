@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.engine.text import Text
 from bot.games.declaration import GameDeclaration
 from renderers.rules_examples import RulesExample
 
@@ -23,7 +24,7 @@ DECLARATION = GameDeclaration(
     # A burn, an unload or a takeover shows cargo; so does cargo destroyed with its knight.
     revealing_events=frozenset({"burn", "unload", "cargo_destroyed", "destroyed", "takeover", "removed"}),
     confirmations={
-        "burn": "Burn this knight? It destroys the knight, all it carries, and every piece on the four squares "
-                "next to it (yours too). This can't be undone.",
+        "burn": Text("Burn this knight? It destroys the knight, all it carries, and every piece on the four "
+                     "squares next to it (yours too). This can't be undone."),
     },
 )

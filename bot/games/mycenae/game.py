@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from bot.engine.base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, PickerOption, event
+from bot.engine.text import N_, Text, join
 from .board import (
     ARMY_CHOICES,
     CARRIED,
@@ -17,7 +18,7 @@ from .board import (
     HORSE_SQUARES,
     LETTER,
     NAMES,
-    PIECE_NAME,
+    PIECE_WORD,
     SETUP_CARGO,
     piece,
 )
@@ -26,7 +27,9 @@ from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, p
 from .picker import _cargo_choices, _move_families, _starts_with_command, _take, _turn_choices
 from .sampling import sample_state
 from .state import State, _army_options, _home_board, _horses, _position_digest
-from .turn import _Work, _pieces_json
+from .turn import _Work, _pieces_json, knockout_text
+
+FIFTY_MOVES = Text("fifty-move rule: 50 moves by every player without a capture, burn or pawn move")
 
 # --- metadata ---------------------------------------------------------------------------------------------------
 
@@ -45,7 +48,8 @@ INFO = GameInfo(
     options=(
         OptionSpec(
             key="armies",
-            description="Each player's army: mycenae (hidden cargo in three knights) or plain (K, R, B, N, 4 pawns)",
+            description=Text("Each player's army: mycenae (hidden cargo in three knights) or plain (K, R, B, N, "
+                             "4 pawns)"),
             default=DEFAULT_ARMIES,
             choices=ARMY_CHOICES,
             per_seat=True,
@@ -144,24 +148,24 @@ class Mycenae(Game):
     def _parsed_for(self, state: State, seat: int, text: str) -> Move:
         """The parsed move, once the checks that do not depend on its details have passed."""
         if state.outcome is not None:
-            raise IllegalMoveError("The game is over")
+            raise IllegalMoveError(Text("The game is over"))
         parsed = parse_move(text)
         if seat not in self.to_act(state):
             if state.waiting and 0 <= seat < state.num_players and state.armies[seat] == "mycenae":
-                raise IllegalMoveError("You have chosen your cargo; wait for the others")
-            raise IllegalMoveError("It is not your turn")
+                raise IllegalMoveError(Text("You have chosen your cargo; wait for the others"))
+            raise IllegalMoveError(Text("It is not your turn"))
         if state.waiting:
             if not isinstance(parsed, CargoSetup):
-                raise IllegalMoveError("First choose what your knights carry (cargo b2:K,P d2:R,B c1:B,P,P)")
+                raise IllegalMoveError(Text("First choose what your knights carry (cargo b2:K,P d2:R,B c1:B,P,P)"))
             return parsed
         if isinstance(parsed, CargoSetup):
-            raise IllegalMoveError("The cargo was chosen before the first move")
+            raise IllegalMoveError(Text("The cargo was chosen before the first move"))
         if state.pending:
             if not isinstance(parsed, Answer):
-                raise IllegalMoveError("Answer the request first: consent or refuse")
+                raise IllegalMoveError(Text("Answer the request first: consent or refuse"))
             return parsed
         if isinstance(parsed, Answer):
-            raise IllegalMoveError("There is no request to answer")
+            raise IllegalMoveError(Text("There is no request to answer"))
         return parsed
 
     def _apply_cargo(self, state: State, seat: int, move: CargoSetup) -> tuple[State, list[Event]]:
@@ -183,12 +187,13 @@ class Mycenae(Game):
         loads: dict[int, tuple[str, ...]] = {}
         for sq, letters in move.loads:
             if sq not in order:
-                raise IllegalMoveError(f"Your knights start on {', '.join(NAMES[s] for s in order)}")
+                raise IllegalMoveError(Text("Your knights start on {squares}",
+                                            squares=", ".join(NAMES[s] for s in order)))
             if sq in loads:
-                raise IllegalMoveError(f"{NAMES[sq]} is listed twice")
+                raise IllegalMoveError(Text("{square} is listed twice", square=NAMES[sq]))
             loads[sq] = letters
         if sorted(letter for letters in loads.values() for letter in letters) != sorted("KRBBPPP"):
-            raise IllegalMoveError("Spread exactly K, R, B, B, P, P, P over your knights")
+            raise IllegalMoveError(Text("Spread exactly K, R, B, B, P, P, P over your knights"))
         text = "cargo " + " ".join(f"{NAMES[sq]}:{','.join(loads[sq])}" for sq in order if sq in loads)
         return text, loads
 
@@ -227,9 +232,9 @@ class Mycenae(Game):
             digest = _position_digest(work.board, work.cargo, turn, work.out)
             history += (digest,)
             if quiet >= 50 * len(work.active()):
-                self._draw(work, "fifty-move rule: 50 moves by every player without a capture, burn or pawn move")
+                self._draw(work, FIFTY_MOVES)
             elif history.count(digest) >= 3:
-                self._draw(work, "threefold repetition")
+                self._draw(work, Text("threefold repetition"))
         return self._freeze(state, work, text, turn, quiet, history), work.events
 
     @staticmethod
@@ -266,7 +271,8 @@ class Mycenae(Game):
         the turn passes on; if she was asked, the requester acts again. A request between two others stands,
         unless her leaving knocked one of them out."""
         if seat not in self.in_play(state):
-            raise IllegalMoveError("The game is over" if state.outcome else f"Seat {seat} is not in the game")
+            raise IllegalMoveError(Text("The game is over") if state.outcome else
+                                   Text("Seat {seat} is not in the game", seat=seat))
         work = _Work(state, seat)
         waiting = tuple(s for s in state.waiting if s != seat)
         work.leave(seat, reason, in_setup=bool(state.waiting))
@@ -285,7 +291,7 @@ class Mycenae(Game):
         if work.outcome is None and not waiting:
             history = (_position_digest(work.board, work.cargo, turn, work.out),)  # pieces left: nothing repeats
             if state.quiet >= 50 * len(work.active()):
-                self._draw(work, "fifty-move rule: 50 moves by every player without a capture, burn or pawn move")
+                self._draw(work, FIFTY_MOVES)
         new_state = replace(
             state, board=bytes(work.board), cargo=work.cargo, known=work.known, out=tuple(work.out),
             waiting=waiting if work.outcome is None else (), turn=turn,
@@ -447,18 +453,18 @@ class Mycenae(Game):
     def choices(self, state: State, seat: int, chosen: Sequence[str] = ()) -> Choices:
         chosen = tuple(chosen)
         if seat not in self.to_act(state):
-            return Choices("It is not your turn")
+            return Choices(Text("It is not your turn"))
         if state.waiting:
             return _cargo_choices(state, seat, chosen)
         if state.pending:
             if not chosen:
                 requester = CORNERS[state.corners[state.pending[0]]].name
-                return Choices(f"{requester} asks: {state.pending[2]}", [
-                    PickerOption("Consent", "consent", "Let the pieces be loaded"),
-                    PickerOption("Refuse", "refuse", "Nothing moves; they act again"),
+                return Choices(Text("{corner} asks: {move}", corner=requester, move=state.pending[2]), [
+                    PickerOption(Text("Consent"), "consent", Text("Let the pieces be loaded")),
+                    PickerOption(Text("Refuse"), "refuse", Text("Nothing moves; they act again")),
                 ])
             ok = len(chosen) == 1 and chosen[0] in ("consent", "refuse")
-            return Choices("Confirm", move=chosen[0] if ok else None)
+            return Choices(Text("Confirm"), move=chosen[0] if ok else None)
         return _turn_choices(state, seat, chosen)
 
     def matching_moves(self, state: State, seat: int, typed: str, limit: int = 25) -> list[str]:
@@ -520,29 +526,34 @@ class Mycenae(Game):
             return None  # the move itself: whoever narrates a move already names it
         if kind == "capture":
             kind = HORSE if ev["mycenaean"] else "KRBNP".index(ev["piece"]) + 1
-            return f"{ev['square']}: {ev['victim_corner']}'s {PIECE_NAME[kind].lower()} is captured"
+            return Text("{square}: {corner}'s {piece} is captured", square=ev["square"], corner=ev["victim_corner"],
+                        piece=PIECE_WORD[kind])
         if kind == "promotion":
-            return f"{ev['square']} promotes to {'a Mycenaean knight' if ev['mycenaean'] else ev['piece']}"
+            if ev["mycenaean"]:
+                return Text("{square} promotes to a Mycenaean knight", square=ev["square"])
+            return Text("{square} promotes to {piece}", square=ev["square"], piece=ev["piece"])
         if kind == "destroyed":
-            return f"burnt: {_placed_text(ev['pieces']) or 'nothing else'}"
+            return Text("burnt: {pieces}", pieces=_placed_text(ev["pieces"]) or Text("nothing else"))
         if kind == "cargo_destroyed":
-            return f"the knight on {ev['square']} carried {_pieces_text(ev['pieces']) or 'nothing'}"
+            return Text("the knight on {square} carried {pieces}", square=ev["square"],
+                        pieces=_pieces_text(ev["pieces"]) or Text("nothing"))
         if kind == "removed":
-            return f"removed: {_placed_text(ev['pieces'])}"
+            return Text("removed: {pieces}", pieces=_placed_text(ev["pieces"]))
+        if kind == "out":
+            return Text("{out} and is out", out=knockout_text(ev["reason"], ev["corner"]))
         if kind in _NARRATION:
-            return _NARRATION[kind].format(**ev)
+            return Text(_NARRATION[kind], **{k: v for k, v in ev.items() if "{" + k + "}" in _NARRATION[kind]})
         return None
 
 
 # The events whose narration is their own fields in a sentence.
 _NARRATION = {
-    "request": "{corner} asks {asked_corner} to consent: {move}",
-    "cancelled": "{corner}'s request is cancelled: {move}",
-    "consent": "{corner} consents",
-    "refuse": "{corner} refuses",
-    "out": "{corner} {reason} and is out",
-    "takeover": "{corner} takes over the pieces of {taken_corner}",
-    "game_over": "game over: {reason}",
+    "request": N_("{corner} asks {asked_corner} to consent: {move}"),
+    "cancelled": N_("{corner}'s request is cancelled: {move}"),
+    "consent": N_("{corner} consents"),
+    "refuse": N_("{corner} refuses"),
+    "takeover": N_("{corner} takes over the pieces of {taken_corner}"),
+    "game_over": N_("game over: {reason}"),
 }
 
 
@@ -557,22 +568,31 @@ def _unseen_letters(state: State, seat: int) -> list[str]:
     return [LETTER[code & 7] for code in sorted(unseen, key=lambda c: CARRIED.index(c & 7))]
 
 
-_WORD = {"K": "king", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
+_ONE = {"K": Text("a king"), "R": Text("a rook"), "B": Text("a bishop"), "N": Text("a knight"), "P": Text("a pawn")}
+_SOME = {"K": N_("{count} kings"), "R": N_("{count} rooks"), "B": N_("{count} bishops"), "N": N_("{count} knights"),
+         "P": N_("{count} pawns")}
+_ON = {"K": N_("the king on {square}"), "R": N_("the rook on {square}"), "B": N_("the bishop on {square}"),
+       "N": N_("the knight on {square}"), "P": N_("the pawn on {square}"), "M": N_("the Mycenaean knight on {square}")}
 
 
-def _pieces_text(pieces: Sequence[JSON]) -> str:
+def _pieces_text(pieces: Sequence[JSON]) -> Text | str:
     """'a king, 2 bishops and a pawn' (carried pieces, in the notation's K R B P order)."""
     counts: dict[str, int] = {}
     for p in pieces:
         counts[p["type"]] = counts.get(p["type"], 0) + 1
-    words = [f"a {_WORD[t]}" if n == 1 else f"{n} {_WORD[t]}s" for t, n in counts.items()]
-    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else ""
+    words = [_ONE[t] if n == 1 else Text(_SOME[t], count=n) for t, n in counts.items()]
+    if not words:
+        return ""
+    if len(words) == 1:
+        return words[0]
+    return Text("{pieces} and {last}", pieces=join(words[:-1], ", "), last=words[-1])
 
 
-def _placed_text(pieces: Sequence[JSON]) -> str:
+def _placed_text(pieces: Sequence[JSON]) -> Text | str:
     """'the Mycenaean knight on d2, the pawn on e3' (pieces that stood on the board)."""
-    return ", ".join(f"the {'Mycenaean knight' if p.get('mycenaean') else _WORD[p['type']]} on {p['square']}"
-                     for p in pieces)
+    if not pieces:
+        return ""
+    return join([Text(_ON["M" if p.get("mycenaean") else p["type"]], square=p["square"]) for p in pieces], ", ")
 
 
 GAME = Mycenae()

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from bot.engine.base import MoveSyntaxError
 from bot.engine.grid import parse_square
+from bot.engine.text import Text
 from .board import CARRIED_BY_LETTER, NAMES, PROMOTION_LETTERS, STEP_TEXT, TAKE_TEXT
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ Move = PieceMove | Load | Unload | Burn | CargoSetup | Answer
 _PIECE_MOVE = re.compile(r"([a-z]\d{1,2})\s*([-x])\s*([a-z]\d{1,2})\s*(?:=?\s*([a-z]))?")
 _PLACEMENT = re.compile(r"([a-z])@([a-z]\d{1,2})")
 _CARGO_ITEM = re.compile(r"([a-z]\d{1,2}):([a-z](?:,[a-z])*)")
-HELP = "Write a move like b1-b5, b1xb5, a7-a8=R, load c4 b3 d5, unload c4 K@b5 P@d5 or burn c4"
+HELP = Text("Write a move like b1-b5, b1xb5, a7-a8=R, load c4 b3 d5, unload c4 K@b5 P@d5 or burn c4")
 
 
 def _square(text: str) -> int:
@@ -85,7 +86,7 @@ def _load_text(knight: int, squares: Sequence[int]) -> str:
 def _cargo_letters(text: str) -> tuple[str, ...]:
     letters = text.upper().split(",")
     if any(letter not in CARRIED_BY_LETTER for letter in letters):
-        raise MoveSyntaxError(f"'{text}': a knight carries K, R, B or P")
+        raise MoveSyntaxError(Text("'{text}': a knight carries K, R, B or P", text=text))
     return tuple(sorted(letters, key="KRBP".index))
 
 
@@ -103,30 +104,31 @@ def parse_move(text: str) -> Move:
     if head == "load" and len(rest) >= 2:
         squares = [_square(w) for w in rest[1:]]
         if len(set(squares)) != len(squares):
-            raise MoveSyntaxError("A load names each square once")
+            raise MoveSyntaxError(Text("A load names each square once"))
         return Load(_square(rest[0]), tuple(sorted(squares)))
     if head == "unload" and len(rest) >= 2:
         placements = []
         for w in rest[1:]:
             m = _PLACEMENT.fullmatch(w.lower())
             if not m or m.group(1).upper() not in CARRIED_BY_LETTER:
-                raise MoveSyntaxError(f"'{w}' is not a placement (write a piece letter K, R, B or P, @ and a square)")
+                raise MoveSyntaxError(Text("'{text}' is not a placement (write a piece letter K, R, B or P, @ and a "
+                                           "square)", text=w))
             placements.append((_square(m.group(2)), m.group(1).upper()))
         if len({sq for sq, _ in placements}) != len(placements):
-            raise MoveSyntaxError("An unload places each piece on a different square")
+            raise MoveSyntaxError(Text("An unload places each piece on a different square"))
         return Unload(_square(rest[0]), tuple(sorted(placements)))
     if head == "cargo" and rest:
         loads = []
         for w in rest:
             m = _CARGO_ITEM.fullmatch(w.lower())
             if not m:
-                raise MoveSyntaxError(f"'{w}' is not a knight's cargo (write it like b2:K,P)")
+                raise MoveSyntaxError(Text("'{text}' is not a knight's cargo (write it like b2:K,P)", text=w))
             loads.append((_square(m.group(1)), _cargo_letters(m.group(2))))
         return CargoSetup(tuple(loads))
     m = _PIECE_MOVE.fullmatch(text.strip().lower())
     if not m:
-        raise MoveSyntaxError(f"'{text.strip()}' is not a move. {HELP}")
+        raise MoveSyntaxError(Text("'{text}' is not a move. {help}", text=text.strip(), help=HELP))
     promotion = (m.group(4) or "").upper()
     if promotion and promotion not in PROMOTION_LETTERS:
-        raise MoveSyntaxError("A pawn promotes to R, B or N")
+        raise MoveSyntaxError(Text("A pawn promotes to R, B or N"))
     return PieceMove(_square(m.group(1)), _square(m.group(3)), m.group(2) == "x", promotion)

@@ -5,13 +5,18 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from bot.engine.base import Choices, MoveSyntaxError, PickerOption
+from bot.engine.text import Text, join
 from .board import (
+    BISHOP,
+    KNIGHT,
+    ROOK,
     CARRIED_BY_LETTER,
     CORNERS,
     HORSE,
     HORSE_SQUARES,
     NAMES,
     PIECE_NAME,
+    PIECE_WORD,
     PROMOTION_LETTERS,
     ROW,
     SETUP_CARGO,
@@ -35,6 +40,9 @@ from .moves import (
 )
 from .notation import Unload, _load_text, _square, parse_move
 from .state import State
+
+NOT_AVAILABLE = Text("That choice is not available")
+
 
 def _take(it: Iterator[str], n: int) -> list[str]:
     out = []
@@ -82,19 +90,20 @@ def _cargo_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
     pieces pick knights in the seat's order (second Bishop not before the first), so each spread has one path."""
     order = [NAMES[sq] for sq in HORSE_SQUARES[state.corners[seat]]]
     if len(chosen) > len(SETUP_CARGO) or any(c not in order for c in chosen):
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     for i in range(1, len(chosen)):
         if SETUP_CARGO[i] == SETUP_CARGO[i - 1] and order.index(chosen[i]) < order.index(chosen[i - 1]):
-            return Choices("That choice is not available")
+            return Choices(NOT_AVAILABLE)
     if len(chosen) == len(SETUP_CARGO):
-        return Choices("Your cargo", move=_cargo_text(state.corners[seat], [order.index(c) for c in chosen]))
+        return Choices(Text("Your cargo"), move=_cargo_text(state.corners[seat], [order.index(c) for c in chosen]))
     i = len(chosen)
     kind = SETUP_CARGO[i]
     first = order.index(chosen[i - 1]) if i and SETUP_CARGO[i - 1] == kind else 0
     nth = SETUP_CARGO[:i].count(kind) + 1
-    label = PIECE_NAME[kind] + (f" {nth}" if SETUP_CARGO.count(kind) > 1 else "")
-    options = [PickerOption(f"{label} in the knight on {sq}", sq) for sq in order[first:]]
-    return Choices(f"Which knight carries your {label}?", options)
+    label = join([PIECE_NAME[kind], str(nth)], " ") if SETUP_CARGO.count(kind) > 1 else PIECE_NAME[kind]
+    options = [PickerOption(Text("{piece} in the knight on {square}", piece=label, square=sq), sq)
+               for sq in order[first:]]
+    return Choices(Text("Which knight carries your {piece}?", piece=label), options)
 
 
 def _turn_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
@@ -104,53 +113,54 @@ def _turn_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
     try:
         origin = _square(chosen[0])
     except MoveSyntaxError:
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     code = board[origin]
     own = code and code >> 3 == seat
     actions = _horse_actions(state, seat, origin) if code & 7 == HORSE else []
     rest = chosen[1:]
     if rest and rest[0] in ("load", "unload", "burn"):
         if rest[0] not in actions:
-            return Choices("That choice is not available")
+            return Choices(NOT_AVAILABLE)
         if rest[0] == "burn":
-            return Choices("Burn", move=f"burn {NAMES[origin]}") if len(rest) == 1 else Choices("Not available")
+            return Choices(Text("Burn"), move=f"burn {NAMES[origin]}") if len(rest) == 1 else Choices(NOT_AVAILABLE)
         if rest[0] == "load":
             return _load_choices(state, seat, origin, rest[1:])
         return _unload_choices(state, seat, origin, rest[1:])
     if not own:
         if actions and not rest:
-            return Choices(f"The knight on {NAMES[origin]} carries some of your pieces",
-                           [PickerOption("Unload your pieces", "unload")])
-        return Choices("That choice is not available")
+            return Choices(Text("The knight on {square} carries some of your pieces", square=NAMES[origin]),
+                           [PickerOption(Text("Unload your pieces"), "unload")])
+        return Choices(NOT_AVAILABLE)
     targets = dict(sorted(_targets(board, origin, code, state.corners)))
     if not rest:
         options = [PickerOption(_destination_label(board, to, cap), NAMES[to]) for to, cap in targets.items()]
-        labels = {"load": "Load pieces into it", "unload": "Unload pieces", "burn": "Burn it (destroys it, its "
-                  "cargo and the 4 orthogonal neighbours)"}
+        labels = {"load": Text("Load pieces into it"), "unload": Text("Unload pieces"),
+                  "burn": Text("Burn it (destroys it, its cargo and the 4 orthogonal neighbours)")}
         options += [PickerOption(labels[a], a) for a in actions]
-        return Choices(f"Where does the {PIECE_NAME[code & 7].lower()} on {NAMES[origin]} go?", options)
+        return Choices(Text("Where does the {piece} on {square} go?", piece=PIECE_WORD[code & 7],
+                            square=NAMES[origin]), options)
     try:
         target = _square(rest[0])
     except MoveSyntaxError:
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     if target not in targets:
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     text = (TAKE_TEXT if targets[target] else STEP_TEXT)[origin][target]
     if not _promotes(code, target, state.corners):
-        return Choices("Confirm", move=text) if len(rest) == 1 else Choices("That choice is not available")
+        return Choices(Text("Confirm"), move=text) if len(rest) == 1 else Choices(NOT_AVAILABLE)
     if len(rest) == 1:
-        knight = "Mycenaean knight (new, empty)" if state.armies[seat] == "mycenae" else "Knight"
-        names = {"R": "Rook", "B": "Bishop", "N": knight}
-        return Choices("Promote to", [PickerOption(names[p], p) for p in PROMOTION_LETTERS])
+        knight = Text("Mycenaean knight (new, empty)") if state.armies[seat] == "mycenae" else PIECE_NAME[KNIGHT]
+        names = {"R": PIECE_NAME[ROOK], "B": PIECE_NAME[BISHOP], "N": knight}
+        return Choices(Text("Promote to"), [PickerOption(names[p], p) for p in PROMOTION_LETTERS])
     if len(rest) == 2 and rest[1] in PROMOTION_LETTERS:
-        return Choices("Confirm", move=f"{text}={rest[1]}")
-    return Choices("That choice is not available")
+        return Choices(Text("Confirm"), move=f"{text}={rest[1]}")
+    return Choices(NOT_AVAILABLE)
 
 
 def _destination_label(board: bytes, target: int, capture: bool) -> str:
     if not capture:
         return f"→ {NAMES[target]}"
-    return f"x{NAMES[target]} takes {PIECE_NAME[board[target] & 7]}"
+    return Text("x{square} takes {piece}", square=NAMES[target], piece=PIECE_WORD[board[target] & 7])
 
 
 def _first_step(state: State, seat: int) -> Choices:
@@ -161,10 +171,11 @@ def _first_step(state: State, seat: int) -> Choices:
             continue
         if code >> 3 == seat:
             if _piece_can_move(state, sq) or code & 7 == HORSE and _horse_actions(state, seat, sq):
-                options.append(PickerOption(f"{NAMES[sq]} {PIECE_NAME[code & 7]}", NAMES[sq]))
+                options.append(PickerOption(join([NAMES[sq], PIECE_NAME[code & 7]], " "), NAMES[sq]))
         elif code & 7 == HORSE and _unload_spec(state, seat, sq):
-            options.append(PickerOption(f"{NAMES[sq]} unload your pieces from this knight", NAMES[sq]))
-    return Choices("Choose a piece or a knight", options)
+            options.append(PickerOption(Text("{square} unload your pieces from this knight", square=NAMES[sq]),
+                                        NAMES[sq]))
+    return Choices(Text("Choose a piece or a knight"), options)
 
 
 def _load_choices(state: State, seat: int, knight: int, picked: tuple[str, ...]) -> Choices:
@@ -173,12 +184,12 @@ def _load_choices(state: State, seat: int, knight: int, picked: tuple[str, ...])
     try:
         squares = [_square(p) for p in picked]
     except MoveSyntaxError:
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     if len(set(squares)) != len(squares) or any(sq not in candidates for sq in squares):
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     others = {board[sq] >> 3 for sq in squares} - {seat}
     if len(others) > 1:
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     move = None
     if squares:
         text = _load_text(knight, sorted(squares))
@@ -190,9 +201,12 @@ def _load_choices(state: State, seat: int, knight: int, picked: tuple[str, ...])
             continue
         if not _load_completable(state, seat, knight, squares + [sq]):
             continue  # every load through this piece was refused this turn
-        whose = "yours" if owner == seat else f"of {CORNERS[state.corners[owner]].name}, asks consent"
-        options.append(PickerOption(f"{NAMES[sq]} {PIECE_NAME[board[sq] & 7]} ({whose})", NAMES[sq]))
-    prompt = "Load which piece?" if not squares else "Load another piece, or confirm"
+        piece = PIECE_NAME[board[sq] & 7]
+        label = (Text("{square} {piece} (yours)", square=NAMES[sq], piece=piece) if owner == seat else
+                 Text("{square} {piece} (of {corner}, asks consent)", square=NAMES[sq], piece=piece,
+                      corner=CORNERS[state.corners[owner]].name))
+        options.append(PickerOption(label, NAMES[sq]))
+    prompt = Text("Load which piece?") if not squares else Text("Load another piece, or confirm")
     return Choices(prompt, options, move)
 
 
@@ -216,32 +230,32 @@ def _load_completable(state: State, seat: int, knight: int, squares: list[int]) 
 def _unload_choices(state: State, seat: int, knight: int, picked: tuple[str, ...]) -> Choices:
     spec = _unload_spec(state, seat, knight)
     if spec is None:
-        return Choices("That choice is not available")
+        return Choices(NOT_AVAILABLE)
     empties, counts, corner = spec
     left, free, placements = list(counts), list(empties), []
     for i in range(0, len(picked), 2):
         letter = picked[i]
         if letter not in CARRIED_BY_LETTER or not left["KRBP".index(letter)]:
-            return Choices("That choice is not available")
+            return Choices(NOT_AVAILABLE)
         if i + 1 < len(picked):
             try:
                 sq = _square(picked[i + 1])
             except MoveSyntaxError:
-                return Choices("That choice is not available")
+                return Choices(NOT_AVAILABLE)
             if sq not in free or letter == "P" and ROW[corner][sq] == 7:
-                return Choices("That choice is not available")
+                return Choices(NOT_AVAILABLE)
             free.remove(sq)
             left["KRBP".index(letter)] -= 1
             placements.append((sq, letter))
     if len(picked) % 2:  # a piece chosen: where does it go?
         letter = picked[-1]
         spots = [sq for sq in free if letter != "P" or ROW[corner][sq] != 7]
-        return Choices(f"Place the {PIECE_NAME[CARRIED_BY_LETTER[letter]].lower()} where?",
+        return Choices(Text("Place the {piece} where?", piece=PIECE_WORD[CARRIED_BY_LETTER[letter]]),
                        [PickerOption(NAMES[sq], NAMES[sq]) for sq in spots])
     move = str(Unload(knight, tuple(sorted(placements)))) if placements else None
     options = [
         PickerOption(PIECE_NAME[CARRIED_BY_LETTER[letter]], letter) for k, letter in enumerate("KRBP")
         if left[k] and any(letter != "P" or ROW[corner][sq] != 7 for sq in free)
     ]
-    prompt = "Unload which piece?" if not placements else "Unload another piece, or confirm"
+    prompt = Text("Unload which piece?") if not placements else Text("Unload another piece, or confirm")
     return Choices(prompt, options, move)

@@ -37,7 +37,7 @@ class MycenaePolicy(Policy):
     determinisations = 16
     normal_iterations = 380
     hard_iterations = 1700
-    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    # Work per move (units of about one engine call), from this game's slowest positions (benchmarks/computer.py).
     easy_work = 900
     normal_work = 9000
     hard_work = 36000

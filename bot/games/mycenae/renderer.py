@@ -51,7 +51,8 @@ from renderers.common import (
     palette_reference,
     paste_centred,
     player_names_for,
-    plural,
+    N_,
+    say,
     short_name,
     square_name,
     status_line,
@@ -60,7 +61,7 @@ from renderers.common import (
     tint_squares,
     tinted,
 )
-from renderers.png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
@@ -339,9 +340,9 @@ def area_box(grid: Grid, corner: int) -> tuple[int, int, int, int]:
 
 
 @lru_cache(maxsize=16)
-def board_layer(corners: tuple[int, ...], turns: int) -> Image.Image:
+def board_layer(corners: tuple[int, ...], turns: int, legend: tuple[str, ...] = ()) -> Image.Image:
     """Everything that never changes in a match: squares, coordinates on every edge, each seated army's emblem
-    beside its board corner, the empty caption band."""
+    beside its board corner, the empty caption band and its legend (`legend`: its words, see legend_words)."""
     grid = grid_for(turns)
     img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + CAPTION_HEIGHT)
     draw = ImageDraw.Draw(img)
@@ -351,7 +352,7 @@ def board_layer(corners: tuple[int, ...], turns: int) -> Image.Image:
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=square_colour(f, r))
     draw.rectangle((grid.left - 2, grid.top - 2, grid.right + 1, grid.bottom + 1), outline=(18, 20, 24), width=2)
     _draw_coordinates(draw, grid)
-    img.paste(legend_image(img.width, corners[:1]), (0, img.height - LEGEND_ROW - 4))
+    img.paste(legend_image(img.width, corners[:1], legend or legend_words()), (0, img.height - LEGEND_ROW - 4))
     for corner in corners:
         f, r = FRAMES[corner][0]
         x0, y0, x1, y1 = grid.box(f, r)
@@ -435,11 +436,16 @@ def visible_cargo(view: dict, square: str) -> list[dict]:
 # --- render ---------------------------------------------------------------------------------------------------
 
 
+def _seated(view: dict) -> tuple[int, ...]:
+    """The corners with a player, in board order: with the turn of the board, what the layer depends on."""
+    return tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
+
+
 def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
     """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
     grid = grid_for(turns_for(view))
-    seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
-    img = board_layer(seated, grid.turns).copy()
+    seated = _seated(view)
+    img = board_layer(seated, grid.turns, legend_words()).copy()
     _highlight_last_move(img, grid, view)
     _frame_start_areas(img, grid, seated)
     corners = [corner_index(view, s) for s in range(view["num_players"])]
@@ -459,20 +465,13 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of a Mycenae view. player_names: display names per seat (default: the corners, a1 h8 ...)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 # The palette depends only on the layer (the seated corners and the turn of the board), never on a position: a
 # public picture's bytes cannot depend on anybody's cargo through it.
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    seated = tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
-    return board_palette(seated).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(_seated(view)))
+render = palette_render(compose)  # the PNG of a Mycenae view (default player names: the corners, a1 h8 ...)
 
 
 @built_once(maxsize=8)
@@ -533,7 +532,8 @@ def _caption_samples(width: int, seated: tuple[int, ...]) -> Image.Image:
     img = new_canvas(width, len(tags) * (BADGE_HEIGHT + 8) + 170 + LEGEND_ROW)
     for row, (tag, colour) in enumerate(tags):
         for i, corner in enumerate(seated):
-            badge = Badge(slot, corner, "Sample Player", i == 0, tag, colour, "a1 · Mycenae", "a1", tag == "OUT")
+            badge = Badge(slot, corner, "Sample Player", " (you)" if i == 0 else "", tag, tag, colour, "a1 · Mycenae",
+                          "a1", tag == "OUT")
             img.paste(badge_image(badge), (_PAD + i * (slot + _PAD), row * (BADGE_HEIGHT + 8)))
     room = width - 2 * _PAD - 8
     top = len(tags) * (BADGE_HEIGHT + 8)
@@ -543,7 +543,7 @@ def _caption_samples(width: int, seated: tuple[int, ...]) -> Image.Image:
                         room), (_PAD, top + 60))
     img.paste(text_line("Secret setup: Sample Player, Sample Player and Sample Player still choosing cargo",
                         STATUS_SIZES, True, TEXT, room), (_PAD, top + 120))
-    img.paste(legend_image(width, (seated[0],)), (0, top + 170))
+    img.paste(legend_image(width, (seated[0],), legend_words()), (0, top + 170))
     return img
 
 
@@ -632,6 +632,9 @@ _PAD = 14
 BADGE_HEIGHT = 76
 
 
+BADGE_TAGS = (N_("WINNER"), N_("OUT"), N_("SETTING UP"), N_("READY"), N_("ASKED"), N_("TO MOVE"))  # said by say()
+
+
 def _badge_tag(view: dict, seat: int) -> tuple[str, RGB]:
     outcome = view.get("outcome")
     if outcome and seat in outcome["winners"]:
@@ -653,7 +656,8 @@ def _badge_tag(view: dict, seat: int) -> tuple[str, RGB]:
 def _badge_detail(view: dict, seat: int) -> str:
     """'a1 · Mycenae': the corner and the army (a count of pieces would have to leave out the carried ones, and
     counting them would tell how much a knight carries)."""
-    return f"{view['corners'][seat]} · {view['armies'][seat].capitalize()}"
+    army = say("Mycenae") if view["armies"][seat] == "mycenae" else say("Plain")
+    return f"{view['corners'][seat]} · {army}"
 
 
 @dataclass(frozen=True)
@@ -663,8 +667,9 @@ class Badge:
     width: int
     corner: int
     name: str
-    you: bool  # the viewer's own badge, in a private view
-    tag: str
+    you: str  # " (you)" in the picture's language on the viewer's own badge, in a private view; else ""
+    tag: str  # the state, as _badge_tag names it
+    tag_words: str  # the state as the picture says it
     tag_colour: RGB
     detail: str
     short_detail: str  # what a narrow badge shows instead
@@ -673,7 +678,9 @@ class Badge:
 
 def _badge(view: dict, seat: int, name: str, corner: int, width: int) -> Badge:
     tag, tag_colour = _badge_tag(view, seat)
-    return Badge(width, corner, name, view.get("viewer") == seat, tag, tag_colour, _badge_detail(view, seat), view["corners"][seat],
+    you = say(" (you)") if view.get("viewer") == seat else ""
+    return Badge(width, corner, name, you, tag, say(tag) if tag else "", tag_colour, _badge_detail(view, seat),
+                 view["corners"][seat],
                  seat in (view.get("out") or []))
 
 
@@ -692,16 +699,16 @@ def badge_image(badge: Badge) -> Image.Image:
         paste_centred(img, cross_sprite(SWATCH), centre)
     text_x = 20 + SWATCH
     right = badge.width - 10
-    you = " (you)" if badge.you else ""
+    you = badge.you
     # a little smaller before shortening: a four-player badge is narrow
     name_font = font(fitting_size(badge.name + you, right - text_x, (26, TEXT_MIN), bold=True), bold=True)
     name = fit_text(badge.name, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
     draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm")
     tag_font, detail_font = font(TEXT_MIN, bold=True), font(TEXT_MIN)
     x = text_x
-    if badge.tag:
-        draw.text((x, 56), badge.tag, font=tag_font, fill=badge.tag_colour, anchor="lm")
-        x += round(draw.textlength(badge.tag, font=tag_font)) + 8
+    if badge.tag_words:
+        draw.text((x, 56), badge.tag_words, font=tag_font, fill=badge.tag_colour, anchor="lm")
+        x += round(draw.textlength(badge.tag_words, font=tag_font)) + 8
     # a narrow badge says less rather than cut it: the corner alone, or nothing (its emblem shows the corner)
     detail = first_fitting((badge.detail, badge.short_detail, ""), right - x, detail_font)
     draw.text((x, 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
@@ -724,13 +731,14 @@ def _fitting_status(view: dict, names: Sequence[str], room: int) -> str:
     waiting = view["setup"]["waiting"]
     if view.get("outcome") or not waiting:
         return text
-    variants = (text, "Choosing cargo: " + ", ".join(names[s] for s in waiting),
-                f"Secret setup: {plural(len(waiting), 'player')} still choosing cargo")
+    players = say("1 player") if len(waiting) == 1 else say("{count} players", count=len(waiting))
+    variants = (text, say("Choosing cargo: {players}", players=", ".join(names[s] for s in waiting)),
+                say("Secret setup: {players} still choosing cargo", players=players))
     return first_fitting(variants, room, font(STATUS_SIZES[-1], bold=True))
 
 
 def _names_list(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else say("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def status(view: dict, names: Sequence[str]) -> str:
@@ -739,11 +747,11 @@ def status(view: dict, names: Sequence[str]) -> str:
     if view.get("outcome"):
         return status_line(view, names)
     if waiting:
-        return f"Secret setup: {_names_list([names[s] for s in waiting])} still choosing cargo"
+        return say("Secret setup: {players} still choosing cargo", players=_names_list([names[s] for s in waiting]))
     pending = view.get("pending")
     if pending:
-        return (f"{names[pending['asked']]} to answer {names[pending['requester']]}'s request to load into "
-                f"{pending['knight']}")
+        return say("{asked} to answer {requester}'s request to load into {knight}", asked=names[pending["asked"]],
+                   requester=names[pending["requester"]], knight=pending["knight"])
     return status_line(view, names)
 
 
@@ -751,28 +759,33 @@ def history(view: dict, names: Sequence[str]) -> str:
     """The last move in notation, with what it revealed: destroyed cargo, take-overs, a king lost in a knight."""
     pending = view.get("pending")
     if pending:
-        return f"Request: {pending['move']} — consent or refuse"
+        return say("Request: {move} — consent or refuse", move=pending["move"])
     move = view.get("last_move")
     if not move:
-        return "No move yet" if not view["setup"]["waiting"] else "The first move follows the setup"
-    parts = [f"Last: {move}"]
+        return say("No move yet") if not view["setup"]["waiting"] else say("The first move follows the setup")
     kind, squares = last_kind(view), view.get("last_squares") or []
     if kind == "burn":
-        parts[0] += f" (destroyed {len(squares)})"
-    elif kind == "consent" and squares:
-        parts[0] += f" to load {' '.join(squares)}"  # a load's squares: the knight, then the pieces
+        last = say("Last: {move} (destroyed {count})", move=move, count=len(squares))
+    elif kind == "consent" and squares:  # a load's squares: the knight, then the pieces
+        last = say("Last: {move} to load {squares}", move=move, squares=" ".join(squares))
     elif kind == "refuse" and view.get("refused"):
-        parts[0] += f" ({view['refused'][-1]})"
+        last = say("Last: {move} ({refused})", move=move, refused=view["refused"][-1])
+    else:
+        last = say("Last: {move}", move=move)
+    parts = [last]
     kings_lost = []
     for record in revealed_now(view):
         carried = " ".join(p["type"] for p in record["pieces"])
         if record["cause"] == "taken over":
-            parts.append(f"{record['square']} taken over" + (f", its cargo {carried} destroyed" if carried else ""))
+            parts.append(say("{square} taken over, its cargo {cargo} destroyed", square=record["square"], cargo=carried)
+                         if carried else say("{square} taken over", square=record["square"]))
         else:
-            parts.append(f"{record['square']} carried {carried or 'nothing'}")
+            parts.append(say("{square} carried {cargo}", square=record["square"], cargo=carried) if carried
+                         else say("{square} carried nothing", square=record["square"]))
         kings_lost += [p["owner"] for p in record["pieces"] if p["type"] == "K"]
     # a king destroyed inside a knight: its owner is out by this move (other knock-outs the view does not date)
-    parts += [f"{names[seat]} is out" for seat in sorted(set(kings_lost)) if seat in (view.get("out") or [])]
+    parts += [say("{player} is out", player=names[seat]) for seat in sorted(set(kings_lost))
+              if seat in (view.get("out") or [])]
     return " · ".join(parts)
 
 
@@ -797,16 +810,20 @@ HISTORY_SIZES = (26, TEXT_MIN)
 LEGEND_CHIP = ("P", 3)
 
 
+def legend_words() -> tuple[str, str, str]:
+    """The legend's words in the picture's language (a cached layer takes them as part of its key)."""
+    return say("3 pawns inside"), say("taken over"), say("asks consent")
+
+
 @lru_cache(maxsize=8)
-def legend_image(width: int, seated: tuple[int, ...]) -> Image.Image:
+def legend_image(width: int, seated: tuple[int, ...], words: tuple[str, ...]) -> Image.Image:
     """The caption's legend line, part of the board layer: a cargo chip (what a knight carries: only its owner sees it, and all see it when
     it is destroyed), the take-over flag and the request's question mark."""
     img = new_canvas(width, LEGEND_ROW)
     fnt = font(TEXT_MIN)
     x, middle = _PAD + 4, LEGEND_ROW // 2
-    entries = [(chip_sprite(*LEGEND_CHIP, seated[0]), "3 pawns inside"), (marker_sprite(MARKER, "flag"), "taken over"),
-               (marker_sprite(MARKER, "ask"), "asks consent")]
-    for sprite, words in entries:
+    sprites = (chip_sprite(*LEGEND_CHIP, seated[0]), marker_sprite(MARKER, "flag"), marker_sprite(MARKER, "ask"))
+    for sprite, words in zip(sprites, words):
         img.paste(sprite, (x, middle - sprite.height // 2), sprite)
         x += sprite.width + 8
         draw_text(img, (x, middle), words, fnt, TEXT_DIM, "lm")

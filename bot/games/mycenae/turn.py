@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from bot.engine.base import JSON, Event, IllegalMoveError, Outcome, event
+from bot.engine.text import Text, join
 from .board import (
     BISHOP,
     CARRIED_BY_LETTER,
@@ -17,7 +18,7 @@ from .board import (
     NAMES,
     NEIGHBOURS,
     PAWN,
-    PIECE_NAME,
+    PIECE_WORD,
     ROOK,
     ROW,
     piece,
@@ -28,6 +29,17 @@ from .state import State
 
 def _pieces_json(codes: Sequence[int]) -> list[JSON]:
     return [{"owner": c >> 3, "type": LETTER[c & 7]} for c in codes]
+
+
+
+def knockout_text(why: str, corner: str) -> Text:
+    """Why a player is out, as a sentence about her corner ("a8 lost the king")."""
+    texts = {
+        "lost the king": Text("{corner} lost the king", corner=corner),
+        "was reduced to a single unit": Text("{corner} was reduced to a single unit", corner=corner),
+        "had no legal action": Text("{corner} had no legal action", corner=corner),
+    }
+    return texts.get(why) or Text("{corner} {reason}", corner=corner, reason=why)
 
 
 class _Work:
@@ -149,7 +161,7 @@ class _Work:
         self.out[seat] = True
         self.out_order.append(seat)
         self.irreversible = True
-        self.knockouts.append(f"{self.seat_name(seat)} {why}")
+        self.knockouts.append(knockout_text(why, self.seat_name(seat)))
         self.events.append(event("out", seat=seat, corner=self.seat_name(seat), reason=why))
 
     def leave(self, seat: int, reason: str, in_setup: bool) -> None:
@@ -173,7 +185,7 @@ class _Work:
     def finish_by_knockout(self) -> None:
         active = self.active()
         winners = tuple(active[:1])
-        self.outcome = Outcome(winners, "; ".join(self.knockouts) or "last king standing")
+        self.outcome = Outcome(winners, join(self.knockouts) if self.knockouts else Text("last king standing"))
         self.events.append(event("game_over", winners=list(winners), reason=self.outcome.reason))
 
     def dispose(self, seat: int, why: str) -> None:
@@ -252,21 +264,21 @@ class _Work:
         seat, board = self.mover, self.board
         code = board[move.origin]
         if not code:
-            raise IllegalMoveError(f"There is no piece on {NAMES[move.origin]}")
+            raise IllegalMoveError(Text("There is no piece on {square}", square=NAMES[move.origin]))
         if code >> 3 != seat:
-            raise IllegalMoveError(f"{NAMES[move.origin]} is not your piece")
+            raise IllegalMoveError(Text("{square} is not your piece", square=NAMES[move.origin]))
         kind = code & 7
         targets = dict(_targets(board, move.origin, code, self.corners))
         if move.target not in targets:
             if kind == HORSE and board[move.target] and board[move.target] >> 3 != seat:
-                raise IllegalMoveError("A Mycenaean knight cannot capture")
-            raise IllegalMoveError(f"The {PIECE_NAME[kind].lower()} on {NAMES[move.origin]} cannot move to "
-                                   f"{NAMES[move.target]}")
+                raise IllegalMoveError(Text("A Mycenaean knight cannot capture"))
+            raise IllegalMoveError(Text("The {piece} on {square} cannot move to {target}", piece=PIECE_WORD[kind],
+                                        square=NAMES[move.origin], target=NAMES[move.target]))
         promotes = _promotes(code, move.target, self.corners)
         if promotes and not move.promotion:
-            raise IllegalMoveError("A pawn reaching the far edge promotes: add =R, =B or =N")
+            raise IllegalMoveError(Text("A pawn reaching the far edge promotes: add =R, =B or =N"))
         if move.promotion and not promotes:
-            raise IllegalMoveError("Only a pawn reaching its far edge promotes")
+            raise IllegalMoveError(Text("Only a pawn reaching its far edge promotes"))
         return PieceMove(move.origin, move.target, targets[move.target], move.promotion)
 
     def piece_move(self, move: PieceMove) -> str:
@@ -303,9 +315,11 @@ class _Work:
     def own_knight(self, sq: int, action: str) -> None:
         code = self.board[sq]
         if code & 7 != HORSE:
-            raise IllegalMoveError(f"There is no Mycenaean knight on {NAMES[sq]}")
+            raise IllegalMoveError(Text("There is no Mycenaean knight on {square}", square=NAMES[sq]))
         if code >> 3 != self.mover:
-            raise IllegalMoveError(f"Only its owner may {action} the knight on {NAMES[sq]}")
+            raise IllegalMoveError(Text("Only its owner may load the knight on {square}", square=NAMES[sq])
+                                   if action == "load" else
+                                   Text("Only its owner may burn the knight on {square}", square=NAMES[sq]))
 
     def check_load(self, move: Load) -> int | None:
         """Validate a load; returns the other player whose pieces it names (a request), or None."""
@@ -314,19 +328,20 @@ class _Work:
         for sq in move.squares:
             code = self.board[sq]
             if sq not in NEIGHBOURS[move.knight]:
-                raise IllegalMoveError(f"{NAMES[sq]} is not next to the knight on {NAMES[move.knight]}")
+                raise IllegalMoveError(Text("{square} is not next to the knight on {knight}", square=NAMES[sq],
+                                            knight=NAMES[move.knight]))
             if not code:
-                raise IllegalMoveError(f"There is no piece on {NAMES[sq]}")
+                raise IllegalMoveError(Text("There is no piece on {square}", square=NAMES[sq]))
             if code & 7 in (KNIGHT, HORSE):
-                raise IllegalMoveError("Knights cannot carry knights")
+                raise IllegalMoveError(Text("Knights cannot carry knights"))
             if code >> 3 != self.mover:
                 others.add(code >> 3)
         if not others:
             return None
         if len(others) > 1:
-            raise IllegalMoveError("A load may name the pieces of one other player only")
+            raise IllegalMoveError(Text("A load may name the pieces of one other player only"))
         if str(move) in self.refused:
-            raise IllegalMoveError("That request was refused this turn")
+            raise IllegalMoveError(Text("That request was refused this turn"))
         return others.pop()
 
     def load(self, move: Load) -> str:
@@ -360,32 +375,33 @@ class _Work:
     def check_unload(self, move: Unload) -> None:
         seat, knight = self.mover, move.knight
         if self.board[knight] & 7 != HORSE:
-            raise IllegalMoveError(f"There is no Mycenaean knight on {NAMES[knight]}")
+            raise IllegalMoveError(Text("There is no Mycenaean knight on {square}", square=NAMES[knight]))
         inside = self.cargo[knight]
         mine = [c for c in inside if c >> 3 == seat]
         if not mine:  # says nothing about another player's secret: only seat's own pieces count
-            raise IllegalMoveError(f"The knight on {NAMES[knight]} carries none of your pieces")
+            raise IllegalMoveError(Text("The knight on {square} carries none of your pieces", square=NAMES[knight]))
         for sq, letter in move.placements:
             if sq not in NEIGHBOURS[knight]:
-                raise IllegalMoveError(f"{NAMES[sq]} is not next to the knight on {NAMES[knight]}")
+                raise IllegalMoveError(Text("{square} is not next to the knight on {knight}", square=NAMES[sq],
+                                            knight=NAMES[knight]))
             if self.board[sq]:
-                raise IllegalMoveError(f"{NAMES[sq]} is not empty (unloading never captures)")
+                raise IllegalMoveError(Text("{square} is not empty (unloading never captures)", square=NAMES[sq]))
             if letter == "P" and ROW[self.corners[seat]][sq] == 7:
-                raise IllegalMoveError("A pawn may not be unloaded onto its promotion edge")
+                raise IllegalMoveError(Text("A pawn may not be unloaded onto its promotion edge"))
         left = list(mine)
         for _, letter in move.placements:
             code = piece(seat, CARRIED_BY_LETTER[letter])
             if code not in left:
-                raise IllegalMoveError(f"The knight on {NAMES[knight]} does not carry that many of your pieces "
-                                       f"of type {letter}")
+                raise IllegalMoveError(Text("The knight on {square} does not carry that many of your pieces of type "
+                                            "{letter}", square=NAMES[knight], letter=letter))
             left.remove(code)
 
     def check_burn(self, move: Burn) -> None:
         self.own_knight(move.knight, "burn")
         if not self.cargo[move.knight]:
-            raise IllegalMoveError("Only a knight that carries something can burn")
+            raise IllegalMoveError(Text("Only a knight that carries something can burn"))
         if _burn_kills_own_king(self, self.mover, move.knight):
-            raise IllegalMoveError("That burn would destroy your own king")
+            raise IllegalMoveError(Text("That burn would destroy your own king"))
 
     def burn(self, move: Burn) -> str:
         self.check_burn(move)

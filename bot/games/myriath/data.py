@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.engine.text import Text
+
 # Printed squares along each side; the channels cross in (BOARD_SQUARES - 1)² intersections, files a.. ranks 1..
 BOARD_SQUARES = 12
 
@@ -27,7 +29,7 @@ class TileKind:
     """
 
     key: str  # short id used in the picker and in views, e.g. "2AW"
-    name: str  # what a player reads, e.g. "L (2 segments) A·W"
+    name: str  # what a player reads, e.g. "L (2 segments) A·W" (a Text, so it can be translated)
     count: int  # tiles of this kind in each player's set
     segments: int = 4
     turns: str = ""
@@ -38,15 +40,15 @@ class TileKind:
 OCTAGON = "O"
 
 TILE_SET: tuple[TileKind, ...] = (
-    TileKind(OCTAGON, "octagon", 1, ring=True),
-    TileKind("1AA", "1 segment A·A", 5, segments=1, caps="AA"),
-    TileKind("1AW", "1 segment A·W", 3, segments=1, caps="AW"),
-    TileKind("1WW", "1 segment W·W", 2, segments=1, caps="WW"),
-    TileKind("2AA", "L (2 segments) A·A", 2, segments=2, turns="L", caps="AA"),
-    TileKind("2AW", "L (2 segments) A·W", 1, segments=2, turns="L", caps="AW"),
-    TileKind("2WW", "L (2 segments) W·W", 1, segments=2, turns="L", caps="WW"),
-    TileKind("3UAA", "U (3 segments) A·A", 2, segments=3, turns="LL", caps="AA"),
-    TileKind("3ZAA", "Z (3 segments) A·A", 2, segments=3, turns="LR", caps="AA"),
+    TileKind(OCTAGON, Text("octagon"), 1, ring=True),
+    TileKind("1AA", Text("1 segment A·A"), 5, segments=1, caps="AA"),
+    TileKind("1AW", Text("1 segment A·W"), 3, segments=1, caps="AW"),
+    TileKind("1WW", Text("1 segment W·W"), 2, segments=1, caps="WW"),
+    TileKind("2AA", Text("L (2 segments) A·A"), 2, segments=2, turns="L", caps="AA"),
+    TileKind("2AW", Text("L (2 segments) A·W"), 1, segments=2, turns="L", caps="AW"),
+    TileKind("2WW", Text("L (2 segments) W·W"), 1, segments=2, turns="L", caps="WW"),
+    TileKind("3UAA", Text("U (3 segments) A·A"), 2, segments=3, turns="LL", caps="AA"),
+    TileKind("3ZAA", Text("Z (3 segments) A·A"), 2, segments=3, turns="LR", caps="AA"),
 )
 
 # Seat colours: the Okabe–Ito palette, which stays distinguishable with every common colour-vision deficiency.

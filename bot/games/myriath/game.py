@@ -44,6 +44,7 @@ from bot.engine.base import (
     seeded_rng,
 )
 from bot.engine.grid import parse_square
+from bot.engine.text import Text, join
 from . import geometry as geo
 from .data import OCTAGON, PLAYING_AREA, SEAT_COLOURS, TILE_SET
 from .picker import picker_step
@@ -123,7 +124,7 @@ def _parse_point(text: str) -> int:
 
 def _cap(text: str) -> str:
     if text == "w":
-        raise MoveSyntaxError("a W cap needs its side: Wl (left) or Wr (right), seen from the end looking out")
+        raise MoveSyntaxError(Text("a W cap needs its side: Wl (left) or Wr (right), seen from the end looking out"))
     return "A" if text == "a" else "W" + text[1]
 
 
@@ -136,10 +137,9 @@ def parse_move(text: str) -> Move:
         return OctagonMove(_parse_point(m.group(1)))
     if m := _TILE_TEXT.fullmatch(lowered):
         return TileMove(_parse_point(m.group(1)), m.group(2).upper(), (_cap(m.group(3)), _cap(m.group(4))))
-    raise MoveSyntaxError(
-        f"'{text.strip()}' is not a move: write a tile as start, directions and caps (like c3NE:A.Wr), "
-        "the octagon as O@c3, or pass"
-    )
+    raise MoveSyntaxError(Text(
+        "'{text}' is not a move: write a tile as start, directions and caps (like c3NE:A.Wr), "
+        "the octagon as O@c3, or pass", text=text.strip()))
 
 
 def format_move(move: Move) -> str:
@@ -164,11 +164,12 @@ def _placement_id(move: TileMove | OctagonMove) -> int:
     if found is not None:
         return found
     if isinstance(move, OctagonMove):
-        raise IllegalMoveError(f"{written}: the ring around that square would leave the board")
+        raise IllegalMoveError(Text("{move}: the ring around that square would leave the board", move=written))
     problem = geo.path_problem(move.start, move.dirs)
     if problem:
-        raise IllegalMoveError(f"{written}: {problem}")
-    raise IllegalMoveError(f"{written}: no tile has that shape with those caps (see the tile set in /rules)")
+        raise IllegalMoveError(Text("{move}: {problem}", move=written, problem=problem))
+    raise IllegalMoveError(Text("{move}: no tile has that shape with those caps (see the tile set in /rules)",
+                                move=written))
 
 
 # --- state ---------------------------------------------------------------------------------------------------
@@ -353,26 +354,27 @@ def _check_placement(state: State, seat: int, pid: int, text: str) -> list[Conta
     pl = geo.catalogue().placements[pid]
     area = geo.area(state.num_players)
     if state.in_setup and not pl.ring:
-        raise IllegalMoveError("First place your octagon around a printed square, like O@e5")
+        raise IllegalMoveError(Text("First place your octagon around a printed square, like O@e5"))
     if not state.in_setup and pl.ring:
-        raise IllegalMoveError("Your octagon is already on the board")
+        raise IllegalMoveError(Text("Your octagon is already on the board"))
     if not area.fits(pl):
-        where = "ring around that square" if pl.ring else "tile"
-        raise IllegalMoveError(
-            f"{text}: the {where} does not fit in the {area.squares}×{area.squares} playing area "
-            f"of a {state.num_players}-player game"
-        )
+        if pl.ring:
+            raise IllegalMoveError(Text("{move}: the ring around that square does not fit in the {size}×{size} "
+                                        "playing area of a {players}-player game", move=text, size=area.squares,
+                                        players=state.num_players))
+        raise IllegalMoveError(Text("{move}: the tile does not fit in the {size}×{size} playing area of a "
+                                    "{players}-player game", move=text, size=area.squares, players=state.num_players))
     kind = geo.KINDS[pl.kind]
     if not state.supplies[seat][geo.KIND_KEYS.index(pl.kind)]:
-        raise IllegalMoveError(f"You have no {kind.name} tile left")
+        raise IllegalMoveError(Text("You have no {tile} tile left", tile=kind.name))
     if pl.mask & state.occupied:
         t = next(t for t in pl.triangles if state.occupied >> t & 1)
-        raise IllegalMoveError(f"{text} overlaps the tile at {geo.POINT_NAMES[t // 4]}")
+        raise IllegalMoveError(Text("{move} overlaps the tile at {point}", move=text, point=geo.POINT_NAMES[t // 4]))
     contacts = _contacts(state, pid)
     if not pl.ring and not any(
         c.new_end and state.tiles[c.other_tile].owner != seat for c in contacts
     ):
-        raise IllegalMoveError(f"{text}: one of the tile's ends must touch another player's tile")
+        raise IllegalMoveError(Text("{move}: one of the tile's ends must touch another player's tile", move=text))
     return contacts
 
 
@@ -417,17 +419,17 @@ def _place(state: State, seat: int, pid: int) -> tuple[State, list[Event]]:
 def _parse_for(state: State, seat: int, text: str) -> Move:
     parsed = parse_move(text)
     if state.over:
-        raise IllegalMoveError("The game is over")
+        raise IllegalMoveError(Text("The game is over"))
     if seat != state.to_move:
-        raise IllegalMoveError(f"It is not your turn: {SEAT_NAMES[state.to_move]} is to play")
+        raise IllegalMoveError(Text("It is not your turn: {side} is to play", side=Text(SEAT_NAMES[state.to_move])))
     return parsed
 
 
 def _check_pass(state: State, seat: int) -> None:
     possible = _legal_ids(state, seat)
     if possible:
-        raise IllegalMoveError(f"You cannot pass: {len(possible)} placements are possible (e.g. "
-                               f"{geo.catalogue().placements[possible[0]].notation})")
+        raise IllegalMoveError(Text("You cannot pass: {count} placements are possible (e.g. {move})",
+                                    count=len(possible), move=geo.catalogue().placements[possible[0]].notation))
 
 
 def _pass(state: State, seat: int) -> tuple[State, list[Event]]:
@@ -456,7 +458,8 @@ def _finish(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 def _leave(state: State, seat: int, reason: str) -> tuple[State, list[Event]]:
     """`seat` leaves: skipped from now on; her pass, if it is among the passes in a row, no longer counts."""
     if seat not in state.in_play:
-        raise IllegalMoveError("The game is over" if state.over else f"Seat {seat} is not in the game")
+        raise IllegalMoveError(Text("The game is over") if state.over else
+                               Text("Seat {seat} is not in the game", seat=seat))
     passes = state.passes
     if seat != state.to_move and seat in _recent_passers(state):
         passes -= 1
@@ -490,8 +493,8 @@ def _outcome(state: State) -> Outcome | None:
     best = max(state.scores[s] for s in staying)
     winners = tuple(s for s in staying if state.scores[s] == best)
     if len(winners) > 1:
-        return Outcome(winners, f"shared win on {points_text(best)} points")
-    return Outcome(winners, f"most points ({points_text(best)})")
+        return Outcome(winners, Text("shared win on {points} points", points=points_text(best)))
+    return Outcome(winners, Text("most points ({points})", points=points_text(best)))
 
 
 # --- view ----------------------------------------------------------------------------------------------------
@@ -750,19 +753,25 @@ class MyriathGame(Game):
         kind = ev["type"]
         if kind == "place":
             name = geo.KINDS[ev["kind"]].name
-            return f"{SEAT_NAMES[ev['seat']]} places {'her octagon' if ev['kind'] == OCTAGON else name} {ev['move']}"
+            side = Text(SEAT_NAMES[ev["seat"]])
+            if ev["kind"] == OCTAGON:
+                return Text("{side} places her octagon {move}", side=side, move=ev["move"])
+            return Text("{side} places {tile} {move}", side=side, tile=name, move=ev["move"])
         if kind == "score":
-            gains = [f"{SEAT_NAMES[s]} +{points_text(int(g * 2))}" for s, g in enumerate(ev["gains"]) if g]
-            return "Scores: " + ", ".join(gains)
+            gains = [join([Text(SEAT_NAMES[s]), f"+{points_text(int(g * 2))}"], " ")
+                     for s, g in enumerate(ev["gains"]) if g]
+            return Text("Scores: {gains}", gains=join(gains, ", "))
         if kind == "pass":
-            why = "has no tile left" if ev["empty_supply"] else "cannot place a tile"
-            return f"{SEAT_NAMES[ev['seat']]} {why} and passes"
+            if ev["empty_supply"]:
+                return Text("{side} has no tile left and passes", side=Text(SEAT_NAMES[ev["seat"]]))
+            return Text("{side} cannot place a tile and passes", side=Text(SEAT_NAMES[ev["seat"]]))
         if kind == "out":
-            return f"{SEAT_NAMES[ev['seat']]} leaves the game ({ev['reason']})"
+            return Text("{side} leaves the game ({reason})", side=Text(SEAT_NAMES[ev["seat"]]), reason=ev["reason"])
         if kind == "end":
-            names = " and ".join(SEAT_NAMES[s] for s in ev["winners"])
-            verb = "share the win" if len(ev["winners"]) > 1 else "wins"
-            return f"Game over: {names} {verb} ({ev['reason']})"
+            names = join([Text(SEAT_NAMES[s]) for s in ev["winners"]], " & ")
+            if len(ev["winners"]) > 1:
+                return Text("Game over: {sides} share the win ({reason})", sides=names, reason=ev["reason"])
+            return Text("Game over: {side} wins ({reason})", side=names, reason=ev["reason"])
         return None
 
     # --- the picker: tile kind -> start (file, rank when many) -> path and caps (path, caps when many) -------

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
+from bot.engine.text import Text
+
 from .data import BOARD_SQUARES, PLAYING_AREA, TILE_SET, TileKind
 
 # --- the grid ------------------------------------------------------------------------------------------------
@@ -149,15 +151,15 @@ def path_problem(start: int, dirs: str) -> str | None:
     points = path_points(start, dirs)
     for i in range(1, len(dirs)):
         a, b = SIDE_NAMES.index(dirs[i - 1]), SIDE_NAMES.index(dirs[i])
-        at = POINT_NAMES[points[i]] if points[i] is not None else "the edge"
+        at = POINT_NAMES[points[i]] if points[i] is not None else Text("the edge")
         if a == b:
-            return f"a tile never runs straight through an intersection (at {at})"
+            return Text("a tile never runs straight through an intersection (at {point})", point=at)
         if (a + 2) % 4 == b:
-            return f"a tile cannot turn back on itself (at {at})"
+            return Text("a tile cannot turn back on itself (at {point})", point=at)
     if None in points:
-        return "the path leaves the board"
+        return Text("the path leaves the board")
     if len(set(points)) < len(points):
-        return "the path crosses itself"
+        return Text("the path crosses itself")
     return None
 
 

@@ -26,7 +26,7 @@ class MyriathPolicy(Policy):
     easy_candidates = 80
     normal_iterations = 150
     hard_iterations = 520
-    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    # Work per move (units of about one engine call), from this game's slowest positions (benchmarks/computer.py).
     easy_work = 800
     normal_work = 8000
     hard_work = 32000

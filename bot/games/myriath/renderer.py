@@ -50,6 +50,7 @@ from renderers.common import (
     draw_caption,
     draw_text,
     first_fitting,
+    fit_text,
     font,
     history_line,
     new_canvas,
@@ -57,8 +58,9 @@ from renderers.common import (
     player_names_for,
     short_name,
     status_line,
+    say,
 )
-from renderers.png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, palette_colours, palette_render
 
 BOARD_SQUARES = 12  # printed squares per side (bot/games/myriath/data.py); the view says so too
 INTERSECTIONS = BOARD_SQUARES - 1
@@ -70,7 +72,6 @@ BOARD = BOARD_SQUARES * SQUARE + INTERSECTIONS * CHANNEL
 WIDTH = BOARD + 2 * MARGIN
 BADGE_TILE = 44  # the caption's swatch of a seat's tile
 LEGEND_ROW = 40  # under the caption: what the last placement's marks mean
-LEGEND = "½ point scored at each square corner with a disc (last tile: white band)"
 BADGE_ROW = 10 + BADGE_HEIGHT  # height of one more row of caption badges (common.draw_caption draws them at +10)
 
 # The board: light streets between darker printed blocks, so the channels where tiles lie read as the main thing.
@@ -174,8 +175,10 @@ def caption_height(num_players: int) -> int:
 
 
 @lru_cache(maxsize=4)
-def board_layer(num_players: int, first: int, last: int, first_square: int, last_square: int) -> Image.Image:
-    """Squares, channels, the greyed-out rest, faint diagonals in usable intersections, coordinates, caption band.
+def board_layer(num_players: int, first: int, last: int, first_square: int, last_square: int,
+                legend: str = "") -> Image.Image:
+    """Squares, channels, the greyed-out rest, faint diagonals in usable intersections, coordinates, caption band
+    and its legend (`legend`: its words in the picture's language, see layer_key).
 
     The live channels are those between usable intersections; the stubs running from the outermost usable
     intersections to the area's edge cannot hold a tile, so they are greyed like everything outside."""
@@ -195,16 +198,21 @@ def board_layer(num_players: int, first: int, last: int, first_square: int, last
             _paint_diagonals(draw, *point_box(f, r)[:2])
     draw.rectangle((MARGIN - 2, MARGIN - 2, MARGIN + BOARD + 1, MARGIN + BOARD + 1), outline=BOARD_EDGE, width=2)
     _draw_coordinates(draw, first, last)
-    _draw_legend(img, img.height - LEGEND_ROW)
+    _draw_legend(img, img.height - LEGEND_ROW, legend or legend_words())
     return img
 
 
-def _draw_legend(img: Image.Image, top: int) -> None:
+def legend_words() -> str:
+    return say("½ point scored at each square corner with a disc (last tile: white band)")
+
+
+def _draw_legend(img: Image.Image, top: int, words: str) -> None:
     """The caption's last line: what the last placement's marks mean."""
     disc = score_disc_sprite()
     x, middle = 20, top + LEGEND_ROW // 2
     img.paste(disc, (x, middle - disc.height // 2), disc)
-    draw_text(img, (x + disc.width + 8, middle), LEGEND, font(TEXT_MIN), TEXT_DIM, "lm")
+    draw_text(img, (x + disc.width + 8, middle), fit_text(words, font(TEXT_MIN), img.width - x - disc.width - 28),
+              font(TEXT_MIN), TEXT_DIM, "lm")
 
 
 def _paint_diagonals(draw: ImageDraw.ImageDraw, x0: int, y0: int) -> None:
@@ -348,11 +356,15 @@ def score_disc_sprite() -> Image.Image:
 # --- drawing a position ---------------------------------------------------------------------------------------
 
 
-def layer_key(view: dict) -> tuple[int, int, int, int, int]:
-    """board_layer's arguments for this view: the player count and its playing area."""
+LayerKey = tuple[int, int, int, int, int, str]
+
+
+def layer_key(view: dict) -> LayerKey:
+    """board_layer's arguments for this view: the player count, its playing area, and the legend's words (in the
+    picture's language: each language's layer is cached apart)."""
     first, last = area_of(view)
     area = view["area"]
-    return view["num_players"], first, last, area["first_square"], area["last_square"]
+    return view["num_players"], first, last, area["first_square"], area["last_square"], legend_words()
 
 
 def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
@@ -368,11 +380,6 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
         return img.crop((0, 0, img.width, MARGIN + BOARD + MARGIN))
     _draw_caption(img, MARGIN + BOARD + MARGIN, view, player_names_for(view, player_names))
     return img
-
-
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of a Myriath view. player_names: display names per seat (default: the view's colour names)."""
-    return palette_png(compose(view, player_names))
 
 
 # --- the same picture in palette indices ----------------------------------------------------------------------
@@ -406,8 +413,11 @@ def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Imag
     return img
 
 
+render = palette_render(compose)  # the PNG of a Myriath view (default player names: its colour names)
+
+
 @built_once(maxsize=8)
-def board_palette(key: tuple[int, int, int, int, int], colours: tuple[RGB, ...]) -> Palette:
+def board_palette(key: LayerKey, colours: tuple[RGB, ...]) -> Palette:
     """The flat colours a picture can have, exactly, then shades for the edges of the layer and of every sprite a
     picture can paste, for each seat and highlight, tiles of two seats meeting, a score disc on each ground, and
     captions with every kind of badge."""
@@ -433,7 +443,7 @@ def board_palette(key: tuple[int, int, int, int, int], colours: tuple[RGB, ...])
 
 
 @lru_cache(maxsize=4)
-def indexed_layer(key: tuple[int, int, int, int, int], palette: Palette) -> Image.Image:
+def indexed_layer(key: LayerKey, palette: Palette) -> Image.Image:
     return palette.map(board_layer(*key))
 
 
@@ -593,11 +603,12 @@ def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
     fits."""
     left = sum(view["supplies"][seat].values())
     score = view["scores_text"][seat]
-    passing = ["passed"] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
-    colour_name = [view["seat_names"][seat]] if view["seat_names"][seat] != name else []
-    variants = [colour_name + [f"{score} points"] + passing + [f"{left} tiles left"],
-                [f"{score} points"] + passing + [f"{left} tiles left"],
-                [f"{score} pts"] + passing + [f"{left} left"]]
+    passing = [say("passed")] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
+    colour_name = [say(view["seat_names"][seat])] if view["seat_names"][seat] != name else []
+    points, tiles = say("{score} points", score=score), say("{count} tiles left", count=left)
+    variants = [colour_name + [points] + passing + [tiles],
+                [points] + passing + [tiles],
+                [say("{score} pts", score=score)] + passing + [say("{count} left", count=left)]]
     room = badge_detail_room(WIDTH, badges_per_row(view["num_players"]), BADGE_TILE)
     return first_fitting([" · ".join(parts) for parts in variants], room, font(TEXT_MIN))
 
@@ -620,7 +631,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
     badges = [
         Badge(
             sprite=swatch_sprite(colours[seat], seat),
-            name=names[seat] + (" (you)" if view.get("viewer") == seat else ""),
+            name=say("{player} (you)", player=names[seat]) if view.get("viewer") == seat else names[seat],
             detail=_detail(view, seat, passed, names[seat]),
             active=seat in acting,
             winner=seat in winners,
@@ -637,7 +648,7 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
 def _status(view: dict, names: Sequence[str]) -> str:
     status = status_line(view, names)
     if view["phase"] == "setup" and status:
-        status += " · setup: an octagon each"
+        status += say(" · setup: an octagon each")
     return status
 
 

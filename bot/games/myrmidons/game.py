@@ -10,6 +10,7 @@ from bot.engine.base import (
     JSON, Choices, Event, GameInfo, IllegalMoveError, OptionSpec, Outcome, TwoSeatGame, event, seeded_rng,
 )
 from bot.engine.grid import DIRECTION_NAMES
+from bot.engine.text import Text
 from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, canonical_army
 from .board import (
     ARMY_CHOICES,
@@ -65,12 +66,13 @@ INFO = GameInfo(
     options=(
         OptionSpec(
             "army",
-            "standard: both use the default army; draft: each secretly picks 5 of the 19 types; "
-            "random: 5 types drawn at random, the same for both",
+            Text("standard: both use the default army; draft: each secretly picks 5 of the 19 types; "
+                 "random: 5 types drawn at random, the same for both"),
             "standard",
             ARMY_CHOICES,
         ),
-        OptionSpec("memory", "on: pieces revealed by a fight turn face down again after it", "off", MEMORY_CHOICES),
+        OptionSpec("memory", Text("on: pieces revealed by a fight turn face down again after it"), "off",
+                   MEMORY_CHOICES),
     ),
     seat_names=SEAT_NAMES,
 )
@@ -148,11 +150,11 @@ class MyrmidonsGame(TwoSeatGame):
     def _check(self, state: State, seat: int, parsed: Army | Deploy | Step | Order) -> tuple[tuple[int, int], ...]:
         """Raise IllegalMoveError unless `seat` may play `parsed` now; a move's or order's (from, to) items."""
         if state.outcome is not None:
-            raise IllegalMoveError("The game is over")
+            raise IllegalMoveError(Text("The game is over"))
         if seat not in self.to_act(state):
             if state.in_setup() and state.deployed(seat):
-                raise IllegalMoveError("Your deployment is final: wait for your opponent to deploy")
-            raise IllegalMoveError("It is not your turn")
+                raise IllegalMoveError(Text("Your deployment is final: wait for your opponent to deploy"))
+            raise IllegalMoveError(Text("It is not your turn"))
         if isinstance(parsed, Army):
             self._check_army(state, seat, parsed)
             return ()
@@ -160,7 +162,7 @@ class MyrmidonsGame(TwoSeatGame):
             self._check_deploy(state, seat, parsed)
             return ()
         if state.in_setup():
-            raise IllegalMoveError("Deploy your army first")
+            raise IllegalMoveError(Text("Deploy your army first"))
         if isinstance(parsed, Step):
             check_step(state, seat, parsed)
             return ((parsed.src, parsed.dst),)
@@ -169,29 +171,29 @@ class MyrmidonsGame(TwoSeatGame):
     @staticmethod
     def _check_army(state: State, seat: int, move: Army) -> None:
         if state.army_option != "draft" or not state.in_setup():
-            raise IllegalMoveError("Armies are only chosen at the start of a draft game")
+            raise IllegalMoveError(Text("Armies are only chosen at the start of a draft game"))
         if state.armies[seat] is not None:
-            raise IllegalMoveError("You have already chosen your army")
+            raise IllegalMoveError(Text("You have already chosen your army"))
         if COMMANDER_CODE in move.types:
-            raise IllegalMoveError("The Commander is always in your army: choose 5 other types")
+            raise IllegalMoveError(Text("The Commander is always in your army: choose 5 other types"))
         if len(set(move.types)) != len(move.types):
-            raise IllegalMoveError("Choose 5 different types")
+            raise IllegalMoveError(Text("Choose 5 different types"))
         if len(move.types) != ARMY_SIZE:
-            raise IllegalMoveError(f"Choose exactly {ARMY_SIZE} types (you chose {len(move.types)})")
+            raise IllegalMoveError(Text("Choose exactly {count} types (you chose {chosen})", count=ARMY_SIZE,
+                                        chosen=len(move.types)))
 
     @staticmethod
     def _check_deploy(state: State, seat: int, move: Deploy) -> None:
         if not state.in_setup():
-            raise IllegalMoveError("The armies are already deployed")
+            raise IllegalMoveError(Text("The armies are already deployed"))
         army = state.armies[seat]
         if army is None:
-            raise IllegalMoveError("Choose your army first (army followed by 5 types)")
+            raise IllegalMoveError(Text("Choose your army first (army followed by 5 types)"))
         expected = sorted((COMMANDER_CODE, *army))
         if sorted(move.codes) != expected:
-            raise IllegalMoveError(
-                f"Deploy each of your {PER_SEAT} pieces once, files a to f: "
-                f"{', '.join(expected)} (you wrote {', '.join(move.codes)})"
-            )
+            raise IllegalMoveError(Text(
+                "Deploy each of your {count} pieces once, files a to f: {expected} (you wrote {written})",
+                count=PER_SEAT, expected=", ".join(expected), written=", ".join(move.codes)))
 
     def _choose_army(self, state: State, seat: int, move: Army) -> tuple[State, list[Event]]:
         army = canonical_army(move.types)
@@ -439,25 +441,27 @@ class MyrmidonsGame(TwoSeatGame):
     def describe(self, ev: Event) -> str | None:
         kind = ev["type"]
         if kind == "army_chosen":
-            return f"{SEAT_NAMES[ev['seat']]} has chosen an army."
+            return Text("{side} has chosen an army.", side=Text(SEAT_NAMES[ev["seat"]]))
         if kind == "army":
-            return "Your army: " + ", ".join(f"{t['name']} {t['code']}" for t in ev["types"])
+            return Text("Your army: {types}", types=", ".join(f"{t['name']} {t['code']}" for t in ev["types"]))
         if kind == "deployed":
-            return f"{SEAT_NAMES[ev['seat']]} has deployed."
+            return Text("{side} has deployed.", side=Text(SEAT_NAMES[ev["seat"]]))
         if kind == "deploy":
-            return "You deployed " + ", ".join(f"{sq} {BY_CODE[c].name}" for sq, c in ev["squares"].items())
+            return Text("You deployed {pieces}",
+                        pieces=", ".join(f"{sq} {BY_CODE[c].name}" for sq, c in ev["squares"].items()))
         if kind == "start":
-            return f"Both armies stand ready. {SEAT_NAMES[ev['first']]} moves first."
+            return Text("Both armies stand ready. {side} moves first.", side=Text(SEAT_NAMES[ev["first"]]))
         if kind == "move":
-            return f"{SEAT_NAMES[ev['seat']]}: {ev['move']}"
+            return Text("{side}: {move}", side=Text(SEAT_NAMES[ev["seat"]]), move=ev["move"])
         if kind == "order":
-            return f"{SEAT_NAMES[ev['seat']]} gives an order: {ev['move']}"
+            return Text("{side} gives an order: {move}", side=Text(SEAT_NAMES[ev["seat"]]), move=ev["move"])
         if kind == "fight":
             return _fight_text(ev)
         if kind == "eliminate":
-            return f"{SEAT_NAMES[ev['owner']]}'s {ev['piece']} on {ev['square']} is eliminated."
+            return Text("{side}'s {piece} on {square} is eliminated.", side=Text(SEAT_NAMES[ev["owner"]]),
+                        piece=ev["piece"], square=ev["square"])
         if kind == "win":
-            return f"{ev['reason']}."
+            return Text("{reason}.", reason=ev["reason"])
         return None
 
     # --- picker ----------------------------------------------------------------------------------------------
@@ -473,17 +477,17 @@ class MyrmidonsGame(TwoSeatGame):
 
     def step_prompt(self, chosen: Sequence[str]) -> str:
         if not chosen:
-            return "Choose a myrmidon to move, or give an order"
+            return Text("Choose a myrmidon to move, or give an order")
         if chosen[0] == "order":
             if len(chosen) == 1:
-                return "Order: which direction?"
-            return "Add a participant and its distance (the Commander moves 1)"
-        return f"Move {chosen[0]} to"
+                return Text("Order: which direction?")
+            return Text("Add a participant and its distance (the Commander moves 1)")
+        return Text("Move {square} to", square=chosen[0])
 
     def choices(self, state: State, seat: int, chosen: Sequence[str] = ()) -> Choices:
         chosen = tuple(chosen)
         if seat not in self.to_act(state):
-            return Choices(prompt="It is not your turn")
+            return Choices(prompt=Text("It is not your turn"))
         if state.in_setup():
             if state.armies[seat] is None:
                 return _draft_choices(chosen)
@@ -506,11 +510,12 @@ def _cell_text(cell: JSON | None) -> str:
 
 def _fight_text(fight: JSON) -> str:
     a, d = fight["attacker"], fight["defender"]
-    outcome = "wins" if fight["result"] == "win" else f"is repelled to {fight['attacker_end']}"
-    return (
-        f"Fight on {fight['square']}: {a['id']} {a['name']} {a['code']} attacks "
-        f"{d['id']} {d['name']} {d['code']} and {outcome}."
-    )
+    attacker, defender = f"{a['id']} {a['name']} {a['code']}", f"{d['id']} {d['name']} {d['code']}"
+    if fight["result"] == "win":
+        return Text("Fight on {square}: {attacker} attacks {defender} and wins.", square=fight["square"],
+                    attacker=attacker, defender=defender)
+    return Text("Fight on {square}: {attacker} attacks {defender} and is repelled to {end}.", square=fight["square"],
+                attacker=attacker, defender=defender, end=fight["attacker_end"])
 
 
 GAME = MyrmidonsGame()

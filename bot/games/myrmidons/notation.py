@@ -7,6 +7,7 @@ from typing import Iterable, Sequence, Union
 
 from bot.engine.base import MoveSyntaxError
 from bot.engine.grid import DIRECTION_NAMES, parse_square
+from bot.engine.text import Text
 from .army import BY_CODE, canonical_army
 from .board import FILES, NAMES, RANKS, _index, front_key
 
@@ -67,23 +68,22 @@ def _square(text: str) -> int:
 def _pair(text: str) -> tuple[int, int]:
     parts = text.split("-")
     if len(parts) != 2:
-        raise MoveSyntaxError(f"'{text}' is not a move (write the two squares like c1-c4)")
+        raise MoveSyntaxError(Text("'{text}' is not a move (write the two squares like c1-c4)", text=text))
     return _square(parts[0]), _square(parts[1])
 
 
 def _code(text: str) -> str:
     code = text.strip().upper()
     if code not in BY_CODE:
-        raise MoveSyntaxError(
-            f"'{text.strip()}' is not a myrmidon type (write C for the Commander, or sword/shield/movement "
-            "adding up to 9, like 5/1/3)"
-        )
+        raise MoveSyntaxError(Text(
+            "'{text}' is not a myrmidon type (write C for the Commander, or sword/shield/movement "
+            "adding up to 9, like 5/1/3)", text=text.strip()))
     return code
 
 
 def _codes(text: str) -> tuple[str, ...]:
     if not text.strip():
-        raise MoveSyntaxError("list the pieces, separated by commas")
+        raise MoveSyntaxError(Text("list the pieces, separated by commas"))
     return tuple(_code(part) for part in text.split(","))
 
 
@@ -91,7 +91,7 @@ def parse_move(text: str) -> Move:
     """Parse any move of the game; raises MoveSyntaxError when the text is not one."""
     words = text.strip().split(None, 1)
     if not words:
-        raise MoveSyntaxError("Type a move, like c1-c4, or an order like order N c1-c2 b1-b3")
+        raise MoveSyntaxError(Text("Type a move, like c1-c4, or an order like order N c1-c2 b1-b3"))
     head, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
     if head == "deploy":
         return Deploy(_codes(rest))
@@ -100,12 +100,12 @@ def parse_move(text: str) -> Move:
     if head == "order":
         parts = rest.replace(",", " ").split()
         if not parts or parts[0].upper() not in DIRECTION_NAMES:
-            raise MoveSyntaxError("An order starts with a direction: N, NE, E, SE, S, SW, W or NW")
+            raise MoveSyntaxError(Text("An order starts with a direction: N, NE, E, SE, S, SW, W or NW"))
         if len(parts) < 2:
-            raise MoveSyntaxError("An order lists its participants' moves, like order N c1-c2 b1-b4")
+            raise MoveSyntaxError(Text("An order lists its participants' moves, like order N c1-c2 b1-b4"))
         return Order(DIRECTION_NAMES.index(parts[0].upper()), tuple(_pair(p) for p in parts[1:]))
     if len(words) > 1:
-        raise MoveSyntaxError(f"'{text.strip()}' is not a move (a move looks like c1-c4)")
+        raise MoveSyntaxError(Text("'{text}' is not a move (a move looks like c1-c4)", text=text.strip()))
     return Step(*_pair(words[0]))
 
 

@@ -120,7 +120,7 @@ class MyrmidonsPolicy(Policy):
     exploration = 0.35
     normal_iterations = 1000
     hard_iterations = 4300
-    # Work per move (units of about one engine call), from this game's slowest positions (bench.py).
+    # Work per move (units of about one engine call), from this game's slowest positions (benchmarks/computer.py).
     easy_work = 450
     normal_work = 6000
     hard_work = 22000

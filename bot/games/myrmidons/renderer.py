@@ -38,8 +38,8 @@ from renderers.common import (
     blend,
     caption_samples,
     cross_squares,
-    draw_caption,
     draw_coordinates,
+    draw_player_caption,
     draw_squares,
     draw_text,
     fit_text,
@@ -51,9 +51,7 @@ from renderers.common import (
     outline_squares,
     palette_reference,
     paste_centred,
-    player_badges,
     player_names_for,
-    plural,
     short_name,
     square_name,
     status_line,
@@ -62,8 +60,9 @@ from renderers.common import (
     tint_squares,
     wrap_text,
     tinted,
+    say,
 )
-from renderers.png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -322,9 +321,10 @@ def _tray_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], ...]:
 
 
 @lru_cache(maxsize=8)
-def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bool) -> Image.Image:
-    """Everything that never changes in a match: squares, home ranks, coordinates, the tray's panels and legend,
-    the empty caption band."""
+def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bool,
+                legend: tuple[str, ...] = ()) -> Image.Image:
+    """Everything that never changes in a match: squares, home ranks, coordinates, the tray's panels and legend
+    (`legend`: its words, see legend_words), the empty caption band."""
     grid = grid_for(files, ranks, flipped)
     img = new_canvas(grid.right + MARGIN + TRAY_WIDTH, grid.bottom + MARGIN + CAPTION_HEIGHT)
     draw_squares(img, grid, lambda f, r: square_colour(f, r, home_ranks))
@@ -332,18 +332,24 @@ def board_layer(files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bo
     draw = ImageDraw.Draw(img)
     for box in _tray_boxes(grid):
         draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    _draw_legend(img, _tray_boxes(grid)[1])
+    _draw_legend(img, _tray_boxes(grid)[1], legend or legend_words())
     return img
 
 
-def _draw_legend(img: Image.Image, box: tuple[int, int, int, int]) -> None:
+def legend_words() -> tuple[str, str, str]:
+    """The legend's words in the picture's language (the cached layer takes them as part of its key)."""
+    return say("sword (left)"), say("shield (middle)"), say("move (right)")
+
+
+def _draw_legend(img: Image.Image, box: tuple[int, int, int, int], words: Sequence[str]) -> None:
     """The three icons with their words, one a row, in the order a tile shows its values (left to right)."""
     draw = ImageDraw.Draw(img)
     x0, y0, x1, _ = box
-    for i, word in enumerate(("sword (left)", "shield (middle)", "move (right)")):
+    for i, word in enumerate(words):
         y = y0 + 20 + 28 * i
         paste_centred(img, icon_sprite(24, i), (x0 + 26, y))
-        draw.text((x0 + 48, y), word, font=font(TEXT_MIN), fill=TEXT_DIM, anchor="lm")
+        draw.text((x0 + 48, y), fit_text(word, font(TEXT_MIN), x1 - x0 - 54), font=font(TEXT_MIN), fill=TEXT_DIM,
+                  anchor="lm")
     draw.line((x0 + 12, y0 + LEGEND_HEIGHT, x1 - 12, y0 + LEGEND_HEIGHT), fill=blend(PANEL, TEXT_DIM, 0.3), width=1)
 
 
@@ -354,7 +360,7 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     """The picture as an image; board_only leaves out the caption and the tray (the /rules diagram)."""
     files, ranks = view["files"], view["ranks"]
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, tuple(view["home_ranks"]), grid.flipped).copy()
+    img = board_layer(files, ranks, tuple(view["home_ranks"]), grid.flipped, legend_words()).copy()
     action = view.get("last_action")
     if action:
         _highlight_action(img, grid, action)
@@ -375,20 +381,13 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
-def render(view: dict, *, player_names: Sequence[str] | None = None) -> bytes:
-    """The PNG of a Myrmidons view. player_names: display names per seat (default: the view's seat names)."""
-    return palette_png(compose(view, player_names))
-
-
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 # The palette depends only on the board's size and home ranks, never on a position or on hidden values: a public
 # picture's bytes cannot depend on a secret through it.
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of its layer's palette (choosing a palette per picture took ~1.8 ms)."""
-    key = (view["files"], view["ranks"], tuple(view["home_ranks"]))
-    return board_palette(*key).map(draw(view, player_names))
+compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_ranks"])))
+render = palette_render(compose)  # the PNG of a Myrmidons view
 
 
 SAMPLE_VALUES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (0, 1, 4))  # every digit a tile can show
@@ -505,7 +504,8 @@ def _draw_tray(img: Image.Image, grid: Grid, view: dict, names: Sequence[str]) -
     elif view.get("last_action") and view["last_action"]["fights"]:
         _draw_fights(img, inner, view["last_action"]["fights"])
     else:
-        _draw_note(img, inner, "No fight", "on the last move" if view.get("last_action") else "yet")
+        _draw_note(img, inner, say("No fight"),
+                   say("on the last move") if view.get("last_action") else say("yet"))
 
 
 def _tile_grid(img: Image.Image, x0: int, y0: int, sprites: Iterable[Image.Image], limit: int) -> None:
@@ -527,7 +527,9 @@ def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict]
     """A side's eliminated pieces as small tiles, with values where the view knows them."""
     room = box[2] - box[0] - 24 - text_width(str(count), font(26, bold=True)) - 8
     title_font = font(TEXT_MIN)
-    _panel_title(img, box, fit_text(name, title_font, room - text_width(" lost", title_font)) + " lost", str(count))
+    suffix = say("{player} lost", player="")
+    name = fit_text(name, title_font, room - text_width(suffix, title_font))
+    _panel_title(img, box, say("{player} lost", player=name), str(count))
     sprites = [piece_sprite(MINI, p) for p in pieces]
     sprites += [tile_sprite(MINI, seat, None)] * (count - len(sprites))  # in case the view lists fewer
     _tile_grid(img, box[0], box[1] + 44, sprites, 6)
@@ -536,7 +538,7 @@ def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict]
 def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
     """Each fight of the last action: square, attacker, result marker, defender."""
     x0, y0, x1, y1 = box
-    _panel_title(img, (x0, y0 + 2, x1, y1), "Last fight" if len(fights) == 1 else "Last fights")
+    _panel_title(img, (x0, y0 + 2, x1, y1), say("Last fight") if len(fights) == 1 else say("Last fights"))
     row_h = MINI + 12
     rows = max(1, (y1 - y0 - 50) // row_h)
     for i, fight in enumerate(fights[:rows]):
@@ -548,11 +550,14 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
         won = fight["result"] == "win"
         marker = marker_sprite(30, won)
         paste_centred(img, marker, (x0 + ATTACKER_X + MINI + 31, mid - 9))
-        draw_text(img, (x0 + ATTACKER_X + MINI + 31, mid + 20), "won" if won else "held", font(TEXT_MIN), TEXT_DIM, "mm")
+        draw_text(img, (x0 + ATTACKER_X + MINI + 31, mid + 20), say("won") if won else say("held"),
+                  font(TEXT_MIN), TEXT_DIM, "mm")
         defender = piece_sprite(MINI, fight["defender"])
         img.paste(defender, (x1 - 10 - MINI, top), defender)
     if len(fights) > rows:
-        draw_text(img, (x0 + 12, y1 - 16), f"+{plural(len(fights) - rows, 'more fight')}", font(TEXT_MIN), TEXT_DIM,
+        more = len(fights) - rows
+        draw_text(img, (x0 + 12, y1 - 16), say("+1 more fight") if more == 1 else
+                                               say("+{count} more fights", count=more), font(TEXT_MIN), TEXT_DIM,
                   "lm")
 
 
@@ -561,16 +566,16 @@ def _draw_setup_panel(img: Image.Image, box, view: dict) -> None:
     undeployed = view.get("undeployed") or []
     viewer = view.get("viewer")
     if undeployed:
-        _panel_title(img, (box[0], box[1] + 2, box[2], box[3]), "To deploy", str(len(undeployed)))
+        _panel_title(img, (box[0], box[1] + 2, box[2], box[3]), say("To deploy"), str(len(undeployed)))
         _tile_grid(img, box[0], box[1] + 48, (tile_sprite(MINI, viewer, _values(t), t["code"] == "C")
                                               for t in undeployed), 6)
         return
     if viewer is not None and not view["setup"][viewer]["army_chosen"]:
-        _draw_note(img, box, "Choose your army", "5 of the 19 types")
+        _draw_note(img, box, say("Choose your army"), say("5 of the 19 types"))
     elif viewer is not None and view["setup"][viewer]["deployed"]:
-        _draw_note(img, box, "Deployed", "waiting for the other side")
+        _draw_note(img, box, say("Deployed"), say("waiting for the other side"))
     else:
-        _draw_note(img, box, "Secret deployment", "values show only in fights")
+        _draw_note(img, box, say("Secret deployment"), say("values show only in fights"))
 
 
 def _values(piece_type: dict) -> tuple[int, int, int]:
@@ -593,14 +598,14 @@ def _draw_note(img: Image.Image, box, head: str, tail: str) -> None:
 
 def _seat_setup_word(status: dict) -> str:
     if status["deployed"]:
-        return "ready"
-    return "deploying" if status["army_chosen"] else "choosing an army"
+        return say("ready")
+    return say("deploying") if status["army_chosen"] else say("choosing an army")
 
 
 def _status(view: dict, names: Sequence[str]) -> str:
     if view["phase"] == "setup":
-        return "Setup — " + " · ".join(f"{short_name(names[s])} {_seat_setup_word(st)}"
-                                       for s, st in enumerate(view["setup"]))
+        return say("Setup — {players}", players=" · ".join(f"{short_name(names[s])} {_seat_setup_word(st)}"
+                                                               for s, st in enumerate(view["setup"])))
     return status_line(view, names)
 
 
@@ -608,13 +613,12 @@ def _counts(view: dict, seat: int) -> str:
     if view["phase"] == "setup":
         return _seat_setup_word(view["setup"][seat])
     on_board = sum(1 for cell in view["cells"].values() if cell["owner"] == seat)
-    return f"{on_board} on board · {view['eliminated'][seat]} lost"
+    return say("{count} on board · {lost} lost", count=on_board, lost=view["eliminated"][seat])
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) -> None:
-    badges = player_badges(view, names, sprite=lambda seat: tile_sprite(BADGE_TILE, seat, None),
-                           counts=lambda seat: _counts(view, seat))
-    draw_caption(img, top, badges, _status(view, names), _history(view))
+    draw_player_caption(img, top, view, names, sprite=lambda seat: tile_sprite(BADGE_TILE, seat, None),
+                        counts=lambda seat: _counts(view, seat), history=_history(view), status=_status(view, names))
 
 
 def _history(view: dict) -> str:

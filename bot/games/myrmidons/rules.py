@@ -10,6 +10,7 @@ from typing import Sequence
 
 from bot.engine.base import JSON, IllegalMoveError, Outcome
 from bot.engine.grid import DIRECTION_NAMES
+from bot.engine.text import Text
 from .army import ARMY_SIZE, COMMANDER_CODE, TYPE_CODES
 from .board import (
     EMPTY,
@@ -33,13 +34,13 @@ def _blocked(board: Sequence[int], seat: int, src: int, direction: int, distance
     """Why a piece of `seat` on `src` cannot go `distance` squares along `direction` on `board`, or None."""
     ray = RAYS[src][direction]
     if distance > len(ray):
-        return f"{NAMES[src]} would leave the board"
+        return Text("{square} would leave the board", square=NAMES[src])
     for sq in ray[: distance - 1]:
         if board[sq] != EMPTY:
-            return f"the way from {NAMES[src]} is blocked at {NAMES[sq]} (no jumping)"
+            return Text("the way from {src} is blocked at {square} (no jumping)", src=NAMES[src], square=NAMES[sq])
     target = board[ray[distance - 1]]
     if target != EMPTY and owner_of(target) == seat:
-        return f"{NAMES[ray[distance - 1]]} holds one of your own pieces"
+        return Text("{square} holds one of your own pieces", square=NAMES[ray[distance - 1]])
     return None
 
 
@@ -139,17 +140,18 @@ def draft_moves() -> tuple[str, ...]:
 def check_step(state: State, seat: int, move: Step) -> None:
     index = state.board[move.src]
     if index == EMPTY or owner_of(index) != seat:
-        raise IllegalMoveError(f"{NAMES[move.src]} is not your piece")
+        raise IllegalMoveError(Text("{square} is not your piece", square=NAMES[move.src]))
     line = LINE_TO.get((move.src, move.dst))
     if line is None:
-        raise IllegalMoveError(f"{move} is not a straight line (move orthogonally or diagonally)")
+        raise IllegalMoveError(Text("{move} is not a straight line (move orthogonally or diagonally)", move=str(move)))
     direction, distance = line
     piece = state.pieces[index]
     if distance > piece.kind.move:
-        raise IllegalMoveError(f"your {piece.kind.name} on {NAMES[move.src]} moves at most {piece.kind.move}")
+        raise IllegalMoveError(Text("your {piece} on {square} moves at most {count}", piece=piece.kind.name,
+                                    square=NAMES[move.src], count=piece.kind.move))
     problem = _blocked(state.board, seat, move.src, direction, distance)
     if problem:
-        raise IllegalMoveError(f"{move}: {problem}")
+        raise IllegalMoveError(Text("{move}: {problem}", move=str(move), problem=problem))
 
 
 def check_order(state: State, seat: int, move: Order) -> tuple[tuple[int, int], ...]:
@@ -158,32 +160,35 @@ def check_order(state: State, seat: int, move: Order) -> tuple[tuple[int, int], 
     commander_sq = state.squares[commander] if commander != EMPTY else EMPTY
     sources = [src for src, _ in move.items]
     if len(set(sources)) != len(sources):
-        raise IllegalMoveError("each myrmidon may appear only once in an order")
+        raise IllegalMoveError(Text("each myrmidon may appear only once in an order"))
     for src in sources:
         if state.board[src] == EMPTY or owner_of(state.board[src]) != seat:
-            raise IllegalMoveError(f"{NAMES[src]} is not your piece")
+            raise IllegalMoveError(Text("{square} is not your piece", square=NAMES[src]))
     if commander_sq not in sources:
-        raise IllegalMoveError("an order must include your Commander")
+        raise IllegalMoveError(Text("an order must include your Commander"))
     if len(sources) < 2:
-        raise IllegalMoveError("an order needs your Commander and at least one other myrmidon next to it")
+        raise IllegalMoveError(Text("an order needs your Commander and at least one other myrmidon next to it"))
     name = DIRECTION_NAMES[move.direction]
     for src, dst in move.items:
         if src != commander_sq and src not in NEIGHBOURS[commander_sq]:
-            raise IllegalMoveError(f"{NAMES[src]} is not next to your Commander")
+            raise IllegalMoveError(Text("{square} is not next to your Commander", square=NAMES[src]))
         line = LINE_TO.get((src, dst))
         if line is None or line[0] != move.direction:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]} does not go {name}")
+            raise IllegalMoveError(Text("{move} does not go {direction}", move=f"{NAMES[src]}-{NAMES[dst]}",
+                                        direction=name))
         if src == commander_sq and line[1] != 1:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: in an order the Commander moves exactly 1 square")
+            raise IllegalMoveError(Text("{move}: in an order the Commander moves exactly 1 square",
+                                        move=f"{NAMES[src]}-{NAMES[dst]}"))
         kind = state.pieces[state.board[src]].kind
         if line[1] > kind.move:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: your {kind.name} moves at most {kind.move}")
+            raise IllegalMoveError(Text("{move}: your {piece} moves at most {count}", move=f"{NAMES[src]}-{NAMES[dst]}",
+                                        piece=kind.name, count=kind.move))
     board = list(state.board)
     items = move.front_to_back()
     for src, dst in items:
         problem = _blocked(board, seat, src, move.direction, LINE_TO[(src, dst)][1])
         if problem:
-            raise IllegalMoveError(f"{NAMES[src]}-{NAMES[dst]}: {problem}")
+            raise IllegalMoveError(Text("{move}: {problem}", move=f"{NAMES[src]}-{NAMES[dst]}", problem=problem))
         board[dst], board[src] = board[src], EMPTY
     return items
 
@@ -277,9 +282,10 @@ def _piece_values(piece: Piece) -> JSON:
 def winner_after_action(state: State, seat: int, eliminated: Sequence[int]) -> Outcome | None:
     enemy = 1 - seat
     if any(state.pieces[i].kind.is_commander for i in eliminated):
-        return Outcome((seat,), f"{SEAT_NAMES[seat]} eliminated the enemy Commander")
+        return Outcome((seat,), Text("{side} eliminated the enemy Commander", side=Text(SEAT_NAMES[seat])))
     if eliminated and state.losses(enemy) >= LOSING_LOSSES:
-        return Outcome((seat,), f"{SEAT_NAMES[seat]} eliminated {LOSING_LOSSES} enemy pieces")
+        return Outcome((seat,), Text("{side} eliminated {count} enemy pieces", side=Text(SEAT_NAMES[seat]),
+                                     count=LOSING_LOSSES))
     return None
 
 
@@ -287,7 +293,7 @@ def start_of_turn(state: State, seat: int) -> Outcome | None:
     """Checked before `seat` acts: a piece on the enemy home rank wins; having no action loses."""
     goal = HOME_SQUARES[1 - seat]
     if any(state.board[sq] != EMPTY and owner_of(state.board[sq]) == seat for sq in goal):
-        return Outcome((seat,), f"{SEAT_NAMES[seat]} holds the enemy home rank")
+        return Outcome((seat,), Text("{side} holds the enemy home rank", side=Text(SEAT_NAMES[seat])))
     if not has_an_action(state, seat):
-        return Outcome((1 - seat,), f"{SEAT_NAMES[seat]} has no legal action")
+        return Outcome((1 - seat,), Text("{side} has no legal action", side=Text(SEAT_NAMES[seat])))
     return None

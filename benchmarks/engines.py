@@ -1,7 +1,7 @@
 """Engine benchmark: `legal_moves`, `apply` and the first picker step over positions from seeded random games.
 
-    python -m bot.games.bench                 # every game, every player count
-    python -m bot.games.bench mycenae --games 20
+    python -m benchmarks.engines                 # every game, every player count
+    python -m benchmarks.engines mycenae --games 20
 
 Prints a Markdown table for the README. Times are per call, in milliseconds, in two kinds:
 
@@ -16,16 +16,16 @@ Mycenae also gets one line for its worst case, a knight carrying all seven piece
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
 from typing import Callable
 
 from bot.engine.base import Game
 from bot.engine.playout import random_plies
+from bot.games.mycenae import position as mycenae_position
+from bot.games.registry import GAMES, get_game
 
-from .mycenae import position as mycenae_position
-from .registry import GAMES, get_game
+from .stats import percentile
 
 CALLS = ("legal_moves", "apply", "first_step")
 
@@ -57,12 +57,6 @@ def _cold_ms(game: Game, fn: Callable[[], object]) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def _p99(values: list[float]) -> float:
-    """Nearest-rank 99th percentile."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
-
-
 def bench_game(key: str, num_players: int, games: int, sample_every: int) -> dict[str, float]:
     game = get_game(key)
     warm: dict[str, list[float]] = {name: [] for name in CALLS}
@@ -85,7 +79,7 @@ def bench_game(key: str, num_players: int, games: int, sample_every: int) -> dic
     for name in CALLS:
         result[f"{name}_warm"] = statistics.median(warm[name])
         result[f"{name}_cold"] = statistics.median(cold[name])
-        result[f"{name}_cold_p99"] = _p99(cold[name])
+        result[f"{name}_cold_p99"] = percentile(cold[name], 99)
         result[f"{name}_cold_max"] = max(cold[name])
     return result
 
@@ -109,7 +103,7 @@ def bench_full_knight(repeat: int = 20) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.games.bench")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.engines")
     parser.add_argument("games", nargs="*", default=list(GAMES))
     parser.add_argument("--games", dest="count", type=int, default=8, help="random games per game and size")
     parser.add_argument("--every", type=int, default=3, help="sample every N-th position")

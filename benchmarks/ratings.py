@@ -1,8 +1,8 @@
 """Ratings benchmark: leaderboard and profile reads on a server with 1,000 rated members.
 
-    python -m bot.ratings_bench                    # 1,000 members, ~12 games each, 300 timed reads per query
-    python -m bot.ratings_bench --members 5000     # a bigger server
-    python -m bot.ratings_bench --members 5000 --games 30 --beside-writer   # ~100,000 matches: how long a
+    python -m benchmarks.ratings                    # 1,000 members, ~12 games each, 300 timed reads per query
+    python -m benchmarks.ratings --members 5000     # a bigger server
+    python -m benchmarks.ratings --members 5000 --games 30 --beside-writer   # ~100,000 matches: how long a
                                                    # running bot's writes wait while `ratings --rebuild` runs
 
 Fills a temporary SQLite file the way the bot does (finished rated matches with their seats, then a rebuild through
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import platform
 import random
@@ -37,27 +36,15 @@ from typing import Awaitable, Callable, Sequence
 
 from bot.matches.rating_service import Ratings
 from bot.storage import Repository, open_database
-from bot.storage.rating_store import RatingStore
+from bot.storage.rating_store import FinishedResult, RatingStore
 from renderers.rating_chart import rating_chart
+
+from .stats import percentile
 
 GUILD, OTHER_GUILDS = 1, (2, 3)
 GAME, OTHER_GAME = "epaminondas", "mycenae"
 DAY = 86400.0
 BUDGET_MS = 100.0
-
-# Databases from before the match service's migration lack these; the benchmark adds them when absent.
-MATCH_COLUMNS = {
-    "rated": "ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
-    "standings": "ALTER TABLE matches ADD COLUMN standings TEXT",
-    "finished_at": "ALTER TABLE matches ADD COLUMN finished_at REAL",
-}
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered), max(1, math.ceil(q / 100 * len(ordered)))) - 1]
-
 
 async def fill(path: Path, members: int, games_each: int, veteran_games: int, seed: int = 7) -> dict[str, int]:
     """Write finished matches: every member of the main server plays ~games_each two-player games against random
@@ -66,12 +53,6 @@ async def fill(path: Path, members: int, games_each: int, veteran_games: int, se
     rng = random.Random(seed)
     repo = Repository(await open_database(path))
     try:
-        async with repo.db.execute("PRAGMA table_info(matches)") as cur:
-            present = {row["name"] for row in await cur.fetchall()}
-        for name, sql in MATCH_COLUMNS.items():
-            if name not in present:
-                await repo.db.execute(sql)
-
         strength = {m: rng.gauss(0, 1) for m in range(1, members + 1)}
         plays: list[tuple[int, str, list[int], list[list[int]]]] = []
         for i in range(max(members, members * games_each // 2)):
@@ -95,21 +76,10 @@ async def fill(path: Path, members: int, games_each: int, veteran_games: int, se
         rng.shuffle(plays)
 
         start = time.time() - 365 * DAY
-        async with repo.transaction():
-            for match_id, (guild, game, seats, standings) in enumerate(plays, start=1):
-                finished = start + match_id * (365 * DAY / len(plays))
-                winners = standings[0] if len(standings) > 1 else []
-                await repo.db.execute(
-                    "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at,"
-                    " updated_at, rated, standings, finished_at) VALUES (?, ?, 1, ?, 0, 'finished', '{}', ?, ?, ?,"
-                    " 1, ?, ?)",
-                    (match_id, guild, game, json.dumps({"winners": winners, "reason": "bench"}), finished - 3600,
-                     finished, json.dumps(standings), finished),
-                )
-                await repo.db.executemany(
-                    "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)",
-                    [(match_id, seat, member, f"Member {member}") for seat, member in enumerate(seats)],
-                )
+        await RatingStore(repo).add_finished(
+            FinishedResult(match_id, guild, game, seats, standings, start + match_id * (365 * DAY / len(plays)),
+                           reason="bench")
+            for match_id, (guild, game, seats, standings) in enumerate(plays, start=1))
         return {"matches": len(plays), "veteran": veteran}
     finally:
         await repo.close()
@@ -243,7 +213,7 @@ async def beside_writer(path: Path, command: Sequence[str], *, every: float = 0.
         took = time.perf_counter() - started
         if await finished != 0:
             raise RuntimeError(f"the rebuild failed: {(await rebuild.stderr.read()).decode()[-500:]}")
-        await repo.db.execute("DELETE FROM timers WHERE kind = 'bench_probe'")
+        await repo.cancel_timers(0, ["bench_probe"])
     finally:
         await repo.close()
     return {"rebuild_s": took, "writes": len(waits), "failed": failed, "median_ms": statistics.median(waits),
@@ -261,9 +231,7 @@ async def run_beside_writer(members: int, games_each: int, veteran_games: int) -
         for case in ("every row new", "nothing changed"):
             if case == "every row new":  # the worst case: a first rebuild, or a changed rating model
                 repo = Repository(await open_database(path))
-                async with repo.transaction():
-                    await repo.db.execute("DELETE FROM rating_changes")
-                    await repo.db.execute("DELETE FROM ratings")
+                await RatingStore(repo).converge([], [])
                 await repo.close()
             r = await beside_writer(path, command)
             print(f"| {case} | {r['rebuild_s']:.1f} s | {r['writes']} | {r['median_ms']:.1f} ms | {r['p99_ms']:.1f} ms"
@@ -271,7 +239,7 @@ async def run_beside_writer(members: int, games_each: int, veteran_games: int) -
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bot.ratings_bench", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m benchmarks.ratings", description=__doc__.split("\n\n")[0])
     p.add_argument("--members", type=int, default=1000)
     p.add_argument("--games", type=int, default=12, help="rated games per member on average")
     p.add_argument("--veteran", type=int, default=500, help="games of the one long-time member")

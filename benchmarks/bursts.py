@@ -1,9 +1,9 @@
 """Service-layer benchmark: board renders, apply + persist, and bursts of many matches moving at once.
 
-    python -m bot.bench                          # bursts of 200 and 1,000 matches
-    python -m bot.bench --bursts 50              # smaller
-    python -m bot.bench --skip-render --skip-apply --bursts 1000 --synchronous NORMAL --database /tmp/b.db
-    python -m bot.bench --skip-render --skip-apply --bursts 1000 --database postgresql://user@host/db
+    python -m benchmarks.bursts                          # bursts of 200 and 1,000 matches
+    python -m benchmarks.bursts --bursts 50              # smaller
+    python -m benchmarks.bursts --skip-render --skip-apply --bursts 1000 --synchronous NORMAL --database /tmp/b.db
+    python -m benchmarks.bursts --skip-render --skip-apply --bursts 1000 --database postgresql://user@host/db
 
 Everything runs against a real SQLite file in a temporary directory (or the PostgreSQL database `--database` names), through `MatchService` exactly as the cogs
 use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
@@ -29,7 +29,6 @@ import asyncio
 import itertools
 import json
 import logging
-import math
 import os
 import platform
 import random
@@ -43,7 +42,6 @@ from typing import Sequence
 
 from bot.games import registry
 from bot.games.registry import GAMES, get_game
-from bot.engine.playout import random_plies
 from bot.games.record import rebuild_state
 from bot.matches.events import MovePlayed
 from bot.matches.movelog import effective_moves
@@ -56,18 +54,14 @@ from bot.storage import Repository, open_database, open_reader
 from bot.storage.database import SYNCHRONOUS
 from bot.storage.postgres import open_pool
 
+from .stats import percentile
+from .views import sampled_views
+
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
 GUILD_ID, CHANNEL_ID = 1, 2
 
 
 # --- statistics ----------------------------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of unsorted values."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
 
 
 @dataclass
@@ -95,15 +89,7 @@ def renderable_games() -> list[str]:
 
 def sample_views(key: str, games: int, every: int) -> list[dict]:
     """Every `every`-th position of `games` seeded random games, alternating the public view and each seat's."""
-    game = get_game(key)
-    players = game.info.min_players
-    viewers = [None, *range(players)]
-    views = []
-    for seed in range(games):
-        for i, ply in enumerate(random_plies(game, players, seed)):
-            if i % every == 0:
-                views.append(game.view(ply.state, viewers[len(views) % len(viewers)]))
-    return views
+    return sampled_views(key, get_game(key).info.min_players, games, every)
 
 
 def bench_render(key: str, games: int, every: int) -> Summary:
@@ -408,7 +394,7 @@ def database_arg(text: str) -> Path | str:
 
 
 def parse_args(argv: list[str] | None) -> Settings:
-    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bursts", description=__doc__.split("\n\n")[0])
     parser.add_argument("--bursts", type=int, nargs="+", default=[200, 1000],
                         help="how many matches move at the same instant, one burst each (default 200 1000)")
     parser.add_argument("--render-games", type=int, default=4, help="random games per game for render views")

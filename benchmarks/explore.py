@@ -1,7 +1,7 @@
 """Explore board steps: the picture of each step, and the engine work of a played move (with the result sampling a
 hidden-information game needs). Budget: a step's picture p99 <= 50 ms.
 
-    python -m bot.explore_bench            # every game, two players, a few seeded random games each
+    python -m benchmarks.explore            # every game, two players, a few seeded random games each
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from bot.games import registry
 from bot.games.registry import get_game, renderer_of
 from bot.engine.playout import random_plies
 from bot.matches.explore import Sandbox, results_of
-from renderers.bench import percentile
 from renderers.explore import explore_png
+
+from .stats import percentile
 
 GAMES = tuple(registry.GAMES)  # every game
 

@@ -1,9 +1,9 @@
 """Strength and speed of the computer opponent: seeded games between levels, seats alternated.
 
-    python -m bot.ai.bench                                   # every game, every matchup, 20 games each
-    python -m bot.ai.bench epaminondas myriath --games 40 --matchups hard-random,normal-easy --jobs 2
-    python -m bot.ai.bench myriath --players 4 --games 12
-    python -m bot.ai.bench myrmidons --options '{"army": "draft"}' --matchups hard-uct
+    python -m benchmarks.computer                                   # every game, every matchup, 20 games each
+    python -m benchmarks.computer epaminondas myriath --games 40 --matchups hard-random,normal-easy --jobs 2
+    python -m benchmarks.computer myriath --players 4 --games 12
+    python -m benchmarks.computer myrmidons --options '{"army": "draft"}' --matchups hard-uct
 
 Matchups are `<level>-<opponent>`, the opponent a level, `random` (a uniformly random legal move) or `uct`: plain
 Monte Carlo tree search (UCT over every legal move, uniformly random playouts to the end, no game knowledge),
@@ -17,7 +17,7 @@ A run prints its table and writes nothing, unless `--out DIR` names a folder (ou
 then merged into DIR/bench_results.json and DIR/BENCH.md is rewritten from all of them, so the benchmark can be
 run in parts. The README keeps the table of record.
 
-    python -m bot.ai.bench mycenae --out bench-out
+    python -m benchmarks.computer mycenae --out bench-out
 """
 
 from __future__ import annotations
@@ -31,13 +31,15 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from bot.games.registry import GAMES, choose_move, get_game, policy_for
+import bot
+import renderers
 from bot.engine.base import seeded_rng
+from bot.games.registry import GAMES, choose_move, get_game, policy_for
+from bot.ai.mcts import Budget, Search
+from bot.ai.policy import Meter, Policy
 
-from .mcts import Budget, Search
-from .policy import Meter, Policy
-
-PACKAGE = Path(__file__).resolve().parent.parent  # bot/: generated numbers never go in there
+# The shipped packages: generated numbers never go in there.
+PACKAGES = tuple(Path(package.__file__).resolve().parent for package in (bot, renderers))
 RESULTS = "bench_results.json"
 REPORT = "BENCH.md"
 MATCHUPS = ("hard-random", "hard-easy", "normal-easy", "hard-uct")
@@ -213,9 +215,9 @@ def _write(out: Path, all_results: dict[str, dict]) -> None:
                                                           if r["matchup"] in MATCHUPS else 9))
     (out / REPORT).write_text(
         "# Computer opponent: measured strength and speed\n\n"
-        "Written by `python -m bot.ai.bench`. Seeded games, seats alternated (with three or four players the tested\n"
-        "level takes each seat in turn against the opponent level in all others; a win is finishing first, a shared\n"
-        "first place counting as its share). Times are CPU seconds of `choose_move` per move (one core; the\n"
+        "Written by `python -m benchmarks.computer`. Seeded games, seats alternated (with three or four players the\n"
+        "tested level takes each seat in turn against the opponent level in all others; a win is finishing first, a\n"
+        "shared first place counting as its share). Times are CPU seconds of `choose_move` per move (one core; the\n"
         "benchmark machine's 2 cores were shared with other work, so wall-clock times there were noisier), taken\n"
         "from the moves of those same games. The samples are small (the games column says how small): the interval\n"
         "after each rate is the 95 % Wilson interval, the range of true rates such a sample is consistent with.\n\n"
@@ -226,15 +228,16 @@ def _write(out: Path, all_results: dict[str, dict]) -> None:
 def _out_folder(text: str) -> Path:
     """The folder `--out` names, created if needed; never inside the package."""
     out = Path(text).resolve()
-    if out == PACKAGE or PACKAGE in out.parents:
-        raise argparse.ArgumentTypeError(f"{text} is inside the package ({PACKAGE}); choose a folder outside it")
+    for package in PACKAGES:
+        if out == package or package in out.parents:
+            raise argparse.ArgumentTypeError(f"{text} is inside the package ({package}); choose a folder outside it")
     if out.exists() and not out.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.ai.bench")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.computer")
     parser.add_argument("games", nargs="*", default=list(GAMES))
     parser.add_argument("--games", dest="count", type=int, default=20, help="games per matchup")
     parser.add_argument("--players", type=int, default=2)

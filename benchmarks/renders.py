@@ -1,7 +1,7 @@
 """Renderer benchmark: how long it takes to turn a view into PNG bytes, over positions from seeded random games.
 
-    python -m renderers.bench                     # every game with a renderer and an engine, every player count
-    python -m renderers.bench archimedes --games 20
+    python -m benchmarks.renders                     # every game with a renderer and an engine, every player count
+    python -m benchmarks.renders archimedes --games 20
 
 Prints a Markdown table for the README. The budget (docs/design.md, Performance) is a render median of at most
 1.2x the time of a PNG encode of a flat image of the same size; the "flat encode" column measures that reference
@@ -29,11 +29,13 @@ from pathlib import Path
 from PIL import Image
 
 from bot.games.registry import GAMES, get_game, renderer_of
+from renderers.common import BACKGROUND, _text_stamp, fit_text, text_width
+from renderers.png import encode_png
 
-from .common import BACKGROUND, _text_stamp, fit_text, text_width
-from .png import encode_png
+from .stats import percentile
+from .views import sampled_views
 
-ROOT = Path(__file__).resolve().parent.parent  # where `python -m renderers.bench` is run from
+ROOT = Path(__file__).resolve().parent.parent  # where `python -m benchmarks.renders` is run from
 RENDERERS = {key: renderer_of(key) for key in GAMES}
 
 
@@ -44,24 +46,7 @@ def player_counts(key: str) -> range:
 
 def views_for(key: str, players: int, games: int, every: int) -> list[dict]:
     """Every `every`-th position of `games` seeded random games, plus each game's final position."""
-    from bot.engine.playout import final_state, random_plies
-
-    game = get_game(key)
-    viewers = [None, *range(players)]
-    views = []
-    for seed in range(games):
-        for i, ply in enumerate(random_plies(game, players, seed)):
-            if i % every == 0:
-                views.append(game.view(ply.state, viewers[len(views) % len(viewers)]))
-        views.append(game.view(final_state(game, players, seed), None))
-    return views
-
-
-def percentile(values: list[float], pct: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * pct // 100))  # ceil without floats
-    return ordered[int(rank) - 1]
+    return sampled_views(key, players, games, every, finals=True)
 
 
 def _ms(seconds: float) -> float:
@@ -78,7 +63,7 @@ def cold_once(key: str, players: int) -> float:
 
 def cold_render(key: str, players: int, runs: int) -> float:
     """Median over `runs` fresh processes of the very first render: nothing cached, nothing imported lazily yet."""
-    code = f"from renderers.bench import cold_once; print(cold_once({key!r}, {players}))"
+    code = f"from benchmarks.renders import cold_once; print(cold_once({key!r}, {players}))"
     times = []
     for _ in range(runs):
         out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -172,7 +157,7 @@ def row(r: Result) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m renderers.bench")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.renders")
     parser.add_argument("games", nargs="*", default=[k for k in RENDERERS if k in GAMES])
     parser.add_argument("--games", dest="count", type=int, default=6, help="random games per game and player count")
     parser.add_argument("--every", type=int, default=4, help="sample every N-th position")

@@ -1,7 +1,7 @@
 """Writes fonts/coverage.json: the code points each bundled font has a glyph for, as ranges, read from the fonts'
 character maps with fontTools (`pip install fonttools`, a test dependency). Run it after changing a font:
 
-    python -m renderers.font_coverage
+    python -m benchmarks.font_coverage
 
 The pictures read the ranges instead of the fonts' tables: reading Droid Sans Fallback's 33,000-entry map took
 ~0.3-0.7 s on the first name that needed it. tests/test_render_names.py checks the file matches the fonts.
@@ -10,11 +10,11 @@ The pictures read the ranges instead of the fonts' tables: reading Droid Sans Fa
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from fontTools.ttLib import TTFont
 
-FONT_DIR = Path(__file__).with_name("fonts")
+from renderers.common import FONT_DIR
+
 COVERAGE_FILE = FONT_DIR / "coverage.json"
 
 

@@ -1,7 +1,7 @@
 """League benchmark: standings of a large division and Swiss pairings of a large field.
 
-    python -m bot.leagues.bench                        # 100-player division, 200-player Swiss
-    python -m bot.leagues.bench --division 40 --swiss 64 --runs 5
+    python -m benchmarks.leagues                        # 100-player division, 200-player Swiss
+    python -m benchmarks.leagues --division 40 --swiss 64 --runs 5
 
 Standings: a whole round robin of the division (every pair once: 4,950 games for 100 players, a third of them drawn)
 through `standings`, points and every tie-break; also a league of 4-player tables. Swiss: a field plays the
@@ -19,8 +19,8 @@ import statistics
 import time
 from typing import Callable, Sequence
 
-from .pairing import SwissPlayer, default_swiss_rounds, swiss_round, table_round_robin
-from .standings import POINT, GameResult, standings
+from bot.leagues.pairing import SwissPlayer, default_swiss_rounds, swiss_round, table_round_robin
+from bot.leagues.standings import POINT, GameResult, standings
 
 STANDINGS_BUDGET_MS = 50.0
 SWISS_BUDGET_MS = 1000.0
