@@ -14,6 +14,11 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_CHALLENGE_HOURS = 720  # 30 days: longer than any challenge waits, short enough to stay a real date
 
 
+def is_postgres_dsn(database: object) -> bool:
+    """A `postgresql://` or `postgres://` URL names a PostgreSQL database; anything else is a SQLite file path."""
+    return str(database).lower().startswith(("postgresql://", "postgres://"))
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
@@ -45,7 +50,7 @@ def _challenge_hours(text: str) -> float:
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
-    database: Path = Path("strategos.db")
+    database: Path | str = Path("strategos.db")  # a SQLite file, or a PostgreSQL URL
     dev_guild: int | None = None
     log_level: str = "INFO"
     challenge_ttl_hours: float = 24.0
@@ -67,14 +72,10 @@ class Settings:
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         database = get("STRATEGOS_DATABASE") or "strategos.db"
-        if database.lower().startswith(("postgresql://", "postgres://")):
-            # PostgreSQL's schema exists, its store does not yet. Refused here, as itself: read as a path it would
-            # be "a missing folder", with the URL's password in the message.
-            raise SettingsError("STRATEGOS_DATABASE names a PostgreSQL database, and Strategos cannot run on "
-                                "PostgreSQL yet: give the path of a SQLite file (the default is strategos.db)")
         return cls(
             token=get("DISCORD_TOKEN"),
-            database=Path(database),
+            # A postgresql:// (or postgres://) URL stays a string: PostgreSQL through asyncpg; else a SQLite file.
+            database=database if is_postgres_dsn(database) else Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,
             challenge_ttl_hours=ttl_hours,

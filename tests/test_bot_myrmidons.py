@@ -25,6 +25,7 @@ from bot_helpers import (
     board_posts, buttons, choose, is_disabled, match_id_of, move, private_channels, stored, thread_of,
 )
 from bot.games import registry
+from conftest import ON_BOTH
 
 SEED = 1000  # the first match's seed (conftest counts seeds from 1000): the draw makes North move first
 NAMES = ["alice", "bob"]
@@ -260,6 +261,7 @@ def close_dms(world, member) -> None:
 
 
 @pytest.mark.replays
+@ON_BOTH
 async def test_whole_match_secret_deployments_order_fights_and_a_win_without_leaks(world):
     tap = Wiretap(world)
     ref = Referee(world, tap)  # ref.check() right after each action: leaks are looked for before anything else

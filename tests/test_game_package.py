@@ -5,7 +5,6 @@ nothing else changed. A declaration missing part of the engine contract fails at
 from __future__ import annotations
 
 import io
-import itertools
 import subprocess
 import sys
 from dataclasses import replace
@@ -17,9 +16,8 @@ from PIL import Image
 from bot.engine.base import Game
 from bot.games import registry
 from bot.games.declaration import DeclarationError
-from bot.matches import MatchService, errors
+from bot.matches import errors
 from bot.matches.events import MatchEnded, MovePlayed
-from bot.storage import Repository, open_database
 from bot_helpers import board_posts, move, start_match, stored
 from tictactoe.declaration import DECLARATION as TICTACTOE
 from tictactoe.game import TicTacToeGame
@@ -45,12 +43,7 @@ async def world(tictactoe, world):
     yield world
 
 
-@pytest.fixture
-async def service(tmp_path):
-    db = await open_database(tmp_path / "s.db")
-    clock = itertools.count(1_000_000)
-    yield MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 7)
-    await db.close()
+# `service`: tests/conftest.py (on SQLite and on PostgreSQL), its clock one second later at each reading, seed 7.
 
 
 # --- registration -------------------------------------------------------------------------------------------------
