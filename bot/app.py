@@ -26,8 +26,9 @@ from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
-from bot.settings import Settings, SettingsError
+from bot.settings import Settings, SettingsError, is_postgresql
 from bot.storage import DatabaseError, NewerDatabase, Repository, open_database, open_reader
+from bot.storage.postgres_pool import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 from bot.views.leagues import league_buttons
@@ -162,8 +163,10 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord.client").addFilter(lambda record: "voice will NOT" not in record.getMessage())
 
 
-async def check_database(path: Path) -> str | None:
+async def check_database(path: Path | str) -> str | None:
     """None when the database opens and migrates; else one line that says what is wrong and what to do."""
+    if is_postgresql(path):
+        return await check_postgresql(path)
     try:
         db = await open_database(path)
     except NewerDatabase as exc:
@@ -180,6 +183,21 @@ async def check_database(path: Path) -> str | None:
                 "in a folder this user may write.")
     await db.close()
     return None
+
+
+async def check_postgresql(dsn: str) -> str | None:
+    """The same for a PostgreSQL database: the server answers, takes the user and password, has the database, and
+    its schema is one this Strategos knows (migrated to it). The line never shows the URL's password."""
+    try:
+        pool = await open_pool(dsn, min_size=1, max_size=1)
+    except NewerDatabase as exc:
+        return f"refusing the database: {exc}."
+    except DatabaseError as exc:
+        return f"{exc}."
+    await pool.close()
+    # The store on PostgreSQL is not in this version: everything a start needs is checked, then said so.
+    return ("the PostgreSQL database is reachable and migrated, but this Strategos cannot run on PostgreSQL yet: "
+            "give STRATEGOS_DATABASE the path of a SQLite file (the default is strategos.db)")
 
 
 async def _run(bot: StrategosBot, token: str) -> None:

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from bot.matches.ratings import Ratings, RebuildSummary
 from bot.ratings import RatingError
-from bot.settings import Settings, SettingsError
+from bot.settings import Settings, SettingsError, is_postgresql
 from bot.storage import DatabaseError, Repository, open_database
 
 
@@ -48,6 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         database = args.database or Settings.load().database
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    if is_postgresql(database):
+        print("error: --rebuild works on a SQLite file; give its path with --database", file=sys.stderr)
         return 2
     if not database.exists():
         # open_database would create an empty one; rebuilding nothing there is a typo, not a success.

@@ -31,6 +31,11 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return {key: value for key, value in values.items() if value is not None}
 
 
+def is_postgresql(database: Path | str) -> bool:
+    """Whether STRATEGOS_DATABASE names a PostgreSQL database (a postgresql:// URL) rather than a SQLite file."""
+    return isinstance(database, str) and database.lower().startswith(("postgresql://", "postgres://"))
+
+
 def _challenge_hours(text: str) -> float:
     try:
         hours = float(text)
@@ -45,7 +50,7 @@ def _challenge_hours(text: str) -> float:
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
-    database: Path = Path("strategos.db")
+    database: Path | str = Path("strategos.db")  # a SQLite file, or a postgresql:// URL (text)
     dev_guild: int | None = None
     log_level: str = "INFO"
     challenge_ttl_hours: float = 24.0
@@ -67,14 +72,10 @@ class Settings:
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         database = get("STRATEGOS_DATABASE") or "strategos.db"
-        if database.lower().startswith(("postgresql://", "postgres://")):
-            # PostgreSQL's schema exists, its store does not yet. Refused here, as itself: read as a path it would
-            # be "a missing folder", with the URL's password in the message.
-            raise SettingsError("STRATEGOS_DATABASE names a PostgreSQL database, and Strategos cannot run on "
-                                "PostgreSQL yet: give the path of a SQLite file (the default is strategos.db)")
         return cls(
             token=get("DISCORD_TOKEN"),
-            database=Path(database),
+            # A URL stays text: as a Path its "//" would collapse, and a missing folder would be reported.
+            database=database if is_postgresql(database) else Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,
             challenge_ttl_hours=ttl_hours,
