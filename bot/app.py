@@ -26,7 +26,7 @@ from bot.matches.records import MatchRecords
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
-from bot.settings import Settings, SettingsError, is_postgresql
+from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, open_database, open_reader
 from bot.storage.postgres_pool import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
@@ -165,7 +165,7 @@ def configure_logging(level: str) -> None:
 
 async def check_database(path: Path | str) -> str | None:
     """None when the database opens and migrates; else one line that says what is wrong and what to do."""
-    if is_postgresql(path):
+    if is_postgres_dsn(path):
         return await check_postgresql(path)
     try:
         db = await open_database(path)

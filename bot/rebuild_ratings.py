@@ -15,7 +15,7 @@ from typing import Sequence
 
 from bot.matches.ratings import Ratings, RebuildSummary
 from bot.ratings import RatingError
-from bot.settings import Settings, SettingsError, is_postgresql
+from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, Repository, open_database
 
 
@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if is_postgresql(database):
+    if is_postgres_dsn(database):
         print("error: --rebuild works on a SQLite file; give its path with --database", file=sys.stderr)
         return 2
     if not database.exists():

@@ -31,9 +31,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return {key: value for key, value in values.items() if value is not None}
 
 
-def is_postgresql(database: Path | str) -> bool:
-    """Whether STRATEGOS_DATABASE names a PostgreSQL database (a postgresql:// URL) rather than a SQLite file."""
-    return isinstance(database, str) and database.lower().startswith(("postgresql://", "postgres://"))
+def is_postgres_dsn(database: object) -> bool:
+    """A `postgresql://` or `postgres://` URL names a PostgreSQL database; anything else is a SQLite file path."""
+    return str(database).lower().startswith(("postgresql://", "postgres://"))
 
 
 def _challenge_hours(text: str) -> float:
@@ -75,7 +75,7 @@ class Settings:
         return cls(
             token=get("DISCORD_TOKEN"),
             # A URL stays text: as a Path its "//" would collapse, and a missing folder would be reported.
-            database=database if is_postgresql(database) else Path(database),
+            database=database if is_postgres_dsn(database) else Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,
             challenge_ttl_hours=ttl_hours,
