@@ -27,8 +27,9 @@ from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
-from bot.storage import DatabaseError, NewerDatabase, Repository, open_database, open_reader
-from bot.storage.postgres_pool import open_pool
+from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
+from bot.storage.opening import open_repository
+from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 from bot.views.leagues import league_buttons
@@ -70,9 +71,7 @@ class StrategosBot(commands.Bot):
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
         # command sync, and last the timers and any announcement a crash cut off.
-        db = await open_database(self.settings.database)
-        in_memory = str(self.settings.database) == ":memory:"  # a second connection would see another database
-        self.repo = Repository(db, reader=None if in_memory else await open_reader(self.settings.database))
+        self.repo = await open_repository(self.settings.database)
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
@@ -166,7 +165,7 @@ def configure_logging(level: str) -> None:
 async def check_database(path: Path | str) -> str | None:
     """None when the database opens and migrates; else one line that says what is wrong and what to do."""
     if is_postgres_dsn(path):
-        return await check_postgresql(path)
+        return await check_postgres(str(path))
     try:
         db = await open_database(path)
     except NewerDatabase as exc:
@@ -185,19 +184,17 @@ async def check_database(path: Path | str) -> str | None:
     return None
 
 
-async def check_postgresql(dsn: str) -> str | None:
+async def check_postgres(dsn: str) -> str | None:
     """The same for a PostgreSQL database: the server answers, takes the user and password, has the database, and
     its schema is one this Strategos knows (migrated to it). The line never shows the URL's password."""
     try:
-        pool = await open_pool(dsn, min_size=1, max_size=1)
+        pool = await open_pool(dsn, max_size=1)
     except NewerDatabase as exc:
         return f"refusing the database: {exc}."
     except DatabaseError as exc:
         return f"{exc}."
     await pool.close()
-    # The store on PostgreSQL is not in this version: everything a start needs is checked, then said so.
-    return ("the PostgreSQL database is reachable and migrated, but this Strategos cannot run on PostgreSQL yet: "
-            "give STRATEGOS_DATABASE the path of a SQLite file (the default is strategos.db)")
+    return None
 
 
 async def _run(bot: StrategosBot, token: str) -> None:

@@ -14,6 +14,11 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_CHALLENGE_HOURS = 720  # 30 days: longer than any challenge waits, short enough to stay a real date
 
 
+def is_postgres_dsn(database: object) -> bool:
+    """A `postgresql://` or `postgres://` URL names a PostgreSQL database; anything else is a SQLite file path."""
+    return str(database).lower().startswith(("postgresql://", "postgres://"))
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
@@ -31,11 +36,6 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return {key: value for key, value in values.items() if value is not None}
 
 
-def is_postgres_dsn(database: object) -> bool:
-    """A `postgresql://` or `postgres://` URL names a PostgreSQL database; anything else is a SQLite file path."""
-    return str(database).lower().startswith(("postgresql://", "postgres://"))
-
-
 def _challenge_hours(text: str) -> float:
     try:
         hours = float(text)
@@ -50,7 +50,7 @@ def _challenge_hours(text: str) -> float:
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
-    database: Path | str = Path("strategos.db")  # a SQLite file, or a postgresql:// URL (text)
+    database: Path | str = Path("strategos.db")  # a SQLite file, or a PostgreSQL URL
     dev_guild: int | None = None
     log_level: str = "INFO"
     challenge_ttl_hours: float = 24.0
@@ -74,7 +74,7 @@ class Settings:
         database = get("STRATEGOS_DATABASE") or "strategos.db"
         return cls(
             token=get("DISCORD_TOKEN"),
-            # A URL stays text: as a Path its "//" would collapse, and a missing folder would be reported.
+            # A postgresql:// (or postgres://) URL stays a string: PostgreSQL through asyncpg; else a SQLite file.
             database=database if is_postgres_dsn(database) else Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,

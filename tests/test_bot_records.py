@@ -4,7 +4,6 @@ through the real bot, with what each person may know checked for players and out
 from __future__ import annotations
 
 import io
-import itertools
 import json
 import random
 import sqlite3
@@ -16,9 +15,8 @@ from PIL import Image
 from bot.games import get_game
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.record import parse_record, replay
-from bot.matches import MatchService, errors
+from bot.matches import errors
 from bot.matches.records import MatchRecords
-from bot.storage import Repository, open_database
 from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
     posted_challenge, private_answer, start_match, stored, thread_of,
@@ -232,14 +230,9 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
 
 
 @pytest.fixture
-async def service(tmp_path):
-    """The match service alone."""
-    db = await open_database(tmp_path / "r.db")
-    clock = itertools.count(1_000_000)
-    service = MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 11)
-    yield service
-    await service.bus.idle()
-    await db.close()
+def service_seeds():
+    """The `service` fixture (tests/conftest.py: on SQLite and PostgreSQL) seeds its matches with 11 here."""
+    return lambda: 11
 
 
 async def service_match(service, game: str, players: int) -> int:

@@ -9,10 +9,13 @@ import sys
 import threading
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import app
 from bot.settings import Settings, SettingsError, read_dotenv
+from bot.storage.database import migration_files
+from bot.storage.postgres_schema import schema_version
 
 
 def test_settings_from_dotenv_and_environment(tmp_path):
@@ -218,16 +221,23 @@ def test_a_dotenv_that_is_not_utf8_is_one_clear_line(offline, capsys):
     assert err == ["strategos: .env is not UTF-8 text; save it as UTF-8"] and not offline
 
 
-@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
-def test_a_postgresql_database_nobody_answers_for_is_one_line_without_its_password(offline, monkeypatch, capsys,
-                                                                                   tmp_path, scheme):
-    # Read as a path, the URL would be "a missing folder", with its password in the message.
-    from postgres_server import free_port
-
-    port = free_port()
+@pytest.mark.parametrize("url", ["postgresql://strategos:secret@127.0.0.1:9/strategos", "postgres://127.0.0.1:9/db"])
+def test_a_postgresql_url_names_a_postgresql_database_not_a_file(offline, monkeypatch, capsys, tmp_path, url):
+    # Nothing listens on port 9: the start stops before Discord, in one line without the URL's password, and
+    # no SQLite file of that name appears (read as a path, the URL would be "a missing folder", password and all).
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("STRATEGOS_DATABASE", f"{scheme}://strategos:secret@127.0.0.1:{port}/strategos")
+    monkeypatch.setenv("STRATEGOS_DATABASE", url)
+    assert Settings.load(dotenv=None).database == url
     assert app.main() == 2
     line = one_line(capsys)
-    assert line.startswith(f"strategos: cannot reach PostgreSQL at strategos@127.0.0.1:{port}/strategos (")
+    assert line.startswith("strategos: cannot reach PostgreSQL at ") and "127.0.0.1:9/" in line
     assert "secret" not in line and not offline and not list(tmp_path.iterdir())
+
+
+async def test_the_bot_starts_on_postgresql_with_its_schema_migrated(postgres_dsn):
+    assert await app.check_database(postgres_dsn) is None  # an empty database: migrated at the start
+    conn = await asyncpg.connect(postgres_dsn)
+    try:
+        assert await schema_version(conn) == migration_files("postgresql")[-1][0]
+    finally:
+        await conn.close()

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import asyncpg
 import pytest
 
 from bot.matches import MatchService, errors
@@ -176,12 +177,7 @@ async def test_start_up_searches_use_their_indexes_and_read_no_finished_match(tm
 
 # --- guards that are compare-and-set in their unit --------------------------------------------------------------------
 
-@pytest.fixture
-async def service(tmp_path):
-    service = MatchService(Repository(await open_database(tmp_path / "s.db")), clock=lambda: 1_000_000.0,
-                           seed_source=lambda: 7)
-    yield service
-    await service.repo.close()
+# `service`: tests/conftest.py, on SQLite and PostgreSQL.
 
 
 async def started(service, game, challenger, opponent):
@@ -231,9 +227,8 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
     challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=10, challenger_name="u10",
                                                game_key="epaminondas", invited=[20], clock="1 day")
     match_id = (await service.accept_challenge(challenge.id, 20, "u20")).match_id
-    db = service.repo.db
-    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
-        assert [r[0] for r in await cur.fetchall()] == [0]  # started with the match, in its unit
+    deadlines = "SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'"
+    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]  # started with the match
     real = repository._seat_timer_statements
 
     def failing(match_id, timers):  # the unit dies after its timers were written (a disk error)
@@ -241,16 +236,14 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
 
     repository._seat_timer_statements = failing
     try:
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
             await service.submit_move(match_id, 10, "a1-a3")
     finally:
         repository._seat_timer_statements = real
     assert (await service.get_match(match_id)).version == 0
-    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
-        assert [r[0] for r in await cur.fetchall()] == [0]
+    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]
     await service.submit_move(match_id, 10, "a1-a3")
-    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
-        assert [r[0] for r in await cur.fetchall()] == [1]
+    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [1]
 
 
 # --- group commit -----------------------------------------------------------------------------------------------------

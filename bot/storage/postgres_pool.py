@@ -105,6 +105,11 @@ async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **option
                             "the host and port in STRATEGOS_DATABASE") from None
     except asyncpg.PostgresError as exc:
         raise DatabaseError(f"PostgreSQL at {target} refused the connection ({exc})") from None
+    except (asyncpg.exceptions.ClientConfigurationError, ValueError) as exc:  # a URL asyncpg can't read
+        password = urlsplit(dsn).password
+        reason = str(exc).replace(password, "***") if password else str(exc)
+        raise DatabaseError(f"STRATEGOS_DATABASE is not a PostgreSQL URL Strategos can use ({reason}): write it "
+                            "as postgresql://USER:PASSWORD@HOST:PORT/DATABASE") from None
     try:
         async with pool.acquire() as conn:
             await migrate(conn)
