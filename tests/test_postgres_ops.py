@@ -14,11 +14,14 @@ import pytest
 import pytest_asyncio
 import simcord
 
+from bot.games.record import rebuild_state
 from bot.i18n import t
-from bot.storage import DatabaseError, Repository
+from bot.matches.movelog import effective_moves
+from bot.storage import DatabaseError, Repository, repository
 from bot.storage.postgres_pool import DatabaseUnavailable, describe_dsn, lost_connection_is_unavailable, open_pool
 from bot.views.common import DATABASE_UNAVAILABLE
 from bot_helpers import board_posts, move, start_match
+from bot.storage.postgres_schema import migrate
 from conftest import POSTGRES_REQUIRED
 from postgres_server import free_port, start_or_skip
 
@@ -268,3 +271,90 @@ async def test_an_action_that_loses_the_database_gets_try_again_in_the_players_l
     german = await move(world.bob, thread, match_id, "a12-a10")
     assert german.ephemeral and german.response.content == t("de", DATABASE_UNAVAILABLE) != DATABASE_UNAVAILABLE
     assert (await move(world.bob, thread, match_id, "a12-a10")).response.content.startswith("✅")
+
+
+def test_a_url_that_is_not_one_is_one_line_without_its_password(tmp_path):
+    line = one_line_refusal(start_bot(tmp_path, f"postgresql://strategos:{PASSWORD}@127.0.0.1:port/strategos"))
+    assert line.startswith("strategos: STRATEGOS_DATABASE is not a PostgreSQL URL Strategos can use (")
+
+
+
+# --- the bot on PostgreSQL while the server restarts ------------------------------------------------------------------
+
+@pytest_asyncio.fixture
+async def database(fresh_database):
+    """The bot's database in this module (conftest's `settings` and `world` take it): a migrated PostgreSQL
+    database on this module's restartable server, over TCP with a password."""
+    conn = await asyncpg.connect(fresh_database)
+    try:
+        await migrate(conn)
+    finally:
+        await conn.close()
+    return fresh_database
+
+
+async def consistent(world, match_id: int) -> tuple[int, int]:
+    """(version, moves) of the match as stored, after checking that its log replays to its stored state: nothing
+    half-written."""
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    logged = await service.repo.moves(match_id)
+    state = rebuild_state(match.game, len(match.seats), match.seed, match.options or None, effective_moves(logged),
+                          names=match.names)
+    assert service.game_of(match).dump(state) == match.state
+    return match.version, len(logged)
+
+
+def answered(result) -> str:
+    content = result.response.content
+    if content.startswith("✅"):
+        return "played"
+    assert content == DATABASE_UNAVAILABLE, content
+    return "try again"
+
+
+async def test_the_bot_reconnects_after_postgresql_restarts_between_moves(world, tcp_server):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    assert answered(await move(world.alice, thread, match_id, "a1-a3")) == "played"
+    version, moves = await consistent(world, match_id)
+    await asyncio.to_thread(tcp_server.stop_only)
+    await asyncio.to_thread(tcp_server.start_again)
+    said = [answered(await move(world.bob, thread, match_id, "a12-a10"))]
+    if said == ["try again"]:  # the first action after the restart may meet a connection the restart broke
+        said.append(answered(await move(world.bob, thread, match_id, "a12-a10")))
+    assert said[-1] == "played"
+    assert answered(await move(world.alice, thread, match_id, "a3-a4")) == "played"  # and every action after it
+    assert await consistent(world, match_id) == (version + 2, moves + 2)  # each move once, whole
+    assert len(board_posts(thread)) == 4
+
+
+async def test_a_move_in_flight_when_postgresql_restarts_gets_try_again_and_is_not_half_written(
+        world, tcp_server, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    assert answered(await move(world.alice, thread, match_id, "a1-a3")) == "played"
+    before = await consistent(world, match_id)
+    inside, go_on = asyncio.Event(), asyncio.Event()
+    run_on_postgres = repository.run_on_postgres
+
+    async def held_before_commit(conn, steps):
+        moves_before = await conn.fetchval("SELECT COUNT(*) FROM moves")
+        result = await run_on_postgres(conn, steps)
+        if not inside.is_set() and await conn.fetchval("SELECT COUNT(*) FROM moves") > moves_before:
+            inside.set()  # the move's state, log entry and clocks are written, not committed
+            await go_on.wait()
+        return result
+
+    monkeypatch.setattr(repository, "run_on_postgres", held_before_commit)
+    in_flight = asyncio.create_task(move(world.bob, thread, match_id, "a12-a10"))
+    await asyncio.wait_for(inside.wait(), 30)
+    await asyncio.to_thread(tcp_server.stop_only)  # an administrator's restart: open connections are cut off
+    await asyncio.to_thread(tcp_server.start_again)
+    go_on.set()
+    result = await in_flight
+    assert result.ephemeral and answered(result) == "try again"
+    assert await consistent(world, match_id) == before  # neither the state nor the log entry nor half of them
+    assert len(board_posts(thread)) == 2
+    assert answered(await move(world.bob, thread, match_id, "a12-a10")) == "played"  # trying again works
+    assert answered(await move(world.alice, thread, match_id, "a3-a4")) == "played"
+    assert await consistent(world, match_id) == (before[0] + 2, before[1] + 2)
+    assert len(board_posts(thread)) == 4
