@@ -75,7 +75,10 @@ def describe_dsn(dsn: str) -> str:
     parts = urlsplit(dsn)
     query = parse_qs(parts.query)
     host = parts.hostname or (query.get("host") or ["localhost"])[0]
-    port = parts.port or (query.get("port") or [5432])[0]
+    try:
+        port = parts.port or (query.get("port") or [5432])[0]
+    except ValueError:  # not a number: asyncpg says so when it reads the URL
+        port = "?"
     user = unquote(parts.username) if parts.username else (query.get("user") or ["(default user)"])[0]
     database = unquote(parts.path.lstrip("/")) or (query.get("dbname") or [user])[0]
     where = host if host.startswith("/") else f"{host}:{port}"
@@ -100,7 +103,7 @@ async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **option
         raise DatabaseError(f"PostgreSQL at {target} has no database of that name: create it (createdb) or fix "
                             "the database name in STRATEGOS_DATABASE") from None
     except LOST_CONNECTION as exc:
-        reason = str(exc) or exc.__class__.__name__
+        reason = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
         raise DatabaseError(f"cannot reach PostgreSQL at {target} ({reason}): check that the server runs and "
                             "the host and port in STRATEGOS_DATABASE") from None
     except asyncpg.PostgresError as exc:
