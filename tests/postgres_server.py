@@ -1,8 +1,12 @@
-"""A throwaway PostgreSQL 15 server for the tests: its own data folder and unix socket in a temporary folder, no fsync,
-stopped and deleted at the end. No TCP unless asked for (`tcp=True`): then it also listens on 127.0.0.1 on a free
-port, where every connection must give its role's password (scram-sha-256), as a deployment asks. PostgreSQL
-refuses to run as root, so as root its programs run as the `postgres` user (through runuser); as anyone else they
-run as that user."""
+"""A throwaway PostgreSQL 15 server for the tests: its own data folder and unix socket in a temporary folder, no fsync
+(or, `durable`, fsync and synchronous_commit on, as a production server commits), stopped and deleted at the end.
+No TCP unless asked for (`tcp=True`): then it also listens on 127.0.0.1 on a free port, where every connection must
+give its role's password (scram-sha-256), as a deployment asks.
+
+    python tests/postgres_server.py --durable    # a durable one for the benchmark: prints its DSN, Ctrl+C stops it
+
+PostgreSQL refuses to run as root, so as root its programs run as the `postgres` user (through runuser); as anyone
+else they run as that user."""
 
 from __future__ import annotations
 
@@ -41,6 +45,7 @@ class PostgresServer:
         self.socket_dir = folder / "socket"
         self.log = folder / "server.log"
         self.port: int | None = None  # TCP on 127.0.0.1, when started with tcp=True
+        self.flush = "-c fsync=off"
         self._as_root = os.geteuid() == 0
 
     def _run(self, *args: str) -> None:
@@ -51,7 +56,7 @@ class PostgresServer:
             raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}{log}")
 
     @classmethod
-    def start(cls, name: str, *, tcp: bool = False) -> PostgresServer:
+    def start(cls, name: str, *, tcp: bool = False, durable: bool = False) -> PostgresServer:
         folder = Path(tempfile.mkdtemp(prefix=f"strategos-pg-{name}-"))
         server = cls(folder)
         try:
@@ -63,6 +68,7 @@ class PostgresServer:
             server._run(str(BIN / "initdb"), "-D", str(server.data), "-U", "postgres", "--auth-local=trust",
                         "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C", "--no-sync")
             server.port = free_port() if tcp else None
+            server.flush = "-c fsync=on -c synchronous_commit=on" if durable else "-c fsync=off"
             server.start_again()
         except BaseException:
             server.stop()
@@ -72,7 +78,7 @@ class PostgresServer:
     def start_again(self) -> None:
         """Start the server (after stop_only): the same data, socket and port."""
         listen = f"-c listen_addresses=127.0.0.1 -p {self.port}" if self.port else "-c listen_addresses=''"
-        options = f"-c fsync=off {listen} -k {self.socket_dir}"
+        options = f"{self.flush} {listen} -k {self.socket_dir}"
         self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options,
                   "-w", "-t", "60", "start")
 
@@ -103,3 +109,17 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+if __name__ == "__main__":
+    import signal
+    import sys
+
+    server = PostgresServer.start("bench", durable="--durable" in sys.argv)
+    try:
+        print(server.dsn(), flush=True)
+        stop = {signal.SIGINT, signal.SIGTERM}
+        signal.pthread_sigmask(signal.SIG_BLOCK, stop)  # delivered to sigwait, not to a handler
+        signal.sigwait(stop)
+    finally:
+        server.stop()

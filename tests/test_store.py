@@ -12,6 +12,7 @@ import time
 import asyncpg
 import pytest
 
+from bot import rebuild_ratings
 from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
 from bot.storage import (
@@ -208,6 +209,13 @@ async def test_two_rated_finishes_sharing_a_player_give_what_a_rebuild_gives(ser
     rebuilt = await service.ratings.store.leaderboard(9, "epaminondas", limit=10)
     assert [(e.rating.member_id, e.rating.mu, e.rating.sigma, e.rating.games) for e in live.entries] == [
         (e.rating.member_id, e.rating.mu, e.rating.sigma, e.rating.games) for e in rebuilt.entries]
+
+
+async def test_the_rating_rebuild_runs_on_the_database_it_is_given(service, store_database, capsys):
+    await service.resign(await started(service, "epaminondas", 10, 20), 20)
+    # beside the running store, as `python -m bot ratings --rebuild` runs beside the bot (its own event loop)
+    assert await asyncio.to_thread(rebuild_ratings.main, ["--rebuild", "--database", str(store_database)]) == 0
+    assert capsys.readouterr().out.startswith("rebuilt ratings: 1 rated matches, 2 ratings")
 
 
 async def test_an_older_board_post_never_becomes_the_current_board(service):

@@ -52,8 +52,9 @@ async def trace_repository(repo) -> Trace:
 
 
 def trace_postgres(repo, trace: Trace) -> None:
-    """On PostgreSQL every statement goes through the store's two doors: `fetch` (a read on a pooled connection)
-    and `apply` (a unit: one transaction on one, each statement a step of its generator)."""
+    """On PostgreSQL every statement goes through the store's doors: `fetch` (a read on a pooled connection),
+    `apply` (a unit: one transaction on one, each statement a step of its generator) and `_one_statement` (a unit
+    of one statement)."""
     fetch, apply = repo.fetch, repo.apply
 
     async def traced_fetch(sql, params=()):
@@ -74,7 +75,16 @@ def trace_postgres(repo, trace: Trace) -> None:
     async def traced_apply(steps):
         return await apply(recorded(steps))
 
-    repo.fetch, repo.apply = traced_fetch, traced_apply
+    one_statement = repo._one_statement
+
+    async def traced_one_statement(step):  # a unit of one statement: atomic without BEGIN and COMMIT
+        trace("BEGIN")
+        trace(step.sql)
+        done = await one_statement(step)
+        trace("COMMIT")
+        return done
+
+    repo.fetch, repo.apply, repo._one_statement = traced_fetch, traced_apply, traced_one_statement
 
 
 async def traced(world) -> Trace:

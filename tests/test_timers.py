@@ -7,7 +7,6 @@ import asyncio
 import pytest
 
 from bot.matches.timers import TimerDispatcher
-from bot.storage import Repository, open_database
 
 
 class Clock:
@@ -19,9 +18,9 @@ class Clock:
 
 
 @pytest.fixture
-async def dispatcher(tmp_path):
-    db = await open_database(tmp_path / "timers.db")
-    timers = TimerDispatcher(Repository(db), Clock())
+async def dispatcher(store):
+    """On SQLite and on PostgreSQL (`store`, tests/conftest.py)."""
+    timers = TimerDispatcher(store, Clock())
     fired: list[int] = []
 
     async def handler(timer):
@@ -31,7 +30,6 @@ async def dispatcher(tmp_path):
     timers.fired = fired
     yield timers
     await timers.stop()
-    await db.close()
 
 
 async def until_asleep(timers: TimerDispatcher) -> None:

@@ -19,7 +19,17 @@ import aiosqlite
 
 from .postgres_pool import lost_connection_is_unavailable
 from .rating_rows import RatingsMoved, write_rated_finish
-from .sql import Done, Step, Steps, UnitRefused, postgres_sql, run_on_postgres, run_on_sqlite, statements
+from .sql import (
+    Done,
+    Step,
+    Steps,
+    UnitRefused,
+    postgres_sql,
+    postgres_step,
+    run_on_postgres,
+    run_on_sqlite,
+    statements,
+)
 from .records import (
     Challenge,
     ChallengeSeat,
@@ -262,7 +272,15 @@ class Repository:
 
     async def _write(self, steps: Iterable[Step | tuple[str, tuple]]) -> list[Done]:
         """Statements that need nothing of each other, as one unit: what each did."""
-        return await self.apply(statements([Step(*step) for step in steps]))
+        steps = [Step(*step) for step in steps]
+        if self.pool is not None and len(steps) == 1 and not steps[0].many:
+            # One statement is atomic on its own: no BEGIN and COMMIT round trips around it.
+            return [await _finish(self._one_statement(steps[0]))]
+        return await self.apply(statements(steps))
+
+    async def _one_statement(self, step: Step) -> Done:
+        async with self.pool.acquire() as conn:
+            return await postgres_step(conn, step)
 
     # --- challenges --------------------------------------------------------------------------------------
 
