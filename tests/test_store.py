@@ -190,10 +190,15 @@ async def started(service, game, challenger, opponent):
 async def test_two_rated_finishes_sharing_a_player_give_what_a_rebuild_gives(service):
     first = await started(service, "epaminondas", 10, 20)
     second = await started(service, "epaminondas", 10, 30)
-    moved = []
+    moved, computed, both_computed = [], [], asyncio.Event()
     real = service.repo.commit_move
 
     async def spy(unit):
+        computed.append(unit.match_id)
+        if len(computed) == 2:
+            both_computed.set()
+        if len(computed) <= 2:  # both computed from the same ratings before either is written: they race
+            await both_computed.wait()
         try:
             return await real(unit)
         except RatingsMoved:

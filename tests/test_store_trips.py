@@ -62,14 +62,16 @@ def trace_postgres(repo, trace: Trace) -> None:
         return await fetch(sql, params)
 
     def recorded(steps):
-        trace("BEGIN")
+        # Kept together: reads on other pooled connections (the timer dispatcher's) may run meanwhile.
+        unit = ["BEGIN"]
         try:
             step = next(steps)
             while True:
-                trace(step.sql)
+                unit.append(step.sql)
                 step = steps.send((yield step))
         except StopIteration as stop:
-            trace("COMMIT")
+            for sql in unit + ["COMMIT"]:
+                trace(sql)
             return stop.value
 
     async def traced_apply(steps):
@@ -78,10 +80,9 @@ def trace_postgres(repo, trace: Trace) -> None:
     one_statement = repo._one_statement
 
     async def traced_one_statement(step):  # a unit of one statement: atomic without BEGIN and COMMIT
-        trace("BEGIN")
-        trace(step.sql)
         done = await one_statement(step)
-        trace("COMMIT")
+        for sql in ("BEGIN", step.sql, "COMMIT"):
+            trace(sql)
         return done
 
     repo.fetch, repo.apply, repo._one_statement = traced_fetch, traced_apply, traced_one_statement
