@@ -25,8 +25,7 @@ from bot.matches.plans import Planner
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
-from bot.settings import Settings, SettingsError
-from bot.settings import is_postgres_dsn
+from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
 from bot.storage.opening import open_repository
 from bot.storage.postgres import open_pool
@@ -183,15 +182,14 @@ async def check_database(path: Path | str) -> str | None:
 
 
 async def check_postgres(dsn: str) -> str | None:
-    """None when the PostgreSQL database opens and migrates; else one line (it never shows the URL: it may hold a
-    password)."""
+    """The same for a PostgreSQL database: the server answers, takes the user and password, has the database, and
+    its schema is one this Strategos knows (migrated to it). The line never shows the URL's password."""
     try:
         pool = await open_pool(dsn, max_size=1)
     except NewerDatabase as exc:
-        return f"refusing the PostgreSQL database STRATEGOS_DATABASE names: {exc}."
-    except Exception as exc:  # asyncpg's errors, a refused connection, a malformed URL: all one line
-        return (f"cannot open the PostgreSQL database STRATEGOS_DATABASE names ({exc.__class__.__name__}: "
-                f"{str(exc).splitlines()[0] if str(exc) else 'no details'}).")
+        return f"refusing the database: {exc}."
+    except DatabaseError as exc:
+        return f"{exc}."
     await pool.close()
     return None
 

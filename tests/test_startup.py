@@ -224,13 +224,13 @@ def test_a_dotenv_that_is_not_utf8_is_one_clear_line(offline, capsys):
 @pytest.mark.parametrize("url", ["postgresql://strategos:secret@127.0.0.1:9/strategos", "postgres://127.0.0.1:9/db"])
 def test_a_postgresql_url_names_a_postgresql_database_not_a_file(offline, monkeypatch, capsys, tmp_path, url):
     # Nothing listens on port 9: the start stops before Discord, in one line without the URL's password, and
-    # no SQLite file of that name appears.
+    # no SQLite file of that name appears (read as a path, the URL would be "a missing folder", password and all).
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("STRATEGOS_DATABASE", url)
     assert Settings.load(dotenv=None).database == url
     assert app.main() == 2
     line = one_line(capsys)
-    assert line.startswith("strategos: cannot open the PostgreSQL database STRATEGOS_DATABASE names (")
+    assert line.startswith("strategos: cannot reach PostgreSQL at ") and "127.0.0.1:9/" in line
     assert "secret" not in line and not offline and not list(tmp_path.iterdir())
 
 

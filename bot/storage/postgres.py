@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from .postgres_schema import migrate
+from . import postgres_pool
 
 POOL_SIZE = 10  # connections: each unit of work is one transaction on one of them, each read takes one briefly
 
@@ -16,12 +16,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 
 async def open_pool(dsn: str, *, max_size: int = POOL_SIZE) -> asyncpg.Pool:
-    """A pool on the database `dsn` names, migrated (processes starting together apply each migration once)."""
-    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_size, reset=_keep_session)
-    try:
-        async with pool.acquire() as conn:
-            await migrate(conn)
-    except BaseException:
-        await pool.close()
-        raise
-    return pool
+    """A pool on the database `dsn` names, migrated (processes starting together apply each migration once).
+    A server that can't be reached, a refused password, a missing database or a newer schema raise DatabaseError
+    with one line (bot/storage/postgres_pool.py)."""
+    return await postgres_pool.open_pool(dsn, min_size=1, max_size=max_size, reset=_keep_session)

@@ -17,6 +17,7 @@ from typing import Any, AsyncIterator, Callable, Iterable
 
 import aiosqlite
 
+from .postgres_pool import lost_connection_is_unavailable
 from .rating_rows import RatingsMoved, write_rated_finish
 from bot.domain import (
     Challenge,
@@ -250,15 +251,18 @@ class Repository:
         return await _finish(self._apply_on_postgres(steps))
 
     async def _apply_on_postgres(self, steps: Steps[Any]) -> Any:
-        async with self.pool.acquire() as conn:
-            async with conn.transaction():
-                return await run_on_postgres(conn, steps)
+        # A connection lost on the way (PostgreSQL restarting) rolls the transaction back: DatabaseUnavailable.
+        async with lost_connection_is_unavailable(self.pool):
+            async with self.pool.acquire() as conn:
+                async with conn.transaction():
+                    return await run_on_postgres(conn, steps)
 
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         """The rows of one read, by column name or position (sqlite3.Row, asyncpg.Record)."""
         if self.pool is None:
             return list(await self.reader.execute_fetchall(sql, tuple(params)))
-        return await self.pool.fetch(postgres_sql(sql), *params)
+        async with lost_connection_is_unavailable(self.pool):
+            return await self.pool.fetch(postgres_sql(sql), *params)
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
         rows = await self.fetch(sql, params)

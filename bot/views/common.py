@@ -12,10 +12,15 @@ from bot.matches import MatchService, TurnReport, errors
 from bot.presenters import Presenter
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
+from bot.storage.postgres_pool import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = N_("Something went wrong on my side. Nothing was changed; please try again.")
+# The database (PostgreSQL) went away under the action, restarting say: the action is whole or absent, and the
+# connection comes back by itself, so the answer is to try again.
+DATABASE_UNAVAILABLE = N_("I lost my connection to the database for a moment (it may be restarting). Please try "
+                          "again in a few seconds; if the thread already shows your action, it counts.")
 NOT_POSTED = N_("Your action counts, but I could not post the new board in the match thread. "
                 "`/board` posts it again once I can write there.")
 
@@ -72,6 +77,11 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
         if isinstance(error, errors.UserError):
             text, params = getattr(error, "text", ""), getattr(error, "params", {})
             await answer(interaction, t(language(interaction), text, **params) if text else str(error))
+            return
+        if isinstance(error, DatabaseUnavailable):
+            log.warning("%s met a lost database connection for user=%s guild=%s: %s", where, interaction.user.id,
+                        interaction.guild_id, error)
+            await answer(interaction, t(language(interaction), DATABASE_UNAVAILABLE))
             return
         log.error("%s failed for user=%s guild=%s", where, interaction.user.id, interaction.guild_id,
                   exc_info=error)

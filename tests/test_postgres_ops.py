@@ -1,0 +1,360 @@
+"""Running on PostgreSQL: start-up failures in one line (against a real server that asks for a password over TCP),
+and a server restart under the running bot's pool."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+import pytest_asyncio
+import simcord
+
+from bot.games.record import rebuild_state
+from bot.i18n import t
+from bot.matches.movelog import effective_moves
+from bot.storage import DatabaseError, Repository, repository
+from bot.storage.postgres_pool import DatabaseUnavailable, describe_dsn, lost_connection_is_unavailable, open_pool
+from bot.views.common import DATABASE_UNAVAILABLE
+from bot_helpers import board_posts, move, start_match
+from bot.storage.postgres_schema import migrate
+from conftest import POSTGRES_REQUIRED
+from postgres_server import free_port, start_or_skip
+
+PASSWORD = "right-horse-battery"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(scope="module")
+def tcp_server():
+    """A server of this module's own (its tests restart it) that takes TCP connections with a password, with the
+    role `strategos` and an empty database `strategos` it owns."""
+    server = start_or_skip(f"ops-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}", POSTGRES_REQUIRED, tcp=True)
+
+    async def create_role_and_database():
+        admin = await asyncpg.connect(server.dsn())
+        try:
+            await admin.execute(f"CREATE ROLE strategos LOGIN PASSWORD '{PASSWORD}'")
+            await admin.execute("CREATE DATABASE strategos OWNER strategos")
+        finally:
+            await admin.close()
+
+    try:
+        asyncio.run(create_role_and_database())
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest_asyncio.fixture
+async def fresh_database(tcp_server):
+    """A new empty database owned by `strategos`, over TCP with its password; dropped afterwards."""
+    name = f"ops_{os.getpid()}_{next(_numbers)}"
+    await as_admin(tcp_server, f"CREATE DATABASE {name} OWNER strategos")
+    yield tcp_server.tcp_dsn("strategos", PASSWORD, name)
+    await as_admin(tcp_server, f"DROP DATABASE {name} WITH (FORCE)")  # on a new connection: tests restart the server
+
+
+async def as_admin(server, sql: str) -> None:
+    admin = await asyncpg.connect(server.dsn())
+    try:
+        await admin.execute(sql)
+    finally:
+        await admin.close()
+
+
+_numbers = iter(range(1, 10**6))
+
+
+def start_bot(tmp_path: Path, database: str) -> subprocess.CompletedProcess:
+    """`python -m bot` as a user starts it, in an empty folder (no .env), with a token and STRATEGOS_DATABASE."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("STRATEGOS_") and key != "DISCORD_TOKEN"}
+    env.update(DISCORD_TOKEN="token", STRATEGOS_DATABASE=database)
+    return subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def one_line_refusal(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert PASSWORD not in done.stderr and "wrong-password" not in done.stderr
+    assert "Traceback" not in done.stderr and "could not reach Discord" not in done.stderr
+    return lines[0]
+
+
+# --- start-up: each failure one clear line and a non-zero exit ------------------------------------------------------
+
+def test_an_unreachable_server_is_one_line(tcp_server, tmp_path):
+    port = free_port()  # nothing listens there
+    line = one_line_refusal(start_bot(tmp_path, f"postgresql://strategos:{PASSWORD}@127.0.0.1:{port}/strategos"))
+    assert line.startswith(f"strategos: cannot reach PostgreSQL at strategos@127.0.0.1:{port}/strategos (")
+    assert line.endswith("check that the server runs and the host and port in STRATEGOS_DATABASE.")
+
+
+def test_a_wrong_password_is_one_line(tcp_server, tmp_path):
+    line = one_line_refusal(start_bot(tmp_path, tcp_server.tcp_dsn("strategos", "wrong-password", "strategos")))
+    assert line == (f"strategos: PostgreSQL refused the password for strategos@127.0.0.1:{tcp_server.port}/strategos:"
+                    " check the password in STRATEGOS_DATABASE.")
+
+
+def test_a_missing_database_is_one_line(tcp_server, tmp_path):
+    line = one_line_refusal(start_bot(tmp_path, tcp_server.tcp_dsn("strategos", PASSWORD, "no_such_database")))
+    assert line == (f"strategos: PostgreSQL at strategos@127.0.0.1:{tcp_server.port}/no_such_database has no "
+                    "database of that name: create it (createdb) or fix the database name in STRATEGOS_DATABASE.")
+
+
+async def test_a_database_of_a_newer_strategos_is_refused_in_one_line(fresh_database, tmp_path):
+    pool = await open_pool(fresh_database)  # migrated to this Strategos's schema, then "a newer one" ran there
+    try:
+        known = await pool.fetchval("SELECT MAX(version) FROM schema_version")
+        await pool.execute("INSERT INTO schema_version (version, name) VALUES ($1, 'from_the_future.sql')", known + 1)
+    finally:
+        await pool.close()
+    done = await asyncio.to_thread(start_bot, tmp_path, fresh_database)
+    line = one_line_refusal(done)
+    assert line.startswith(f"strategos: refusing the database: the database was written by a newer Strategos "
+                           f"(schema {known + 1}, this one knows up to {known})")
+    assert describe_dsn(fresh_database) in line
+    # refused before anything was written: the future schema is as it was
+    conn = await asyncpg.connect(fresh_database)
+    try:
+        assert await conn.fetchval("SELECT MAX(version) FROM schema_version") == known + 1
+    finally:
+        await conn.close()
+
+
+def test_the_password_never_reaches_a_message():
+    dsn = f"postgresql://strategos:{PASSWORD}@db.example:6543/games"
+    assert describe_dsn(dsn) == "strategos@db.example:6543/games"
+    assert describe_dsn("postgresql://postgres@/x?host=/tmp/socket") == "postgres@/tmp/socket/x"
+    assert describe_dsn("postgresql://db/strategos") == "(default user)@db:5432/strategos"
+
+
+# --- PostgreSQL restarting under a running pool ----------------------------------------------------------------------
+
+async def unit(pool: asyncpg.Pool, value: int, *, before_commit: asyncio.Event | None = None,
+               go_on: asyncio.Event | None = None) -> None:
+    """One unit of work as the store runs it: one transaction on a pooled connection, a lost connection becoming
+    DatabaseUnavailable. `before_commit`/`go_on` hold it inside its transaction."""
+    async with lost_connection_is_unavailable(pool):
+        async with pool.acquire() as conn:
+            async with conn.transaction():
+                await conn.execute("INSERT INTO units (value) VALUES ($1)", value)
+                await conn.execute("UPDATE totals SET units = units + 1")
+                if before_commit is not None:
+                    before_commit.set()
+                    await go_on.wait()
+
+
+async def stored(pool: asyncpg.Pool) -> tuple[list[int], int]:
+    async with lost_connection_is_unavailable(pool):
+        values = [row["value"] for row in await pool.fetch("SELECT value FROM units ORDER BY value")]
+        return values, await pool.fetchval("SELECT units FROM totals")
+
+
+async def create_tables(pool: asyncpg.Pool) -> None:
+    await pool.execute("CREATE TABLE units (value INTEGER PRIMARY KEY); CREATE TABLE totals (units INTEGER);"
+                       "INSERT INTO totals VALUES (0)")
+
+
+async def outcome(pool: asyncpg.Pool, value: int) -> str:
+    try:
+        await unit(pool, value)
+        return "written"
+    except DatabaseUnavailable:
+        return "try again"
+
+
+async def test_while_the_server_is_down_an_action_gets_try_again_and_after_it_every_action_works(
+        tcp_server, fresh_database):
+    pool = await open_pool(fresh_database, min_size=3, max_size=3)
+    try:
+        await create_tables(pool)
+        await unit(pool, 1)
+        await asyncio.to_thread(tcp_server.stop_only)
+        assert await outcome(pool, 2) == "try again"  # not a traceback: an answer the bot translates
+        await asyncio.to_thread(tcp_server.start_again)
+        # The pool's three connections all broke with the restart: none of them is used again.
+        assert [await outcome(pool, value) for value in (3, 4, 5, 6)] == ["written"] * 4
+        assert await stored(pool) == ([1, 3, 4, 5, 6], 5)
+    finally:
+        await pool.close()
+
+
+async def test_a_restart_between_actions_costs_at_most_one_try_again(tcp_server, fresh_database):
+    pool = await open_pool(fresh_database, min_size=3, max_size=3)
+    try:
+        await create_tables(pool)
+        await asyncio.gather(*(unit(pool, value) for value in (1, 2, 3)))  # all three connections in use once
+        await asyncio.to_thread(tcp_server.stop_only)
+        await asyncio.to_thread(tcp_server.start_again)
+        outcomes = [await outcome(pool, value) for value in (4, 5, 6, 7)]
+        assert outcomes.count("try again") <= 1 and outcomes[1:] == ["written"] * 3
+        written = [value for value, said in zip((4, 5, 6, 7), outcomes) if said == "written"]
+        assert await stored(pool) == ([1, 2, 3, *written], 3 + len(written))
+    finally:
+        await pool.close()
+
+
+async def test_a_restart_during_a_unit_leaves_nothing_half_written(tcp_server, fresh_database):
+    pool = await open_pool(fresh_database, min_size=1, max_size=2)
+    try:
+        await create_tables(pool)
+        await unit(pool, 1)
+        inside, go_on = asyncio.Event(), asyncio.Event()
+        in_flight = asyncio.create_task(unit(pool, 2, before_commit=inside, go_on=go_on))
+        await inside.wait()  # its row and its total are written, not committed
+        await asyncio.to_thread(tcp_server.stop_only)  # the administrator's restart cuts the connection off
+        await asyncio.to_thread(tcp_server.start_again)
+        go_on.set()
+        with pytest.raises(DatabaseUnavailable):
+            await in_flight
+        await unit(pool, 3)  # the next action succeeds
+        assert await stored(pool) == ([1, 3], 2)  # unit 2 is wholly absent: neither its row nor its count
+    finally:
+        await pool.close()
+
+
+async def test_an_error_that_is_not_a_lost_connection_stays_itself(fresh_database):
+    pool = await open_pool(fresh_database)
+    try:
+        with pytest.raises(asyncpg.UndefinedTableError):
+            async with lost_connection_is_unavailable(pool):
+                await pool.execute("SELECT * FROM no_such_table")
+    finally:
+        await pool.close()
+
+
+async def test_open_pool_refusals_are_database_errors(tcp_server):
+    with pytest.raises(DatabaseError, match="refused the password"):
+        await open_pool(tcp_server.tcp_dsn("strategos", "wrong-password", "strategos"))
+    with pytest.raises(DatabaseError, match="refused the password for nobody@"):  # no such role: said the same way
+        await open_pool(tcp_server.tcp_dsn("nobody", "x", "strategos"))
+
+
+# --- the answer a player gets ---------------------------------------------------------------------------------------
+
+async def test_an_action_that_loses_the_database_gets_try_again_in_the_players_language(world, monkeypatch):
+    """What a lost connection looks like to a player, whatever unit it cut off: a private "try again" in her
+    language, the move not made, and her next try works."""
+    original_payload = simcord.interactions.base_payload
+
+    def german_bob(backend, *, user_id, guild_id, **kwargs):
+        record, payload = original_payload(backend, user_id=user_id, guild_id=guild_id, **kwargs)
+        payload["locale"] = "de" if user_id == world.bob.id else "en-US"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", german_bob)
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    commit_move = Repository.commit_move
+    cut_off = []
+
+    async def lose_the_connection_once(self, unit):
+        if not cut_off:
+            cut_off.append(unit)
+            raise DatabaseUnavailable("the connection to PostgreSQL was lost (ConnectionDoesNotExistError)")
+        return await commit_move(self, unit)
+
+    monkeypatch.setattr(Repository, "commit_move", lose_the_connection_once)
+    lost = await move(world.alice, thread, match_id, "a1-a3")
+    assert lost.ephemeral and lost.response.content == DATABASE_UNAVAILABLE
+    assert len(board_posts(thread)) == 1  # not played: the same move is still hers to make
+    again = await move(world.alice, thread, match_id, "a1-a3")
+    assert again.response.content.startswith("✅") and len(board_posts(thread)) == 2
+    cut_off.clear()
+    german = await move(world.bob, thread, match_id, "a12-a10")
+    assert german.ephemeral and german.response.content == t("de", DATABASE_UNAVAILABLE) != DATABASE_UNAVAILABLE
+    assert (await move(world.bob, thread, match_id, "a12-a10")).response.content.startswith("✅")
+
+
+def test_a_url_that_is_not_one_is_one_line_without_its_password(tmp_path):
+    line = one_line_refusal(start_bot(tmp_path, f"postgresql://strategos:{PASSWORD}@127.0.0.1:port/strategos"))
+    assert line.startswith("strategos: STRATEGOS_DATABASE is not a PostgreSQL URL Strategos can use (")
+
+
+
+# --- the bot on PostgreSQL while the server restarts ------------------------------------------------------------------
+
+@pytest_asyncio.fixture
+async def database(fresh_database):
+    """The bot's database in this module (conftest's `settings` and `world` take it): a migrated PostgreSQL
+    database on this module's restartable server, over TCP with a password."""
+    conn = await asyncpg.connect(fresh_database)
+    try:
+        await migrate(conn)
+    finally:
+        await conn.close()
+    return fresh_database
+
+
+async def consistent(world, match_id: int) -> tuple[int, int]:
+    """(version, moves) of the match as stored, after checking that its log replays to its stored state: nothing
+    half-written."""
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    logged = await service.repo.moves(match_id)
+    state = rebuild_state(match.game, len(match.seats), match.seed, match.options or None, effective_moves(logged),
+                          names=match.names)
+    assert service.game_of(match).dump(state) == match.state
+    return match.version, len(logged)
+
+
+def answered(result) -> str:
+    content = result.response.content
+    if content.startswith("✅"):
+        return "played"
+    assert content == DATABASE_UNAVAILABLE, content
+    return "try again"
+
+
+async def test_the_bot_reconnects_after_postgresql_restarts_between_moves(world, tcp_server):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    assert answered(await move(world.alice, thread, match_id, "a1-a3")) == "played"
+    version, moves = await consistent(world, match_id)
+    await asyncio.to_thread(tcp_server.stop_only)
+    await asyncio.to_thread(tcp_server.start_again)
+    said = [answered(await move(world.bob, thread, match_id, "a12-a10"))]
+    if said == ["try again"]:  # the first action after the restart may meet a connection the restart broke
+        said.append(answered(await move(world.bob, thread, match_id, "a12-a10")))
+    assert said[-1] == "played"
+    assert answered(await move(world.alice, thread, match_id, "a3-a4")) == "played"  # and every action after it
+    assert await consistent(world, match_id) == (version + 2, moves + 2)  # each move once, whole
+    assert len(board_posts(thread)) == 4
+
+
+async def test_a_move_in_flight_when_postgresql_restarts_gets_try_again_and_is_not_half_written(
+        world, tcp_server, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    assert answered(await move(world.alice, thread, match_id, "a1-a3")) == "played"
+    before = await consistent(world, match_id)
+    inside, go_on = asyncio.Event(), asyncio.Event()
+    run_on_postgres = repository.run_on_postgres
+
+    async def held_before_commit(conn, steps):
+        moves_before = await conn.fetchval("SELECT COUNT(*) FROM moves")
+        result = await run_on_postgres(conn, steps)
+        if not inside.is_set() and await conn.fetchval("SELECT COUNT(*) FROM moves") > moves_before:
+            inside.set()  # the move's state, log entry and clocks are written, not committed
+            await go_on.wait()
+        return result
+
+    monkeypatch.setattr(repository, "run_on_postgres", held_before_commit)
+    in_flight = asyncio.create_task(move(world.bob, thread, match_id, "a12-a10"))
+    await asyncio.wait_for(inside.wait(), 30)
+    await asyncio.to_thread(tcp_server.stop_only)  # an administrator's restart: open connections are cut off
+    await asyncio.to_thread(tcp_server.start_again)
+    go_on.set()
+    result = await in_flight
+    assert result.ephemeral and answered(result) == "try again"
+    assert await consistent(world, match_id) == before  # neither the state nor the log entry nor half of them
+    assert len(board_posts(thread)) == 2
+    assert answered(await move(world.bob, thread, match_id, "a12-a10")) == "played"  # trying again works
+    assert answered(await move(world.alice, thread, match_id, "a3-a4")) == "played"
+    assert await consistent(world, match_id) == (before[0] + 2, before[1] + 2)
+    assert len(board_posts(thread)) == 4
