@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import N_
+from bot.storage.postgres_pool import DatabaseUnavailable as DatabaseUnavailable  # answered "try again" by the adapters
 
 
 class UserError(Exception):

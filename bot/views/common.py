@@ -12,7 +12,6 @@ from bot.matches import MatchService, TurnReport, errors
 from bot.presenters import Presenter
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
-from bot.storage.postgres_pool import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +77,7 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
             text, params = getattr(error, "text", ""), getattr(error, "params", {})
             await answer(interaction, t(language(interaction), text, **params) if text else str(error))
             return
-        if isinstance(error, DatabaseUnavailable):
+        if isinstance(error, errors.DatabaseUnavailable):
             log.warning("%s met a lost database connection for user=%s guild=%s: %s", where, interaction.user.id,
                         interaction.guild_id, error)
             await answer(interaction, t(language(interaction), DATABASE_UNAVAILABLE))
