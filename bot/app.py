@@ -43,7 +43,7 @@ def utc_timestamp() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-class StrategosBot(commands.Bot):
+class StrategosBot(commands.AutoShardedBot):
     repo: Repository
     matches: MatchService
     presenter: Presenter
@@ -58,6 +58,9 @@ class StrategosBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            # Each process runs its shards (a server's events all come to one shard); None: Discord's count, all here.
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
         self.settings = settings
         self._seed_source = seed_source
