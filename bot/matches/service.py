@@ -169,6 +169,7 @@ class MatchService:
 
     async def start(self) -> None:
         """Fire what fell due while the bot was down, then keep the deadlines; re-announce what a crash cut off."""
+        await self.timers.release_stale()
         await self.clocks.recover()
         self.timers.start()
         for match in await self.repo.unannounced_matches():
@@ -673,10 +674,8 @@ class MatchService:
             return await self._eliminate(match, seat, "timeout", f"{match.seats[seat].user_name} ran out of time")
 
     async def _deadline_passed(self, timer: Timer) -> None:
-        try:
-            await self.time_out(timer.ref_id, timer.seat, due_at=timer.due_at)
-        except errors.ShuttingDown:
-            pass  # claimed but not settled: ClockKeeper.recover fires it again at the next start
+        # Stopped before it was settled (ShuttingDown): its claim is given back, and it fires again.
+        await self.time_out(timer.ref_id, timer.seat, due_at=timer.due_at)
 
     async def _eliminate(self, match: Match, seat: int, kind: str, reason: str) -> TurnReport:
         game = self.game_of(match)

@@ -168,7 +168,8 @@ class LeagueStore:
         # match id) never share a reference with them.
         await self.db.execute(
             "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, -1, ?)"
-            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+            " claimed_by = NULL, lease_until = NULL",
             (kind, -league_id, due_at))
 
     async def set_timer(self, kind: str, league_id: int, due_at: float) -> None:
