@@ -23,6 +23,7 @@ from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.records import MatchRecords
+from bot.matches.scope import ProcessScope
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
@@ -77,7 +78,8 @@ class StrategosBot(commands.AutoShardedBot):
         self.repo = Repository(db, reader=None if in_memory else await open_reader(self.settings.database))
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
-            self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
+            self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600,
+            scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count), **extra
         )
         self.records = MatchRecords(self.matches)
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory

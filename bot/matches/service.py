@@ -56,6 +56,7 @@ from .movelog import effective_moves
 from .ratelimit import RateLimiter
 from .ratings import ATTEMPTS as RATING_ATTEMPTS
 from .ratings import Ratings
+from .scope import REPAIR_AFTER, ProcessScope
 from .server_settings import ServerSettings
 from .timers import TimerDispatcher
 
@@ -67,6 +68,7 @@ MAX_OPEN_CHALLENGES = 10  # per challenger
 STATE_CACHE_SIZE = 4096
 ANSWER_ATTEMPTS = 5  # each retry follows another answer that really landed
 CHALLENGE_EXPIRY = "challenge_expiry"
+BOARD_REPAIR = "board_repair"  # a board a stopped process left unposted, repaired once nobody can be posting it
 
 
 class AnswerRaced(Exception):
@@ -144,6 +146,7 @@ class MatchService:
         challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
         bus: EventBus | None = None,
         limiter: RateLimiter | None = None,
+        scope: ProcessScope = ProcessScope(),
     ):
         self.repo = repo
         self.clock = clock
@@ -158,6 +161,8 @@ class MatchService:
         self.server_settings = ServerSettings(clock_store)
         self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act)
         self.timers.on(DEADLINE, self._deadline_passed)
+        self.scope = scope
+        self.timers.on(BOARD_REPAIR, self._repair_board)
         self._locks = KeyedLocks()
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
@@ -173,9 +178,24 @@ class MatchService:
         await self.clocks.recover()
         self.timers.start()
         for match in await self.repo.unannounced_matches():
-            log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id,
-                     match.guild_id, match.version)
-            self.bus.publish(MovePlayed(match, "repair", -1, None))
+            if not self.scope.owns(match.guild_id):
+                continue  # the process running that server's shard repairs it
+            if self.timers.claims.shared and match.updated_at > self.clock() - REPAIR_AFTER:
+                # Another process may be posting this board right now: look again once that would be done.
+                await self.repo.set_timer(BOARD_REPAIR, match.id, match.updated_at + REPAIR_AFTER)
+                self.timers.wake(match.updated_at + REPAIR_AFTER)
+                continue
+            self._repair(match)
+
+    def _repair(self, match: Match) -> None:
+        log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id, match.guild_id,
+                 match.version)
+        self.bus.publish(MovePlayed(match, "repair", -1, None))
+
+    async def _repair_board(self, timer: Timer) -> None:
+        match = await self.repo.get_match(timer.ref_id)
+        if match is not None and match.announced_version < match.version and match.thread_id is not None:
+            self._repair(match)
 
     @contextlib.asynccontextmanager
     async def _operation(self, lock_key: int | None = None):
