@@ -98,6 +98,7 @@ class TimerDispatcher:
             await self.claims.release(self.claimant)
         except Exception:
             log.exception("could not give back this process's timer claims; they fire after their lease")
+        await self.claims.close()
 
     async def fire_due(self) -> int:
         """Fire every timer that is due now, batch by batch; returns how many fired."""
@@ -136,6 +137,10 @@ class TimerDispatcher:
         await self.claims.complete(token, timer, self.clock())
         return handler is not None
 
+    def _heard(self, due_at: float) -> None:
+        """Another process wrote a timer due at `due_at` (or gave one back)."""
+        self.wake(due_at)
+
     async def _renew(self, token: str) -> None:
         """While a batch's handlers run (a computer's think takes seconds), its claims stay this process's."""
         while True:
@@ -147,6 +152,7 @@ class TimerDispatcher:
 
     async def _look(self) -> float | None:
         """Fire what is due; the time of the next look, if any."""
+        await self.claims.listen(self._heard)
         await self.fire_due()
         due = await self.claims.next_due()
         if self.sweep_every is not None:

@@ -9,12 +9,21 @@ handler failed) is due again, so any live process fires it, after the lease. Wri
 from __future__ import annotations
 
 import functools
+import logging
 import sqlite3
+from typing import Callable
+
+import asyncpg
 
 from .records import Timer
 from .repository import Repository, read
 
+log = logging.getLogger(__name__)
+
 _TIMER_COLUMNS = "id, kind, ref_id, seat, due_at"
+_NEXT_DUE = ("SELECT (SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL AND lease_until IS NULL),"
+             " (SELECT MIN(lease_until) FROM timers WHERE fired_at IS NULL AND lease_until IS NOT NULL)")
+NOTIFY_CHANNEL = "strategos_timers"  # PostgreSQL: a timer was written or given back (migration 009's trigger)
 
 
 class TimerClaims:
@@ -27,13 +36,8 @@ class TimerClaims:
 
     async def next_due(self) -> float | None:
         """When the next timer becomes claimable: the earliest unclaimed deadline or running lease."""
-        async with read(self.repo.reader,
-                        "SELECT (SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL AND lease_until IS NULL),"
-                        " (SELECT MIN(lease_until) FROM timers WHERE fired_at IS NULL AND lease_until IS NOT NULL)"
-                        ) as cur:
-            row = await cur.fetchone()
-        times = [value for value in row if value is not None]
-        return min(times) if times else None
+        async with read(self.repo.reader, _NEXT_DUE) as cur:
+            return _earliest(await cur.fetchone())
 
     async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
         """Claim up to `limit` timers due at `now` (unclaimed, or whose lease ran out) for `token`, earliest first."""
@@ -72,6 +76,82 @@ class TimerClaims:
             " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
             " claimed_by = NULL, lease_until = NULL WHERE timers.fired_at IS NOT NULL OR timers.claimed_by IS NULL",
             (kind, ref_id, seat, due_at))])
+
+    async def listen(self, wake: Callable[[float], None]) -> None:
+        """Nothing to hear: every timer of this database is written by this process, which wakes its dispatcher."""
+
+    async def close(self) -> None:
+        pass
+
+
+class PostgresTimerClaims:
+    """The same claims on PostgreSQL, shared by every bot process: a batch is taken with `FOR UPDATE SKIP LOCKED`,
+    so two dispatchers claiming at once take different timers without waiting for each other, and each process
+    listens for timers the others write (NOTIFY), looking periodically as well in case a notification is lost."""
+
+    shared = True
+
+    def __init__(self, pool: asyncpg.Pool, dsn: str):
+        self.pool = pool
+        self.dsn = dsn
+        self._listener: asyncpg.Connection | None = None
+
+    async def next_due(self) -> float | None:
+        return _earliest(await self.pool.fetchrow(_NEXT_DUE))
+
+    async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
+        rows = await self.pool.fetch(
+            "WITH due AS (SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= $2"
+            " AND (lease_until IS NULL OR lease_until <= $2) ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
+            " UPDATE timers AS t SET claimed_by = $1, lease_until = $3 FROM due WHERE t.id = due.id"
+            " RETURNING t.id, t.kind, t.ref_id, t.seat, t.due_at", token, now, lease_until, limit)
+        return sorted((Timer(r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def extend(self, token: str, lease_until: float) -> None:
+        await self.pool.execute("UPDATE timers SET lease_until = $1 WHERE claimed_by = $2 AND fired_at IS NULL",
+                                lease_until, token)
+
+    async def complete(self, token: str, timer: Timer, now: float) -> bool:
+        done = await self.pool.execute(
+            "UPDATE timers SET fired_at = $1, lease_until = NULL WHERE id = $2 AND claimed_by = $3 AND due_at = $4"
+            " AND fired_at IS NULL", now, timer.id, token, timer.due_at)
+        return done == "UPDATE 1"
+
+    async def release(self, claimant: str) -> None:
+        await self.pool.execute(
+            "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE claimed_by LIKE $1 AND fired_at IS NULL",
+            claimant.replace("%", "") + "#%")
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
+
+    async def release_stale(self) -> None:
+        """Other processes may hold claims right now: a claim of a stopped process fires when its lease runs out."""
+
+    async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
+        await self.pool.execute(
+            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+            " claimed_by = NULL, lease_until = NULL WHERE timers.fired_at IS NOT NULL OR timers.claimed_by IS NULL",
+            kind, ref_id, seat, due_at)
+
+    async def listen(self, wake: Callable[[float], None]) -> None:
+        """Hear the timers other processes write (on a connection of its own); again after a lost connection."""
+        if self._listener is not None and not self._listener.is_closed():
+            return
+        try:
+            self._listener = await asyncpg.connect(self.dsn)
+            await self._listener.add_listener(NOTIFY_CHANNEL, lambda _conn, _pid, _channel, due: wake(float(due)))
+        except (OSError, asyncpg.PostgresError) as exc:
+            log.warning("cannot listen for other processes' timers (%s); looking periodically instead", exc)
+            self._listener = None
+
+
+def _earliest(row) -> float | None:
+    times = [value for value in row if value is not None]
+    return min(times) if times else None
 
 
 def _claim(conn: sqlite3.Connection, *, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
