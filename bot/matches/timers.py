@@ -20,7 +20,7 @@ import socket
 from typing import Awaitable, Callable
 
 from bot.storage import Repository, Timer
-from bot.storage.timer_claims import TimerClaims
+from bot.storage.timer_claims import PostgresTimerClaims, TimerClaims
 
 from . import errors
 
@@ -34,6 +34,12 @@ BATCH = 32  # timers claimed at once: a look's share, leaving the rest to other 
 SWEEP_SECONDS = 30.0  # with a shared database: the longest a dispatcher sleeps without looking
 
 
+def claims_of(repo: Repository) -> TimerClaims | PostgresTimerClaims:
+    """The timer claims of the store's database (a PostgreSQL store has a pool)."""
+    pool = getattr(repo, "pool", None)
+    return PostgresTimerClaims(pool) if pool is not None else TimerClaims(repo)
+
+
 def claimant_name() -> str:
     """Who claims: this host and process, and a random part (a pid is reused after a restart)."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -43,7 +49,7 @@ class TimerDispatcher:
     def __init__(self, repo: Repository, clock: Callable[[], float], claims: TimerClaims | None = None):
         self.repo = repo
         self.clock = clock
-        self.claims = claims or TimerClaims(repo)
+        self.claims = claims or claims_of(repo)
         self.claimant = claimant_name()
         self._batches = itertools.count(1)
         # A dispatcher alone on its database knows every timer written (each writer wakes it); sharing one, it also

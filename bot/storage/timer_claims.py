@@ -91,10 +91,13 @@ class PostgresTimerClaims:
 
     shared = True
 
-    def __init__(self, pool: asyncpg.Pool, dsn: str):
+    def __init__(self, pool: asyncpg.Pool):
         self.pool = pool
-        self.dsn = dsn
-        self._listener: asyncpg.Connection | None = None
+        self._listener: asyncpg.Connection | None = None  # a connection of the pool, held while listening
+        self._wake: Callable[[float], None] = lambda due_at: None
+
+    def _heard(self, _connection, _pid, _channel, payload: str) -> None:
+        self._wake(float(payload))
 
     async def next_due(self) -> float | None:
         return _earliest(await self.pool.fetchrow(_NEXT_DUE))
@@ -124,8 +127,10 @@ class PostgresTimerClaims:
 
     async def close(self) -> None:
         if self._listener is not None:
-            await self._listener.close()
-            self._listener = None
+            listener, self._listener = self._listener, None
+            if not listener.is_closed():
+                await listener.remove_listener(NOTIFY_CHANNEL, self._heard)
+            await self.pool.release(listener)
 
     async def release_stale(self) -> None:
         """Other processes may hold claims right now: a claim of a stopped process fires when its lease runs out."""
@@ -138,15 +143,17 @@ class PostgresTimerClaims:
             kind, ref_id, seat, due_at)
 
     async def listen(self, wake: Callable[[float], None]) -> None:
-        """Hear the timers other processes write (on a connection of its own); again after a lost connection."""
+        """Hear the timers other processes write, on a connection of its own; again after it was lost."""
         if self._listener is not None and not self._listener.is_closed():
             return
+        await self.close()
+        self._wake = wake
         try:
-            self._listener = await asyncpg.connect(self.dsn)
-            await self._listener.add_listener(NOTIFY_CHANNEL, lambda _conn, _pid, _channel, due: wake(float(due)))
-        except (OSError, asyncpg.PostgresError) as exc:
+            self._listener = await self.pool.acquire()
+            await self._listener.add_listener(NOTIFY_CHANNEL, self._heard)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("cannot listen for other processes' timers (%s); looking periodically instead", exc)
-            self._listener = None
+            await self.close()
 
 
 def _earliest(row) -> float | None:
