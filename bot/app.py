@@ -28,7 +28,10 @@ from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError
-from bot.storage import DatabaseError, NewerDatabase, Repository, open_database, open_reader
+from bot.settings import is_postgres_dsn
+from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
+from bot.storage.opening import open_repository
+from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 from bot.views.leagues import league_buttons
@@ -73,9 +76,7 @@ class StrategosBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
         # command sync, and last the timers and any announcement a crash cut off.
-        db = await open_database(self.settings.database)
-        in_memory = str(self.settings.database) == ":memory:"  # a second connection would see another database
-        self.repo = Repository(db, reader=None if in_memory else await open_reader(self.settings.database))
+        self.repo = await open_repository(self.settings.database)
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600,
@@ -167,8 +168,10 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord.client").addFilter(lambda record: "voice will NOT" not in record.getMessage())
 
 
-async def check_database(path: Path) -> str | None:
+async def check_database(path: Path | str) -> str | None:
     """None when the database opens and migrates; else one line that says what is wrong and what to do."""
+    if is_postgres_dsn(path):
+        return await check_postgres(str(path))
     try:
         db = await open_database(path)
     except NewerDatabase as exc:
@@ -184,6 +187,20 @@ async def check_database(path: Path) -> str | None:
         return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a file "
                 "in a folder this user may write.")
     await db.close()
+    return None
+
+
+async def check_postgres(dsn: str) -> str | None:
+    """None when the PostgreSQL database opens and migrates; else one line (it never shows the URL: it may hold a
+    password)."""
+    try:
+        pool = await open_pool(dsn, max_size=1)
+    except NewerDatabase as exc:
+        return f"refusing the PostgreSQL database STRATEGOS_DATABASE names: {exc}."
+    except Exception as exc:  # asyncpg's errors, a refused connection, a malformed URL: all one line
+        return (f"cannot open the PostgreSQL database STRATEGOS_DATABASE names ({exc.__class__.__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else 'no details'}).")
+    await pool.close()
     return None
 
 

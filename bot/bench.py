@@ -3,8 +3,9 @@
     python -m bot.bench                          # bursts of 200 and 1,000 matches
     python -m bot.bench --bursts 50              # smaller
     python -m bot.bench --skip-render --skip-apply --bursts 1000 --synchronous NORMAL --database /tmp/b.db
+    python -m bot.bench --skip-render --skip-apply --bursts 1000 --database postgresql://user@host/db
 
-Everything runs against a real SQLite file in a temporary directory, through `MatchService` exactly as the cogs
+Everything runs against a real SQLite file in a temporary directory (or the PostgreSQL database `--database` names), through `MatchService` exactly as the cogs
 use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
 persist ≤ 10 ms median). Times are wall-clock milliseconds.
 
@@ -17,7 +18,7 @@ persist ≤ 10 ms median). Times are wall-clock milliseconds.
   render queue (bot/presenters/pictures.py). "Board ready" is receive → picture ready to send; every board must
   be made once, in order per match. RSS is the process's resident memory after the burst, matches active. Every
   match's log must then replay through its engine to its stored state. The last lines are one JSON object per
-  burst: {"bench": "burst", "database": "sqlite", "matches", "ack_p99_ms", "picker_ack_p99_ms", "written_p99_ms",
+  burst: {"bench": "burst", "database": "sqlite" or "postgresql", "matches", "ack_p99_ms", "picker_ack_p99_ms", "written_p99_ms",
   "board_p99_ms", "boards", "in_order", "replayed_ok"}.
 """
 
@@ -50,7 +51,9 @@ from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
 from bot.presenters.pictures import RenderQueue
 from bot.storage import Match, Repository, open_database, open_reader
+from bot.settings import is_postgres_dsn
 from bot.storage.database import SYNCHRONOUS
+from bot.storage.postgres import open_pool
 
 PLAYER_NAMES = ("Alexandra", "Bartholomew")  # realistic lengths for the captions under the board
 GUILD_ID, CHANNEL_ID = 1, 2
@@ -116,9 +119,12 @@ def bench_render(key: str, games: int, every: int) -> Summary:
 # --- the service on a real database ------------------------------------------------------------------------------
 
 
-async def open_service(path: Path, synchronous: str = SYNCHRONOUS) -> MatchService:
+async def open_service(path: Path | str, synchronous: str = SYNCHRONOUS) -> MatchService:
     seeds = itertools.count(1)  # fixed seeds: the same matches every run
-    repo = Repository(await open_database(path, synchronous=synchronous), reader=await open_reader(path))
+    if is_postgres_dsn(path):
+        repo = Repository(pool=await open_pool(str(path)))
+    else:
+        repo = Repository(await open_database(path, synchronous=synchronous), reader=await open_reader(path))
     return MatchService(repo, clock=time.time, seed_source=lambda: next(seeds))
 
 
@@ -358,7 +364,7 @@ class Settings:
     skip_apply: bool = False
     skip_concurrency: bool = False
     synchronous: str = SYNCHRONOUS
-    database: Path | None = None  # a SQLite file to run in (default: a new one in a temporary folder)
+    database: Path | str | None = None  # a SQLite file or PostgreSQL URL (default: a new file in a temporary folder)
 
 
 async def run(settings: Settings, directory: Path) -> list[str]:
@@ -385,16 +391,18 @@ async def run(settings: Settings, directory: Path) -> list[str]:
                 results.append((matches, times, wall))
             lines += ["", f"Bursts ({', '.join(keys)}): every match receives a move at the same instant, half of them"
                       " by /move, half through the picker (Move, then Confirm).", "",
-                      *burst_table(results), "", *burst_json("sqlite", results)]
+                      *burst_table(results), "", *burst_json(service.repo.dialect, results)]
     finally:
         await service.drain()  # the timer dispatcher keeps the matches' clocks: stop it before the database goes
         await service.repo.close()
     return lines
 
 
-def sqlite_path(text: str) -> Path:
+def database_arg(text: str) -> Path | str:
+    if is_postgres_dsn(text):
+        return text
     if "://" in text:
-        raise argparse.ArgumentTypeError("Strategos stores matches in a SQLite file: give its path, not a URL")
+        raise argparse.ArgumentTypeError("give a SQLite file's path or a postgresql:// URL")
     return Path(text)
 
 
@@ -408,8 +416,9 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument("--apply-moves", type=int, default=40, help="moves per match for apply + persist")
     for section in ("render", "apply", "concurrency"):
         parser.add_argument(f"--skip-{section}", action="store_true")
-    parser.add_argument("--database", type=sqlite_path,
-                        help="the SQLite file to run in (a new one in a temporary folder by default)")
+    parser.add_argument("--database", type=database_arg,
+                        help="the SQLite file or PostgreSQL URL to run in (a new SQLite file in a temporary folder by"
+                             " default)")
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default=SYNCHRONOUS,
                         help=f"SQLite's flush setting for the database (default {SYNCHRONOUS}, as the bot)")
     args = vars(parser.parse_args(argv))

@@ -15,8 +15,9 @@ from typing import Sequence
 
 from bot.matches.ratings import Ratings, RebuildSummary
 from bot.ratings import RatingError
-from bot.settings import Settings, SettingsError
-from bot.storage import DatabaseError, Repository, open_database
+from bot.settings import Settings, SettingsError, is_postgres_dsn
+from bot.storage import DatabaseError
+from bot.storage.opening import open_repository
 
 
 def parser() -> argparse.ArgumentParser:
@@ -26,12 +27,17 @@ def parser() -> argparse.ArgumentParser:
                     "model or repairing match results.",
     )
     p.add_argument("--rebuild", action="store_true", help="recompute all ratings from the stored matches")
-    p.add_argument("--database", type=Path, help="SQLite file (default: STRATEGOS_DATABASE from the settings)")
+    p.add_argument("--database", type=_database,
+                   help="SQLite file or postgresql:// URL (default: STRATEGOS_DATABASE from the settings)")
     return p
 
 
-async def rebuild(database: Path) -> RebuildSummary:
-    repo = Repository(await open_database(database))
+def _database(text: str) -> Path | str:
+    return text if is_postgres_dsn(text) else Path(text)
+
+
+async def rebuild(database: Path | str) -> RebuildSummary:
+    repo = await open_repository(database)
     try:
         return await Ratings(repo).rebuild()
     finally:
@@ -49,14 +55,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if not database.exists():
+    if isinstance(database, Path) and not database.exists():
         # open_database would create an empty one; rebuilding nothing there is a typo, not a success.
         print(f"error: no database at {database}", file=sys.stderr)
         return 1
     try:
         summary = asyncio.run(rebuild(database))
     except (DatabaseError, RatingError) as error:
-        print(f"error: {database}: {error}", file=sys.stderr)
+        where = "the PostgreSQL database" if isinstance(database, str) else database  # a URL may hold a password
+        print(f"error: {where}: {error}", file=sys.stderr)
         return 1
     print(summary.line())
     for _, reason in summary.skipped:

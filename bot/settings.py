@@ -15,6 +15,11 @@ MAX_CHALLENGE_HOURS = 720  # 30 days: longer than any challenge waits, short eno
 MAX_SHARD_COUNT = 4096  # far above what any bot of this kind needs (Discord asks for one shard per 2,500 servers)
 
 
+def is_postgres_dsn(database: object) -> bool:
+    """A `postgresql://` or `postgres://` URL names a PostgreSQL database; anything else is a SQLite file path."""
+    return str(database).lower().startswith(("postgresql://", "postgres://"))
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
@@ -75,7 +80,7 @@ def _shard_ids(text: str, count: int) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
-    database: Path = Path("strategos.db")
+    database: Path | str = Path("strategos.db")  # a SQLite file, or a PostgreSQL URL
     dev_guild: int | None = None
     log_level: str = "INFO"
     challenge_ttl_hours: float = 24.0
@@ -103,11 +108,6 @@ class Settings:
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         database = get("STRATEGOS_DATABASE") or "strategos.db"
-        if database.lower().startswith(("postgresql://", "postgres://")):
-            # PostgreSQL's schema exists, its store does not yet. Refused here, as itself: read as a path it would
-            # be "a missing folder", with the URL's password in the message.
-            raise SettingsError("STRATEGOS_DATABASE names a PostgreSQL database, and Strategos cannot run on "
-                                "PostgreSQL yet: give the path of a SQLite file (the default is strategos.db)")
         count_text, shards_text = get("STRATEGOS_SHARD_COUNT"), get("STRATEGOS_SHARDS")
         shard_count = _shard_count(count_text) if count_text is not None else None
         if shards_text is not None and shard_count is None:
@@ -116,14 +116,15 @@ class Settings:
         shard_ids = _shard_ids(shards_text, shard_count) if shards_text is not None else None
         settings = cls(
             token=get("DISCORD_TOKEN"),
-            database=Path(database),
+            # A postgresql:// (or postgres://) URL stays a string: PostgreSQL through asyncpg; else a SQLite file.
+            database=database if is_postgres_dsn(database) else Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,
             challenge_ttl_hours=ttl_hours,
             shard_count=shard_count,
             shard_ids=shard_ids,
         )
-        if not settings.runs_every_shard:
+        if not settings.runs_every_shard and not is_postgres_dsn(settings.database):
             # Each process keeps its own SQLite writer: two of them on one file would each believe it is alone.
             raise SettingsError(f"STRATEGOS_SHARDS={shards_text} leaves the other shards to other processes, and "
                                 "several processes need PostgreSQL: set STRATEGOS_DATABASE to a postgresql:// URL, "

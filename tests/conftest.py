@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +14,10 @@ import simcord
 from PIL import Image
 
 from bot.app import create_bot
+from bot.matches import MatchService
 from bot.settings import Settings
+from bot.storage.opening import open_repository
+from bot.storage.postgres_schema import migrate as migrate_postgres
 from postgres_server import start_or_skip
 
 GUILD_ID = 424242424242424242
@@ -65,9 +69,100 @@ async def postgres_dsn(postgres_server):
         await admin.close()
 
 
+TEMPLATE = "strategos_template"
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server):
+    """A database on the test process's server with every migration applied, once per session: each test's
+    database is a copy of it (CREATE DATABASE … TEMPLATE), which takes milliseconds instead of a migration run."""
+
+    async def build():
+        admin = await asyncpg.connect(postgres_server.dsn())
+        try:
+            await admin.execute(f"CREATE DATABASE {TEMPLATE}")
+        finally:
+            await admin.close()
+        conn = await asyncpg.connect(postgres_server.dsn(TEMPLATE))
+        try:
+            await migrate_postgres(conn)
+        finally:
+            await conn.close()  # a template must have no connections while it is copied
+
+    asyncio.run(build())
+    return TEMPLATE
+
+
+@pytest_asyncio.fixture
+async def migrated_postgres_dsn(postgres_server, postgres_template):
+    """The DSN of a new database holding Strategos's schema (a copy of the template), dropped after the test."""
+    name = f"test_{next(_postgres_databases)}"
+    admin = await asyncpg.connect(postgres_server.dsn())
+    try:
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {postgres_template}")
+        yield postgres_server.dsn(name)
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+# The two databases a store runs on; test ids name them ("[postgres]"). Tests that take `service` (or `store`)
+# run on both; the bot tests (through `settings`) run on SQLite unless marked ON_BOTH.
+DATABASES = ["sqlite", "postgres"]
+ON_BOTH = pytest.mark.parametrize("database", DATABASES, indirect=True)
+
+
+def _database(request, kind: str):
+    """What STRATEGOS_DATABASE would say: a SQLite file in the test's folder, or a migrated PostgreSQL database."""
+    if kind == "postgres":
+        return request.getfixturevalue("migrated_postgres_dsn")
+    return request.getfixturevalue("tmp_path") / "strategos.db"
+
+
 @pytest.fixture
-def settings(tmp_path):
-    return Settings(token=None, database=tmp_path / "strategos.db", dev_guild=GUILD_ID, log_level="INFO")
+def database(request):
+    """The bot's database: SQLite, or each of DATABASES in a test marked ON_BOTH."""
+    return _database(request, getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(params=DATABASES)
+def store_database(request):
+    return _database(request, request.param)
+
+
+@pytest_asyncio.fixture
+async def store(store_database):
+    """The store (Repository) on SQLite and on PostgreSQL, its database migrated."""
+    repo = await open_repository(store_database)
+    yield repo
+    await repo.close()
+
+
+@pytest.fixture
+def service_clock():
+    """The service's clock in the `service` fixture: one second later at each reading (a module may override it)."""
+    ticks = itertools.count(1_000_000)
+    return lambda: float(next(ticks))
+
+
+@pytest.fixture
+def service_seeds():
+    """The match seeds of the `service` fixture (a module may override it)."""
+    return lambda: 7
+
+
+@pytest_asyncio.fixture
+async def service(store, service_clock, service_seeds):
+    """The match service alone, on SQLite and on PostgreSQL."""
+    service = MatchService(store, clock=service_clock, seed_source=service_seeds)
+    yield service
+    await service.drain()
+
+
+@pytest.fixture
+def settings(database):
+    """The bot's settings: its database a SQLite file, or in a test marked ON_BOTH also PostgreSQL."""
+    return Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="INFO")
 
 
 def make_bot(settings, replay_at_end=False):

@@ -1,5 +1,9 @@
 """A throwaway PostgreSQL 15 server for the tests: its own data folder and unix socket in a temporary folder, no TCP,
-no fsync, stopped and deleted at the end. PostgreSQL refuses to run as root, so as root its programs run as the
+no fsync (or, `durable`, fsync and synchronous_commit on, as a production server commits), stopped and deleted at the
+end.
+
+    python tests/postgres_server.py --durable    # a durable one for the benchmark: prints its DSN, Ctrl+C stops it
+ PostgreSQL refuses to run as root, so as root its programs run as the
 `postgres` user (through runuser); as anyone else they run as that user."""
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ class PostgresServer:
             raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}{log}")
 
     @classmethod
-    def start(cls, name: str) -> PostgresServer:
+    def start(cls, name: str, *, durable: bool = False) -> PostgresServer:
         folder = Path(tempfile.mkdtemp(prefix=f"strategos-pg-{name}-"))
         server = cls(folder)
         try:
@@ -57,7 +61,8 @@ class PostgresServer:
                 shutil.chown(server.socket_dir, "postgres", "postgres")
             server._run(str(BIN / "initdb"), "-D", str(server.data), "-U", "postgres", "--auth=trust",
                         "--encoding=UTF8", "--locale=C", "--no-sync")
-            options = f"-c fsync=off -c listen_addresses='' -k {server.socket_dir}"
+            flush = "-c fsync=on -c synchronous_commit=on" if durable else "-c fsync=off"
+            options = f"{flush} -c listen_addresses='' -k {server.socket_dir}"
             server._run(str(BIN / "pg_ctl"), "-D", str(server.data), "-l", str(server.log), "-o", options,
                         "-w", "-t", "60", "start")
         except BaseException:
@@ -75,3 +80,17 @@ class PostgresServer:
                 self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    import signal
+    import sys
+
+    server = PostgresServer.start("bench", durable="--durable" in sys.argv)
+    try:
+        print(server.dsn(), flush=True)
+        stop = {signal.SIGINT, signal.SIGTERM}
+        signal.pthread_sigmask(signal.SIG_BLOCK, stop)  # delivered to sigwait, not to a handler
+        signal.sigwait(stop)
+    finally:
+        server.stop()

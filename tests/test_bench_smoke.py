@@ -56,9 +56,16 @@ def test_main_prints_the_tables(capsys):
     assert {"ack_p99_ms", "picker_ack_p99_ms", "written_p99_ms", "board_p99_ms"} <= last.keys()
 
 
-def test_the_burst_runs_in_a_given_sqlite_file_and_refuses_a_url(tmp_path, capsys):
+def test_the_burst_runs_in_a_given_sqlite_file_and_refuses_other_urls(tmp_path, capsys):
     assert bench.main(["--bursts", "2", "--skip-render", "--skip-apply", "--database", str(tmp_path / "b.db")]) == 0
     assert (tmp_path / "b.db").exists()
     with pytest.raises(SystemExit):
-        bench.main(["--database", "postgresql://localhost/strategos"])
-    assert "give its path, not a URL" in capsys.readouterr().err
+        bench.main(["--database", "mysql://localhost/strategos"])
+    assert "give a SQLite file's path or a postgresql:// URL" in capsys.readouterr().err
+
+
+def test_the_burst_runs_on_postgresql_and_says_so(migrated_postgres_dsn, capsys):
+    assert bench.main(["--bursts", "2", "--skip-render", "--skip-apply", "--database", migrated_postgres_dsn]) == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["database"] == "postgresql" and last["matches"] == 2
+    assert last["in_order"] is True and last["replayed_ok"] is True

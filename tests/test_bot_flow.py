@@ -11,6 +11,7 @@ from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, play_moves,
     posted_challenge, private_answer, start_match, stored,
 )
+from conftest import ON_BOTH
 
 
 async def test_challenge_post_invites_only_the_opponent(world):
@@ -35,6 +36,7 @@ async def test_accept_opens_a_thread_with_the_first_board(world):
     assert "has started" in posts[-1].content and not posts[-1].components
 
 
+@ON_BOTH
 async def test_whole_epaminondas_match_to_a_win(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     # the first move through the step-by-step picker, with a preview, the rest by notation
@@ -64,6 +66,7 @@ async def test_whole_epaminondas_match_to_a_win(world):
     assert result.ephemeral and result.response.content == "This match is already over."
 
 
+@ON_BOTH
 async def test_whole_archimedes_match_to_a_port_win(world):
     thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
     await play_moves(world, thread, match_id, ARCHIMEDES_BLACK_WINS, [world.alice, world.bob])

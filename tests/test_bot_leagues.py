@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.leagues import POINT
 from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, buttons, play_moves, play_out, stored
+from conftest import ON_BOTH
 
 
 def organiser(world):
@@ -65,6 +66,7 @@ async def win_for(world, table, winner, by_id):
         await first.click(asked.response, label="Yes, resign")
 
 
+@ON_BOTH
 async def test_round_robin_of_four_played_to_its_champion(world):
     olga = organiser(world)
     members = four_players(world)
@@ -113,8 +115,7 @@ async def test_round_robin_of_four_played_to_its_champion(world):
 
 
 async def rated_matches(world) -> int:
-    async with world.bot.repo.db.execute("SELECT COUNT(DISTINCT match_id) FROM rating_changes") as cur:
-        return (await cur.fetchone())[0]
+    return await world.bot.repo.fetchvalue("SELECT COUNT(DISTINCT match_id) FROM rating_changes")
 
 
 async def test_swiss_of_seven_over_three_rounds_with_byes(world):
@@ -208,6 +209,7 @@ async def test_a_restart_between_two_rounds_creates_each_round_once(world):
     assert (await world.bot.leagues.get(league_id)).status == "finished"
 
 
+@ON_BOTH
 async def test_an_interrupted_round_is_finished_once_after_a_restart(world):
     """Tables written, one linked to a challenge that never started (the stop came between the two): start-up
     starts that match and creates the others, one each."""
@@ -263,6 +265,7 @@ async def test_a_timeout_counts_as_a_loss(world):
     assert (await leagues.get(league_id)).status == "finished"
 
 
+@ON_BOTH
 async def test_monthly_league_opens_its_next_season_with_the_same_players(world):
     olga = organiser(world)
     members = [world.alice, world.bob]

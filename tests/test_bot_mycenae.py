@@ -75,7 +75,9 @@ async def play_mycenae(world, thread, match_id, members, choose, *, restart_afte
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+# Every player count on SQLite, one on PostgreSQL too.
+@pytest.mark.parametrize(("players", "database"), [(2, "sqlite"), (3, "sqlite"), (4, "sqlite"), (2, "postgres")],
+                         indirect=["database"])
 async def test_whole_mycenae_match(world, players, caplog):
     caplog.set_level(logging.INFO)
     members = members_for(world, players)

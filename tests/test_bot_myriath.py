@@ -22,7 +22,9 @@ def random_player(seed):
     return lambda game, state, seat, moves: rng.choice(moves)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+# Every player count on SQLite, one on PostgreSQL too.
+@pytest.mark.parametrize(("players", "database"), [(2, "sqlite"), (3, "sqlite"), (4, "sqlite"), (3, "postgres")],
+                         indirect=["database"])
 async def test_whole_myriath_match_with_a_restart_halfway(world, players):
     members = members_for(world, players)
     thread, match_id = await open_match(world, "myriath", members)

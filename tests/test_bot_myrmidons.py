@@ -15,7 +15,6 @@ import pytest
 
 import json
 import re
-import sqlite3
 from dataclasses import dataclass
 
 import renderers
@@ -23,6 +22,7 @@ from bot.presenters.describe import alt_text
 from renderers.replay import replay_gif
 from bot.games.myrmidons import GAME
 from bot_helpers import board_posts, buttons, choose, is_disabled, match_id_of, move, stored, thread_of
+from conftest import ON_BOTH
 
 SEED = 1000  # the first match's seed (conftest counts seeds from 1000): the draw makes North move first
 NAMES = ["alice", "bob"]
@@ -253,15 +253,15 @@ def close_dms(world, member) -> None:
                            message="Cannot send messages to this user", times=None)
 
 
-def private_channels(world) -> dict[int, str]:
-    with sqlite3.connect(world.settings.database) as db:
-        return dict(db.execute("SELECT user_id, channel FROM private_messages").fetchall())
+async def private_channels(world) -> dict[int, str]:
+    return {r[0]: r[1] for r in await world.bot.repo.fetch("SELECT user_id, channel FROM private_messages")}
 
 
 # --- the tests ---------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.replays
+@ON_BOTH
 async def test_whole_match_secret_deployments_order_fights_and_a_win_without_leaks(world):
     tap = Wiretap(world)
     ref = Referee(world, tap)  # ref.check() right after each action: leaks are looked for before anything else
@@ -287,7 +287,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     assert "Secret setup: **alice** (South), **bob** (North)" in setup_board.content
     assert {u.id for u in setup_board.mentions} == {world.alice.id, world.bob.id}
     assert set(buttons(setup_board)) == {"Move", "My view", "Describe", "Resign", "Offer draw", "Explore"}
-    assert private_channels(world) == {world.alice.id: "dm", world.bob.id: "pending"}
+    assert await private_channels(world) == {world.alice.id: "dm", world.bob.id: "pending"}
     assert world.bob.user.dm_channel.last_message is None  # his DMs are closed
 
     # alice deploys from her DM: the button opens an ephemeral picker there
@@ -483,7 +483,7 @@ async def test_closed_dms_player_deploys_from_the_boards_move_button(world):
     mine = await world.bob.click(board, label="My view")  # the invitation still waited for him, now without a button
     assert "📬 Your Myrmidons match" in mine.response.content and not mine.response.components
     ref.check()
-    assert private_channels(world)[world.bob.id] == "ephemeral"
+    assert (await private_channels(world))[world.bob.id] == "ephemeral"
 
 
 async def test_setup_button_in_a_dm_survives_a_restart(world):

@@ -8,6 +8,7 @@ from bot_helpers import (EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, i
                          play_moves, start_match, stored)
 from test_bot_explore import explore_move, sandbox_of
 from test_bot_myrmidons import SOUTH_WINS, start_deployed_match
+from conftest import ON_BOTH
 
 W = EPAMINONDAS_LIGHT_WINS  # alice (Light) and bob alternate, alice first
 
@@ -30,6 +31,7 @@ async def stored_plan(world, match_id, seat):
     return await world.bot.planner.store.get(match_id, seat)
 
 
+@ON_BOTH
 async def test_a_two_level_plan_is_played_by_the_opponents_moves(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     await move(world.alice, thread, match_id, W[0])
@@ -83,6 +85,7 @@ async def test_a_takeback_drops_the_plan(world):
     assert world.alice.id in world.bot.matches.users_to_act(await world.bot.matches.get_match(match_id))
 
 
+@ON_BOTH
 async def test_a_plan_survives_a_restart(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     await move(world.alice, thread, match_id, W[0])

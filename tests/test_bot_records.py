@@ -4,10 +4,8 @@ through the real bot, with what each person may know checked for players and out
 from __future__ import annotations
 
 import io
-import itertools
 import json
 import random
-import sqlite3
 
 import discord
 import pytest
@@ -16,27 +14,25 @@ from PIL import Image
 from bot.games import get_game
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.record import parse_record, replay
-from bot.matches import MatchService, errors
+from bot.matches import errors
 from bot.matches.records import MatchRecords
-from bot.storage import Repository, open_database
 from bot_helpers import (
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
     posted_challenge, private_answer, start_match, stored, thread_of,
 )
 from renderers.replay import replay_gif
 from test_bot_myrmidons import SOUTH_WINS, Wiretap, deploy_text, start_deployed_match
+from conftest import ON_BOTH
 
 UNKNOWN = "I can't find that match. Pick one from the list, or see `/games`."
 
 
-def stored_state(world, match_id: int) -> dict:
-    with sqlite3.connect(world.settings.database) as db:
-        return json.loads(db.execute("SELECT state FROM matches WHERE id = ?", (match_id,)).fetchone()[0])
+async def stored_state(world, match_id: int) -> dict:
+    return json.loads(await world.bot.repo.fetchvalue("SELECT state FROM matches WHERE id = ?", (match_id,)))
 
 
-def version_of(world, match_id: int) -> int:
-    with sqlite3.connect(world.settings.database) as db:
-        return db.execute("SELECT version FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
+async def version_of(world, match_id: int) -> int:
+    return await world.bot.repo.fetchvalue("SELECT version FROM matches WHERE id = ?", (match_id,))
 
 
 async def exported(member, channel, match_id: int) -> str:
@@ -106,7 +102,7 @@ async def test_finished_match_replays_from_its_record_and_posts_its_gif(world, g
     assert text == await exported(world.alice, world.channel, match_id)
     run = replay(text)
     assert run.complete and run.replayed == len(moves)
-    assert get_game(game).dump(run.final_state) == stored_state(world, match_id)
+    assert get_game(game).dump(run.final_state) == await stored_state(world, match_id)
 
     # the thread's last post: the replay, right after the final board, one frame per position
     final, gif_post = board_posts(thread)[-1], thread.last_message
@@ -221,7 +217,7 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
     final = {who.name: await exported(who, world.channel, match_id) for who in (world.alice, world.bob, world.carol)}
     assert final["alice"] == final["bob"] == final["carol"] and bob_deploy in final["carol"]
     run = replay(final["carol"])
-    assert MYRMIDONS.dump(run.final_state) == stored_state(world, match_id)
+    assert MYRMIDONS.dump(run.final_state) == await stored_state(world, match_id)
     assert bob_deploy in history_text(await world.carol.slash(world.channel, "history", match=match_id))
     # the replay shows the public course only (values unknown until a fight), the same for everyone
     gifs = []
@@ -232,14 +228,9 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
 
 
 @pytest.fixture
-async def service(tmp_path):
-    """The match service alone."""
-    db = await open_database(tmp_path / "r.db")
-    clock = itertools.count(1_000_000)
-    service = MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 11)
-    yield service
-    await service.bus.idle()
-    await db.close()
+def service_seeds():
+    """The `service` fixture (tests/conftest.py: on SQLite and PostgreSQL) seeds its matches with 11 here."""
+    return lambda: 11
 
 
 async def service_match(service, game: str, players: int) -> int:
@@ -326,9 +317,10 @@ async def test_no_takeback_once_a_forced_pass_followed(service):
 # --- take-backs ----------------------------------------------------------------------------------------------
 
 
+@ON_BOTH
 async def test_takeback_accepted_restores_the_earlier_position(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
-    before = stored_state(world, match_id)
+    before = await stored_state(world, match_id)
     await move(world.alice, thread, match_id, "a1-a3")
     played = await move(world.bob, thread, match_id, "f12-f9")
     assert "Take back" in buttons(played.response)
@@ -354,7 +346,7 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
 
     # the exact earlier position; the log keeps the take-back, every reader skips the undone move
     expected = get_game("epaminondas").apply(get_game("epaminondas").load(before), 0, "a1-a3")[0]
-    assert stored_state(world, match_id) == get_game("epaminondas").dump(expected)
+    assert await stored_state(world, match_id) == get_game("epaminondas").dump(expected)
     history = history_text(await world.carol.slash(world.channel, "history", match=match_id))
     assert "f12-f9" not in history and "**1.** alice (Light): `a1-a3`" in history
     text = await exported(world.alice, world.channel, match_id)
@@ -375,10 +367,10 @@ async def test_takeback_declined_changes_nothing_and_comes_too_late_after_a_repl
     thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
     played = await move(world.alice, thread, match_id, "d1-g1")
     await world.alice.slash(thread, "takeback", match=match_id)
-    request, boards, version = thread.last_message, len(board_posts(thread)), version_of(world, match_id)
+    request, boards, version = thread.last_message, len(board_posts(thread)), await version_of(world, match_id)
     await world.bob.click(request, label="Decline take-back")
     assert "**bob** declined to take back `d1-g1`" in stored(world, request).content
-    assert len(board_posts(thread)) == boards and version_of(world, match_id) == version
+    assert len(board_posts(thread)) == boards and await version_of(world, match_id) == version
     assert all(is_disabled(b) for b in buttons(stored(world, request)).values())
 
     await move(world.bob, thread, match_id, "h5-h1")
@@ -389,7 +381,7 @@ async def test_takeback_declined_changes_nothing_and_comes_too_late_after_a_repl
     assert typed.ephemeral and typed.response.content.startswith("Too late")
     outsider = await world.carol.slash(thread, "takeback", match=match_id)
     assert outsider.ephemeral and outsider.response.content == "You are not playing in this match."
-    assert version_of(world, match_id) == version + 1 and len(board_posts(thread)) == boards + 1
+    assert await version_of(world, match_id) == version + 1 and len(board_posts(thread)) == boards + 1
 
 
 async def test_no_takeback_of_a_secret_setup_or_of_a_fight(world):
@@ -408,11 +400,11 @@ async def test_no_takeback_of_a_secret_setup_or_of_a_fight(world):
     await move(world.alice, thread, match_id, SOUTH_WINS[1])
     fight = await move(world.bob, thread, match_id, SOUTH_WINS[2])  # b4-d4: a fight shows both values
     assert fight.response.content.startswith("✅") and "Take back" not in buttons(fight.response)
-    version = version_of(world, match_id)
+    version = await version_of(world, match_id)
     refused = await world.bob.slash(thread, "takeback", match=match_id)
     assert refused.ephemeral and refused.response.content.startswith(
         "That move revealed hidden information (a fight), so it can't be taken back")
-    assert version_of(world, match_id) == version
+    assert await version_of(world, match_id) == version
 
 
 # --- bad input -----------------------------------------------------------------------------------------------

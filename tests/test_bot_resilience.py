@@ -9,8 +9,10 @@ import pytest
 
 from bot.matches import errors
 from bot_helpers import board_posts, choose, move, start_match, stored
+from conftest import ON_BOTH
 
 
+@ON_BOTH
 async def test_restart_mid_match_keeps_match_buttons_and_pending_challenge(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     await move(world.alice, thread, match_id, "a1-a3")

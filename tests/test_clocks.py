@@ -13,8 +13,6 @@ import discord
 import pytest
 
 from bot.games import Outcome
-from bot.matches import MatchService
-from bot.storage import Repository, open_database
 from bot_helpers import board_posts, buttons, match_id_of, move, posted_challenge, thread_of
 
 HOUR = 3600
@@ -335,16 +333,16 @@ class FakeClock:
         return self.now
 
 
+# `service` (tests/conftest.py, on SQLite and PostgreSQL) with a clock the tests move (`service.clock`).
 @pytest.fixture
-async def service(tmp_path):
-    db = await open_database(tmp_path / "clocks.db")
-    clock = FakeClock()
+def service_clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def service_seeds():
     seeds = itertools.count(7)
-    svc = MatchService(Repository(db), clock=clock, seed_source=lambda: next(seeds))
-    svc.fake_clock = clock
-    yield svc
-    await svc.drain()
-    await db.close()
+    return lambda: next(seeds)
 
 
 async def started_match(svc, game, players, clock="1 day"):
@@ -362,14 +360,14 @@ async def deadlines(svc, match):
 async def test_in_a_secret_setup_each_player_has_her_own_clock(service):
     match = await started_match(service, "myrmidons", 2)
     assert service.in_secret_setup(match) and service.to_act(match) == [0, 1]
-    start = service.fake_clock.now
+    start = service.clock.now
     assert await deadlines(service, match) == {0: start + DAY, 1: start + DAY}
-    service.fake_clock.now += HOUR
+    service.clock.now += HOUR
     setup = service.game_of(match).legal_moves(service.state_of(match), 1)[0]
     report = await service.submit_move(match.id, 2, setup)
     # her setup is done, so her clock stopped; the other's kept running, not restarted by her move
     assert await deadlines(service, report.match) == {0: start + DAY}
-    service.fake_clock.now = start + DAY + 1
+    service.clock.now = start + DAY + 1
     assert await service.timers.fire_due() == 2  # her reminder (too late now: not sent) and her deadline
     match = await service.get_match(match.id)
     assert not match.active and match.result["winners"] == [1]
@@ -379,7 +377,7 @@ async def test_in_a_secret_setup_each_player_has_her_own_clock(service):
 async def test_a_timeout_with_three_players_knocks_one_out_and_the_match_goes_on(service):
     match = await started_match(service, "myriath", 3)
     late = service.to_act(match)[0]
-    service.fake_clock.now += DAY + 1
+    service.clock.now += DAY + 1
     assert await service.timers.fire_due() >= 1
     match = await service.get_match(match.id)
     assert match.active
@@ -388,14 +386,14 @@ async def test_a_timeout_with_three_players_knocks_one_out_and_the_match_goes_on
     assert [(m.seat, m.move) for m in log if m.move == "timeout"] == [(late, "timeout")]
     acting = service.to_act(match)
     assert acting and late not in acting
-    assert await deadlines(service, match) == {acting[0]: service.fake_clock.now + DAY}
+    assert await deadlines(service, match) == {acting[0]: service.clock.now + DAY}
     assert await service.timers.fire_due() == 0  # settled once
 
 
 async def test_time_out_ignores_a_deadline_a_move_has_replaced(service):
     match = await started_match(service, "epaminondas", 2)
     stale = (await deadlines(service, match))[0]
-    service.fake_clock.now += DAY - 1
+    service.clock.now += DAY - 1
     await service.submit_move(match.id, 1, "a1-a3")
     assert await service.time_out(match.id, 0, due_at=stale) is None
     match = await service.get_match(match.id)
@@ -459,7 +457,7 @@ async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_
 
 async def test_when_nobody_makes_a_simultaneous_setup_in_time_nobody_wins_on_time(service):
     match = await started_match(service, "myrmidons", 2)
-    service.fake_clock.now += DAY + 1
+    service.clock.now += DAY + 1
     await service.timers.fire_due()
     match = await service.get_match(match.id)
     assert not match.active
@@ -474,7 +472,6 @@ async def test_running_clocks_are_rows_not_tasks(service):
         c = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=first, challenger_name="a",
                                            game_key="epaminondas", invited=[first + 1], clock="3 days")
         await service.accept_challenge(c.id, first + 1, "b")
-    async with service.repo.db.execute("SELECT COUNT(*) FROM timers WHERE kind = 'turn_deadline'") as cur:
-        assert (await cur.fetchone())[0] == 100
+    assert await service.repo.fetchvalue("SELECT COUNT(*) FROM timers WHERE kind = 'turn_deadline'") == 100
     tasks = [t for t in asyncio.all_tasks() if not t.done() and t.get_name() == "timer-dispatcher"]
     assert len(tasks) == 1

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
 import subprocess
 import sys
 
 import pytest
 
-from bot.matches import MatchService, errors
-from bot.storage import Repository, open_database
+from bot.matches import errors
 
 
-@pytest.fixture
-async def service(tmp_path):
-    db = await open_database(tmp_path / "s.db")
-    clock = itertools.count(1_000_000)
-    yield MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 7)
-    await db.close()
+# `service`: tests/conftest.py (on SQLite and on PostgreSQL), its clock one second later at each reading, seed 7.
 
 
 async def challenge(service, game, invited, challenger=1):

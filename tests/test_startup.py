@@ -9,10 +9,13 @@ import sys
 import threading
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import app
 from bot.settings import Settings, SettingsError, read_dotenv
+from bot.storage.database import migration_files
+from bot.storage.postgres_schema import schema_version
 
 
 def test_settings_from_dotenv_and_environment(tmp_path):
@@ -218,13 +221,23 @@ def test_a_dotenv_that_is_not_utf8_is_one_clear_line(offline, capsys):
     assert err == ["strategos: .env is not UTF-8 text; save it as UTF-8"] and not offline
 
 
-@pytest.mark.parametrize("url", ["postgresql://strategos:secret@db:5432/strategos", "postgres://db/strategos"])
-def test_a_postgresql_database_is_refused_in_one_line_not_yet_supported(offline, monkeypatch, capsys, tmp_path, url):
-    # Its schema exists (bot/storage/postgres_schema.py), its store does not: the bot must not pretend it runs on it.
+@pytest.mark.parametrize("url", ["postgresql://strategos:secret@127.0.0.1:9/strategos", "postgres://127.0.0.1:9/db"])
+def test_a_postgresql_url_names_a_postgresql_database_not_a_file(offline, monkeypatch, capsys, tmp_path, url):
+    # Nothing listens on port 9: the start stops before Discord, in one line without the URL's password, and
+    # no SQLite file of that name appears.
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("STRATEGOS_DATABASE", url)
+    assert Settings.load(dotenv=None).database == url
     assert app.main() == 2
     line = one_line(capsys)
-    assert line == ("strategos: STRATEGOS_DATABASE names a PostgreSQL database, and Strategos cannot run on "
-                    "PostgreSQL yet: give the path of a SQLite file (the default is strategos.db)")
+    assert line.startswith("strategos: cannot open the PostgreSQL database STRATEGOS_DATABASE names (")
     assert "secret" not in line and not offline and not list(tmp_path.iterdir())
+
+
+async def test_the_bot_starts_on_postgresql_with_its_schema_migrated(postgres_dsn):
+    assert await app.check_database(postgres_dsn) is None  # an empty database: migrated at the start
+    conn = await asyncpg.connect(postgres_dsn)
+    try:
+        assert await schema_version(conn) == migration_files("postgresql")[-1][0]
+    finally:
+        await conn.close()

@@ -9,8 +9,10 @@ import subprocess
 import sys
 import time
 
+import asyncpg
 import pytest
 
+from bot import rebuild_ratings
 from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
 from bot.storage import (
@@ -177,12 +179,7 @@ async def test_start_up_searches_use_their_indexes_and_read_no_finished_match(tm
 
 # --- guards that are compare-and-set in their unit --------------------------------------------------------------------
 
-@pytest.fixture
-async def service(tmp_path):
-    service = MatchService(Repository(await open_database(tmp_path / "s.db")), clock=lambda: 1_000_000.0,
-                           seed_source=lambda: 7)
-    yield service
-    await service.repo.close()
+# `service`: tests/conftest.py, on SQLite and PostgreSQL.
 
 
 async def started(service, game, challenger, opponent):
@@ -215,6 +212,13 @@ async def test_two_rated_finishes_sharing_a_player_give_what_a_rebuild_gives(ser
         (e.rating.member_id, e.rating.mu, e.rating.sigma, e.rating.games) for e in rebuilt.entries]
 
 
+async def test_the_rating_rebuild_runs_on_the_database_it_is_given(service, store_database, capsys):
+    await service.resign(await started(service, "epaminondas", 10, 20), 20)
+    # beside the running store, as `python -m bot ratings --rebuild` runs beside the bot (its own event loop)
+    assert await asyncio.to_thread(rebuild_ratings.main, ["--rebuild", "--database", str(store_database)]) == 0
+    assert capsys.readouterr().out.startswith("rebuilt ratings: 1 rated matches, 2 ratings")
+
+
 async def test_an_older_board_post_never_becomes_the_current_board(service):
     match_id = await started(service, "epaminondas", 10, 20)
     old = await service.get_match(match_id)
@@ -232,9 +236,8 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
     challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=10, challenger_name="u10",
                                                game_key="epaminondas", invited=[20], clock="1 day")
     match_id = (await service.accept_challenge(challenge.id, 20, "u20")).match_id
-    db = service.repo.db
-    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
-        assert [r[0] for r in await cur.fetchall()] == [0]  # started with the match, in its unit
+    deadlines = "SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'"
+    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]  # started with the match
     real = repository._seat_timer_statements
 
     def failing(match_id, timers):  # the unit dies after its timers were written (a disk error)
@@ -242,16 +245,14 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
 
     repository._seat_timer_statements = failing
     try:
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
             await service.submit_move(match_id, 10, "a1-a3")
     finally:
         repository._seat_timer_statements = real
     assert (await service.get_match(match_id)).version == 0
-    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
-        assert [r[0] for r in await cur.fetchall()] == [0]
+    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]
     await service.submit_move(match_id, 10, "a1-a3")
-    async with db.execute("SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'", (match_id,)) as cur:
-        assert [r[0] for r in await cur.fetchall()] == [1]
+    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [1]
 
 
 # --- group commit -----------------------------------------------------------------------------------------------------

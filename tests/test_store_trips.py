@@ -4,8 +4,9 @@ and the move, its clocks and the board post landed in four transactions."""
 
 from __future__ import annotations
 
+from conftest import ON_BOTH
+
 from bot.matches import MatchService
-from bot.storage import Repository, open_database
 from bot_helpers import move, start_match
 
 
@@ -42,15 +43,45 @@ class Trace:
 
 async def trace_repository(repo) -> Trace:
     trace = Trace()
-    for connection in {id(c): c for c in (repo.db, repo.reader)}.values():  # the writer's and the readers'
-        await connection._execute(connection._conn.set_trace_callback, trace)  # sqlite3's hook, on its thread
+    if repo.dialect == "sqlite":
+        for connection in {id(c): c for c in (repo.db, repo.reader)}.values():  # the writer's and the readers'
+            await connection._execute(connection._conn.set_trace_callback, trace)  # sqlite3's hook, on its thread
+    else:
+        trace_postgres(repo, trace)
     return trace
+
+
+def trace_postgres(repo, trace: Trace) -> None:
+    """On PostgreSQL every statement goes through the store's two doors: `fetch` (a read on a pooled connection)
+    and `apply` (a unit: one transaction on one, each statement a step of its generator)."""
+    fetch, apply = repo.fetch, repo.apply
+
+    async def traced_fetch(sql, params=()):
+        trace(sql)
+        return await fetch(sql, params)
+
+    def recorded(steps):
+        trace("BEGIN")
+        try:
+            step = next(steps)
+            while True:
+                trace(step.sql)
+                step = steps.send((yield step))
+        except StopIteration as stop:
+            trace("COMMIT")
+            return stop.value
+
+    async def traced_apply(steps):
+        return await apply(recorded(steps))
+
+    repo.fetch, repo.apply = traced_fetch, traced_apply
 
 
 async def traced(world) -> Trace:
     return await trace_repository(world.bot.repo)
 
 
+@ON_BOTH
 async def test_one_move_costs_one_read_one_write_unit_and_the_board_record(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     trace = await traced(world)
@@ -68,9 +99,8 @@ async def test_one_move_costs_one_read_one_write_unit_and_the_board_record(world
     assert len([s for s in trace.statements if not s.startswith(("SAVEPOINT", "RELEASE"))]) == 11
 
 
-async def test_a_rated_finish_is_written_in_the_move_unit(tmp_path):
-    service = MatchService(Repository(await open_database(tmp_path / "s.db")), clock=lambda: 1_000_000.0,
-                           seed_source=lambda: 7)
+async def test_a_rated_finish_is_written_in_the_move_unit(store):
+    service = MatchService(store, clock=lambda: 1_000_000.0, seed_source=lambda: 7)
     try:
         challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
                                                    game_key="epaminondas", invited=[2])
@@ -80,9 +110,10 @@ async def test_a_rated_finish_is_written_in_the_move_unit(tmp_path):
         report = await service.resign(challenge.match_id, 2)
         trace.recording = False
         units = [trip for trip in trace.round_trips() if trip.startswith("unit")]
+        rating_changes = ("INSERT INTO rating_changes; INSERT INTO rating_changes" if store.dialect == "sqlite"
+                          else "INSERT INTO rating_changes")  # sqlite3's executemany traces each run; asyncpg's one
         assert units == ["unit: UPDATE matches SET; INSERT INTO moves; DELETE FROM timers; SELECT member_id, games;"
-                         " INSERT INTO rating_changes; INSERT INTO rating_changes; INSERT INTO ratings; INSERT INTO"
-                         " ratings"]
+                         f" {rating_changes}; INSERT INTO ratings; INSERT INTO ratings"]
         assert [c.member_id for c in await service.ratings.changes_of(report.match)] == [1, 2]
     finally:
-        await service.repo.close()
+        await service.drain()

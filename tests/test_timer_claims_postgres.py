@@ -98,6 +98,29 @@ async def test_postgres_a_timer_another_process_writes_wakes_a_sleeping_dispatch
     assert [ref for ref, _ in fired] == [42]
 
 
+async def test_postgres_a_lost_notification_is_made_up_for_by_the_periodic_look(pool, postgres_dsn):
+    clock, fired = Clock(), []
+    (sleeper,) = dispatchers(pool, postgres_dsn, clock, 1, fired)
+
+    async def deaf(wake):  # its notifications are lost (a dropped connection)
+        pass
+
+    sleeper.claims.listen = deaf
+    sleeper.sweep_every = 0.2
+    sleeper.start()
+    other = await asyncpg.connect(postgres_dsn)
+    try:
+        await other.execute("INSERT INTO timers (kind, ref_id, seat, due_at) VALUES ('test', 43, -1, $1)", clock.now)
+    finally:
+        await other.close()
+    for _ in range(300):
+        if fired:
+            break
+        await asyncio.sleep(0.01)
+    await sleeper.stop()
+    assert [ref for ref, _ in fired] == [43]
+
+
 async def test_postgres_a_stopping_dispatcher_gives_its_claims_back_at_once(pool, postgres_dsn):
     clock, fired = Clock(), []
     await add_timers(pool, 2, clock.now)

@@ -7,9 +7,7 @@ import asyncio
 import pytest
 
 from bot.matches import timers as timers_module
-from bot.matches.timers import LEASE_SECONDS, TimerDispatcher
-from bot.storage import Repository, open_database
-from bot.storage.timer_claims import TimerClaims
+from bot.matches.timers import LEASE_SECONDS, TimerDispatcher, claims_of
 
 
 class Clock:
@@ -21,9 +19,10 @@ class Clock:
 
 
 @pytest.fixture
-async def dispatcher(tmp_path):
-    db = await open_database(tmp_path / "timers.db")
-    timers = TimerDispatcher(Repository(db), Clock())
+async def dispatcher(store):
+    """On SQLite and on PostgreSQL (`store`, tests/conftest.py)."""
+    timers = TimerDispatcher(store, Clock())
+    timers.sweep_every = None  # the timers alone decide when it looks (the periodic look has tests of its own)
     fired: list[int] = []
 
     async def handler(timer):
@@ -33,7 +32,6 @@ async def dispatcher(tmp_path):
     timers.fired = fired
     yield timers
     await timers.stop()
-    await db.close()
 
 
 async def until_asleep(timers: TimerDispatcher) -> None:
@@ -90,7 +88,7 @@ async def test_two_dispatchers_on_one_database_fire_each_due_timer_once(dispatch
 async def test_a_claim_whose_process_died_fires_once_after_its_lease(dispatcher):
     repo, clock = dispatcher.repo, dispatcher.clock
     await repo.set_timer("test", 7, clock.now)
-    dead = TimerClaims(repo)  # a process that claimed the timer, then died before its handler ran
+    dead = claims_of(repo)  # a process that claimed the timer, then died before its handler ran
     assert [t.ref_id for t in await dead.claim_due("dead#1", clock.now, clock.now + LEASE_SECONDS, 10)] == [7]
     assert await dispatcher.fire_due() == 0 and dispatcher.fired == []  # held: its lease is running
     assert await dispatcher.claims.next_due() == clock.now + LEASE_SECONDS  # the dispatcher looks again then

@@ -866,7 +866,11 @@ class MatchService:
                 # Another process or click got there first; our change was not written.
                 raise errors.StaleBoard(self.board_link(match)) from None
             except RatingsMoved:
-                continue  # another finish moved a shared player's rating first: rate again from it
+                # Another finish moved a shared player's rating first: rate again from it, finishing after it
+                # (a rebuild rates in order of finish; on PostgreSQL the other may have been decided later).
+                now = self.clock()
+                after = replace(after, updated_at=now, finished_at=now)
+                continue
         else:
             raise errors.UserError(N_("Too many matches are finishing at once; please try that again."))
         if new_state is not None:

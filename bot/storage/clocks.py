@@ -1,8 +1,8 @@
 """The SQL of clocks and the choices around them: the deadline and reminder timers of each seat, members' time
 away and notification choices, and per-server settings.
 
-ClockStore writes through the Repository's single writer (its units and transactions never interleave), so moving a
-member's deadlines never interleaves with a move being saved; it reads on the Repository's reader.
+ClockStore's writes are units of the Repository (all or nothing, and on SQLite never interleaved with a move being
+saved); its reads are the Repository's reads. Each unit's SQL is written once, for both databases.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .records import MemberPrefs
-from .repository import CLOCK_KINDS, Repository, read
+from .repository import CLOCK_KINDS, Repository
+from .sql import Step, Steps
 
 DEADLINE, REMINDER = CLOCK_KINDS
 
@@ -27,7 +28,6 @@ class SeatDeadline:
 class ClockStore:
     def __init__(self, repo: Repository):
         self.repo = repo
-        self.db = repo.db
 
     async def _write(self, statements: list[tuple[str, tuple]]) -> list[Any]:
         return await self.repo._write(statements)
@@ -35,30 +35,25 @@ class ClockStore:
     # --- deadlines and reminders -------------------------------------------------------------------------
 
     async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
-        async with read(self.repo.reader, 
-            "SELECT due_at FROM timers WHERE kind = ? AND ref_id = ? AND seat = ?", (kind, match_id, seat)
-        ) as cur:
-            row = await cur.fetchone()
-        return row[0] if row else None
+        return await self.repo.fetchvalue(
+            "SELECT due_at FROM timers WHERE kind = ? AND ref_id = ? AND seat = ?", (kind, match_id, seat))
 
     async def deadlines(self, match_ids: Sequence[int]) -> list[SeatDeadline]:
         """The running deadlines of these matches (a fired one stays until the timeout is settled)."""
         if not match_ids:
             return []
         marks = ",".join("?" * len(match_ids))
-        async with read(self.repo.reader, 
+        return [SeatDeadline(r[0], r[1], r[2]) for r in await self.repo.fetch(
             f"SELECT ref_id, seat, due_at FROM timers WHERE kind = ? AND ref_id IN ({marks}) ORDER BY ref_id, seat",
             (DEADLINE, *match_ids),
-        ) as cur:
-            return [SeatDeadline(r[0], r[1], r[2]) for r in await cur.fetchall()]
+        )]
 
     async def clocked_matches_without_deadlines(self) -> list[int]:
         """Active matches with a clock and no deadline at all: a stop between a move and its clocks' start."""
-        async with read(self.repo.reader, 
+        return [r[0] for r in await self.repo.fetch(
             "SELECT id FROM matches m WHERE status = 'active' AND clock_seconds IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.ref_id = m.id AND t.kind = ?) ORDER BY id", (DEADLINE,),
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+        )]
 
     async def drop_fired(self, kind: str, match_id: int, seat: int, due_at: float) -> None:
         """Delete a claimed timer that has done its work (unless it was re-armed for another time meanwhile)."""
@@ -76,21 +71,19 @@ class ClockStore:
         if not ids:
             return found
         marks = ",".join("?" * len(ids))
-        async with read(self.repo.reader, 
+        for r in await self.repo.fetch(
             f"SELECT user_id, turn_dms, reminders, away_until FROM members WHERE user_id IN ({marks})", ids
-        ) as cur:
-            for r in await cur.fetchall():
-                found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3])
+        ):
+            found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3])
         return found
 
     async def set_notifications(self, user_id: int, *, turn_dms: bool | None, reminders: bool | None) -> None:
-        async with self.repo.transaction():
-            await self.db.execute("INSERT OR IGNORE INTO members (user_id) VALUES (?)", (user_id,))
-            if turn_dms is not None:
-                await self.db.execute("UPDATE members SET turn_dms = ? WHERE user_id = ?", (int(turn_dms), user_id))
-            if reminders is not None:
-                await self.db.execute("UPDATE members SET reminders = ? WHERE user_id = ?",
-                                      (int(reminders), user_id))
+        steps = [Step(_NEW_MEMBER, (user_id,))]
+        if turn_dms is not None:
+            steps.append(Step("UPDATE members SET turn_dms = ? WHERE user_id = ?", (int(turn_dms), user_id)))
+        if reminders is not None:
+            steps.append(Step("UPDATE members SET reminders = ? WHERE user_id = ?", (int(reminders), user_id)))
+        await self.repo._write(steps)
 
     async def set_away(self, user_id: int, until: float | None, now: float) -> float | None:
         """Set (or end, with None) the member's time away, moving her running deadlines and reminders so that her
@@ -99,28 +92,33 @@ class ClockStore:
         Her deadlines already hold the pause granted before (they were pushed by it), so they move by the
         difference between the new pause and what was left of the old one: coming back early gives back exactly
         the unused part, and a longer absence pushes them further."""
-        async with self.repo.transaction():
-            async with self.db.execute("SELECT away_until FROM members WHERE user_id = ?", (user_id,)) as cur:
-                row = await cur.fetchone()
-            previous = row[0] if row and row[0] is not None and row[0] > now else None
+        def unit() -> Steps[float | None]:
+            yield Step(_NEW_MEMBER, (user_id,))
+            # An UPDATE, not a SELECT: on PostgreSQL it locks her row until the unit ends, so a /back racing this
+            # /away reads what this one wrote (SQLite's writer runs one unit at a time anyway).
+            done = yield Step("UPDATE members SET away_until = away_until WHERE user_id = ? RETURNING away_until",
+                              (user_id,))
+            old = done.one()[0]
+            previous = old if old is not None and old > now else None
             delta = ((until - now) if until is not None else 0.0) - ((previous - now) if previous else 0.0)
             if delta:
-                await self.db.execute(
+                yield Step(
                     f"UPDATE timers SET due_at = due_at + ? WHERE fired_at IS NULL AND kind IN {_kinds()}"
                     " AND EXISTS (SELECT 1 FROM match_seats s JOIN matches m ON m.id = s.match_id"
                     "  WHERE s.match_id = timers.ref_id AND s.seat = timers.seat AND s.user_id = ?"
                     "  AND m.status = 'active')",
                     (delta, user_id),
                 )
-            await self.db.execute("INSERT OR IGNORE INTO members (user_id) VALUES (?)", (user_id,))
-            await self.db.execute("UPDATE members SET away_until = ? WHERE user_id = ?", (until, user_id))
-        return previous
+            yield Step("UPDATE members SET away_until = ? WHERE user_id = ?", (until, user_id))
+            return previous
+
+        return await self.repo.apply(unit())
 
     # --- server settings ---------------------------------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
-        async with read(self.repo.reader, "SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            return {r[0]: json.loads(r[1]) for r in await cur.fetchall()}
+        return {r[0]: json.loads(r[1]) for r in await self.repo.fetch(
+            "SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,))}
 
     async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
         await self._write([(
@@ -128,6 +126,9 @@ class ClockStore:
             " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, json.dumps(value)),
         )])
+
+
+_NEW_MEMBER = "INSERT INTO members (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"
 
 
 def _kinds() -> str:

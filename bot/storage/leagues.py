@@ -1,6 +1,6 @@
 """The leagues' SQL: leagues, their players, their tables, and the challenge each table's match starts from.
 
-Every step of a league is one transaction here: a round's tables are written together with the league's round
+Every step of a league is one unit of work here (the same SQL on SQLite and PostgreSQL): a round's tables are written together with the league's round
 number (so they are written once), and a table's challenge together with the table's link to it (so a table gets
 one match, however often a restart repeats the step).
 """
@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .repository import Repository, _dumps
+from .sql import Step, Steps, UnitRefused
 
-class AlreadyLinked(Exception):
+
+class AlreadyLinked(UnitRefused):
     """The table got its challenge in an earlier step: this one is rolled back."""
 
 
@@ -113,17 +115,11 @@ class LeagueStore:
     def __init__(self, repo: Repository):
         self.repo = repo
 
-    @property
-    def db(self):
-        return self.repo.db
-
     async def _one(self, sql: str, params: tuple) -> Any:
-        async with self.db.execute(sql, params) as cur:
-            return await cur.fetchone()
+        return await self.repo.fetchone(sql, params)
 
     async def _all(self, sql: str, params: tuple) -> list[Any]:
-        async with self.db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return await self.repo.fetch(sql, params)
 
     # --- leagues -------------------------------------------------------------------------------------------
 
@@ -131,46 +127,15 @@ class LeagueStore:
                      **fields: Any) -> League | None:
         """A new league in signup with its signup timer; None when a league of that name (any season) exists
         on the server. `fields`: the other columns of `_insert`."""
-        async with self.repo.transaction():
-            if await self._one("SELECT 1 FROM leagues WHERE guild_id = ? AND name_key = ?",
-                               (guild_id, name.casefold())):
+        def unit() -> Steps[int | None]:
+            done = yield Step("SELECT 1 FROM leagues WHERE guild_id = ? AND name_key = ?",
+                              (guild_id, name.casefold()))
+            if done.rows:
                 return None
-            league_id = await self._insert(guild_id=guild_id, name=name, signup_timer=signup_timer, now=now,
-                                           **fields)
+            return (yield from _insert(guild_id=guild_id, name=name, signup_timer=signup_timer, now=now, **fields))
+
+        league_id = await self.repo.apply(unit())
         return await self.get(league_id) if league_id is not None else None
-
-    async def _insert(self, *, guild_id: int, channel_id: int, name: str, game: str, format: str,
-                      rounds: int | None, table_size: int, clock_seconds: int | None, rated: bool,
-                      division_size: int, signup_hours: float, repeat: str, organiser_id: int, now: float,
-                      signup_timer: str, signup_ends_at: float | None = None, season: int = 1,
-                      previous_id: int | None = None, players: Sequence[tuple[int, str]] = ()) -> int | None:
-        ends = signup_ends_at if signup_ends_at is not None else now + signup_hours * 3600
-        row = await self._one(
-            "INSERT INTO leagues (guild_id, channel_id, name, name_key, season, previous_id, game, format,"
-            " rounds, table_size, clock_seconds, rated, division_size, signup_hours, repeat, organiser_id,"
-            " signup_ends_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, name_key, season) DO NOTHING RETURNING id",
-            (guild_id, channel_id, name, name.casefold(), season, previous_id, game, format, rounds,
-             table_size, clock_seconds, int(rated), division_size, signup_hours, repeat, organiser_id, ends, now),
-        )
-        if row is None:
-            return None
-        league_id = row[0]
-        for user_id, user_name in players:
-            await self.db.execute(
-                "INSERT INTO league_players (league_id, user_id, user_name, joined_at) VALUES (?, ?, ?, ?)",
-                (league_id, user_id, user_name, now))
-        await self._set_timer(signup_timer, league_id, ends)
-        return league_id
-
-    async def _set_timer(self, kind: str, league_id: int, due_at: float) -> None:
-        # League timers use the negated league id: timers of matches (whose finish clears every timer of its
-        # match id) never share a reference with them.
-        await self.db.execute(
-            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, -1, ?)"
-            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
-            " claimed_by = NULL, lease_until = NULL",
-            (kind, -league_id, due_at))
 
     async def set_timer(self, kind: str, league_id: int, due_at: float) -> None:
         """A league timer on its own: a unit of the store's group commit, like a match's timer."""
@@ -194,13 +159,11 @@ class LeagueStore:
         return [_league(r) for r in rows]
 
     async def set_posts(self, league_id: int, message_id: int | None, thread_id: int | None) -> None:
-        async with self.repo.transaction():
-            await self.db.execute("UPDATE leagues SET message_id = ?, thread_id = ? WHERE id = ?",
-                                  (message_id, thread_id, league_id))
+        await self.repo._write([("UPDATE leagues SET message_id = ?, thread_id = ? WHERE id = ?",
+                                 (message_id, thread_id, league_id))])
 
     async def set_results_shown(self, league_id: int, count: int) -> None:
-        async with self.repo.transaction():
-            await self.db.execute("UPDATE leagues SET results_shown = ? WHERE id = ?", (count, league_id))
+        await self.repo._write([("UPDATE leagues SET results_shown = ? WHERE id = ?", (count, league_id))])
 
     # --- players -------------------------------------------------------------------------------------------
 
@@ -214,66 +177,67 @@ class LeagueStore:
                          statuses: Sequence[str] = ("signup",)) -> bool:
         """False when she is already in, or the league is no longer in one of `statuses`."""
         marks = ", ".join("?" * len(statuses))
-        async with self.repo.transaction():
-            row = await self._one(f"SELECT 1 FROM leagues WHERE id = ? AND status IN ({marks})",
-                                  (league_id, *statuses))
-            if row is None:
+        def unit() -> Steps[bool]:
+            done = yield Step(f"SELECT 1 FROM leagues WHERE id = ? AND status IN ({marks})", (league_id, *statuses))
+            if not done.rows:
                 return False
-            row = await self._one(
+            done = yield Step(
                 "INSERT INTO league_players (league_id, user_id, user_name, joined_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (league_id, user_id) DO NOTHING RETURNING user_id",
                 (league_id, user_id, user_name, now))
-            return row is not None
+            return bool(done.rows)
+
+        return await self.repo.apply(unit())
 
     async def remove_player(self, league_id: int, user_id: int) -> bool:
         """Leaving before the start: no trace. False when she was not signed up or the league started."""
-        async with self.repo.transaction():
-            cur = await self.db.execute(
-                "DELETE FROM league_players WHERE league_id = ? AND user_id = ?"
-                " AND (SELECT status FROM leagues WHERE id = ?) = 'signup'", (league_id, user_id, league_id))
-            return cur.rowcount == 1
+        (done,) = await self.repo._write([(
+            "DELETE FROM league_players WHERE league_id = ? AND user_id = ?"
+            " AND (SELECT status FROM leagues WHERE id = ?) = 'signup'", (league_id, user_id, league_id))])
+        return done.rowcount == 1
 
     async def mark_left(self, league_id: int, user_id: int, now: float) -> bool:
-        async with self.repo.transaction():
-            cur = await self.db.execute(
-                "UPDATE league_players SET left_at = ? WHERE league_id = ? AND user_id = ? AND left_at IS NULL",
-                (now, league_id, user_id))
-            return cur.rowcount == 1
+        (done,) = await self.repo._write([(
+            "UPDATE league_players SET left_at = ? WHERE league_id = ? AND user_id = ? AND left_at IS NULL",
+            (now, league_id, user_id))])
+        return done.rowcount == 1
 
     # --- the league's course -------------------------------------------------------------------------------
 
     async def start(self, league_id: int, now: float, total_rounds: int,
                     seeding: dict[int, tuple[int, float]], signup_timer: str) -> bool:
         """Signup → running, each player's division and rating fixed. False if it was no longer in signup."""
-        async with self.repo.transaction():
-            cur = await self.db.execute(
+        def unit() -> Steps[bool]:
+            done = yield Step(
                 "UPDATE leagues SET status = 'running', started_at = ?, total_rounds = ?"
                 " WHERE id = ? AND status = 'signup'", (now, total_rounds, league_id))
-            if cur.rowcount != 1:
+            if done.rowcount != 1:
                 return False
             for user_id, (division, rating) in seeding.items():
-                await self.db.execute(
-                    "UPDATE league_players SET division = ?, rating = ? WHERE league_id = ? AND user_id = ?",
-                    (division, rating, league_id, user_id))
-            await self.db.execute("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (signup_timer, -league_id))
-        return True
+                yield Step("UPDATE league_players SET division = ?, rating = ? WHERE league_id = ? AND user_id = ?",
+                           (division, rating, league_id, user_id))
+            yield Step("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (signup_timer, -league_id))
+            return True
+
+        return await self.repo.apply(unit())
 
     async def write_round(self, league_id: int, round_: int,
                           tables: Sequence[tuple[int, int, Sequence[int]]]) -> bool:
         """The tables (division, board, players) of round `round_`, written once: only if the league's newest
         round is the one before. False when another step already wrote it."""
-        async with self.repo.transaction():
-            cur = await self.db.execute(
-                "UPDATE leagues SET round = ? WHERE id = ? AND round = ? AND status = 'running'",
-                (round_, league_id, round_ - 1))
-            if cur.rowcount != 1:
+        def unit() -> Steps[bool]:
+            done = yield Step("UPDATE leagues SET round = ? WHERE id = ? AND round = ? AND status = 'running'",
+                              (round_, league_id, round_ - 1))
+            if done.rowcount != 1:
                 return False
             for division, board, players in tables:
-                await self.db.execute(
+                yield Step(
                     "INSERT INTO league_tables (league_id, round, division, board, players) VALUES (?, ?, ?, ?, ?)"
                     " ON CONFLICT (league_id, round, division, board) DO NOTHING",
                     (league_id, round_, division, board, _dumps(list(players))))
-        return True
+            return True
+
+        return await self.repo.apply(unit())
 
     async def tables(self, league_id: int, round_: int | None = None) -> list[LeagueTable]:
         sql = (
@@ -298,23 +262,24 @@ class LeagueStore:
 
     async def _link_challenge(self, table: LeagueTable, league: League, names: dict[int, str],
                               options: dict[str, Any], now: float) -> int:
-        async with self.repo.transaction():
-            row = await self._one(
+        def unit() -> Steps[int]:
+            done = yield Step(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at,"
                 " expires_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (league.guild_id, league.channel_id, league.game, _dumps(options), table.players[0], now,
                  now + CHALLENGE_LIFETIME, int(league.rated), league.clock_seconds))
-            challenge_id = row[0]
+            challenge_id = done.one()[0]
             for position, user_id in enumerate(table.players):
-                await self.db.execute(
+                yield Step(
                     "INSERT INTO challenge_seats (challenge_id, position, invited_id, user_id, user_name)"
                     " VALUES (?, ?, ?, ?, ?)", (challenge_id, position, user_id, user_id, names[user_id]))
-            cur = await self.db.execute(
-                "UPDATE league_tables SET challenge_id = ? WHERE id = ? AND challenge_id IS NULL",
-                (challenge_id, table.id))
-            if cur.rowcount != 1:
+            done = yield Step("UPDATE league_tables SET challenge_id = ? WHERE id = ? AND challenge_id IS NULL",
+                              (challenge_id, table.id))
+            if done.rowcount != 1:
                 raise AlreadyLinked()
-        return challenge_id
+            return challenge_id
+
+        return await self.repo.apply(unit())
 
     async def league_of_match(self, match_id: int) -> int | None:
         row = await self._one(
@@ -326,18 +291,57 @@ class LeagueStore:
                      next_season: dict[str, Any] | None = None) -> tuple[bool, int | None]:
         """running (or signup) → finished / cancelled, its timers gone, and with `next_season` (the columns of
         `_insert`) the next season opened in the same transaction. (False, None) if it was already over."""
-        async with self.repo.transaction():
-            cur = await self.db.execute(
+        def unit() -> Steps[tuple[bool, int | None]]:
+            done = yield Step(
                 "UPDATE leagues SET status = ?, finished_at = ? WHERE id = ? AND status IN ('signup', 'running')",
                 (status, now, league.id))
-            if cur.rowcount != 1:
+            if done.rowcount != 1:
                 return False, None
-            await self.db.execute("DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'league%'", (-league.id,))
-            next_id = await self._insert(now=now, **next_season) if next_season else None
-        return True, next_id
+            yield Step("DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'league%'", (-league.id,))
+            next_id = (yield from _insert(now=now, **next_season)) if next_season else None
+            return True, next_id
+
+        return await self.repo.apply(unit())
 
     async def by_name(self, guild_id: int, name: str) -> League | None:
         """The newest season of the server's league of that name."""
         row = await self._one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? AND name_key = ?"
                               " ORDER BY season DESC LIMIT 1", (guild_id, name.strip().casefold()))
         return _league(row) if row else None
+
+
+def _insert(*, guild_id: int, channel_id: int, name: str, game: str, format: str,
+            rounds: int | None, table_size: int, clock_seconds: int | None, rated: bool,
+            division_size: int, signup_hours: float, repeat: str, organiser_id: int, now: float,
+            signup_timer: str, signup_ends_at: float | None = None, season: int = 1,
+            previous_id: int | None = None, players: Sequence[tuple[int, str]] = ()) -> Steps[int | None]:
+    """A new league (of `LeagueStore.create`, or a next season) with its players and signup timer; None when the
+    server has a league of that name and season."""
+    ends = signup_ends_at if signup_ends_at is not None else now + signup_hours * 3600
+    done = yield Step(
+        "INSERT INTO leagues (guild_id, channel_id, name, name_key, season, previous_id, game, format,"
+        " rounds, table_size, clock_seconds, rated, division_size, signup_hours, repeat, organiser_id,"
+        " signup_ends_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, name_key, season) DO NOTHING RETURNING id",
+        (guild_id, channel_id, name, name.casefold(), season, previous_id, game, format, rounds,
+         table_size, clock_seconds, int(rated), division_size, signup_hours, repeat, organiser_id, ends, now),
+    )
+    if not done.rows:
+        return None
+    league_id = done.one()[0]
+    for user_id, user_name in players:
+        yield Step(
+            "INSERT INTO league_players (league_id, user_id, user_name, joined_at) VALUES (?, ?, ?, ?)",
+            (league_id, user_id, user_name, now))
+    yield _set_timer(signup_timer, league_id, ends)
+    return league_id
+
+
+def _set_timer(kind: str, league_id: int, due_at: float) -> Step:
+    # League timers use the negated league id: timers of matches (whose finish clears every timer of its
+    # match id) never share a reference with them.
+    return Step(
+        "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, -1, ?)"
+        " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+        " claimed_by = NULL, lease_until = NULL",
+        (kind, -league_id, due_at))

@@ -1,8 +1,7 @@
 """The SQL of planned replies: one plan per player of a match, and the moves plans made.
 
-Portable SQL only (ON CONFLICT upserts, no SQLite-only statements). Writes take the Repository's transaction
-lock, so a plan is never written halfway through a move being saved; reads go to its reading connection, as the
-other stores' do.
+Portable SQL only (ON CONFLICT upserts, no SQLite-only statements): the same units run on SQLite and PostgreSQL.
+Writes are the Repository's units (all or nothing), reads its reads, as the other stores' are.
 """
 
 from __future__ import annotations
@@ -11,7 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .repository import Repository, read
+from .repository import Repository
+from .sql import Step
 
 
 @dataclass(frozen=True)
@@ -26,55 +26,50 @@ class StoredPlan:
 class PlanStore:
     def __init__(self, repo: Repository):
         self.repo = repo
-        self.db = repo.db
 
     async def get(self, match_id: int, seat: int) -> StoredPlan | None:
         sql = "SELECT * FROM plans WHERE match_id = ? AND seat = ?"
-        async with read(self.repo.reader, sql, (match_id, seat)) as cur:
-            row = await cur.fetchone()
+        row = await self.repo.fetchone(sql, (match_id, seat))
         return _plan(row) if row else None
 
     async def of_match(self, match_id: int) -> list[StoredPlan]:
-        async with read(self.repo.reader, "SELECT * FROM plans WHERE match_id = ? ORDER BY seat", (match_id,)) as cur:
-            return [_plan(row) for row in await cur.fetchall()]
+        return [_plan(row) for row in await self.repo.fetch("SELECT * FROM plans WHERE match_id = ? ORDER BY seat",
+                                                            (match_id,))]
 
     async def every_plan(self) -> list[StoredPlan]:
-        async with read(self.repo.reader, "SELECT * FROM plans ORDER BY match_id, seat") as cur:
-            return [_plan(row) for row in await cur.fetchall()]
+        return [_plan(row) for row in await self.repo.fetch("SELECT * FROM plans ORDER BY match_id, seat")]
 
     async def save(self, plan: StoredPlan, now: float) -> None:
-        async with self.repo.transaction():
-            await self.db.execute(
-                "INSERT INTO plans (match_id, seat, user_id, version, tree, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id,"
-                " version = excluded.version, tree = excluded.tree, updated_at = excluded.updated_at",
-                (plan.match_id, plan.seat, plan.user_id, plan.version, json.dumps(plan.tree), now),
-            )
+        await self.repo._write([(
+            "INSERT INTO plans (match_id, seat, user_id, version, tree, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id,"
+            " version = excluded.version, tree = excluded.tree, updated_at = excluded.updated_at",
+            (plan.match_id, plan.seat, plan.user_id, plan.version, json.dumps(plan.tree), now),
+        )])
 
     async def drop(self, match_id: int, seat: int) -> bool:
-        async with self.repo.transaction():
-            cur = await self.db.execute("DELETE FROM plans WHERE match_id = ? AND seat = ?", (match_id, seat))
-            return cur.rowcount > 0
+        (done,) = await self.repo._write([("DELETE FROM plans WHERE match_id = ? AND seat = ?", (match_id, seat))])
+        return done.rowcount > 0
 
     async def fired(self, match_id: int, seat: int, played_version: int, rest: StoredPlan | None, now: float) -> None:
         """A planned reply was played (creating `played_version`): mark it, and keep the plan's next level (`rest`)
         or drop the plan when nothing is left, in one transaction."""
-        async with self.repo.transaction():
-            await self.db.execute(
-                "INSERT INTO planned_moves (match_id, version) VALUES (?, ?) ON CONFLICT (match_id, version) DO NOTHING",
-                (match_id, played_version),
-            )
-            if rest is None:
-                await self.db.execute("DELETE FROM plans WHERE match_id = ? AND seat = ?", (match_id, seat))
-            else:
-                await self.db.execute(
-                    "UPDATE plans SET version = ?, tree = ?, updated_at = ? WHERE match_id = ? AND seat = ?",
-                    (rest.version, json.dumps(rest.tree), now, match_id, seat),
-                )
+        steps = [Step(
+            "INSERT INTO planned_moves (match_id, version) VALUES (?, ?) ON CONFLICT (match_id, version) DO NOTHING",
+            (match_id, played_version),
+        )]
+        if rest is None:
+            steps.append(Step("DELETE FROM plans WHERE match_id = ? AND seat = ?", (match_id, seat)))
+        else:
+            steps.append(Step(
+                "UPDATE plans SET version = ?, tree = ?, updated_at = ? WHERE match_id = ? AND seat = ?",
+                (rest.version, json.dumps(rest.tree), now, match_id, seat),
+            ))
+        await self.repo._write(steps)
 
     async def planned_versions(self, match_id: int) -> set[int]:
-        async with read(self.repo.reader, "SELECT version FROM planned_moves WHERE match_id = ?", (match_id,)) as cur:
-            return {row["version"] for row in await cur.fetchall()}
+        return {row["version"] for row in await self.repo.fetch(
+            "SELECT version FROM planned_moves WHERE match_id = ?", (match_id,))}
 
 
 def _plan(row: Any) -> StoredPlan:

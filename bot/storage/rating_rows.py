@@ -3,11 +3,10 @@ repository.py and the rating reads in ratings.py). The numbers themselves come f
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.ratings import Rating, RatingChange
 
 from .records import RatingWrite
+from .sql import Step, Steps
 
 RATING_COLUMNS = (
     "guild_id, game, member_id, name, mu, sigma, games, wins, draws, losses, streak, recent, provisional,"
@@ -18,6 +17,10 @@ CHANGE_COLUMNS = (
     " games, finished_at"
 )
 _RATING_UPDATES = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in RATING_COLUMNS.split(",")[3:])
+# The rating of one finish, only over the row it was computed from (the same game count).
+_GUARDED_UPSERT = (f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+                   f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}"
+                   " WHERE ratings.games = ?")
 
 
 class RatingsMoved(Exception):
@@ -35,25 +38,24 @@ def change_row(c: RatingChange) -> tuple:
             c.mu_after, c.sigma_after, c.games, c.finished_at)
 
 
-def write_rated_finish(conn: sqlite3.Connection, write: RatingWrite) -> None:
-    """Inside the caller's transaction (a unit on the writer's thread): store a rated finish if every rating it
-    started from is unchanged (compare-and-set on each member's game count) and the match has no changes yet;
-    else RatingsMoved."""
+def write_rated_finish(write: RatingWrite) -> Steps[None]:
+    """Part of the caller's unit: store a rated finish if every rating it started from is unchanged (compare-and-set
+    on each member's game count, read first and checked again by each rating's own upsert, which PostgreSQL
+    re-evaluates on the newest row once a concurrent finish commits) and the match has no changes yet; else
+    RatingsMoved, and nothing of the unit is written."""
     members = sorted(write.games_before)
     marks = ", ".join("?" * len(members))
-    found = dict(conn.execute(
+    done = yield Step(
         f"SELECT member_id, games FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})"
         " UNION ALL SELECT -1, COUNT(*) FROM rating_changes WHERE match_id = ?",
         (write.guild_id, write.game, *members, write.match_id),
-    ).fetchall())
+    )
+    found = {row[0]: row[1] for row in done.rows}
     if found.pop(-1, 0) or any(found.get(m, 0) != write.games_before[m] for m in members):
         raise RatingsMoved(f"match {write.match_id}: its players' ratings changed since they were read")
-    conn.executemany(
-        f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
-        [change_row(c) for c in write.changes],
-    )
-    conn.executemany(
-        f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
-        f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}",
-        [rating_row(r) for r in write.ratings],
-    )
+    yield Step(f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+               [change_row(c) for c in write.changes], many=True)
+    for rating in write.ratings:
+        done = yield Step(_GUARDED_UPSERT, (*rating_row(rating), write.games_before.get(rating.member_id, 0)))
+        if done.rowcount != 1:
+            raise RatingsMoved(f"match {write.match_id}: its players' ratings changed since they were read")

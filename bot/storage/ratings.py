@@ -9,9 +9,7 @@ keeps its results (a finish is written with its move, see Repository.commit_move
 from __future__ import annotations
 
 import asyncio
-from typing import Sequence
-
-import aiosqlite
+from typing import Any, Sequence
 
 from bot.ratings import LeaderboardEntry, LeaderboardPage, Profile, Rating, RatingChange, check_game
 
@@ -29,7 +27,8 @@ _UPSERT_CHANGE = (f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '
                   f" ON CONFLICT (match_id, member_id) DO UPDATE SET {_CHANGE_UPDATES}")
 _UPSERT_RATING = (f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
                   f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}")
-from .repository import Repository, read
+from .repository import Repository
+from .sql import Step
 
 _LEADERBOARD_ORDER = "provisional, mu DESC, member_id"  # the order of the ratings_leaderboard index
 
@@ -45,7 +44,7 @@ _FINISHED_RATED_MATCHES = """
 """
 
 
-def _rating(row: aiosqlite.Row) -> Rating:
+def _rating(row: Any) -> Rating:
     return Rating(
         guild_id=row["guild_id"], game=row["game"], member_id=row["member_id"], mu=row["mu"], sigma=row["sigma"],
         games=row["games"], wins=row["wins"], draws=row["draws"], losses=row["losses"], streak=row["streak"],
@@ -53,7 +52,7 @@ def _rating(row: aiosqlite.Row) -> Rating:
     )
 
 
-def _change(row: aiosqlite.Row) -> RatingChange:
+def _change(row: Any) -> RatingChange:
     return RatingChange(
         match_id=row["match_id"], guild_id=row["guild_id"], game=row["game"], member_id=row["member_id"],
         seat=row["seat"], place=row["place"], outcome=row["outcome"], mu_before=row["mu_before"],
@@ -66,45 +65,36 @@ class RatingStore:
     def __init__(self, repo: Repository):
         self.repo = repo
 
-    @property
-    def db(self) -> aiosqlite.Connection:
-        return self.repo.db
-
     async def changes_for_match(self, match_id: int) -> list[RatingChange]:
         """How the match moved each player's rating, in seat order; [] when it was not rated."""
-        async with read(self.repo.reader, 
-            f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE match_id = ? ORDER BY seat", (match_id,)
-        ) as cur:
-            return [_change(row) for row in await cur.fetchall()]
+        return [_change(row) for row in await self.repo.fetch(
+            f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE match_id = ? ORDER BY seat", (match_id,))]
 
     # --- reading -----------------------------------------------------------------------------------------------
 
     async def rating(self, guild_id: int, game: str, member_id: int) -> Rating | None:
         check_game(game)
-        async with read(self.repo.reader, 
+        row = await self.repo.fetchone(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id = ?",
             (guild_id, game, member_id),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return _rating(row) if row else None
 
     async def member_ratings(self, guild_id: int, member_id: int) -> list[Rating]:
         """Every game the member is rated in on this server, most played first (the profile's overview)."""
-        async with read(self.repo.reader, 
+        return [_rating(row) for row in await self.repo.fetch(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND member_id = ? ORDER BY games DESC, game",
             (guild_id, member_id),
-        ) as cur:
-            return [_rating(row) for row in await cur.fetchall()]
+        )]
 
     async def rank_of(self, rating: Rating) -> int:
         """1-based leaderboard rank: members ordered before this one, plus one (same order as the index)."""
         provisional = int(rating.provisional)
-        async with read(self.repo.reader, 
+        ahead = await self.repo.fetchvalue(
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND (provisional < ?"
             " OR (provisional = ? AND (mu > ? OR (mu = ? AND member_id < ?))))",
             (rating.guild_id, rating.game, provisional, provisional, rating.mu, rating.mu, rating.member_id),
-        ) as cur:
-            (ahead,) = await cur.fetchone()
+        )
         return ahead + 1
 
     async def leaderboard(
@@ -114,17 +104,14 @@ class RatingStore:
         check_game(game)
         if offset < 0 or not 1 <= limit <= 100:
             raise ValueError(f"leaderboard page needs offset >= 0 and 1 <= limit <= 100, not {offset}, {limit}")
-        async with read(self.repo.reader, 
+        rows = await self.repo.fetch(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
             f" ORDER BY {_LEADERBOARD_ORDER} LIMIT ? OFFSET ?",
             (guild_id, game, limit, offset),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         entries = [LeaderboardEntry(offset + i + 1, _rating(row)) for i, row in enumerate(rows)]
-        async with read(self.repo.reader, 
-            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
-        ) as cur:
-            (total,) = await cur.fetchone()
+        total = await self.repo.fetchvalue("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?",
+                                           (guild_id, game))
         me = None
         if member_id is not None:
             me = next((e for e in entries if e.rating.member_id == member_id), None)
@@ -138,34 +125,28 @@ class RatingStore:
         rating = await self.rating(guild_id, game, member_id)
         if rating is None:
             return None
-        async with read(self.repo.reader, 
+        history = [_change(row) for row in await self.repo.fetch(
             f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE guild_id = ? AND game = ? AND member_id = ?"
             " ORDER BY finished_at, match_id",
             (guild_id, game, member_id),
-        ) as cur:
-            history = [_change(row) for row in await cur.fetchall()]
-        async with read(self.repo.reader, 
-            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
-        ) as cur:
-            (total,) = await cur.fetchone()
+        )]
+        total = await self.repo.fetchvalue("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?",
+                                           (guild_id, game))
         return Profile(rating, await self.rank_of(rating), total, history)
 
     # --- rebuilding ------------------------------------------------------------------------------------------
 
     async def finished_mark(self) -> tuple:
         """A cheap fingerprint of the finished rated matches: it changes whenever one more finishes."""
-        async with read(self.repo.reader, 
+        return tuple(await self.repo.fetchone(
             "SELECT COUNT(*), COALESCE(SUM(id), 0), MAX(COALESCE(finished_at, updated_at)) FROM matches"
             " WHERE status = 'finished' AND rated = 1"
-        ) as cur:
-            return tuple(await cur.fetchone())
+        ))
 
     async def stored_rows(self) -> tuple[dict[tuple, tuple], dict[tuple, tuple]]:
         """Every stored change and rating as rows, by key ((match, member) and (server, game, member))."""
-        async with read(self.repo.reader, f"SELECT {_CHANGE_COLUMNS} FROM rating_changes") as cur:
-            changes = {(r[0], r[1]): tuple(r) for r in await cur.fetchall()}
-        async with read(self.repo.reader, f"SELECT {_RATING_COLUMNS} FROM ratings") as cur:
-            ratings = {(r[0], r[1], r[2]): tuple(r) for r in await cur.fetchall()}
+        changes = {(r[0], r[1]): tuple(r) for r in await self.repo.fetch(f"SELECT {_CHANGE_COLUMNS} FROM rating_changes")}
+        ratings = {(r[0], r[1], r[2]): tuple(r) for r in await self.repo.fetch(f"SELECT {_RATING_COLUMNS} FROM ratings")}
         return changes, ratings
 
     async def converge(self, changes: Sequence[RatingChange], ratings: Sequence[Rating]) -> int:
@@ -184,9 +165,8 @@ class RatingStore:
         steps += [(_UPSERT_RATING, row) for key, row in wanted_ratings.items() if stored_ratings.get(key) != row]
         for start in range(0, len(steps), REBUILD_CHUNK):
             chunk = steps[start:start + REBUILD_CHUNK]
-            async with self.repo.transaction():
-                for sql in dict.fromkeys(sql for sql, _ in chunk):
-                    await self.db.executemany(sql, [params for each, params in chunk if each == sql])
+            await self.repo._write([Step(sql, [params for each, params in chunk if each == sql], many=True)
+                                    for sql in dict.fromkeys(sql for sql, _ in chunk)])
             # SQLite's lock is not fair: a waiting writer sleeps in growing steps (up to 100 ms) and would miss
             # a gap of microseconds between two chunks. A pause longer than a chunk lets it in.
             await asyncio.sleep(REBUILD_PAUSE)
@@ -196,16 +176,14 @@ class RatingStore:
 
     async def ratings_of(self, guild_id: int, game: str, members: Sequence[int]) -> dict[int, Rating]:
         marks = ", ".join("?" * len(members))
-        async with read(self.repo.reader, 
+        return {row["member_id"]: _rating(row) for row in await self.repo.fetch(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})",
             (guild_id, game, *members),
-        ) as cur:
-            return {row["member_id"]: _rating(row) for row in await cur.fetchall()}
+        )}
 
     async def finished_rows(self, match_id: int | None = None) -> list[tuple]:
         """Finished rated matches (or the one match) joined with their seats, one plain tuple per seat, in rating
         order: (match id, guild id, game, standings JSON, result JSON, finished at, seat, user id, user name)."""
         extra, params = ("AND m.id = ?", (match_id,)) if match_id is not None else ("", ())
-        async with read(self.repo.reader, _FINISHED_RATED_MATCHES.format(extra=extra), params) as cur:
-            return [tuple(row) for row in await cur.fetchall()]
+        return [tuple(row) for row in await self.repo.fetch(_FINISHED_RATED_MATCHES.format(extra=extra), params)]
 

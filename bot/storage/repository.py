@@ -1,9 +1,10 @@
 """All SQL of the bot. The match service talks to this class only, never to the connection.
 
-Writes are units of work: a unit is a synchronous function of the writing connection, and the units waiting at the
-same moment are committed together (run_unit). Larger writes that read as they go use transaction(), which the
-group writer never interleaves with. Reads use `reader`, a second connection when the bot opened one (WAL), each
-run to its end in one trip to its thread (read)."""
+One store, two databases: SQLite (a file, the default) and PostgreSQL (through an asyncpg pool). Writes are units
+of work written once as generators of statements (bot/storage/sql.py): `apply` runs one all or nothing. On SQLite
+the units waiting at the same moment are committed together (run_unit: group commit, each unit in a savepoint) and
+reads use `reader`, a second connection when the bot opened one (WAL); on PostgreSQL each unit is one transaction
+on a pooled connection, and each read takes a pooled connection of its own."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import functools
 import json
 import sqlite3
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple
+from typing import Any, AsyncIterator, Callable, Iterable
 
 import aiosqlite
 
 from .rating_rows import RatingsMoved, write_rated_finish
+from .sql import Done, Step, Steps, UnitRefused, postgres_sql, run_on_postgres, run_on_sqlite, statements
 from .records import (
     Challenge,
     ChallengeSeat,
@@ -75,33 +77,12 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-class Fetched:
-    """The rows of a read that already ran to its end."""
-
-    def __init__(self, rows: list[sqlite3.Row]):
-        self.rows = rows
-
-    async def fetchall(self) -> list[sqlite3.Row]:
-        return self.rows
-
-    async def fetchone(self) -> sqlite3.Row | None:
-        return self.rows[0] if self.rows else None
-
-
-@asynccontextmanager
-async def read(connection: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> AsyncIterator[Fetched]:
-    """Run a read to its end in one trip to the connection's thread. A statement left open between two trips
-    (executed, then fetched later) would hold the connection's snapshot, and every read queued meanwhile on the
-    shared reader would see the database as it was before the latest commits."""
-    yield Fetched(list(await connection.execute_fetchall(sql, tuple(params))))
-
-
 async def _settled(future: asyncio.Future) -> None:
     await asyncio.wait([future])
 
 
 # Failures that belong to one unit: its savepoint is rolled back and the rest of its group is written.
-UNIT_FAILURES = (VersionConflict, RatingsMoved, sqlite3.IntegrityError)
+UNIT_FAILURES = (VersionConflict, RatingsMoved, UnitRefused, sqlite3.IntegrityError)
 
 
 def _run_group(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[BaseException | None, Any]]:
@@ -128,23 +109,8 @@ def _run_group(conn: sqlite3.Connection, units: list[Unit]) -> list[tuple[BaseEx
     return outcomes
 
 
-def _run_statements(statements: list[tuple[str, tuple]], conn: sqlite3.Connection) -> list[Done]:
-    done = []
-    for sql, params in statements:
-        cur = conn.execute(sql, params)
-        done.append(Done(cur.rowcount, cur.lastrowid))
-    return done
-
-
 Unit = Callable[[sqlite3.Connection], Any]  # one unit of work: synchronous SQL on the writer's own thread
 MAX_BATCH = 256  # units committed together at most
-
-
-class Done(NamedTuple):
-    """What one statement of a unit did."""
-
-    rowcount: int
-    lastrowid: int | None
 
 
 class _Queued:
@@ -156,8 +122,15 @@ class _Queued:
 
 
 class Repository:
-    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None):
+    """On SQLite: `db`, the writing connection, and `reader`. On PostgreSQL: `pool` (see bot/storage/postgres.py)."""
+
+    def __init__(self, db: aiosqlite.Connection | None = None, reader: aiosqlite.Connection | None = None, *,
+                 pool: Any = None):
+        if (db is None) == (pool is None):
+            raise ValueError("a Repository needs a SQLite connection or a PostgreSQL pool, not both")
         self.db = db
+        self.pool = pool
+        self.dialect = "postgresql" if pool is not None else "sqlite"
         # Reads that need not see an open transaction's writes go to their own connection when there is one
         # (WAL: readers never wait for the writer); else they share the writer's.
         self.reader = reader or db
@@ -167,6 +140,9 @@ class Repository:
         self._writer: asyncio.Future | None = None
 
     async def close(self) -> None:
+        if self.pool is not None:
+            await self.pool.close()
+            return
         if self._writer is not None:
             await asyncio.gather(self._writer, return_exceptions=True)
         for connection in {id(self.reader): self.reader, id(self.db): self.db}.values():
@@ -250,9 +226,39 @@ class Repository:
         if self.db.in_transaction:
             await self.db.execute(statement)
 
-    async def _write(self, statements: Iterable[tuple[str, tuple]]) -> list[Done]:
-        """Statements as one unit (group-committed)."""
-        return await self.run_unit(functools.partial(_run_statements, list(statements)))
+    # --- one unit, one read: the same SQL on both databases ---------------------------------------------
+
+    async def apply(self, steps: Steps[Any]) -> Any:
+        """Run one unit of work (a generator of statements, bot/storage/sql.py) all or nothing; returns what it
+        returns. A failed guard raises out of the unit and nothing of it is written. On SQLite it is group-
+        committed (run_unit); on PostgreSQL it is one transaction, run to its end even if the caller is cancelled
+        meanwhile (the cancellation is raised after)."""
+        if self.pool is None:
+            return await self.run_unit(functools.partial(run_on_sqlite, steps=steps))
+        return await _finish(self._apply_on_postgres(steps))
+
+    async def _apply_on_postgres(self, steps: Steps[Any]) -> Any:
+        async with self.pool.acquire() as conn:
+            async with conn.transaction():
+                return await run_on_postgres(conn, steps)
+
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        """The rows of one read, by column name or position (sqlite3.Row, asyncpg.Record)."""
+        if self.pool is None:
+            return list(await self.reader.execute_fetchall(sql, tuple(params)))
+        return await self.pool.fetch(postgres_sql(sql), *params)
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        rows = await self.fetch(sql, params)
+        return rows[0] if rows else None
+
+    async def fetchvalue(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        row = await self.fetchone(sql, params)
+        return row[0] if row is not None else None
+
+    async def _write(self, steps: Iterable[Step | tuple[str, tuple]]) -> list[Done]:
+        """Statements that need nothing of each other, as one unit: what each did."""
+        return await self.apply(statements([Step(*step) for step in steps]))
 
     # --- challenges --------------------------------------------------------------------------------------
 
@@ -276,15 +282,15 @@ class Repository:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
         open seats are the computer's. The challenger sits at `challenger_position` (a rematch rotates the seats);
         the invited fill the other positions in order. `clock_seconds`: the time for each move, None for no clock."""
-        async with self.transaction():
-            cur = await self.db.execute(
+        def unit() -> Steps[int]:
+            done = yield Step(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
-                " rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, game, _dumps(options), challenger_id, now, expires_at, int(rated),
                  clock_seconds),
             )
-            challenge_id = cur.lastrowid
-            await self.db.execute(
+            challenge_id = done.one()[0]
+            yield Step(
                 "INSERT INTO challenge_seats (challenge_id, position, invited_id, user_id, user_name)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (challenge_id, challenger_position, challenger_id, challenger_id, challenger_name),
@@ -292,29 +298,27 @@ class Repository:
             others = [p for p in range(len(invited) + 1) if p != challenger_position]
             for position, invited_id in zip(others, invited):
                 computer = invited_id is None and computer_level is not None
-                await self.db.execute(
+                yield Step(
                     "INSERT INTO challenge_seats (challenge_id, position, invited_id, kind, level, user_name)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (challenge_id, position, invited_id, "computer" if computer else "member",
                      computer_level if computer else None, f"Strategos ({computer_level})" if computer else None),
                 )
-            await self.db.execute(
-                "INSERT INTO timers (kind, ref_id, due_at) VALUES ('challenge_expiry', ?, ?)", (challenge_id, expires_at)
-            )
-        return await self.get_challenge(challenge_id)
+            yield Step("INSERT INTO timers (kind, ref_id, due_at) VALUES ('challenge_expiry', ?, ?)",
+                       (challenge_id, expires_at))
+            return challenge_id
+
+        return await self.get_challenge(await self.apply(unit()))
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
-        async with read(self.reader, "SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         if row is None:
             return None
-        async with read(self.reader, 
-            "SELECT * FROM challenge_seats WHERE challenge_id = ? ORDER BY position", (challenge_id,)
-        ) as cur:
-            seats = [
-                ChallengeSeat(r["position"], r["invited_id"], r["user_id"], r["user_name"], r["kind"], r["level"])
-                for r in await cur.fetchall()
-            ]
+        seats = [
+            ChallengeSeat(r["position"], r["invited_id"], r["user_id"], r["user_name"], r["kind"], r["level"])
+            for r in await self.fetch("SELECT * FROM challenge_seats WHERE challenge_id = ? ORDER BY position",
+                                      (challenge_id,))
+        ]
         return Challenge(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
             game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
@@ -348,19 +352,15 @@ class Repository:
 
     async def open_rematch(self, match_id: int, now: float) -> Challenge | None:
         """The newest open, unexpired rematch challenge of a match, if any."""
-        async with read(self.reader, 
+        row = await self.fetchone(
             "SELECT id FROM challenges WHERE rematch_of = ? AND status = 'open' AND expires_at > ?"
             " ORDER BY id DESC LIMIT 1", (match_id, now),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return await self.get_challenge(row["id"]) if row else None
 
     async def count_open_challenges(self, challenger_id: int) -> int:
-        async with read(self.reader, 
-            "SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND status = 'open'", (challenger_id,)
-        ) as cur:
-            (value,) = await cur.fetchone()
-        return value
+        return await self.fetchvalue(
+            "SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND status = 'open'", (challenger_id,))
 
     # --- timers ------------------------------------------------------------------------------------------
 
@@ -390,45 +390,42 @@ class Repository:
     ) -> Match:
         """Create the match with its first clock timers and mark its challenge started, in one transaction (a
         challenge starts once)."""
-        async with self.transaction():
-            cur = await self.db.execute(
-                "UPDATE challenges SET status = 'started' WHERE id = ? AND status = 'open'", (challenge.id,)
-            )
-            if cur.rowcount != 1:
+        def unit() -> Steps[int]:
+            done = yield Step("UPDATE challenges SET status = 'started' WHERE id = ? AND status = 'open'",
+                              (challenge.id,))
+            if done.rowcount != 1:
                 raise VersionConflict("challenge is no longer open")
-            cur = await self.db.execute(
+            done = yield Step(
                 "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
-                " updated_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, _dumps(challenge.options),
                  seed, _dumps(state), now, now, int(challenge.rated and all(s.kind == "member" for s in seats)),
                  challenge.clock_seconds),
             )
-            match_id = cur.lastrowid
+            match_id = done.one()[0]
             for seat, taken in enumerate(seats):
-                await self.db.execute(
+                yield Step(
                     "INSERT INTO match_seats (match_id, seat, kind, user_id, user_name, level)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (match_id, seat, taken.kind, taken.user_id, taken.user_name or str(taken.user_id), taken.level),
                 )
-            await self.db.execute("UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge.id))
-            await self.db.execute("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?",
-                                  (challenge.id,))
+            yield Step("UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge.id))
+            yield Step("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?", (challenge.id,))
             for sql, params in _seat_timer_statements(match_id, timers):
-                await self.db.execute(sql, params)
-        return await self.get_match(match_id)
+                yield Step(sql, params)
+            return match_id
+
+        return await self.get_match(await self.apply(unit()))
 
     async def get_match(self, match_id: int) -> Match | None:
         """The match with its seats, in one statement."""
-        async with read(self.reader, _MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self.fetch(_MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,))
         return _match_from_seat_rows(rows) if rows else None
 
     async def load_match(self, match_id: int) -> MatchLoad | None:
         """What an action on the match needs, in one statement: the match, its running deadlines and its
         members' choices."""
-        async with read(self.reader, _MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS),
-                                   (match_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self.fetch(_MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS), (match_id,))
         if not rows:
             return None
         deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
@@ -438,13 +435,10 @@ class Repository:
                  for r in rows if r["seat_user"] is not None}
         return MatchLoad(_match_from_seat_rows(rows), deadlines, prefs)
 
-    async def _match_from_row(self, row: aiosqlite.Row) -> Match:
-        async with read(self.reader, 
+    async def _match_from_row(self, row: Any) -> Match:
+        seats = [Seat(r["seat"], r["user_id"], r["user_name"], r["kind"], r["level"]) for r in await self.fetch(
             "SELECT seat, kind, user_id, user_name, level FROM match_seats WHERE match_id = ? ORDER BY seat",
-            (row["id"],),
-        ) as cur:
-            seats = [Seat(r["seat"], r["user_id"], r["user_name"], r["kind"], r["level"])
-                     for r in await cur.fetchall()]
+            (row["id"],))]
         return _match(row, seats)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
@@ -455,7 +449,7 @@ class Repository:
         as shown), unless a newer version's board is out already: an older post never becomes the current
         board. False when refused."""
         (cur,) = await self._write([(
-            "UPDATE matches SET board_message_id = ?, announced_version = CASE WHEN ? AND announced_version < ?"
+            "UPDATE matches SET board_message_id = ?, announced_version = CASE WHEN ? = 1 AND announced_version < ?"
             " THEN ? ELSE announced_version END WHERE id = ? AND announced_version <= ?",
             (message_id, int(announced), version, version, match_id, version),
         )])
@@ -468,18 +462,16 @@ class Repository:
         )])
 
     async def active_matches_with_computers(self) -> list[Match]:
-        async with read(self.reader, 
+        rows = await self.fetch(
             "SELECT * FROM matches WHERE status = 'active' AND id IN"
             " (SELECT match_id FROM match_seats WHERE kind = 'computer') ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [await self._match_from_row(r) for r in rows]
 
     async def unannounced_matches(self) -> list[Match]:
-        async with read(self.reader, 
+        rows = await self.fetch(
             "SELECT * FROM matches WHERE announced_version < version AND thread_id IS NOT NULL ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [await self._match_from_row(r) for r in rows]
 
     async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None, *,
@@ -489,7 +481,7 @@ class Repository:
         after reading the first. VersionConflict otherwise."""
         (cur,) = await self._write([(
             "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'"
-            " AND draw_agreed IS ?",
+            " AND draw_agreed IS NOT DISTINCT FROM ?",
             (_dumps(agreed) if agreed else None, match_id, version, _dumps(previous) if previous else None),
         )])
         if cur.rowcount != 1:
@@ -500,7 +492,8 @@ class Repository:
         """Record a take-back request (or its answers), only while the match is still at `version` and the
         request is still `previous` (what the caller read). VersionConflict otherwise."""
         (cur,) = await self._write([(
-            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active' AND takeback IS ?",
+            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active'"
+            " AND takeback IS NOT DISTINCT FROM ?",
             (_dumps(request) if request else None, match_id, version, _dumps(previous) if previous else None),
         )])
         if cur.rowcount != 1:
@@ -512,29 +505,25 @@ class Repository:
             + (" AND m.status = 'active'" if active_only else "")
             + " ORDER BY m.updated_at DESC"
         )
-        async with read(self.reader, sql, (user_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self.fetch(sql, (user_id,))
         return [await self._match_from_row(r) for r in rows]
 
     async def commit_move(self, unit: MoveWrite) -> int:
         """One action, all or nothing: the new state and its log entry, only if the match is still at the
         version the action was decided on (else VersionConflict), the seats' clock timers (a finished match
         loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version."""
-        return await self.run_unit(functools.partial(_commit_move, unit))
+        return await self.apply(_commit_move(unit))
 
     async def record_ratings(self, write: RatingWrite) -> None:
         """A rated finish on its own (a match rated after its end): RatingsMoved when its ratings changed."""
-        await self.run_unit(functools.partial(write_rated_finish, write=write))
+        await self.apply(write_rated_finish(write))
 
     async def write_seat_timers(self, match_id: int, timers: SeatTimers) -> None:
         if not timers.empty:
             await self._write(_seat_timer_statements(match_id, timers))
 
     async def moves(self, match_id: int) -> list[LoggedMove]:
-        async with read(self.reader, 
-            "SELECT * FROM moves WHERE match_id = ? ORDER BY version", (match_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self.fetch("SELECT * FROM moves WHERE match_id = ? ORDER BY version", (match_id,))
         return [
             LoggedMove(r["version"], r["seat"], r["move"], bool(r["private"]), json.loads(r["events"]),
                        r["created_at"])
@@ -548,17 +537,16 @@ class Repository:
     ) -> int:
         (cur,) = await self._write([(
             "INSERT INTO private_messages (match_id, seat, user_id, content, with_view, channel, created_at,"
-            " delivered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " delivered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (match_id, seat, user_id, content, int(with_view), channel, now, now if channel == "dm" else None),
         )])
-        return cur.lastrowid
+        return cur.one()[0]
 
     async def pending_private_messages(self, match_id: int, user_id: int) -> list[PrivateMessage]:
-        async with read(self.reader, 
+        rows = await self.fetch(
             "SELECT * FROM private_messages WHERE match_id = ? AND user_id = ? AND channel = 'pending' ORDER BY id",
             (match_id, user_id),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [
             PrivateMessage(r["id"], r["match_id"], r["seat"], r["user_id"], r["content"], bool(r["with_view"]),
                            r["channel"], r["created_at"], r["delivered_at"])
@@ -573,10 +561,7 @@ class Repository:
         ])
 
     async def private_messages(self, match_id: int) -> list[PrivateMessage]:
-        async with read(self.reader, 
-            "SELECT * FROM private_messages WHERE match_id = ? ORDER BY id", (match_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self.fetch("SELECT * FROM private_messages WHERE match_id = ? ORDER BY id", (match_id,))
         return [
             PrivateMessage(r["id"], r["match_id"], r["seat"], r["user_id"], r["content"], bool(r["with_view"]),
                            r["channel"], r["created_at"], r["delivered_at"])
@@ -584,13 +569,13 @@ class Repository:
         ]
 
 
-def _match_from_seat_rows(rows: list[aiosqlite.Row]) -> Match:
+def _match_from_seat_rows(rows: list[Any]) -> Match:
     row = rows[0]
     seats = [Seat(r["seat_no"], r["seat_user"], r["seat_name"], r["seat_kind"], r["seat_level"]) for r in rows]
     return _match(row, seats)
 
 
-def _match(row: aiosqlite.Row, seats: list[Seat]) -> Match:
+def _match(row: Any, seats: list[Seat]) -> Match:
     return Match(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
@@ -605,9 +590,9 @@ def _match(row: aiosqlite.Row, seats: list[Seat]) -> Match:
     )
 
 
-def _commit_move(unit: MoveWrite, conn: sqlite3.Connection) -> int:
+def _commit_move(unit: MoveWrite) -> Steps[int]:
     new_version = unit.version + 1
-    cur = conn.execute(
+    done = yield Step(
         "UPDATE matches SET state = ?, version = ?, status = ?, result = ?, draw_agreed = NULL,"
         " updated_at = ?, standings = ?, finished_at = ? WHERE id = ? AND version = ? AND status = 'active'",
         (_dumps(unit.state), new_version, "finished" if unit.result else "active",
@@ -615,19 +600,19 @@ def _commit_move(unit: MoveWrite, conn: sqlite3.Connection) -> int:
          _dumps(unit.standings) if unit.result and unit.standings else None,
          unit.now if unit.result else None, unit.match_id, unit.version),
     )
-    if cur.rowcount != 1:
+    if done.rowcount != 1:
         raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
-    conn.execute(
+    yield Step(
         "INSERT INTO moves (match_id, version, seat, move, private, events, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (unit.match_id, new_version, unit.seat, unit.move, int(unit.private), _dumps(unit.events), unit.now),
     )
     if unit.result:
-        conn.execute("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'", (unit.match_id,))
+        yield Step("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'", (unit.match_id,))
     else:
         for sql, params in _seat_timer_statements(unit.match_id, unit.timers):
-            conn.execute(sql, params)
+            yield Step(sql, params)
     if unit.ratings is not None:
-        write_rated_finish(conn, unit.ratings)
+        yield from write_rated_finish(unit.ratings)
     return new_version
 
 

@@ -16,7 +16,7 @@ from typing import Callable
 import asyncpg
 
 from .records import Timer
-from .repository import Repository, read
+from .repository import Repository
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +36,7 @@ class TimerClaims:
 
     async def next_due(self) -> float | None:
         """When the next timer becomes claimable: the earliest unclaimed deadline or running lease."""
-        async with read(self.repo.reader, _NEXT_DUE) as cur:
-            return _earliest(await cur.fetchone())
+        return _earliest((await self.repo.fetch(_NEXT_DUE))[0])
 
     async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
         """Claim up to `limit` timers due at `now` (unclaimed, or whose lease ran out) for `token`, earliest first."""
