@@ -155,3 +155,23 @@ async def test_a_timer_written_again_while_claimed_is_a_new_timer(dispatcher):
     dispatcher.on("again", rearming)
     await repo.set_timer("again", 1, clock.now)
     assert await dispatcher.fire_due() == 2 and dispatcher.fired == [1, 1]
+
+
+async def test_timers_of_different_matches_fire_side_by_side_and_one_match_s_in_order(dispatcher):
+    repo, clock = dispatcher.repo, dispatcher.clock
+    second_started = asyncio.Event()
+    order = []
+
+    async def waiting(timer):  # a handler waiting for the database: the next match's timer need not wait for it
+        order.append((timer.ref_id, timer.seat))
+        if timer.ref_id == 1 and timer.seat == 0:
+            await asyncio.wait_for(second_started.wait(), 5)
+        if timer.ref_id == 2:
+            second_started.set()
+
+    dispatcher.on("slow", waiting)
+    await repo.set_timer("slow", 1, clock.now - 3, seat=0)
+    await repo.set_timer("slow", 2, clock.now - 2)
+    await repo.set_timer("slow", 1, clock.now - 1, seat=1)
+    assert await dispatcher.fire_due() == 3
+    assert order.index((1, 0)) < order.index((1, 1))  # one match's timers: in order, the second after the first

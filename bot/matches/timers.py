@@ -117,11 +117,22 @@ class TimerDispatcher:
                 return fired
             renewing = asyncio.create_task(self._renew(token), name="timer-lease")
             try:
+                # Timers of different matches (or challenges, leagues) fire side by side: a handler mostly waits
+                # for the database. One match's timers fire in order, one after the other.
+                by_ref: dict[int, list[Timer]] = {}
                 for timer in batch:
-                    if await self._fire(token, timer):
-                        fired += 1
+                    by_ref.setdefault(timer.ref_id, []).append(timer)
+                fired += sum(await asyncio.gather(*(self._fire_in_order(token, timers)
+                                                    for timers in by_ref.values())))
             finally:
                 renewing.cancel()
+
+    async def _fire_in_order(self, token: str, timers: list[Timer]) -> int:
+        fired = 0
+        for timer in timers:
+            if await self._fire(token, timer):
+                fired += 1
+        return fired
 
     async def _fire(self, token: str, timer: Timer) -> bool:
         """Run one claimed timer's handler and mark it done. A handler that fails, or stops with the bot, leaves
@@ -135,6 +146,10 @@ class TimerDispatcher:
             except asyncio.CancelledError:
                 raise
             except errors.ShuttingDown:
+                return False
+            except errors.StaleBoard:  # the match moved on as it fired (a move in the same instant): look again
+                log.info("timer kind=%s ref=%s seat=%s met a newer version; it fires again when its claim runs out",
+                         timer.kind, timer.ref_id, timer.seat)
                 return False
             except Exception:
                 log.exception("timer kind=%s ref=%s seat=%s failed; it fires again when its claim runs out",
