@@ -68,3 +68,9 @@ def test_the_bot_runs_the_shards_it_was_given(tmp_path):
     assert every.shard_count is None and every.shard_ids is None  # Discord says how many; this process runs all
     two = app.create_bot(Settings(database=tmp_path / "b.db", shard_count=2, shard_ids=(0, 1)))
     assert two.shard_count == 2 and two.shard_ids == [0, 1]
+
+
+def test_a_process_of_several_is_accepted_on_postgresql():
+    settings = Settings.load(environ={"STRATEGOS_SHARD_COUNT": "2", "STRATEGOS_SHARDS": "1",
+                                      "STRATEGOS_DATABASE": "postgresql://strategos@db/strategos"}, dotenv=None)
+    assert settings.shard_ids == (1,) and not settings.runs_every_shard
