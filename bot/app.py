@@ -82,6 +82,7 @@ class StrategosBot(commands.AutoShardedBot):
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600,
             scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count), **extra
         )
+        self.matches.timers.listening = not self.settings.runs_every_shard  # other processes write timers too
         self.records = MatchRecords(self.matches)
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)

@@ -64,6 +64,7 @@ async def play(plan: dict, shard: int) -> dict:
     # The dispatcher sleeps real seconds for what the clock says is left, and this clock runs thousands of times
     # faster than real time: it looks every half second instead, as its periodic look.
     service.timers.sweep_every = 0.0
+    service.timers.listening = True  # one of two processes
     timers.LEASE_SECONDS = 60 * speed  # a lease is a real minute, as in production, not 60 of these fast seconds
     boards = BoardRecorder(service, shard)
     service.bus.subscribe(boards)

@@ -35,6 +35,7 @@ def dispatchers(pool, dsn, clock, count: int, fired: list) -> list[TimerDispatch
     made = []
     for _ in range(count):
         dispatcher = TimerDispatcher(None, clock, claims=PostgresTimerClaims(pool))
+        dispatcher.listening = True  # one of several processes
 
         async def handler(timer, dispatcher=dispatcher):
             fired.append((timer.ref_id, dispatcher.claimant))

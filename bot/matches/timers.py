@@ -55,6 +55,9 @@ class TimerDispatcher:
         # A dispatcher alone on its database knows every timer written (each writer wakes it); sharing one, it also
         # looks this often for timers other processes wrote (and claims whose lease ran out).
         self.sweep_every: float | None = SWEEP_SECONDS if self.claims.shared else None
+        # Other processes' timers are heard (PostgreSQL's NOTIFY) only where other processes run: a process running
+        # every shard writes every timer itself.
+        self.listening = False
         self._handlers: dict[str, Handler] = {}
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
@@ -173,7 +176,8 @@ class TimerDispatcher:
 
     async def _look(self) -> float | None:
         """Fire what is due; the time of the next look, if any."""
-        await self.claims.listen(self._heard)
+        if self.listening:
+            await self.claims.listen(self._heard)
         await self.fire_due()
         due = await self.claims.next_due()
         if self.sweep_every is not None:
