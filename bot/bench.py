@@ -10,7 +10,7 @@ Everything runs against a real SQLite file in a temporary directory (or the Post
 use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
 persist ≤ 10 ms median). Times are wall-clock milliseconds.
 
-- render: `renderers.render(view, player_names=...)` over public and private views from seeded random games.
+- render: `registry.render(view, player_names=...)` over public and private views from seeded random games.
 - apply + persist: `MatchService.submit_move` one move at a time (engine apply, version-guarded write, reload).
 - bursts: N matches each receive a move at the same instant, half as /move does, half through the picker (a Move
   click that reads the match and builds the picker's first step, then Confirm): acknowledge first (measured
@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence
 
-import renderers
-from bot.games import GAMES, get_game
-from bot.games.playout import random_plies
+from bot.games import registry
+from bot.games.registry import GAMES, get_game
+from bot.engine.playout import random_plies
 from bot.games.record import rebuild_state
 from bot.matches.events import MovePlayed
 from bot.matches.movelog import effective_moves
@@ -91,7 +91,7 @@ class Summary:
 
 
 def renderable_games() -> list[str]:
-    return [key for key in renderers.RENDERERS if key in GAMES]
+    return list(GAMES)
 
 
 # --- render ----------------------------------------------------------------------------------------------------
@@ -112,11 +112,11 @@ def sample_views(key: str, games: int, every: int) -> list[dict]:
 
 def bench_render(key: str, games: int, every: int) -> Summary:
     views = sample_views(key, games, every)
-    renderers.render(views[0], player_names=PLAYER_NAMES)  # warm the cached board layer and sprites
+    registry.render(views[0], player_names=PLAYER_NAMES)  # warm the cached board layer and sprites
     times = []
     for view in views:
         t0 = time.perf_counter()
-        renderers.render(view, player_names=PLAYER_NAMES)
+        registry.render(view, player_names=PLAYER_NAMES)
         times.append(time.perf_counter() - t0)
     return Summary.of(times)
 
@@ -217,7 +217,7 @@ class BoardMaker:
             return True  # superseded: a newer board is coming
         view = self.service.view(match, None)
         turn_caption(self.service.game_of(match), match, view, played=event)
-        await self.queue.run(renderers.render, view, player_names=list(match.names))
+        await self.queue.run(registry.render, view, player_names=list(match.names))
         self.times.boards.setdefault(match.id, []).append(match.version)
         started = self.received.pop((match.id, match.version), None)
         if started is not None:
@@ -262,7 +262,7 @@ async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str]
         await ready()
     for key in keys:  # the first render of a game builds its caches; keep that out of the latencies
         game = get_game(key)
-        renderers.render(game.view(game.new_state(2, 0, None), None), player_names=PLAYER_NAMES)
+        registry.render(game.view(game.new_state(2, 0, None), None), player_names=PLAYER_NAMES)
     times = BurstTimes()
     queue = RenderQueue()
     maker = BoardMaker(service, queue, times)

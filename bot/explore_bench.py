@@ -10,14 +10,14 @@ import argparse
 import random
 import time
 
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.games import registry
+from bot.games.registry import get_game, renderer_of
+from bot.engine.playout import random_plies
 from bot.matches.explore import Sandbox, results_of
-import renderers
 from renderers.bench import percentile
 from renderers.explore import explore_png
 
-GAMES = tuple(renderers.RENDERERS)  # every game with pictures
+GAMES = tuple(registry.GAMES)  # every game
 
 
 def bench(key: str, games: int, every: int) -> dict[str, float]:
@@ -30,7 +30,8 @@ def bench(key: str, games: int, every: int) -> dict[str, float]:
     t0 = time.perf_counter()
     for viewer in (None, 0, 1):
         for assumed in (False, True):
-            explore_png(game.view(start, viewer), ["alice", "bob"], "warm-up", assumed=assumed)
+            explore_png(game.view(start, viewer), ["alice", "bob"], "warm-up", assumed=assumed,
+                        renderer=renderer_of(key))
     cold = time.perf_counter() - t0
     for seed in range(games):
         for i, ply in enumerate(random_plies(game, 2, seed)):
@@ -41,10 +42,10 @@ def bench(key: str, games: int, every: int) -> dict[str, float]:
             view = game.view(state, viewer)
             t0 = time.perf_counter()
             explore_png(view, ["alice", "bob"], "EXPLORE · match #17 · 3 moves ahead · not played",
-                        assumed=bool(i % 2))
+                        assumed=bool(i % 2), renderer=renderer_of(key))
             pictures.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
-            renderers.render(view, player_names=["alice", "bob"])  # the board post's picture, for comparison
+            registry.render(view, player_names=["alice", "bob"])  # the board post's picture, for comparison
             boards.append(time.perf_counter() - t0)
             seat = game.to_act(state)[0]
             move = rng.choice(game.legal_moves(state, seat))

@@ -24,7 +24,7 @@ from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
 from bot.app import EXTENSIONS, create_bot
-from bot.games import GAMES
+from bot.games.registry import GAMES
 from bot.i18n import DOMAIN, LOCALES_DIR
 from bot.settings import Settings
 

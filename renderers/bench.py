@@ -28,24 +28,23 @@ from pathlib import Path
 
 from PIL import Image
 
-from . import RENDERERS
+from bot.games.registry import GAMES, get_game, renderer_of
+
 from .common import BACKGROUND, _text_stamp, fit_text, text_width
 from .png import encode_png
 
 ROOT = Path(__file__).resolve().parent.parent  # where `python -m renderers.bench` is run from
+RENDERERS = {key: renderer_of(key) for key in GAMES}
 
 
 def player_counts(key: str) -> range:
-    from bot.games import get_game  # the engines produce the views; imported here so `import renderers` stays light
-
     info = get_game(key).info
     return range(info.min_players, info.max_players + 1)
 
 
 def views_for(key: str, players: int, games: int, every: int) -> list[dict]:
     """Every `every`-th position of `games` seeded random games, plus each game's final position."""
-    from bot.games import get_game
-    from bot.games.playout import final_state, random_plies
+    from bot.engine.playout import final_state, random_plies
 
     game = get_game(key)
     viewers = [None, *range(players)]
@@ -173,8 +172,6 @@ def row(r: Result) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.games import GAMES
-
     parser = argparse.ArgumentParser(prog="python -m renderers.bench")
     parser.add_argument("games", nargs="*", default=[k for k in RENDERERS if k in GAMES])
     parser.add_argument("--games", dest="count", type=int, default=6, help="random games per game and player count")

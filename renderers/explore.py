@@ -1,7 +1,7 @@
 """The picture of one step of an Explore sandbox: the game's own board picture under a banner that says it is a
 sandbox, not the match, and marks a position that rests on an assumed result.
 
-    png = explore_png(view, ["Alice", "Bob"], banner="Explore · 3 moves ahead", assumed=True)
+    png = explore_png(view, ["Alice", "Bob"], banner="Explore · 3 moves ahead", assumed=True, renderer=renderer)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Sequence
 
 from PIL import Image
 
-from . import RENDERERS
+from . import BoardRenderer
 from .common import blend, draw_text, fit_text, font
 from .png import encode_png, palette_png
 
@@ -22,8 +22,9 @@ MARGIN = 16
 TEXT_LEVELS = 8  # shades between the banner and its text: antialiased edges kept, few palette entries used
 
 
-def explore_picture(view: dict, player_names: Sequence[str] | None, banner: str, *, assumed: bool) -> Image.Image:
-    board = RENDERERS[view["game"]].draw(view, player_names)
+def explore_picture(view: dict, player_names: Sequence[str] | None, banner: str, *, assumed: bool,
+                    renderer: BoardRenderer) -> Image.Image:
+    board = renderer.draw(view, player_names)
     if board.mode != "RGB":
         board = board.convert("RGB")
     img = Image.new("RGB", (board.width, board.height + BANNER_HEIGHT), ASSUMED_COLOUR if assumed else BANNER_COLOUR)
@@ -35,15 +36,16 @@ def explore_picture(view: dict, player_names: Sequence[str] | None, banner: str,
     return img
 
 
-def explore_png(view: dict, player_names: Sequence[str] | None, banner: str, *, assumed: bool = False) -> bytes:
+def explore_png(view: dict, player_names: Sequence[str] | None, banner: str, *, assumed: bool = False,
+                renderer: BoardRenderer) -> bytes:
     """The PNG of a sandbox position: `banner` names it; `assumed` marks that it rests on an assumed result.
 
     The board is composed on its layer's palette as every board post is; the banner's few shades go into palette
     entries the board leaves unused (mapping the whole picture to a new palette would cost ~5x more)."""
-    module = RENDERERS[view["game"]]
+    module = renderer
     board = module.compose(view, player_names) if hasattr(module, "compose") else None
     if board is None or board.mode != "P":
-        return encode_png(explore_picture(view, player_names, banner, assumed=assumed))
+        return encode_png(explore_picture(view, player_names, banner, assumed=assumed, renderer=renderer))
     palette = (board.getpalette() or [])[:768]
     defined = len(palette) // 3
     if defined + TEXT_LEVELS + 1 <= 256:  # room after the palette's own entries: no pixel uses them
@@ -52,7 +54,7 @@ def explore_png(view: dict, player_names: Sequence[str] | None, banner: str, *, 
         used = {index for _, index in board.getcolors(256) or ()}
         free = [i for i in range(256) if i not in used][:TEXT_LEVELS + 1]
     if len(free) < TEXT_LEVELS + 1:
-        return encode_png(explore_picture(view, player_names, banner, assumed=assumed))
+        return encode_png(explore_picture(view, player_names, banner, assumed=assumed, renderer=renderer))
     background = ASSUMED_COLOUR if assumed else BANNER_COLOUR
     palette += [0] * (768 - len(palette))
     for level, index in enumerate(free):

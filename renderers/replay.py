@@ -1,8 +1,9 @@
 """Animated replay: one GIF frame per move from a match's views, small enough to attach to a Discord message.
 
-    gif = replay_gif(views, player_names=["Alice", "Bob"])   # views: game.view(state, None) for every state
+    gif = replay_gif(views, player_names=["Alice", "Bob"], renderer=renderer)
+    # views: game.view(state, None) for every state; renderer: the game's (bot/games/<game>/renderer.py)
 
-Every frame is the game's own picture (`RENDERERS[game].draw`), so the replay looks like the boards posted in the
+Every frame is the game's own picture (`renderer.draw`), so the replay looks like the boards posted in the
 thread, captions included. The views decide what the GIF can show: pass public views (viewer None) and it holds
 nothing secret, since the picture of a view never shows more than the view holds.
 
@@ -28,7 +29,7 @@ from typing import Callable, Sequence
 
 from PIL import Image, ImageChops
 
-from . import RENDERERS
+from . import BoardRenderer
 from .png import Palette, palette_colours
 
 DISCORD_ATTACHMENT_LIMIT = 10 * 1000 * 1000  # bytes: the lowest of Discord's upload limits, in its decimal megabytes
@@ -69,18 +70,22 @@ def replay_gif(
     views: Sequence[dict],
     player_names: Sequence[str] | None = None,
     *,
+    renderer: BoardRenderer,
     frame_ms: int | None = None,
     last_ms: int = LAST_FRAME_MS,
     max_bytes: int = DEFAULT_BUDGET,
 ) -> bytes:
-    """The animated GIF of `views` (one per position, in order: the start, then after each move)."""
-    return build_replay_gif(views, player_names, frame_ms=frame_ms, last_ms=last_ms, max_bytes=max_bytes).data
+    """The animated GIF of `views` (one per position, in order: the start, then after each move), drawn by their
+    game's `renderer`."""
+    return build_replay_gif(views, player_names, renderer=renderer, frame_ms=frame_ms, last_ms=last_ms,
+                            max_bytes=max_bytes).data
 
 
 def build_replay_gif(
     views: Sequence[dict],
     player_names: Sequence[str] | None = None,
     *,
+    renderer: BoardRenderer,
     frame_ms: int | None = None,
     last_ms: int = LAST_FRAME_MS,
     max_bytes: int = DEFAULT_BUDGET,
@@ -93,10 +98,7 @@ def build_replay_gif(
     if len(games) > 1 or len(viewers) > 1:
         # Frames for different readers side by side would show one of them what only the other may see.
         raise ValueError("all views of a replay must be of one game and one viewer")
-    try:
-        module = RENDERERS[games.pop()]
-    except KeyError:
-        raise KeyError(f"no renderer for game {views[0]['game']!r}; known: {', '.join(RENDERERS)}") from None
+    module = renderer
 
     def picture(index: int, scale: float) -> Image.Image:
         img = module.draw(views[index], player_names)
@@ -313,12 +315,12 @@ if __name__ == "__main__":
     import argparse
     import time
 
-    from bot.games import get_game
-    from bot.games.playout import random_plies
+    from bot.engine.playout import random_plies
+    from bot.games.registry import GAMES, get_game, renderer_of
     from bot.games.record import replay_moves
 
     parser = argparse.ArgumentParser(prog="python -m renderers.replay")
-    parser.add_argument("game", choices=sorted(RENDERERS))
+    parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("seed", type=int)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
@@ -326,7 +328,7 @@ if __name__ == "__main__":
     moves = [(ply.seat, ply.move) for ply in random_plies(game, 2, args.seed)]
     views = replay_moves(game, 2, args.seed, None, moves).views()
     started = time.perf_counter()
-    report = build_replay_gif(views, ["Alice", "Bob"])
+    report = build_replay_gif(views, ["Alice", "Bob"], renderer=renderer_of(args.game))
     took = time.perf_counter() - started
     print(f"{args.game} seed {args.seed}: {len(moves)} moves, {report.frames} frames "
           f"({report.moves_shown}/{report.moves_total} positions), {report.size[0]}x{report.size[1]} "

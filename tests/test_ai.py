@@ -19,12 +19,11 @@ from pathlib import Path
 
 import pytest
 
-import bot.ai
-from bot.ai import LEVELS, choose_move
-from bot.ai.policies import policy_for
-from bot.games import get_game
+import bot.games.registry
+from bot.ai import LEVELS
+from bot.games.registry import choose_move, get_game, policy_for
 from bot.games.mycenae import position
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
 
 SIZES = [
     ("epaminondas", 2, None),
@@ -50,7 +49,7 @@ def _ids(size: tuple) -> str:
 def small_budgets(monkeypatch):
     """Searches of a few dozen iterations: the same code paths as the real levels, a fraction of the time."""
     for key in ("epaminondas", "archimedes", "myriath", "myrmidons", "mycenae"):
-        policy = policy_for(get_game(key))
+        policy = policy_for(key)
         monkeypatch.setattr(policy, "normal_iterations", 10)
         monkeypatch.setattr(policy, "hard_iterations", 16)
 
@@ -237,7 +236,7 @@ def test_easy_beats_random(key):
 
 def test_choose_move_can_cross_to_a_worker_process():
     """The match layer calls it in another process: the function pickles by name and its input is plain JSON."""
-    assert pickle.loads(pickle.dumps(choose_move)) is bot.ai.choose_move
+    assert pickle.loads(pickle.dumps(choose_move)) is bot.games.registry.choose_move
     game = get_game("epaminondas")
     state = game.new_state(2, 0)
     view = _private_view(game, state, 0)
@@ -265,10 +264,8 @@ def moves_in_fresh_interpreters(script: str, key: str, view: str) -> list[str]:
 
 _OTHER_PROCESS = """
 import json, sys
-from bot.ai import choose_move
-from bot.ai.policies import policy_for
-from bot.games import get_game
-policy = policy_for(get_game(sys.argv[1]))
+from bot.games.registry import choose_move, get_game, policy_for
+policy = policy_for(sys.argv[1])
 policy.normal_iterations = 24
 print(choose_move(json.loads(sys.stdin.read()), level="normal", seed=5))
 """

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.ai import bench
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.games.registry import get_game
+from bot.engine.playout import random_plies
 
 PACKAGE = Path(bench.__file__).resolve().parent.parent
 FAST = ["--games", "1", "--jobs", "1", "--max-plies", "4"]

@@ -8,10 +8,9 @@ import json
 
 import pytest
 
-from bot.ai import choose_move, policy as policy_module
-from bot.ai.policies import policy_for
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.ai import policy as policy_module
+from bot.games.registry import choose_move, get_game, policy_for
+from bot.engine.playout import random_plies
 from test_ai import moves_in_fresh_interpreters
 
 # One search iteration at most: the meter is read between iterations, so the last one may overshoot the limit
@@ -85,7 +84,7 @@ def test_an_opening_stays_within_the_levels_work(key, n, engine_calls, spent):
     the engine calls counted independently of it agree."""
     game = engine_calls(key)
     plies = list(random_plies(game, n, 4))
-    policy = policy_for(game)
+    policy = policy_for(game.info.key)
     for ply in plies[1:4]:
         view = _view(game, ply.state, ply.seat)
         engine_calls.counts[key] = 0
@@ -104,7 +103,7 @@ def test_the_work_limit_ends_a_decision_whatever_its_iterations(key, n, options,
                                                                   spent):
     """With iteration counts no position reaches, a small work limit still ends every decision near it."""
     game = engine_calls(key)
-    policy = policy_for(game)
+    policy = policy_for(game.info.key)
     monkeypatch.setattr(policy, "normal_iterations", 10 ** 6)
     monkeypatch.setattr(policy, "hard_iterations", 10 ** 6)
     monkeypatch.setattr(policy, f"{level}_work", 300)
@@ -119,10 +118,8 @@ def test_the_work_limit_ends_a_decision_whatever_its_iterations(key, n, options,
 
 _OTHER_PROCESS = """
 import json, sys
-from bot.ai import choose_move
-from bot.ai.policies import policy_for
-from bot.games import get_game
-policy = policy_for(get_game(sys.argv[1]))
+from bot.games.registry import choose_move, get_game, policy_for
+policy = policy_for(sys.argv[1])
 policy.hard_iterations = 10 ** 6
 policy.hard_work = 1500
 print(choose_move(json.loads(sys.stdin.read()), level="hard", seed=5))
@@ -134,7 +131,7 @@ def test_a_move_ended_by_the_work_limit_is_the_same_in_a_fresh_interpreter(key, 
     """The work limit is counted, not timed: the same view, level and seed give the same move in another process
     (with other string hashing) as here."""
     game = get_game(key)
-    policy = policy_for(game)
+    policy = policy_for(game.info.key)
     monkeypatch.setattr(policy, "hard_iterations", 10 ** 6)
     monkeypatch.setattr(policy, "hard_work", 1500)
     plies = list(random_plies(game, n, 7))

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.games import IllegalMoveError, MoveSyntaxError
-from bot.games.archimedes import (
+from bot.games.archimedes.game import (
     GAME,
     INDEX,
     NAMES,
@@ -22,7 +22,7 @@ from bot.games.archimedes import (
     position_from_squares,
     position_from_text,
 )
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
 
 WHITE, BLACK = 0, 1
 

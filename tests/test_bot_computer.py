@@ -8,8 +8,7 @@ import sys
 
 import pytest
 
-from bot.ai import choose_move
-from bot.games import get_game
+from bot.games.registry import choose_move, get_game
 from bot.matches.computer import process_pool
 from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
 

@@ -9,6 +9,7 @@ import re
 import pytest
 from PIL import Image
 
+from bot.games.myrmidons import renderer as myrmidons_renderer
 from bot.matches.explore import SANDBOX_TTL, picture_banner
 from bot_helpers import (
     EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, hold_renders, move, open_match, play_moves, start_match, stored,
@@ -161,7 +162,8 @@ async def test_explore_pictures_hold_only_what_the_explorer_may_see(world):
         panel = (await member.click(board_posts(thread)[-1], label="Explore")).response
         assert ("your view" if viewer is not None else "the public view") in panel.content
         sandbox = sandbox_of(world, panel)
-        expected = explore_png(service.view(match, viewer), match.names, picture_banner(sandbox), assumed=False)
+        expected = explore_png(service.view(match, viewer), match.names, picture_banner(sandbox), assumed=False,
+                               renderer=myrmidons_renderer)
         assert await stored(world, panel).attachments[0].read() == expected
 
 

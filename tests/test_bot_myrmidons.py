@@ -17,11 +17,12 @@ import json
 import re
 from dataclasses import dataclass
 
-import renderers
 from bot.presenters.describe import alt_text
 from renderers.replay import replay_gif
 from bot.games.myrmidons import GAME
+from bot.games.myrmidons import renderer as myrmidons_renderer
 from bot_helpers import board_posts, buttons, choose, is_disabled, match_id_of, move, stored, thread_of
+from bot.games import registry
 from conftest import ON_BOTH
 
 SEED = 1000  # the first match's seed (conftest counts seeds from 1000): the draw makes North move first
@@ -115,7 +116,7 @@ def _render(state, viewer: int | None) -> bytes:
     """The renderer's picture of the engine's view, as the bot should send it (cached: states repeat in checks)."""
     key = json.dumps([GAME.dump(state), viewer], sort_keys=True)
     if key not in _PICTURES:
-        _PICTURES[key] = renderers.render(GAME.view(state, viewer), player_names=NAMES)
+        _PICTURES[key] = registry.render(GAME.view(state, viewer), player_names=NAMES)
     return _PICTURES[key]
 
 
@@ -156,7 +157,8 @@ class Referee:
             match_id = int(re.search(r"match #(\d+)", description).group(1))
             public = alt_text("Myrmidons", GAME.view(self.state, None), NAMES, match_id=match_id)
             if filename == "replay.gif":  # the match's end: every frame is a public view, nothing more
-                expected = replay_gif([GAME.view(s, None) for s in self.states], player_names=NAMES)
+                expected = replay_gif([GAME.view(s, None) for s in self.states], player_names=NAMES,
+                                      renderer=myrmidons_renderer)
                 assert self.tap.image(url) == expected, f"the replay is not the public course of the match: {sent}"
                 assert description.endswith(public), description
                 continue
@@ -189,7 +191,7 @@ class Referee:
                 assert preview is not None
                 if GAME.is_private_move(ready):
                     assert preview["first_player"] is None  # who starts stays unknown until the setup is final
-                expected = renderers.render(preview, player_names=list(NAMES))
+                expected = registry.render(preview, player_names=list(NAMES))
             assert self.tap.image(url) == expected, f"private picture is not {NAMES[seat]}'s own view: {sent}"
             assert f"as {NAMES[seat]} (" in sent.descriptions[url], sent.descriptions[url]  # whose side it shows
         for tell in self._tells(seat):

@@ -11,7 +11,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.games import get_game
+from bot.games.registry import get_game, renderer_of
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.record import parse_record, replay
 from bot.matches import errors
@@ -110,7 +110,7 @@ async def test_finished_match_replays_from_its_record_and_posts_its_gif(world, g
     (gif,) = gif_post.attachments
     assert gif.filename == "replay.gif" and f"match #{match_id}" in gif_post.content
     data = await gif.read()
-    assert data == replay_gif(run.views(None), player_names=["alice", "bob"])
+    assert data == replay_gif(run.views(None), player_names=["alice", "bob"], renderer=renderer_of(game))
     assert Image.open(io.BytesIO(data)).n_frames == len(moves) + 1
 
     # /replay makes it again for anyone of the server: first a word, then the file in the same answer
@@ -224,7 +224,7 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
     for who in (world.alice, world.carol):
         made = await who.slash(world.channel, "replay", match=match_id)
         gifs.append(await stored(world, made.response).attachments[0].read())
-    assert gifs[0] == gifs[1] == replay_gif(run.views(None), player_names=["alice", "bob"])
+    assert gifs[0] == gifs[1] == replay_gif(run.views(None), player_names=["alice", "bob"], renderer=renderer_of("myrmidons"))
 
 
 @pytest.fixture

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from bot.games import GAMES, IllegalMoveError, MoveSyntaxError, is_visible
-from bot.games.playout import random_plies
+from bot.games import IllegalMoveError, MoveSyntaxError, is_visible
+from bot.games.registry import GAMES
+from bot.engine.playout import random_plies
 
 REQUIRED_VIEW_KEYS = {"game", "num_players", "viewer", "to_act", "last_move", "ply", "outcome"}
 

@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.games import GAMES, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.games import Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
+from bot.games.registry import GAMES, get_game
 from bot.games.mycenae import parse_move as mycenae_parse
 from bot.games.mycenae import position as mycenae_position
 from bot.games.myriath import geometry as geo
@@ -17,7 +18,7 @@ from bot.games.myriath import parse_move as myriath_parse
 from bot.games.myriath import position as myriath_position
 from bot.games.myrmidons import parse_move as myrmidons_parse
 from bot.games.myrmidons import position as myrmidons_position
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
 
 SIZES = [(key, n) for key, game in GAMES.items() for n in range(game.info.min_players, game.info.max_players + 1)]
 MYCENAE_ARMIES = {2: ["mycenae", "mycenae"], 3: ["mycenae", "plain", "mycenae"], 4: ["mycenae"] * 4}

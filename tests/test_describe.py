@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.games import GAMES
+from bot.games.registry import GAMES
 from bot.presenters.describe import (
     MAX_ALT_TEXT, MAX_MESSAGE, alt_text, pack, rating_chart_alt_text, rules_alt_text, text_board,
 )

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from bot.games import IllegalMoveError, MoveSyntaxError, get_game
-from bot.games.epaminondas import (
+from bot.games import IllegalMoveError, MoveSyntaxError
+from bot.games.registry import get_game
+from bot.games.epaminondas.game import (
     GAME,
     count_moves,
     format_move,
@@ -16,8 +17,8 @@ from bot.games.epaminondas import (
     position_from_squares,
     position_from_text,
 )
-from bot.games.grid import DIRECTIONS
-from bot.games.playout import random_plies
+from bot.engine.grid import DIRECTIONS
+from bot.engine.playout import random_plies
 
 # Reference numbers of the rules page: move paths from the initial position (perft(3) bulk-counts the last ply).
 PERFT = {1: 114, 2: 12_996, 3: 1_787_292}

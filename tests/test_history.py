@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.games.registry import get_game
+from bot.engine.playout import random_plies
 from bot.matches import history as history_module
 from bot.matches.history import EMBED_DESCRIPTION_LIMIT, EMPTY_HISTORY, escape, history_lines, paginate
 from bot.storage.records import LoggedMove

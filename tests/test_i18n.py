@@ -18,7 +18,7 @@ from bot import extract_texts as extract
 from bot import i18n
 from bot.cogs.rules import guide_text
 from bot.cogs.translator import CatalogueTranslator
-from bot.games import GAMES
+from bot.games.registry import GAMES
 from bot.matches import errors
 from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board

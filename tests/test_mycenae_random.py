@@ -11,7 +11,7 @@ import pytest
 from bot.games import IllegalMoveError
 from bot.games.mycenae import GAME as G
 from bot.games.mycenae import HORSE, parse_move, position
-from bot.games.playout import final_state, random_plies
+from bot.engine.playout import final_state, random_plies
 
 ARMIES = {
     2: [None, ["mycenae", "mycenae"], ["plain", "mycenae"]],

@@ -10,7 +10,7 @@ from bot.games.myriath import GAME, canonical, position
 from bot.games.myriath import geometry as geo
 from bot.games.myriath import picker
 from bot.games.myriath.data import TILE_SET
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
 
 SIDES = "NESW"
 HALF = ("NE", "SE", "SW", "NW")

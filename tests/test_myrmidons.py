@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from bot.games import IllegalMoveError, MoveSyntaxError, get_game, is_visible
+from bot.games import IllegalMoveError, MoveSyntaxError, is_visible
+from bot.games.registry import get_game
 from bot.games.myrmidons import (
     BY_CODE,
     GAME,

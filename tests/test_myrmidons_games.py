@@ -10,7 +10,7 @@ import pytest
 from bot.games import IllegalMoveError, is_visible
 from bot.games.myrmidons import GAME, parse_move
 from bot.games.myrmidons.board import EMPTY, PER_SEAT, owner_of
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
 
 CONFIGS = [
     ({"army": "standard"}, range(8)),

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 import bot.games.record as record_module
-from bot.games import GAMES, Outcome, get_game
+from bot.games import Outcome
+from bot.games.registry import GAMES, get_game
 from bot.games.__main__ import main as cli
-from bot.games.playout import random_plies
+from bot.engine.playout import random_plies
 from bot.games.record import (
     HIDDEN,
     MATCH_ACTIONS,

@@ -8,11 +8,11 @@ import io
 import pytest
 from PIL import Image
 
-import renderers
-from bot.games import get_game
-from bot.games.playout import final_state, random_plies
-from renderers import archimedes as arch
+from bot.games.registry import get_game
+from bot.engine.playout import final_state, random_plies
+from bot.games.archimedes import renderer as arch
 from renderers.common import BACKGROUND, CAPTION_HEIGHT, DARK, LIGHT, PANEL, SIDES, YELLOW, parse_square
+from bot.games import registry
 
 GAME = get_game("archimedes")
 BOARD_SIDE = 2 * arch.MARGIN + 8 * arch.SQUARE
@@ -209,5 +209,5 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
 
 def test_render_dispatches_on_the_views_game():
     view = start_view()
-    assert renderers.render(view) == arch.render(view)
-    assert renderers.can_render("archimedes")
+    assert registry.render(view) == arch.render(view)
+    assert registry.can_render("archimedes")

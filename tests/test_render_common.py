@@ -16,6 +16,7 @@ import renderers
 from renderers import common
 from renderers.common import DARK, LIGHT, Grid
 from renderers.png import encode_png, to_palette
+from bot.games import registry
 
 
 def decode(png: bytes) -> Image.Image:
@@ -172,22 +173,22 @@ def test_a_board_png_is_a_valid_palette_png_of_exactly_the_mapped_pixels():
 
 
 def test_registry_and_dispatch():
-    assert {"epaminondas", "archimedes", "myrmidons"} <= set(renderers.RENDERERS)
-    assert renderers.can_render("archimedes") and not renderers.can_render("chess")
+    assert {"epaminondas", "archimedes", "myrmidons"} <= set(registry.GAMES)
+    assert registry.can_render("archimedes") and not registry.can_render("chess")
     with pytest.raises(KeyError, match="no renderer"):
-        renderers.render({"game": "chess"})
+        registry.render({"game": "chess"})
 
 
 @pytest.mark.parametrize("key", ["epaminondas", "archimedes"])
 def test_rules_diagram_is_a_smaller_picture_of_the_start_position(key):
-    from bot.games import get_game
+    from bot.games.registry import get_game
 
     game = get_game(key)
-    full = decode(renderers.render(game.view(game.new_state(2, 0, None), None)))
-    diagram = decode(renderers.rules_diagram(key))
+    full = decode(registry.render(game.view(game.new_state(2, 0, None), None)))
+    diagram = decode(registry.rules_diagram(key))
     assert diagram.format == "PNG"
     assert diagram.width < full.width and diagram.height < full.height
-    assert renderers.rules_diagram(key) == renderers.rules_diagram(key)
+    assert registry.rules_diagram(key) == registry.rules_diagram(key)
 
 
 def test_importing_renderers_pulls_in_no_discord_storage_or_asyncio():

@@ -9,10 +9,11 @@ import pytest
 from PIL import Image
 
 import renderers
-from bot.games import get_game
-from bot.games.playout import final_state, random_plies
-from renderers import epaminondas as epa
+from bot.games.registry import get_game
+from bot.engine.playout import final_state, random_plies
+from bot.games.epaminondas import renderer as epa
 from renderers.common import BACKGROUND, DARK, LIGHT, SIDES, YELLOW, parse_square
+from bot.games import registry
 
 GAME = get_game("epaminondas")
 WIDTH = 2 * epa.MARGIN + 14 * epa.SQUARE
@@ -188,5 +189,5 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
 
 def test_render_dispatches_on_the_views_game():
     view = start_view()
-    assert renderers.render(view) == epa.render(view)
-    assert renderers.can_render("epaminondas")
+    assert registry.render(view) == epa.render(view)
+    assert registry.can_render("epaminondas")

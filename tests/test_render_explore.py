@@ -7,20 +7,21 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-import renderers
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.games.registry import get_game
+from bot.engine.playout import random_plies
 from renderers.explore import ASSUMED_COLOUR, BANNER_COLOUR, BANNER_HEIGHT, explore_png
+from bot.games import registry
 
 
-@pytest.mark.parametrize("key", sorted(renderers.RENDERERS))
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
 @pytest.mark.parametrize("assumed", [False, True])
 def test_explore_picture_is_the_board_under_a_banner(key, assumed):
     game = get_game(key)
     plies = list(random_plies(game, 2, 3))
     view = game.view(plies[len(plies) // 2].state, 0)
-    picture = Image.open(io.BytesIO(explore_png(view, ["alice", "bob"], "EXPLORE · match #3", assumed=assumed)))
-    board = Image.open(io.BytesIO(renderers.render(view, player_names=["alice", "bob"]))).convert("RGB")
+    picture = Image.open(io.BytesIO(explore_png(view, ["alice", "bob"], "EXPLORE · match #3", assumed=assumed,
+                                                    renderer=registry.renderer_of(key))))
+    board = Image.open(io.BytesIO(registry.render(view, player_names=["alice", "bob"]))).convert("RGB")
     picture = picture.convert("RGB")
     assert picture.size == (board.width, board.height + BANNER_HEIGHT)
     below = picture.crop((0, BANNER_HEIGHT, picture.width, picture.height))

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image, ImageChops, ImageFilter
 
-import renderers
-from bot.games import GAMES
-from bot.games.playout import random_plies
+from bot.games.registry import GAMES
+from bot.engine.playout import random_plies
 from renderers.common import BACKGROUND, CAPTION_HEIGHT
 from renderers.png import PALETTE_SIZE, encode_png
+from bot.games import registry
 
 # Measured on today's renderers: flat areas at most 2 levels off (a few hundred pixels of small icons), edges at
 # most 21, 99.9% of edge pixels within 9, 0.1-0.4 on average; each bound leaves room for new renderers' colours
@@ -31,7 +31,7 @@ EDGE_P999_TOLERANCE = 12  # 999 edge pixels in 1,000 are this close
 def cases() -> list[tuple[str, int]]:
     return [
         (key, players)
-        for key in renderers.RENDERERS
+        for key in registry.GAMES
         if key in GAMES
         for players in range(GAMES[key].info.min_players, GAMES[key].info.max_players + 1)
     ]
@@ -132,7 +132,7 @@ class Picture:
 @pytest.fixture(scope="module", params=CASES, ids=[f"{key}-{players}p" for key, players in CASES])
 def pictures(request) -> list[Picture]:
     key, players = request.param
-    module = renderers.RENDERERS[key]
+    module = registry.renderer_of(key)
     result = []
     for view in views(key, players):
         drawn, png = module.draw(view), module.render(view)
@@ -147,7 +147,7 @@ def test_max_5x5_is_pillows_max_filter():
 
 
 def test_every_renderer_with_an_engine_is_checked():
-    assert {key for key, _ in CASES} == {key for key in renderers.RENDERERS if key in GAMES}
+    assert {key for key, _ in CASES} == {key for key in registry.GAMES if key in GAMES}
 
 
 def test_png_is_a_palette_image_of_the_drawings_size(pictures):

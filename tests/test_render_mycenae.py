@@ -13,12 +13,12 @@ from functools import lru_cache
 import pytest
 from PIL import Image, ImageChops
 
-import renderers
-from bot.games import get_game
+from bot.games.registry import get_game
 from bot.games.mycenae import HORSE, KING, ORTHO, Burn, PieceMove, parse_move
-from bot.games.playout import final_state, random_plies
-from renderers import mycenae as myc
+from bot.engine.playout import final_state, random_plies
+from bot.games.mycenae import renderer as myc
 from renderers.common import BACKGROUND, YELLOW, parse_square
+from bot.games import registry
 
 GAME = get_game("mycenae")
 SQ = myc.SQUARE
@@ -540,7 +540,7 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
 
 def test_render_dispatches_on_the_views_game_and_makes_a_rules_diagram():
     view = GAME.view(start(2), None)
-    assert renderers.render(view) == myc.render(view)
-    assert renderers.can_render("mycenae")
-    diagram = decode(renderers.rules_diagram("mycenae"))
+    assert registry.render(view) == myc.render(view)
+    assert registry.can_render("mycenae")
+    diagram = decode(registry.rules_diagram("mycenae"))
     assert diagram.width < WIDTH and diagram.height < HEIGHT - myc.CAPTION_HEIGHT

@@ -10,11 +10,12 @@ import pytest
 from PIL import Image, ImageChops
 
 import renderers
-from bot.games import get_game
+from bot.games.registry import get_game
 from bot.games.myriath.game import position
-from bot.games.playout import final_state, random_plies
-from renderers import myriath as myr
+from bot.engine.playout import final_state, random_plies
+from bot.games.myriath import renderer as myr
 from renderers.common import BACKGROUND, YELLOW
+from bot.games import registry
 
 GAME = get_game("myriath")
 COUNTS = (2, 3, 4)
@@ -408,7 +409,7 @@ def test_the_palette_picture_is_the_drawing_with_every_flat_colour_exact():
 
 def test_render_dispatches_on_the_views_game_and_the_rules_diagram_is_smaller():
     view = start_view(2)
-    assert renderers.can_render("myriath")
-    assert renderers.render(view) == myr.render(view)
-    diagram = Image.open(io.BytesIO(renderers.rules_diagram("myriath")))
+    assert registry.can_render("myriath")
+    assert registry.render(view) == myr.render(view)
+    diagram = Image.open(io.BytesIO(registry.rules_diagram("myriath")))
     assert diagram.width == round(myr.WIDTH * renderers.RULES_DIAGRAM_SCALE)  # the example, caption and all

@@ -10,13 +10,14 @@ import io
 import pytest
 from PIL import Image
 
-import renderers
-from bot.games import IllegalMoveError, get_game
+from bot.games import IllegalMoveError
+from bot.games.registry import get_game
 from bot.games.myrmidons import parse_move
-from bot.games.playout import final_state, random_plies
+from bot.engine.playout import final_state, random_plies
 from bot.presenters.describe import alt_text, text_board
-from renderers import myrmidons as myr
+from bot.games.myrmidons import renderer as myr
 from renderers.common import BACKGROUND, CAPTION_HEIGHT, DARK, LIGHT, SIDES, VERMILLION, YELLOW
+from bot.games import registry
 
 GAME = get_game("myrmidons")
 WIDTH = 2 * myr.MARGIN + 6 * myr.SQUARE + myr.TRAY_WIDTH
@@ -483,8 +484,8 @@ def test_same_view_gives_identical_bytes_even_after_the_caches_are_cleared():
 
 def test_render_dispatches_on_the_views_game_and_makes_a_rules_diagram():
     view = GAME.view(start_state(), None)
-    assert renderers.render(view) == myr.render(view)
-    assert renderers.can_render("myrmidons")
-    diagram = decode(renderers.rules_diagram("myrmidons"))
+    assert registry.render(view) == myr.render(view)
+    assert registry.can_render("myrmidons")
+    diagram = decode(registry.rules_diagram("myrmidons"))
     assert diagram.width < WIDTH and diagram.height < HEIGHT
 

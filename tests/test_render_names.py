@@ -9,11 +9,11 @@ import unicodedata
 import pytest
 from PIL import Image, ImageChops, ImageDraw, features
 
-import renderers
-from bot.games import GAMES
+from bot.games.registry import GAMES
 from renderers import common, font_coverage
 from renderers.common import CAPTION_HEIGHT
 from renderers.league import Division, Row, standings_picture
+from bot.games import registry
 
 # Two names per script, of the same length: drawn as boxes they would look alike.
 NAMES = {
@@ -86,11 +86,11 @@ def caption(key: str, names: list[str]) -> Image.Image:
     game = GAMES[key]
     players = game.info.min_players
     view = game.view(game.new_state(players, 0, None), None)
-    img = renderers.RENDERERS[key].draw(view, (names * players)[:players])
+    img = registry.renderer_of(key).draw(view, (names * players)[:players])
     return img.crop((0, img.height - CAPTION_HEIGHT - 40, img.width, img.height))
 
 
-@pytest.mark.parametrize("key", sorted(renderers.RENDERERS))
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
 def test_every_board_picture_draws_names_in_every_script(key):
     """Two different names of the same length and script give different captions: boxes would look alike."""
     for script, (first, second) in NAMES.items():
@@ -98,13 +98,13 @@ def test_every_board_picture_draws_names_in_every_script(key):
         assert ImageChops.difference(one, other).getbbox() is not None, script
 
 
-@pytest.mark.parametrize("key", sorted(renderers.RENDERERS))
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
 def test_board_pictures_with_names_in_every_script_encode(key):
     game = GAMES[key]
     players = game.info.max_players
     view = game.view(game.new_state(players, 0, None), None)
     for i in range(0, len(ALL_NAMES), players):
-        png = renderers.render(view, player_names=(ALL_NAMES[i:] + ALL_NAMES)[:players])
+        png = registry.render(view, player_names=(ALL_NAMES[i:] + ALL_NAMES)[:players])
         assert png.startswith(b"\x89PNG")
 
 

@@ -17,10 +17,15 @@ import pytest
 from PIL import Image, ImageDraw
 
 import renderers
-from bot.games import GAMES
-from bot.games.playout import random_plies
-from renderers import common, mycenae, myriath, myrmidons
-from renderers.rules_examples import EXAMPLES
+from bot.games.registry import GAMES
+from bot.engine.playout import random_plies
+from bot.games.mycenae import renderer as mycenae
+from bot.games.myriath import renderer as myriath
+from bot.games.myrmidons import renderer as myrmidons
+from renderers import common
+from bot.games import registry
+
+EXAMPLES = {d.key: d.rules_example for d in registry.REGISTERED if d.rules_example}  # each game's /rules position
 
 PHONE_WIDTH = 390
 MIN_HEIGHT = 9  # px at phone width
@@ -47,7 +52,7 @@ class TextRecorder:
             return original_text(self, xy, text, fill, font, *args, **kwargs)
 
         monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-        for module in (common, *renderers.RENDERERS.values()):
+        for module in (common, *map(registry.renderer_of, registry.GAMES)):
             if hasattr(module, "supersampled"):
                 monkeypatch.setattr(module, "supersampled", self._scaled(module.supersampled, common.SUPERSAMPLE))
         monkeypatch.setattr(myriath, "_antialiased", self._scaled(myriath._antialiased, common.SUPERSAMPLE))
@@ -66,7 +71,7 @@ class TextRecorder:
     @staticmethod
     def _clear_caches() -> None:
         """Sprites, stamps and layers are cached: cleared, so this test sees them drawn."""
-        for module in (common, *renderers.RENDERERS.values()):
+        for module in (common, *map(registry.renderer_of, registry.GAMES)):
             for value in vars(module).values():
                 with contextlib.suppress(AttributeError, TypeError):
                     value.cache_clear()
@@ -112,12 +117,12 @@ def sample_views(key: str) -> list[dict]:
     return views
 
 
-@pytest.mark.parametrize("key", sorted(renderers.RENDERERS))
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
 def test_every_text_is_at_least_9_px_high_at_phone_width_and_no_line_is_cut(key, monkeypatch):
     recorder = TextRecorder(monkeypatch)
     widest = 0
     for view in sample_views(key):
-        img = renderers.RENDERERS[key].draw(view, NAMES[: view["num_players"]])
+        img = registry.renderer_of(key).draw(view, NAMES[: view["num_players"]])
         widest = max(widest, img.width)
     scale = PHONE_WIDTH / widest
     small = sorted({(round(d.size * scale, 1), d.text) for d in recorder.drawn if d.size * scale < MIN_HEIGHT})
@@ -137,7 +142,7 @@ def test_every_marker_is_at_least_9_px_high_at_phone_width(key, monkeypatch):
     markers = MarkerRecorder(monkeypatch, TextRecorder(monkeypatch))
     widest = 0
     for view in sample_views(key):
-        img = renderers.RENDERERS[key].draw(view, NAMES[: view["num_players"]])
+        img = registry.renderer_of(key).draw(view, NAMES[: view["num_players"]])
         widest = max(widest, img.width)
     assert {name for name, _ in markers.heights} == MARKED[key]  # every marker was drawn, hence measured
     scale = PHONE_WIDTH / widest
@@ -152,7 +157,7 @@ def test_mycenae_setup_line_with_four_players_is_whole(monkeypatch):
     game = GAMES["mycenae"]
     state = game.new_state(4, 0, {"armies": ["mycenae"] * 4})
     names = ["Alexandrina", "Bartholomew", "Cassiopeia", "Demetrius"]
-    renderers.RENDERERS["mycenae"].draw(game.view(state, None), names)
+    registry.renderer_of("mycenae").draw(game.view(state, None), names)
     status = [d.text for d in recorder.drawn if "choosing cargo" in d.text.lower()]
     assert status and not status[0].endswith("…")  # a shorter wording, never a cut one
     assert all(name in status[0] for name in names)
@@ -162,6 +167,6 @@ def test_a_very_long_name_is_shortened_inside_a_status_line_whose_own_words_stay
     recorder = TextRecorder(monkeypatch)
     game = GAMES["epaminondas"]
     view = game.view(game.new_state(2, 0, None), None)
-    renderers.RENDERERS["epaminondas"].draw(view, ["W" * 60, "Bob"])
+    registry.renderer_of("epaminondas").draw(view, ["W" * 60, "Bob"])
     status = [d.text for d in recorder.drawn if d.text.endswith("to move")]
     assert status and "W" * 17 + "…" in status[0]

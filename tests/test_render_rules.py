@@ -8,8 +8,10 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 import renderers
-from bot.games import get_game
-from renderers.rules_examples import EXAMPLES
+from bot.games.registry import get_game
+from bot.games import registry
+
+EXAMPLES = {d.key: d.rules_example for d in registry.REGISTERED if d.rules_example}  # each game's /rules position
 
 
 def decode(png: bytes) -> Image.Image:
@@ -24,8 +26,8 @@ def example(key: str) -> dict:
 
 @pytest.mark.parametrize("key", sorted(EXAMPLES))
 def test_the_rules_picture_is_the_example_position_with_its_caption_made_smaller(key):
-    full = renderers.RENDERERS[key].draw(example(key))
-    diagram = decode(renderers.rules_diagram(key))
+    full = registry.renderer_of(key).draw(example(key))
+    diagram = decode(registry.rules_diagram(key))
     assert diagram.size == (round(full.width * renderers.RULES_DIAGRAM_SCALE),
                             round(full.height * renderers.RULES_DIAGRAM_SCALE))
     expected = full.resize(diagram.size, resample=Image.Resampling.BICUBIC)
@@ -33,7 +35,7 @@ def test_the_rules_picture_is_the_example_position_with_its_caption_made_smaller
     assert max(difference) < 1.0  # the same picture, give or take the palette's edge shades
     start = get_game(key)
     start_view = start.view(start.new_state(EXAMPLES[key].players, 0, EXAMPLES[key].options), None)
-    start_picture = renderers.RENDERERS[key].draw(start_view).resize(diagram.size)
+    start_picture = registry.renderer_of(key).draw(start_view).resize(diagram.size)
     assert diagram.tobytes() != start_picture.tobytes()
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import asyncio
 
-import renderers
-from bot.games import get_game
+from bot.games.registry import get_game
 from bot.presenters.pictures import RenderQueue
+from bot.games import registry
 
 PALETTE_GAMES = ("epaminondas", "archimedes", "myrmidons", "mycenae", "myriath")
 
 
 def palette_caches():
-    return [renderers.RENDERERS[game].board_palette for game in PALETTE_GAMES]
+    return [registry.renderer_of(game).board_palette for game in PALETTE_GAMES]
 
 
 def start_views() -> list[dict]:
@@ -30,7 +30,7 @@ async def test_each_board_palette_is_built_once_when_both_workers_meet_it_at_onc
     built = []  # every palette built: each board palette chooses its colours once (lru_cache's own count of
     # misses can't tell, it does not count a build that another thread finished first)
     for game in PALETTE_GAMES:
-        module = renderers.RENDERERS[game]
+        module = registry.renderer_of(game)
         choose = module.palette_colours
         monkeypatch.setattr(module, "palette_colours", lambda *args, _choose=choose, _game=game: (
             built.append(_game), _choose(*args))[1])
@@ -40,7 +40,7 @@ async def test_each_board_palette_is_built_once_when_both_workers_meet_it_at_onc
     queue = RenderQueue(workers=2)
     try:
         # Two matches of each kind of board come in together: both workers take one of them at the same moment.
-        pictures = await asyncio.gather(*(queue.run(renderers.render, view) for view in views for _ in range(2)))
+        pictures = await asyncio.gather(*(queue.run(registry.render, view) for view in views for _ in range(2)))
     finally:
         queue.close()
     assert all(pictures[i] == pictures[i + 1] for i in range(0, len(pictures), 2))

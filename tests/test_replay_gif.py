@@ -7,13 +7,24 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageSequence
 
-from bot.games import get_game
-from bot.games.playout import random_plies
+from bot.games.registry import get_game
+from bot.engine.playout import random_plies
 from bot.games.record import replay_moves
-from renderers import RENDERERS
-from renderers.replay import DISCORD_ATTACHMENT_LIMIT, LAST_FRAME_MS, build_replay_gif, frame_duration, replay_gif
+from bot.games import registry
+from renderers import replay
+from renderers.replay import DISCORD_ATTACHMENT_LIMIT, LAST_FRAME_MS, frame_duration
 
 NAMES = ["Alice", "Bob"]
+
+
+def replay_gif(views, *args, **kwargs) -> bytes:
+    """The replay drawn by the views' game's renderer, as the presenters ask for it."""
+    return replay.replay_gif(views, *args, renderer=registry.renderer_of(views[0]["game"]) if views else None,
+                             **kwargs)
+
+
+def build_replay_gif(views, *args, **kwargs) -> replay.GifReport:
+    return replay.build_replay_gif(views, *args, renderer=registry.renderer_of(views[0]["game"]), **kwargs)
 
 
 def public_views(key, seed, options=None):
@@ -44,7 +55,7 @@ def test_one_frame_per_move_each_showing_its_position_and_the_last_one_held():
     frames = frames_of(data)
     assert len(frames) == len(views)
     for (picture, _), view in zip(frames, views):
-        assert close_to(picture, RENDERERS["archimedes"].draw(view, NAMES).convert("RGB")), view["ply"]
+        assert close_to(picture, registry.renderer_of("archimedes").draw(view, NAMES).convert("RGB")), view["ply"]
     durations = [d for _, d in frames]
     assert durations[:-1] == [frame_duration(len(views))] * (len(views) - 1)
     assert durations[-1] == LAST_FRAME_MS
@@ -66,7 +77,7 @@ def test_over_the_limit_frames_shrink_before_any_move_is_skipped():
     assert smaller.scale < 1 and smaller.moves_shown == len(views) == smaller.frames
     frames = frames_of(smaller.data)
     assert frames[0][0].size == smaller.size
-    expected = RENDERERS["archimedes"].draw(views[-1], NAMES).convert("RGB").resize(smaller.size,
+    expected = registry.renderer_of("archimedes").draw(views[-1], NAMES).convert("RGB").resize(smaller.size,
                                                                                    Image.Resampling.HAMMING)
     assert close_to(frames[-1][0], expected)
 
@@ -78,7 +89,7 @@ def test_when_even_small_frames_do_not_fit_moves_are_skipped_but_the_start_and_t
     assert report.scale == 0.5 and 2 <= report.moves_shown < len(views)
     frames = frames_of(report.data)
     assert len(frames) == report.frames
-    board = RENDERERS["archimedes"].draw
+    board = registry.renderer_of("archimedes").draw
     for picture, view in ((frames[0][0], views[0]), (frames[-1][0], views[-1])):
         assert close_to(picture, board(view, NAMES).convert("RGB").resize(report.size, Image.Resampling.HAMMING))
 
@@ -131,7 +142,7 @@ def test_views_of_two_readers_or_of_no_known_game_are_refused():
         replay_gif(views[:2] + [{**views[2], "viewer": 0}])
     with pytest.raises(ValueError):
         replay_gif([])
-    with pytest.raises(KeyError, match="no renderer for game 'chess'"):
+    with pytest.raises(KeyError, match="unknown game 'chess'"):
         replay_gif([{**views[0], "game": "chess"}])
 
 

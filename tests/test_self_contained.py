@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES
+from bot.games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", "build", "dist", "bench-out"}
@@ -47,7 +47,7 @@ def cited_files(citation: str) -> list[Path]:
 
 def test_the_scan_sees_the_code_tests_and_documents():
     names = {str(path.relative_to(ROOT)) for path in text_files()}
-    assert {"README.md", "pyproject.toml", "Dockerfile", ".ci/run", "bot/games/base.py", "docs/design.md",
+    assert {"README.md", "pyproject.toml", "Dockerfile", ".ci/run", "bot/engine/base.py", "docs/design.md",
             "tests/conftest.py"} <= names
 
 

@@ -90,9 +90,14 @@ def test_rules_layer_imports_without_discord_or_pillow():
         "        if name.split('.')[0] in ('discord', 'PIL', 'aiosqlite', 'asyncio'):\n"
         "            raise ImportError('blocked ' + name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        "import bot.games\n"
-        "from bot.games import GAMES\n"
-        "assert set(GAMES) == {'myrmidons', 'myriath', 'mycenae', 'epaminondas', 'archimedes'}, GAMES\n"
+        "import bot.engine, bot.games\n"
+        "from bot.games.archimedes import GAME as archimedes\n"
+        "from bot.games.epaminondas import GAME as epaminondas\n"
+        "from bot.games.mycenae import GAME as mycenae\n"
+        "from bot.games.myriath import GAME as myriath\n"
+        "from bot.games.myrmidons import GAME as myrmidons\n"
+        "keys = {g.info.key for g in (archimedes, epaminondas, mycenae, myriath, myrmidons)}\n"
+        "assert keys == {'myrmidons', 'myriath', 'mycenae', 'epaminondas', 'archimedes'}, keys\n"
     )
     result = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.games import get_game
+from bot.games.registry import get_game
 from bot.matches import MatchService, events
 from bot.storage import Repository, open_database
 

@@ -1,26 +1,25 @@
-"""The computer opponent: `choose_move(view, level=..., seed=...)` picks a move for the seat whose view it is.
+"""The computer opponent: `decide(policy, view, level=..., seed=...)` picks a move for the seat whose view it is.
 
 It decides from that view alone — hidden values and cargo it may not know are sampled (`Game.sample_state`) —
-so it can never play on a secret. Pure and synchronous: the match layer runs it in a worker process; the
-function is top level and takes only JSON-safe arguments so that it pickles.
+so it can never play on a secret. Pure and synchronous. Each game's knowledge is its policy (a `Policy` in
+bot/games/<game>/policy.py); the registry's `choose_move(view, level=..., seed=...)` finds it by the view's game
+and is what the match layer runs in a worker process.
 
-    from bot.ai import choose_move
-    move = choose_move(game.view(state, seat), level="normal", seed=match_seed)
+    from bot.ai import decide
+    move = decide(policy, game.view(state, seat), level="normal", seed=match_seed)
 """
 
 from __future__ import annotations
 
-from bot.games import get_game
-from bot.games.base import JSON, seeded_rng
+from bot.engine.base import JSON, seeded_rng
 
 from .mcts import Budget, Search, greedy
 from .policy import Meter, Policy
-from .policies import policy_for
 
 LEVELS = ("easy", "normal", "hard")
 
 
-def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
+def decide(policy: Policy, view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     """A legal move, in canonical notation, for `view["viewer"]`, who must be one of the seats to act.
 
     The same view, level and seed always give the same move. Raises ValueError for an unknown level, a public
@@ -31,8 +30,6 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     seat = view.get("viewer")
     if seat is None or seat not in view.get("to_act", ()):
         raise ValueError("the computer needs the private view of a seat that is to act")
-    game = get_game(view["game"])
-    policy = policy_for(game)
     policy = policy.metered({"easy": policy.easy_work, "normal": policy.normal_work, "hard": policy.hard_work}[level])
     game = policy.game  # every engine call below is charged to the decision's meter
     num_players = view["num_players"]
@@ -57,4 +54,4 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     root_moves = policy.refine_root(pool, seat, root_moves, num_players)
     return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
 
-__all__ = ["choose_move", "LEVELS", "Meter", "Policy"]
+__all__ = ["decide", "LEVELS", "Meter", "Policy"]

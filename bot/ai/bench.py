@@ -31,12 +31,10 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from bot.games import GAMES, get_game
-from bot.games.base import seeded_rng
+from bot.games.registry import GAMES, choose_move, get_game, policy_for
+from bot.engine.base import seeded_rng
 
-from . import choose_move
 from .mcts import Budget, Search
-from .policies import policy_for
 from .policy import Meter, Policy
 
 PACKAGE = Path(__file__).resolve().parent.parent  # bot/: generated numbers never go in there
@@ -77,7 +75,7 @@ def uct_move(view: dict, seconds: float, seed: int) -> str:
     rng = seeded_rng(seed, "uct", view.get("ply"), seat)
     policy = PlainUCT(game)
     policy.meter = ClockedMeter(seconds)
-    pool = [game.sample_state(view, rng) for _ in range(policy_for(game).determinisations)]
+    pool = [game.sample_state(view, rng) for _ in range(policy_for(game.info.key).determinisations)]
     moves = game.legal_moves(pool[0], seat)
     if len(moves) == 1:
         return moves[0]

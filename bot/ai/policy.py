@@ -12,7 +12,7 @@ import math
 import random
 from typing import Any, Callable, Sequence
 
-from bot.games.base import Game
+from bot.engine.base import Game
 
 Values = list[float]
 """One number per seat in [0, 1]: 1 = certainly finishes first, 0 = certainly does not."""

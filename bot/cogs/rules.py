@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.registry import declaration_of
 from bot.i18n import ENGLISH, t
 from bot.matches import catalogue
 from bot.presenters.describe import rules_alt_text
@@ -20,12 +19,8 @@ from .common import all_game_choices
 
 
 def guide_text(game_key: str, lang: str = ENGLISH) -> str:
-    """The guide in `lang` (bot/guides/<lang>/<game>.md), else the English one (bot/guides/<game>.md)."""
-    guides = resources.files("bot.guides")
-    for guide in (guides.joinpath(lang, f"{game_key}.md"), guides.joinpath(f"{game_key}.md")):
-        if guide.is_file():
-            return guide.read_text(encoding="utf-8")
-    return catalogue.info(game_key).summary
+    """The game's guide in `lang` (bot/games/<game>/guide/<lang>.md), else the English one (guide/en.md)."""
+    return declaration_of(game_key).guide(lang).read_text(encoding="utf-8")
 
 
 class RulesCog(commands.Cog, name="Rules"):

@@ -1,14 +1,17 @@
-"""The rules layer: pure engines behind one contract (see base.py). Imports nothing from discord, PIL or asyncio.
+"""The games: one package per game (bot/games/<game>/: its engine `game.py`, `renderer.py`, `policy.py`, `guide/`
+and the `declaration.py` tying them together), the registry that lists them (registry.py), match records
+(record.py) and the terminal tool (`python -m bot.games`).
 
-    from bot.games import get_game, GAMES
+Importing a game's engine imports nothing but the engine contract: this face only hands on the contract's names
+(bot/engine/base.py); the registry, which also brings pictures and policies, is imported where it is needed.
+
+    from bot.games.registry import get_game
     game = get_game("epaminondas")
 """
 
 from __future__ import annotations
 
-import importlib
-
-from .base import (
+from bot.engine.base import (
     Choices,
     Event,
     Game,
@@ -23,25 +26,7 @@ from .base import (
     narrate,
 )
 
-GAME_KEYS = ("myrmidons", "myriath", "mycenae", "epaminondas", "archimedes")
-
-
-def _load_games() -> dict[str, Game]:
-    """Each game lives in bot/games/<key> and exposes GAME."""
-    return {key: importlib.import_module(f"{__name__}.{key}").GAME for key in GAME_KEYS}
-
-
-GAMES: dict[str, Game] = _load_games()
-
-
-def get_game(key: str) -> Game:
-    try:
-        return GAMES[key]
-    except KeyError:
-        raise KeyError(f"unknown game {key!r}; known: {', '.join(GAMES)}") from None
-
-
 __all__ = [
-    "GAMES", "GAME_KEYS", "get_game", "Game", "GameInfo", "OptionSpec", "Outcome", "Event", "event",
-    "is_visible", "narrate", "MoveSyntaxError", "IllegalMoveError", "Choices", "PickerOption",
+    "Game", "GameInfo", "OptionSpec", "Outcome", "Event", "event", "is_visible", "narrate", "MoveSyntaxError",
+    "IllegalMoveError", "Choices", "PickerOption",
 ]

@@ -17,9 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import GAMES, IllegalMoveError, MoveSyntaxError, get_game
-from .base import Game
+from bot.engine.base import Game, IllegalMoveError, MoveSyntaxError
+
 from .record import RecordError, parse_record, replay
+from .registry import GAMES, get_game
 
 
 class OneLineParser(argparse.ArgumentParser):

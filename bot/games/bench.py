@@ -21,10 +21,11 @@ import statistics
 import time
 from typing import Callable
 
-from . import GAMES, get_game
-from .base import Game
+from bot.engine.base import Game
+from bot.engine.playout import random_plies
+
 from .mycenae import position as mycenae_position
-from .playout import random_plies
+from .registry import GAMES, get_game
 
 CALLS = ("legal_moves", "apply", "first_step")
 

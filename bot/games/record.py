@@ -73,8 +73,9 @@ from datetime import date as Date
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
-from . import GAMES, get_game
-from .base import JSON, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome
+from bot.engine.base import JSON, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome
+
+from .registry import GAMES, get_game
 
 FORMAT_LINE = "Strategos match record 1"
 HIDDEN = "<secret>"  # the logs write secret moves the same way

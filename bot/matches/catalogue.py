@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import renderers
-from bot.games import GAMES, Game, GameInfo, get_game
+from bot.games import Game, GameInfo, registry
+from bot.games.registry import GAMES, get_game
 from bot.i18n import N_
 
 from . import errors
@@ -16,11 +16,11 @@ COMPUTER_LEVELS = ("easy", "normal", "hard")
 
 def offered() -> list[GameInfo]:
     """Games with an engine and a picture: the ones /play offers."""
-    return [game.info for key, game in GAMES.items() if renderers.can_render(key)]
+    return [game.info for key, game in GAMES.items() if registry.can_render(key)]
 
 
 def is_offered(key: str) -> bool:
-    return key in GAMES and renderers.can_render(key)
+    return key in GAMES and registry.can_render(key)
 
 
 def all_games() -> list[GameInfo]:
@@ -66,15 +66,6 @@ def checked_options(game: Game, options: dict[str, Any], players: int) -> dict[s
     return checked
 
 
-# Moves that are played only after the player confirms them when typed (the picker's Confirm already is one):
-# game → {first word of the move: the question}.
-CONFIRMATIONS: dict[str, dict[str, str]] = {
-    "mycenae": {
-        "burn": "Burn this knight? It destroys the knight, all it carries, and every piece on the four squares "
-                "next to it (yours too). This can't be undone.",
-    },
-}
-
-
 def confirmation_for(game_key: str, move: str) -> str | None:
-    return CONFIRMATIONS.get(game_key, {}).get(move.split(" ", 1)[0])
+    """The question asked before a typed move is played (the picker's Confirm already is one), or None."""
+    return registry.confirmation_for(game_key, move)

@@ -17,8 +17,8 @@ import multiprocessing
 import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from bot.ai import choose_move
-from bot.games.base import seeded_rng
+from bot.engine.base import seeded_rng
+from bot.games.registry import choose_move
 from bot.storage import Match, Timer
 
 from . import errors
@@ -39,7 +39,7 @@ def process_pool() -> Executor:
     clean process that imported the computer's code once, so starting it stays cheap (spawn where there is none)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["bot.ai"])
+        context.set_forkserver_preload(["bot.games.registry"])
     else:
         context = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_ignore_interrupts)

@@ -21,13 +21,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, get_game, is_visible, narrate
+from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, is_visible, narrate
+from bot.games.registry import get_game, revealing_events
 from bot.games.record import RecordError, replay_moves
 from bot.i18n import N_
 
 from . import errors
 from .movelog import effective_moves
-from .records import REVEALING_EVENTS
 from .service import MatchService
 
 SANDBOX_TTL = 3600.0  # an hour after its last step; the README says so
@@ -278,7 +278,7 @@ class Explorer:
 
     def _extend(self, sandbox: Sandbox, seat: int, move: str, result: Result, assumed: str | None) -> None:
         game = sandbox.game
-        revealing_types = REVEALING_EVENTS.get(game.info.key, frozenset())
+        revealing_types = revealing_events(game.info.key)
         revealing = game.is_private_move(move) or any(
             e.get("type") in revealing_types or not is_visible(e, None) for e in result.events)
         sandbox.line.append(LineMove(seat, move, assumed, revealing))
@@ -349,7 +349,7 @@ def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
 def _check_plannable(sandbox: Sandbox, move: str, results: list[Result]) -> None:
     """A plan holds only moves whose result the planner can know: no secret setup, nothing hidden revealed."""
     game = sandbox.game
-    revealing_types = REVEALING_EVENTS.get(game.info.key, frozenset())
+    revealing_types = revealing_events(game.info.key)
     if game.is_private_move(move) or len(results) != 1 or any(
             e.get("type") in revealing_types or not is_visible(e, None) for e in results[0].events):
         raise errors.UserError(N_("`{move}` depends on hidden information, so it can't be part of a plan. "

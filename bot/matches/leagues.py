@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Collection
 
-from bot.games import get_game
+from bot.games.registry import get_game
 from bot.i18n import N_
 from bot.leagues import (
     GameResult, Standing, SwissPlayer, default_swiss_rounds, divisions, round_robin, standings, swiss_round,

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, format_record, rebuild_state, replay_moves
+from bot.games.registry import revealing_events
 from bot.i18n import N_
 from bot.storage import Challenge, LoggedMove, Match
 from bot.storage.plans import PlanStore
@@ -27,15 +28,6 @@ from .movelog import TAKEBACK, effective_moves, takeback_event
 from .service import MatchService, TurnReport
 
 log = logging.getLogger(__name__)
-
-# Events that show something hidden before the move (a Myrmidons fight names both pieces' values; a Mycenae burn,
-# unload or takeover shows cargo). Taking such a move back would let its player try again knowing more; any event
-# private to some seats counts too (see `_revealing`).
-REVEALING_EVENTS: dict[str, frozenset[str]] = {
-    "myrmidons": frozenset({"fight"}),
-    "mycenae": frozenset({"burn", "unload", "cargo_destroyed", "destroyed", "takeover", "removed"}),
-}
-
 
 @dataclass(frozen=True)
 class HistoryPage:
@@ -289,7 +281,7 @@ class MatchRecords:
     @staticmethod
     def _revealing(game: Game, events: Sequence[Event]) -> str | None:
         """What a move's events showed that was hidden before (an event type, or "a secret"), None if nothing."""
-        kinds = REVEALING_EVENTS.get(game.info.key, frozenset())
+        kinds = revealing_events(game.info.key)  # also any event private to some seats: below
         for ev in events:
             if ev.get("type") in kinds:
                 return f"a {ev['type'].replace('_', ' ')}"
@@ -305,4 +297,4 @@ class MatchRecords:
                    for i in range(start, len(moves)))
 
 
-__all__ = ["Export", "HistoryPage", "MatchRecords", "REVEALING_EVENTS", "Rematch"]
+__all__ = ["Export", "HistoryPage", "MatchRecords", "Rematch"]

@@ -19,7 +19,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, get_game, is_visible
+from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
+from bot.games.registry import get_game
 from bot.i18n import N_
 from bot.storage import (
     Challenge,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Callable
+from typing import Awaitable, Callable, get_args
 
 import discord
 
@@ -36,6 +36,24 @@ from .text import fit, mentions
 
 log = logging.getLogger(__name__)
 
+Handler = Callable[[MatchEvent], Awaitable[bool]]
+EVENT_TYPES: tuple[type, ...] = get_args(MatchEvent)  # every event the match service reports
+
+
+class UnhandledEventError(RuntimeError):
+    """An event type the presenter has no handler for: it would be dropped without a word, so the bot won't start."""
+
+
+def check_every_event_handled(handlers: dict[type, Handler], event_types: tuple[type, ...] | None = None) -> None:
+    """Each event type has exactly one handler (a dict allows no second one), and no handler waits for a type the
+    service never reports."""
+    expected = set(EVENT_TYPES if event_types is None else event_types)
+    missing = sorted(t.__name__ for t in expected - handlers.keys())
+    unknown = sorted(t.__name__ for t in handlers.keys() - expected)
+    if missing or unknown:
+        raise UnhandledEventError(f"presenter handlers do not match the event types: no handler for {missing}, "
+                                  f"a handler for no event type {unknown}")
+
 
 class Presenter:
     """One subscriber for every event; each handler returns False when Discord refused its post."""
@@ -50,6 +68,20 @@ class Presenter:
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(service, self.boards, self.send_dm)
+        self._handlers: dict[type, Handler] = {
+            ChallengeEnded: self._challenge_ended,
+            MatchStarted: self._match_started,
+            SetupProgress: self._setup_progressed,
+            MovePlayed: self._move_played,
+            BoardRequested: self._board_requested,
+            DrawOffered: self._draw_offered,
+            DrawDeclined: self._answered_in_place,
+            MatchEnded: self._match_ended,
+            TakebackAsked: self._takeback_asked,
+            TakebackAnswered: self._answered_in_place,
+            TurnReminder: self.clocks.remind,
+        }
+        check_every_event_handled(self._handlers)
 
     async def __call__(self, event: MatchEvent) -> bool:
         try:
@@ -59,50 +91,51 @@ class Presenter:
             return False
 
     async def _present(self, event: MatchEvent) -> bool:
-        if isinstance(event, ChallengeEnded):
-            if event.by_user is None:  # expired; a click that closed it already showed its answer on the post
-                await self.challenges.refresh(event.challenge)
-            return True
-        if isinstance(event, MatchStarted):
-            done = await self.challenges.match_started(event)
-            await self._announced(event.match.id, event.match.version, done)
-            return done
-        if isinstance(event, SetupProgress):
-            done = await self._setup_progress(event)
-            await self._announced(event.match.id, event.match.version, done)
-            return done
-        if isinstance(event, MovePlayed):
-            match = await self.service.get_match(event.match.id)  # the newest state: a later move may have followed
-            if match.version != event.match.version:
-                return True  # superseded: the later move's board shows this one's result too
-            # The version is recorded as shown with its board post, unless a request must be asked first: a stop
-            # in between then repairs the board and asks again.
-            asks = self.service.pending_request(match) is not None
-            if event.kind == "repair":
-                done = await self.boards.repair(match, announce=not asks)
-            else:
-                clock, prefs = await self.service.clocks.after_move(match)
-                done = await self.boards.post(match, played=event, clock=clock, announce=not asks) is not None
-                await self.clocks.turn_began(match, event, clock, prefs)
-            await self._ask_for_answer(match)
-            if asks:
-                await self._announced(match.id, match.version, done)
-            return done
-        if isinstance(event, BoardRequested):
-            match = await self.service.get_match(event.match.id)
-            # a finished match's board asked for again: its final post (already announced) keeps its Rematch
-            return await self.boards.post(match, ping=event.ping, keep_previous=not match.active) is not None
-        if isinstance(event, DrawOffered):
-            return await self._draw_offered(event)
-        if isinstance(event, MatchEnded):
-            return await self.replays.match_ended(event.match)
-        if isinstance(event, TakebackAsked):
-            return await self._takeback_asked(event)
-        if isinstance(event, TurnReminder):
-            return await self.clocks.remind(event)
-        if isinstance(event, (DrawDeclined, TakebackAnswered)):
-            return True  # the answer is shown on the request's own message
+        return await self._handlers[type(event)](event)
+
+    async def _challenge_ended(self, event: ChallengeEnded) -> bool:
+        if event.by_user is None:  # expired; a click that closed it already showed its answer on the post
+            await self.challenges.refresh(event.challenge)
         return True
+
+    async def _match_started(self, event: MatchStarted) -> bool:
+        done = await self.challenges.match_started(event)
+        await self._announced(event.match.id, event.match.version, done)
+        return done
+
+    async def _setup_progressed(self, event: SetupProgress) -> bool:
+        done = await self._setup_progress(event)
+        await self._announced(event.match.id, event.match.version, done)
+        return done
+
+    async def _move_played(self, event: MovePlayed) -> bool:
+        match = await self.service.get_match(event.match.id)  # the newest state: a later move may have followed
+        if match.version != event.match.version:
+            return True  # superseded: the later move's board shows this one's result too
+        # The version is recorded as shown with its board post, unless a request must be asked first: a stop
+        # in between then repairs the board and asks again.
+        asks = self.service.pending_request(match) is not None
+        if event.kind == "repair":
+            done = await self.boards.repair(match, announce=not asks)
+        else:
+            clock, prefs = await self.service.clocks.after_move(match)
+            done = await self.boards.post(match, played=event, clock=clock, announce=not asks) is not None
+            await self.clocks.turn_began(match, event, clock, prefs)
+        await self._ask_for_answer(match)
+        if asks:
+            await self._announced(match.id, match.version, done)
+        return done
+
+    async def _board_requested(self, event: BoardRequested) -> bool:
+        match = await self.service.get_match(event.match.id)
+        # a finished match's board asked for again: its final post (already announced) keeps its Rematch
+        return await self.boards.post(match, ping=event.ping, keep_previous=not match.active) is not None
+
+    async def _match_ended(self, event: MatchEnded) -> bool:
+        return await self.replays.match_ended(event.match)
+
+    async def _answered_in_place(self, event: DrawDeclined | TakebackAnswered) -> bool:
+        return True  # the answer is shown on the request's own message
 
     async def _announced(self, match_id: int, version: int, done: bool) -> None:
         if done:
@@ -179,4 +212,4 @@ class Presenter:
             return False
 
 
-__all__ = ["Presenter", "Controls", "challenge_text", "challenge_mentions"]
+__all__ = ["EVENT_TYPES", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls", "challenge_text", "challenge_mentions"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Sequence
 
-from bot.games import Outcome, get_game
+from bot.games import Outcome
+from bot.games.registry import get_game
 from bot.i18n import ENGLISH, N_, t
 
 from .captions import format_score, side_name
@@ -107,7 +108,7 @@ def alt_text(title: str, view: View, names: Sequence[str], *, match_id: int | No
 def rules_alt_text(game_key: str, lang: str = ENGLISH) -> str:
     """The /rules diagram's description: the starting position it shows, piece by piece where that fits."""
     game = get_game(game_key)
-    view = game.view(game.new_state(game.info.min_players, 0, None), None)  # what renderers.rules_diagram draws
+    view = game.view(game.new_state(game.info.min_players, 0, None), None)  # what the registry.rules_diagram draws
     names = [side_of(view, s, lang) for s in range(game.info.min_players)]
     lines = summary_lines(lang, game.info.title, {**view, "to_act": [], "last_move": None}, names, None, "start")
     pieces = PIECES.get(game_key, _no_pieces)(lang, view)

@@ -11,6 +11,7 @@ import io
 
 import discord
 
+from bot.games.registry import renderer_of
 from bot.matches import MatchService, errors
 from bot.matches.explore import ExploreStep, SharedLine, picture_banner
 from renderers.explore import explore_png
@@ -26,7 +27,8 @@ LINE_FILENAME = "line.gif"
 
 async def explore_file(step: ExploreStep) -> discord.File:
     sandbox = step.sandbox
-    png = await QUEUE.run(explore_png, step.view, sandbox.names, picture_banner(sandbox), assumed=sandbox.assumed)
+    png = await QUEUE.run(explore_png, step.view, sandbox.names, picture_banner(sandbox), assumed=sandbox.assumed,
+                          renderer=renderer_of(step.view["game"]))
     return discord.File(io.BytesIO(png), filename=EXPLORE_FILENAME)
 
 
@@ -41,7 +43,8 @@ class ExplorePresenter:
         thread = await self.boards.thread_of(match)
         if thread is None:
             raise errors.UserError("That match's thread is gone, so I can't post the line there. Nothing was posted.")
-        gif = await QUEUE.run(replay_gif, shared.views, player_names=shared.names)
+        gif = await QUEUE.run(replay_gif, shared.views, player_names=shared.names,
+                              renderer=renderer_of(match.game))
         await thread.send(fit(shared.text), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),
                           allowed_mentions=discord.AllowedMentions.none())
 

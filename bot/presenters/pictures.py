@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 import discord
 
-import renderers
+from bot.games import registry
 from bot.matches import errors
 from renderers.rating_chart import rating_chart
 
@@ -65,7 +65,7 @@ QUEUE = RenderQueue()
 
 
 async def render_png(view: dict[str, Any], names: Sequence[str]) -> bytes:
-    return await QUEUE.run(renderers.render, view, player_names=list(names))
+    return await QUEUE.run(registry.render, view, player_names=list(names))
 
 
 async def render_file(view: dict[str, Any], names: Sequence[str], filename: str = "board.png", *,
@@ -75,9 +75,9 @@ async def render_file(view: dict[str, Any], names: Sequence[str], filename: str 
 
 
 async def rules_file(game_key: str, description: str | None = None) -> discord.File | None:
-    if not renderers.can_render(game_key):
+    if not registry.can_render(game_key):
         return None
-    png = await QUEUE.run(renderers.rules_diagram, game_key)
+    png = await QUEUE.run(registry.rules_diagram, game_key)
     return discord.File(io.BytesIO(png), filename="rules.png", description=description)
 
 

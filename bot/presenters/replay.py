@@ -15,7 +15,7 @@ from typing import Sequence
 
 import discord
 
-import renderers
+from bot.games import registry
 from bot.games.record import RecordError
 from bot.matches import MatchService, errors
 from bot.matches.records import MatchRecords
@@ -51,7 +51,7 @@ class ReplayPresenter:
 
     async def gif(self, match: Match) -> bytes | None:
         """The GIF of the public course of a finished match; None for a game without pictures."""
-        if not renderers.can_render(match.game):
+        if not registry.can_render(match.game):
             return None
         moves = await self.records.moves(match)
         loop = asyncio.get_running_loop()
@@ -59,7 +59,8 @@ class ReplayPresenter:
 
     def _build(self, match: Match, moves: Sequence[LoggedMove]) -> bytes:
         # Public views only: the replay is shown to everyone, so it holds what the public saw, move by move.
-        return replay_gif(self.records.public_views(match, moves), player_names=match.names)
+        return replay_gif(self.records.public_views(match, moves), player_names=match.names,
+                          renderer=registry.renderer_of(match.game))
 
     async def gif_file(self, match: Match, lang: str = ENGLISH) -> discord.File | None:
         """The replay as an attachment, described from the final public position (what every frame shows)."""

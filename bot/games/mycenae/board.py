@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..grid import DIAGONAL, DIRECTIONS, KNIGHT_JUMPS, ORTHOGONAL, square_name
-from ..grid import ray as grid_ray
+from bot.engine.grid import DIAGONAL, DIRECTIONS, KNIGHT_JUMPS, ORTHOGONAL, square_name
+from bot.engine.grid import ray as grid_ray
 
 KING, ROOK, BISHOP, KNIGHT, PAWN, HORSE = 1, 2, 3, 4, 5, 6  # HORSE: a Mycenaean knight (the Trojan horse)
 LETTER = {KING: "K", ROOK: "R", BISHOP: "B", KNIGHT: "N", PAWN: "P", HORSE: "N"}

@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 from typing import Sequence
 
-from ..base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, PickerOption, event
+from bot.engine.base import JSON, Choices, Event, Game, GameInfo, IllegalMoveError, OptionSpec, Outcome, PickerOption, event
 from .board import (
     ARMY_CHOICES,
     CARRIED,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from ..base import MoveSyntaxError
-from ..grid import parse_square
+from bot.engine.base import MoveSyntaxError
+from bot.engine.grid import parse_square
 from .board import CARRIED_BY_LETTER, NAMES, PROMOTION_LETTERS, STEP_TEXT, TAKE_TEXT
 
 @dataclass(frozen=True)

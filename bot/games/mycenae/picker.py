@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ..base import Choices, MoveSyntaxError, PickerOption
+from bot.engine.base import Choices, MoveSyntaxError, PickerOption
 from .board import (
     CARRIED_BY_LETTER,
     CORNERS,

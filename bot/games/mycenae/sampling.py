@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from ..base import JSON, Outcome
+from bot.engine.base import JSON, Outcome
 from .board import CARRIED_BY_LETTER, HORSE, KNIGHT, NAMES, piece
 from .state import State, _position_digest
 

@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..base import JSON, Outcome
+from bot.engine.base import JSON, Outcome
 from .board import (
     ARMY_CHOICES,
     CARRIED_BY_LETTER,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..base import JSON, Event, IllegalMoveError, Outcome, event
+from bot.engine.base import JSON, Event, IllegalMoveError, Outcome, event
 from .board import (
     BISHOP,
     CARRIED_BY_LETTER,

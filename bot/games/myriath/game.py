@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from ..base import (
+from bot.engine.base import (
     JSON,
     Choices,
     Event,
@@ -43,7 +43,7 @@ from ..base import (
     event,
     seeded_rng,
 )
-from ..grid import parse_square
+from bot.engine.grid import parse_square
 from . import geometry as geo
 from .data import OCTAGON, PLAYING_AREA, SEAT_COLOURS, TILE_SET
 from .picker import picker_step

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import Choices, PickerOption
+from bot.engine.base import Choices, PickerOption
 from . import geometry as geo
 
 PICKER_LIMIT = 25

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..grid import DIRECTIONS
-from ..grid import ray as grid_ray
+from bot.engine.grid import DIRECTIONS
+from bot.engine.grid import ray as grid_ray
 from .army import MyrmidonType
 
 FILES, RANKS = 6, 7

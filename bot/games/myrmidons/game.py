@@ -6,10 +6,10 @@ import random
 from dataclasses import replace
 from typing import Sequence
 
-from ..base import (
+from bot.engine.base import (
     JSON, Choices, Event, GameInfo, IllegalMoveError, OptionSpec, Outcome, TwoSeatGame, event, seeded_rng,
 )
-from ..grid import DIRECTION_NAMES
+from bot.engine.grid import DIRECTION_NAMES
 from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, canonical_army
 from .board import (
     ARMY_CHOICES,

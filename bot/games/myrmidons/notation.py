@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
 
-from ..base import MoveSyntaxError
-from ..grid import DIRECTION_NAMES, parse_square
+from bot.engine.base import MoveSyntaxError
+from bot.engine.grid import DIRECTION_NAMES, parse_square
 from .army import BY_CODE, canonical_army
 from .board import FILES, NAMES, RANKS, _index, front_key
 

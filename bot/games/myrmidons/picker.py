@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..base import Choices, PickerOption
-from ..grid import DIRECTION_NAMES
+from bot.engine.base import Choices, PickerOption
+from bot.engine.grid import DIRECTION_NAMES
 from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, TYPE_CODES, TYPES, MyrmidonType
 from .board import EMPTY, HOME_SQUARES, LINE_TO, NAMES
 from .notation import _pair, army_move, deploy_move

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from ..base import JSON, IllegalMoveError, Outcome
-from ..grid import DIRECTION_NAMES
+from bot.engine.base import JSON, IllegalMoveError, Outcome
+from bot.engine.grid import DIRECTION_NAMES
 from .army import ARMY_SIZE, COMMANDER_CODE, TYPE_CODES
 from .board import (
     EMPTY,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Iterable
 
-from ..base import JSON, Outcome
+from bot.engine.base import JSON, Outcome
 from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, TYPE_CODES, canonical_army
 from .board import CELLS, EMPTY, LINE_TO, NAMES, PER_SEAT, SEAT_LETTERS, Piece, piece_index
 from .state import State

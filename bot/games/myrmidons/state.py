@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import JSON, Outcome, seeded_rng
+from bot.engine.base import JSON, Outcome, seeded_rng
 from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, STANDARD_ARMY, TYPE_CODES, canonical_army
 from .board import CELLS, EMPTY, FILES, PER_SEAT, RANKS, Piece, piece_index
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import archimedes as rules
+from bot.games.archimedes import game as rules
 
-from .policy import Policy, Values, leader_values, pieces_and_weight
+from bot.ai.policy import Policy, Values, leader_values, pieces_and_weight
 
 _SIZE = rules.SIZE
 

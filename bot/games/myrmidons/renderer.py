@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import (
+from renderers.common import (
     CAPTION_HEIGHT,
     PANEL,
     REDDISH_PURPLE,
@@ -63,7 +63,7 @@ from .common import (
     wrap_text,
     tinted,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .policy import Policy, Values, leader_values
+from bot.ai.policy import Policy, Values, leader_values
 
 
 def _gain(before: tuple[int, ...], after: tuple[int, ...], seat: int) -> int:

@@ -30,7 +30,7 @@ from typing import Sequence
 
 from PIL import Image, ImageChops, ImageDraw
 
-from .common import (
+from renderers.common import (
     BACKGROUND,
     BOARD_EDGE,
     BADGE_HEIGHT,
@@ -58,7 +58,7 @@ from .common import (
     short_name,
     status_line,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, palette_colours, palette_png
 
 BOARD_SQUARES = 12  # printed squares per side (bot/games/myriath/data.py); the view says so too
 INTERSECTIONS = BOARD_SQUARES - 1

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games.mycenae import board as rules
 
-from .policy import Policy, Values, leader_values, ranked
+from bot.ai.policy import Policy, Values, leader_values, ranked
 
 _INDEX = {name: sq for sq, name in enumerate(rules.NAMES)}
 _WORTH = {rules.KING: 4.0, rules.ROOK: 5.0, rules.BISHOP: 3.0, rules.KNIGHT: 3.0, rules.PAWN: 1.0, rules.HORSE: 2.0}

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
-from .base import (
+from bot.engine.base import (
     JSON,
     Choices,
     Event,
@@ -26,8 +26,8 @@ from .base import (
     TwoSeatGame,
     event,
 )
-from .grid import DIRECTIONS, parse_square
-from .grid import ray as grid_ray
+from bot.engine.grid import DIRECTIONS, parse_square
+from bot.engine.grid import ray as grid_ray
 
 # --- types and constants -------------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from bot.games.myrmidons import TYPE_CODES
 from bot.games.myrmidons import board as rules
 from bot.games.myrmidons.rules import deployments, draft_moves
 
-from .policy import Policy, Values, leader_values, ranked
+from bot.ai.policy import Policy, Values, leader_values, ranked
 
 _RANK_OF = tuple(sq // rules.FILES for sq in range(rules.CELLS))
 _INDEX = {name: sq for sq, name in enumerate(rules.NAMES)}

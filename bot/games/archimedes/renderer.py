@@ -13,7 +13,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import (
+from renderers.common import (
     CAPTION_HEIGHT,
     PANEL,
     RGB,
@@ -50,7 +50,7 @@ from .common import (
     tint_squares,
     tinted,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 92
 MARGIN = 40

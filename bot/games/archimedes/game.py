@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .base import (
+from bot.engine.base import (
     JSON,
     Choices,
     Event,
@@ -28,8 +28,8 @@ from .base import (
     TwoSeatGame,
     event,
 )
-from .grid import DIRECTIONS, parse_square
-from .grid import ray as grid_ray
+from bot.engine.grid import DIRECTIONS, parse_square
+from bot.engine.grid import ray as grid_ray
 
 # --- types and constants -------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from PIL import Image
 
-from .common import (
+from renderers.common import (
     CAPTION_HEIGHT,
     DARK,
     LIGHT,
@@ -41,7 +41,7 @@ from .common import (
     status_line,
     tint_squares,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge

@@ -27,7 +27,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import (
+from renderers.common import (
     BACKGROUND,
     PANEL,
     REDDISH_PURPLE,
@@ -60,7 +60,7 @@ from .common import (
     tint_squares,
     tinted,
 )
-from .png import Palette, built_once, palette_colours, palette_png
+from renderers.png import Palette, built_once, palette_colours, palette_png
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge

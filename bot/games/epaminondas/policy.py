@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games import epaminondas as rules
+from bot.games.epaminondas import game as rules
 
-from .policy import Policy, Values, leader_values, pieces_and_weight, ranked
+from bot.ai.policy import Policy, Values, leader_values, pieces_and_weight, ranked
 
 _RANK_OF = tuple(sq // rules.FILES for sq in range(rules.CELLS))
 _LAST = rules.RANKS - 1

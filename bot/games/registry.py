@@ -1,0 +1,118 @@
+"""The games Strategos hosts: one declaration per game package (declaration.py), registered here, and every lookup
+by key derived from them: engines, pictures, the computer's policies, /rules guides, the events that reveal hidden
+information and the moves that ask for a confirmation. Adding a game is one line in REGISTERED.
+
+    from bot.games.registry import get_game, render
+    game = get_game("epaminondas")
+    png = render(game.view(game.new_state(2, 0, None), None), player_names=["Alice", "Bob"])
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+import renderers
+from bot.ai import decide
+from bot.ai.policy import Policy
+from bot.engine.base import JSON, Game
+from renderers import BoardRenderer
+
+from .archimedes.declaration import DECLARATION as ARCHIMEDES
+from .declaration import DeclarationError, GameDeclaration
+from .epaminondas.declaration import DECLARATION as EPAMINONDAS
+from .mycenae.declaration import DECLARATION as MYCENAE
+from .myriath.declaration import DECLARATION as MYRIATH
+from .myrmidons.declaration import DECLARATION as MYRMIDONS
+
+REGISTERED: tuple[GameDeclaration, ...] = (MYRMIDONS, MYRIATH, MYCENAE, EPAMINONDAS, ARCHIMEDES)  # /play's order
+
+_DECLARATIONS: dict[str, GameDeclaration] = {}
+GAMES: dict[str, Game] = {}  # the engines by key, in registration order
+_POLICIES: dict[str, Policy] = {}
+
+
+def register(declaration: GameDeclaration) -> None:
+    """Check a game's declaration (DeclarationError says what is missing) and offer the game from now on."""
+    declaration.check()
+    if declaration.key in _DECLARATIONS:
+        raise DeclarationError(f"a game {declaration.key!r} is registered already")
+    _DECLARATIONS[declaration.key] = declaration
+    GAMES[declaration.key] = declaration.game
+
+
+def unregister(key: str) -> None:
+    """Forget a game registered by `register` (tests register games of their own and take them away again)."""
+    del _DECLARATIONS[key]
+    del GAMES[key]
+    _POLICIES.pop(key, None)
+    rules_diagram.cache_clear()
+
+
+def declaration_of(key: str) -> GameDeclaration:
+    try:
+        return _DECLARATIONS[key]
+    except KeyError:
+        raise KeyError(f"unknown game {key!r}; known: {', '.join(_DECLARATIONS)}") from None
+
+
+def get_game(key: str) -> Game:
+    return declaration_of(key).game
+
+
+def renderer_of(key: str) -> BoardRenderer:
+    return declaration_of(key).renderer
+
+
+def can_render(key: str) -> bool:
+    return key in _DECLARATIONS
+
+
+def render(view: JSON, *, player_names: Sequence[str] | None = None) -> bytes:
+    """The PNG of any game's view, chosen by view["game"]. player_names: display names per seat for the caption
+    (default: the view's seat names such as "Light"/"Dark")."""
+    try:
+        renderer = _DECLARATIONS[view["game"]].renderer
+    except KeyError:
+        raise KeyError(f"no renderer for game {view.get('game')!r}; known: {', '.join(_DECLARATIONS)}") from None
+    return renderer.render(view, player_names=player_names)
+
+
+@lru_cache(maxsize=None)
+def rules_diagram(key: str) -> bytes:
+    """The /rules picture of a game: its example position, or its start position."""
+    declaration = declaration_of(key)
+    return renderers.rules_diagram(declaration.game, declaration.renderer, declaration.rules_example)
+
+
+def policy_for(key: str) -> Policy:
+    """The computer's policy for a game, made once per process."""
+    if key not in _POLICIES:
+        declaration = declaration_of(key)
+        _POLICIES[key] = declaration.policy(declaration.game)
+    return _POLICIES[key]
+
+
+def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
+    """The computer's move for the seat whose view it is, in the view's game (bot.ai.decide says how). Top level
+    and JSON-safe arguments only, so that it runs in a worker process."""
+    return decide(policy_for(view["game"]), view, level=level, seed=seed)
+
+
+def revealing_events(key: str) -> frozenset[str]:
+    return declaration_of(key).revealing_events
+
+
+def confirmation_for(key: str, move: str) -> str | None:
+    """The question asked before a typed `move` of that game is played, or None."""
+    return declaration_of(key).confirmations.get(move.split(" ", 1)[0])
+
+
+for _declaration in REGISTERED:
+    register(_declaration)
+
+
+__all__ = [
+    "GAMES", "REGISTERED", "can_render", "choose_move", "confirmation_for", "declaration_of", "get_game",
+    "policy_for", "register", "render", "renderer_of", "revealing_events", "rules_diagram", "unregister",
+]

@@ -1,0 +1,191 @@
+"""A game is one package and one registration: tic-tac-toe with a hidden draw for the first move, a game of the tests
+alone (tests/tictactoe), is registered here and played through the match service and through the real bot, with
+nothing else changed. A declaration missing part of the engine contract fails at registration."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.engine.base import Game
+from bot.games import registry
+from bot.games.declaration import DeclarationError
+from bot.matches import MatchService, errors
+from bot.matches.events import MatchEnded, MovePlayed
+from bot.matches.records import MatchRecords
+from bot.storage import Repository, open_database
+from bot_helpers import board_posts, move, start_match, stored
+from tictactoe.declaration import DECLARATION as TICTACTOE
+from tictactoe.game import TicTacToeGame
+
+# The hider hides in the left hand, the guesser guesses right: wrong, so the hider (X) marks first and wins down
+# the a-file.
+OPENING = ["hide left", "guess right"]
+MARKS = ["a1", "b1", "a2", "b2", "a3"]  # hider, guesser, hider, guesser, hider
+
+
+@pytest.fixture
+def tictactoe():
+    """Tic-tac-toe registered for one test, and taken away again so no other test sees it."""
+    registry.register(TICTACTOE)
+    yield TICTACTOE
+    registry.unregister(TICTACTOE.key)
+    assert "tictactoe" not in registry.GAMES
+
+
+@pytest.fixture
+async def world(tictactoe, world):
+    """The bot, started with tic-tac-toe registered (its commands offer the games registered at start)."""
+    yield world
+
+
+@pytest.fixture
+async def service(tmp_path):
+    db = await open_database(tmp_path / "s.db")
+    clock = itertools.count(1_000_000)
+    yield MatchService(Repository(db), clock=lambda: float(next(clock)), seed_source=lambda: 7)
+    await db.close()
+
+
+# --- registration -------------------------------------------------------------------------------------------------
+
+def test_the_built_in_games_are_registered_in_the_order_play_offers_them():
+    assert list(registry.GAMES) == ["myrmidons", "myriath", "mycenae", "epaminondas", "archimedes"]
+    assert [d.key for d in registry.REGISTERED] == list(registry.GAMES)
+
+
+def test_a_game_is_known_only_while_registered(tictactoe):
+    assert registry.get_game("tictactoe") is tictactoe.game
+    assert registry.revealing_events("tictactoe") == {"coin"}
+    assert registry.confirmation_for("tictactoe", "guess left").startswith("Guess this hand?")
+    assert registry.confirmation_for("tictactoe", "b2") is None
+    with pytest.raises(DeclarationError, match="registered already"):
+        registry.register(tictactoe)
+
+
+def engine_without(method: str) -> Game:
+    """A tic-tac-toe engine that left one method of the contract at its default, which only raises."""
+    return type(f"TicTacToeWithout_{method}", (TicTacToeGame,), {method: getattr(Game, method)})()
+
+
+@pytest.mark.parametrize("method", ["eliminate", "sample_state"])
+def test_an_engine_missing_a_method_of_the_contract_fails_at_registration(method):
+    careless = replace(TICTACTOE, game=engine_without(method))
+    with pytest.raises(DeclarationError, match=f"tictactoe: the engine .* does not implement {method}"):
+        registry.register(careless)
+    assert "tictactoe" not in registry.GAMES
+
+
+@pytest.mark.parametrize("change, complaint", [
+    ({"renderer": sys.modules[__name__]}, "the renderer has no render"),
+    ({"policy": object}, "the policy must be a bot.ai.policy.Policy class"),
+    ({"guides": Path(__file__).parent}, "no guide at"),
+    ({"game": "tictactoe"}, "is not an engine"),
+])
+def test_a_declaration_missing_a_part_fails_at_registration(change, complaint):
+    with pytest.raises(DeclarationError, match=complaint):
+        registry.register(replace(TICTACTOE, **change))
+    assert "tictactoe" not in registry.GAMES
+
+
+def test_revealing_events_need_hidden_information():
+    perfect = type("OpenTicTacToe", (TicTacToeGame,), {"info": replace(TicTacToeGame.info, hidden_information=False)})
+    with pytest.raises(DeclarationError, match="revealing events declared for a game without hidden information"):
+        registry.register(replace(TICTACTOE, game=perfect()))
+
+
+def test_the_engines_import_without_pictures_or_the_computer():
+    """Each game's engine is pure: importing it loads neither Pillow nor the computer's code."""
+    engines = ", ".join(f"bot.games.{key}.game" for key in registry.GAMES)
+    script = (f"import sys, {engines}\n"
+              "loaded = [m for m in sys.modules if m.split('.')[0] in ('PIL', 'renderers') or m.startswith('bot.ai')]\n"
+              "print(loaded)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1]).stdout
+    assert out.strip() == "[]"
+
+
+# --- through the match service ------------------------------------------------------------------------------------
+
+async def test_a_registered_game_plays_through_the_service(tictactoe, service):
+    seen = []
+
+    async def listen(event):
+        seen.append(event)
+        return True
+
+    service.bus.subscribe(listen)
+    guesser, hider = 1, 2
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=guesser, challenger_name="g",
+                                               game_key="tictactoe", invited=[hider])
+    challenge = await service.accept_challenge(challenge.id, hider, "h")
+    match = await service.get_match(challenge.match_id)
+    assert service.to_act(match) == [1] and service.game_of(match).in_secret_setup(service.state_of(match))
+
+    await service.submit_move(match.id, hider, "hide left")
+    match = await service.get_match(match.id)
+    public, guessers = service.view(match, None), service.view(match, 0)
+    assert public["hand"] is None and guessers["hand"] is None and service.view(match, 1)["hand"] == "left"
+    assert "hide left" not in " ".join(await service.move_log(match.id, None))
+
+    # a typed guess asks first; its answer shows where the coin was, so it can't be taken back
+    question = await service.move_command(match.id, guesser, 9, "guess right")
+    assert question.move == "guess right" and question.question.startswith("Guess this hand?")
+    report = await service.submit_move(match.id, guesser, "guess right")
+    assert [e["type"] for e in report.events] == ["coin"]
+    records = MatchRecords(service)
+    with pytest.raises(errors.UserError, match="revealed hidden information \\(a coin\\)"):
+        await records.ask_takeback(match.id, guesser)
+
+    for i, square in enumerate(MARKS):
+        report = await service.submit_move(match.id, (hider, guesser)[i % 2], square)
+    assert report.outcome.winners == (1,) and not report.match.active
+    await service.drain()
+    played = [e for e in seen if isinstance(e, MovePlayed)]
+    assert [e.move for e in played] == [None, "guess right", *MARKS]  # the hidden hand never in an event
+    assert any(isinstance(e, MatchEnded) for e in seen)
+
+
+# --- through the bot on (simulated) Discord -----------------------------------------------------------------------
+
+async def test_a_registered_game_plays_a_whole_match_on_discord(world):
+    thread, match_id = await start_match(world, "tictactoe", world.alice, world.bob)  # /play offers it
+
+    hidden = await move(world.bob, thread, match_id, "hide left")
+    assert hidden.ephemeral and hidden.response.content.startswith("✅")
+    before_guess = list(thread.history())
+    assert before_guess and not any("left" in m.content for m in before_guess)  # the hand is the hider's secret
+    asked = await move(world.alice, thread, match_id, "guess right")
+    assert "Guess this hand?" in asked.response.content
+    await world.alice.click(asked.response, label="Yes, guess right")
+    assert "✅ You played" in stored(world, asked.response).content
+    assert "The coin was in the left hand: Hider moves first." in board_posts(thread)[-1].content
+
+    for i, square in enumerate(MARKS):
+        played = await move((world.bob, world.alice)[i % 2], thread, match_id, square)
+        assert played.response.content.startswith("✅"), played.response.content
+
+    final = board_posts(thread)[-1]
+    assert "🏆" in final.content
+    (picture,) = final.attachments
+    png = await picture.read()
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    assert png == registry.render(service.view(match, None), player_names=match.names)
+    assert Image.open(io.BytesIO(png)).size[0] == 340
+
+
+async def test_a_registered_game_has_its_rules_on_discord(world):
+    result = await world.carol.slash(world.channel, "rules", game="tictactoe")
+    embed = result.response.embeds[0]
+    assert "Tic-tac-toe" in embed.title and "**Drawing lots.**" in embed.description  # its guide/en.md
+    (diagram,) = result.response.attachments
+    assert diagram.filename == "rules.png"
+    assert await diagram.read() == registry.rules_diagram("tictactoe")
