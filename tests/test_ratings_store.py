@@ -4,7 +4,6 @@ SQLite file: recording, leaderboards, profiles, rebuild."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 
 import pytest
@@ -352,17 +351,19 @@ async def test_rebuild_writes_in_short_transactions_between_which_others_write(s
     for i in range(10):
         await matches.finish("epaminondas", [10, 20 + i % 3], [[i % 2], [1 - i % 2]])
     await repo.db.execute("DELETE FROM rating_changes")  # e.g. a model change: every row must be written again
-    per_transaction, real = [], repo.transaction
+    per_transaction, real = [], repo.run_unit  # every write is a unit of work, each one all or nothing
     writes_between = []
 
-    @contextlib.asynccontextmanager
-    async def counted():
-        async with real():
-            before = repo.db.total_changes
-            yield
-            per_transaction.append(repo.db.total_changes - before)
+    async def counted(unit):
+        def measured(conn):  # on the writer's thread
+            before = conn.total_changes
+            value = unit(conn)
+            per_transaction.append(conn.total_changes - before)
+            return value
 
-    monkeypatch.setattr(repo, "transaction", counted)
+        return await real(measured)
+
+    monkeypatch.setattr(repo, "run_unit", counted)
 
     async def other_writer():
         while not per_transaction:

@@ -26,6 +26,7 @@ from bot.storage import (
     open_reader,
     repository,
 )
+from bot.storage.opening import open_repository
 from bot.storage.repository import _finish
 from bot.storage.timer_claims import TimerClaims
 
@@ -191,10 +192,15 @@ async def started(service, game, challenger, opponent):
 async def test_two_rated_finishes_sharing_a_player_give_what_a_rebuild_gives(service):
     first = await started(service, "epaminondas", 10, 20)
     second = await started(service, "epaminondas", 10, 30)
-    moved = []
+    moved, computed, both_computed = [], [], asyncio.Event()
     real = service.repo.commit_move
 
     async def spy(unit):
+        computed.append(unit.match_id)
+        if len(computed) == 2:
+            both_computed.set()
+        if len(computed) <= 2:  # both computed from the same ratings before either is written: they race
+            await both_computed.wait()
         try:
             return await real(unit)
         except RatingsMoved:
@@ -348,9 +354,10 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
         await repo.close()
 
 
-async def two_services(path):
-    """Two services on one database file, as two bot processes would be."""
-    return [MatchService(Repository(await open_database(path)), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+async def two_services(database):
+    """Two services on one database (a SQLite file, or PostgreSQL: `store_database`), as two bot processes would
+    be."""
+    return [MatchService(await open_repository(database), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
             for _ in range(2)]
 
 
@@ -361,11 +368,10 @@ async def three_player_myriath(service) -> int:
     return (await service.accept_challenge(challenge.id, 3, "u3")).match_id
 
 
-async def test_two_answers_to_a_draw_offer_at_once_from_two_processes_both_count(tmp_path):
+async def test_two_answers_to_a_draw_offer_at_once_from_two_processes_both_count(store_database):
     """Two processes (two services on one database) each hold only their own match lock: the agreements are
     compare-and-set, so the second answer reads the first and the match is drawn."""
-    path = tmp_path / "two.db"
-    first, second = await two_services(path)
+    first, second = await two_services(store_database)
     try:
         match_id = await three_player_myriath(first)
         await first.offer_draw(match_id, 1)
@@ -377,9 +383,8 @@ async def test_two_answers_to_a_draw_offer_at_once_from_two_processes_both_count
         await second.repo.close()
 
 
-async def test_two_take_back_answers_at_once_from_two_processes_both_count(tmp_path):
-    path = tmp_path / "two.db"
-    first, second = await two_services(path)
+async def test_two_take_back_answers_at_once_from_two_processes_both_count(store_database):
+    first, second = await two_services(store_database)
     try:
         match_id = await three_player_myriath(first)
         match = await first.get_match(match_id)
@@ -399,8 +404,8 @@ async def test_two_take_back_answers_at_once_from_two_processes_both_count(tmp_p
 
 
 
-async def test_away_racing_back_from_two_processes_leaves_the_clocks_as_the_last_one_says(tmp_path):
-    first, second = await two_services(tmp_path / "two.db")
+async def test_away_racing_back_from_two_processes_leaves_the_clocks_as_the_last_one_says(store_database):
+    first, second = await two_services(store_database)
     try:
         challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
                                                  game_key="epaminondas", invited=[2], clock="1 day")
@@ -416,8 +421,8 @@ async def test_away_racing_back_from_two_processes_leaves_the_clocks_as_the_last
         await second.repo.close()
 
 
-async def test_two_members_taking_the_last_seat_from_two_processes_start_one_match(tmp_path):
-    first, second = await two_services(tmp_path / "two.db")
+async def test_two_members_taking_the_last_seat_from_two_processes_start_one_match(store_database):
+    first, second = await two_services(store_database)
     try:
         challenge = await first.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
                                                  game_key="epaminondas", invited=[None])
@@ -426,8 +431,7 @@ async def test_two_members_taking_the_last_seat_from_two_processes_start_one_mat
         taken = [r for r in results if not isinstance(r, BaseException)]
         assert len(taken) == 1 and taken[0].status == "started"
         assert isinstance([r for r in results if isinstance(r, BaseException)][0], errors.UserError)
-        async with first.repo.db.execute("SELECT COUNT(*) FROM matches") as cur:
-            assert (await cur.fetchone())[0] == 1
+        assert await first.repo.fetchvalue("SELECT COUNT(*) FROM matches") == 1
     finally:
         await first.repo.close()
         await second.repo.close()

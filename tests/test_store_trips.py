@@ -52,8 +52,9 @@ async def trace_repository(repo) -> Trace:
 
 
 def trace_postgres(repo, trace: Trace) -> None:
-    """On PostgreSQL every statement goes through the store's two doors: `fetch` (a read on a pooled connection)
-    and `apply` (a unit: one transaction on one, each statement a step of its generator)."""
+    """On PostgreSQL every statement goes through the store's doors: `fetch` (a read on a pooled connection),
+    `apply` (a unit: one transaction on one, each statement a step of its generator) and `_one_statement` (a unit
+    of one statement)."""
     fetch, apply = repo.fetch, repo.apply
 
     async def traced_fetch(sql, params=()):
@@ -61,20 +62,30 @@ def trace_postgres(repo, trace: Trace) -> None:
         return await fetch(sql, params)
 
     def recorded(steps):
-        trace("BEGIN")
+        # Kept together: reads on other pooled connections (the timer dispatcher's) may run meanwhile.
+        unit = ["BEGIN"]
         try:
             step = next(steps)
             while True:
-                trace(step.sql)
+                unit.append(step.sql)
                 step = steps.send((yield step))
         except StopIteration as stop:
-            trace("COMMIT")
+            for sql in unit + ["COMMIT"]:
+                trace(sql)
             return stop.value
 
     async def traced_apply(steps):
         return await apply(recorded(steps))
 
-    repo.fetch, repo.apply = traced_fetch, traced_apply
+    one_statement = repo._one_statement
+
+    async def traced_one_statement(step):  # a unit of one statement: atomic without BEGIN and COMMIT
+        done = await one_statement(step)
+        for sql in ("BEGIN", step.sql, "COMMIT"):
+            trace(sql)
+        return done
+
+    repo.fetch, repo.apply, repo._one_statement = traced_fetch, traced_apply, traced_one_statement
 
 
 async def traced(world) -> Trace:

@@ -18,7 +18,6 @@ from typing import Any, AsyncIterator, Callable, Iterable
 import aiosqlite
 
 from .rating_rows import RatingsMoved, write_rated_finish
-from .sql import Done, Step, Steps, UnitRefused, postgres_sql, run_on_postgres, run_on_sqlite, statements
 from .records import (
     Challenge,
     ChallengeSeat,
@@ -32,6 +31,17 @@ from .records import (
     Seat,
     SeatTimers,
     Timer,
+)
+from .sql import (
+    Done,
+    Step,
+    Steps,
+    UnitRefused,
+    postgres_sql,
+    postgres_step,
+    run_on_postgres,
+    run_on_sqlite,
+    statements,
 )
 
 CLOCK_KINDS = ("turn_deadline", "turn_reminder")  # a seat's clock timers (bot/storage/clocks.py)
@@ -127,7 +137,7 @@ class Repository:
     def __init__(self, db: aiosqlite.Connection | None = None, reader: aiosqlite.Connection | None = None, *,
                  pool: Any = None):
         if (db is None) == (pool is None):
-            raise ValueError("a Repository needs a SQLite connection or a PostgreSQL pool, not both")
+            raise ValueError("a Repository needs either a SQLite connection or a PostgreSQL pool")
         self.db = db
         self.pool = pool
         self.dialect = "postgresql" if pool is not None else "sqlite"
@@ -152,7 +162,8 @@ class Repository:
     # --- group commit -------------------------------------------------------------------------------------
 
     async def run_unit(self, unit: Unit) -> Any:
-        """Run one unit of work, committed together with the other units waiting at the same moment: one
+        """SQLite: run one unit of work (a function of the writing connection; `apply` makes one of a generator),
+        committed together with the other units waiting at the same moment: one
         transaction and one trip to the writer's thread for the whole group, each unit in its own savepoint, so
         a failed guard (VersionConflict, RatingsMoved, a constraint) rolls back that unit alone. Any other
         failure (an I/O error) fails every unit of the group with it, and nothing of them is written.
@@ -197,7 +208,8 @@ class Repository:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """One IMMEDIATE transaction: everything inside lands, or nothing does.
+        """SQLite only (bulk writes of benchmarks and tests): one IMMEDIATE transaction on the writing connection,
+        everything inside lands or nothing does. The bot's own writes are units (`apply`).
 
         Cancellation-safe: a task cancelled at any await in here (BEGIN included) still leaves the shared
         connection outside any transaction, because the ROLLBACK (or COMMIT) is finished before the lock is freed.
@@ -258,7 +270,15 @@ class Repository:
 
     async def _write(self, steps: Iterable[Step | tuple[str, tuple]]) -> list[Done]:
         """Statements that need nothing of each other, as one unit: what each did."""
-        return await self.apply(statements([Step(*step) for step in steps]))
+        steps = [Step(*step) for step in steps]
+        if self.pool is not None and len(steps) == 1 and not steps[0].many:
+            # One statement is atomic on its own: no BEGIN and COMMIT round trips around it.
+            return [await _finish(self._one_statement(steps[0]))]
+        return await self.apply(statements(steps))
+
+    async def _one_statement(self, step: Step) -> Done:
+        async with self.pool.acquire() as conn:
+            return await postgres_step(conn, step)
 
     # --- challenges --------------------------------------------------------------------------------------
 

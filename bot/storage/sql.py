@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import sqlite3
-from typing import Any, Callable, Generator, NamedTuple, Sequence, TypeVar
+from typing import Any, Generator, NamedTuple, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -41,8 +41,7 @@ class Done(NamedTuple):
         return self.rows[0] if self.rows else None
 
 
-Steps = Generator[Step, Done, T]  # a unit of work, or a read of several statements
-UnitSteps = Callable[[], "Steps[Any]"]
+Steps = Generator[Step, Done, T]  # a unit of work: yields its statements, receives what each did, returns a value
 
 _GIVES_ROWS = re.compile(r"^\s*(SELECT|WITH)\b|\bRETURNING\b", re.IGNORECASE)
 
@@ -53,10 +52,6 @@ def gives_rows(sql: str) -> bool:
 
 def statements(steps: Sequence[Step]) -> Steps[list[Done]]:
     """A unit of fixed statements that need nothing of each other: what each did."""
-    return (yield from _each(steps))
-
-
-def _each(steps: Sequence[Step]) -> Steps[list[Done]]:
     done = []
     for step in steps:
         done.append((yield step))
