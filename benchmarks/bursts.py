@@ -4,6 +4,7 @@
     python -m benchmarks.bursts --bursts 50              # smaller
     python -m benchmarks.bursts --skip-render --skip-apply --bursts 1000 --synchronous NORMAL --database /tmp/b.db
     python -m benchmarks.bursts --skip-render --skip-apply --bursts 1000 --database postgresql://user@host/db
+    python -m benchmarks.bursts --skip-render --skip-apply --bursts 1000 --processes 2 --database postgresql://user@host/db
 
 Everything runs against a real SQLite file in a temporary directory (or the PostgreSQL database `--database` names), through `MatchService` exactly as the cogs
 use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
@@ -19,7 +20,9 @@ persist ≤ 10 ms median). Times are wall-clock milliseconds.
   be made once, in order per match. RSS is the process's resident memory after the burst, matches active. Every
   match's log must then replay through its engine to its stored state. The last lines are one JSON object per
   burst: {"bench": "burst", "database": "sqlite" or "postgresql", "matches", "ack_p99_ms", "picker_ack_p99_ms", "written_p99_ms",
-  "board_p99_ms", "boards", "in_order", "replayed_ok"}.
+  "board_p99_ms", "boards", "in_order", "replayed_ok", "processes"}.
+- --processes N (PostgreSQL): each burst is split between N bot processes on the same database, each a service of
+  its own with its share of the matches, all moving at the same instant; their times are reported together.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import asyncio
 import itertools
 import json
 import logging
+import multiprocessing
 import os
 import platform
 import random
@@ -36,9 +40,10 @@ import sqlite3
 import statistics
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from bot.games import registry
 from bot.games.registry import GAMES, get_game
@@ -138,8 +143,8 @@ def choose_move(service: MatchService, match: Match, rng: random.Random) -> tupl
 class UserIds:
     """Fresh user ids, two per match, so no two matches share a player."""
 
-    def __init__(self) -> None:
-        self._next = itertools.count(1000, 2)
+    def __init__(self, first: int = 1000) -> None:
+        self._next = itertools.count(first, 2)
 
     def pair(self) -> int:
         return next(self._next)
@@ -236,9 +241,12 @@ async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rn
 
 
 async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str], matches: int,
-                      seed: int = 0) -> tuple[BurstTimes, float]:
-    """Start `matches` matches, then every one of them receives a move at the same instant."""
+                      seed: int = 0, ready: Callable[[], Awaitable[Any]] | None = None) -> tuple[BurstTimes, float]:
+    """Start `matches` matches, then every one of them receives a move at the same instant (after `ready`: the
+    other processes' matches are started too)."""
     started = [await start_match(service, keys[i % len(keys)], users.pair()) for i in range(matches)]
+    if ready is not None:
+        await ready()
     for key in keys:  # the first render of a game builds its caches; keep that out of the latencies
         game = get_game(key)
         registry.render(game.view(game.new_state(2, 0, None), None), player_names=PLAYER_NAMES)
@@ -255,6 +263,48 @@ async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str]
     times.rss_mb = rss_megabytes()
     times.replayed_ok = await all_replay(service, [m.id for m in started])
     return times, wall
+
+
+def burst_in_process(database: str, matches: int, first_user: int, seed: int, barrier: Any) -> BurstTimes:
+    """In a bot process of its own: its share of a burst (all processes start moving together at `barrier`)."""
+    logging.basicConfig(level=logging.WARNING)
+
+    async def run_share() -> BurstTimes:
+        service = await open_service(database)
+        try:
+            times, _ = await bench_burst(service, UserIds(first_user), renderable_games(), matches, seed,
+                                         ready=lambda: asyncio.to_thread(barrier.wait))
+            return times
+        finally:
+            await service.drain()
+            await service.repo.close()
+
+    return asyncio.run(run_share())
+
+
+async def bench_burst_processes(database: str, matches: int, processes: int) -> tuple[BurstTimes, float]:
+    """A burst of `matches` split between `processes` bot processes on one PostgreSQL database."""
+    context = multiprocessing.get_context("spawn")  # fresh interpreters, as separately started bots are
+    with context.Manager() as manager, ProcessPoolExecutor(processes, mp_context=context) as pool:
+        barrier = manager.Barrier(processes)
+        loop = asyncio.get_running_loop()
+        shares = [matches // processes + (i < matches % processes) for i in range(processes)]
+        t0 = time.perf_counter()
+        parts = await asyncio.gather(*(
+            loop.run_in_executor(pool, burst_in_process, database, share, 10**9 * (i + 1), i, barrier)
+            for i, share in enumerate(shares)))
+        wall = time.perf_counter() - t0
+    merged = BurstTimes()
+    for part in parts:
+        merged.ack += part.ack
+        merged.picker_ack += part.picker_ack
+        merged.submit += part.submit
+        merged.board += part.board
+        merged.boards.update(part.boards)
+        merged.expected += part.expected
+    merged.rss_mb = max(part.rss_mb for part in parts)
+    merged.replayed_ok = all(part.replayed_ok for part in parts)
+    return merged, wall
 
 
 async def all_replay(service: MatchService, match_ids: Sequence[int]) -> bool:
@@ -305,7 +355,7 @@ def apply_table(results: dict[str, Summary]) -> list[str]:
     return lines
 
 
-def burst_json(database: str, results: list[tuple[int, BurstTimes, float]]) -> list[str]:
+def burst_json(database: str, results: list[tuple[int, BurstTimes, float]], processes: int = 1) -> list[str]:
     """One JSON object per burst, for machines (printed last)."""
     def p99(seconds: Sequence[float]) -> float | None:
         return round(Summary.of(seconds).p99, 1) if seconds else None
@@ -318,6 +368,7 @@ def burst_json(database: str, results: list[tuple[int, BurstTimes, float]]) -> l
             "written_p99_ms": p99(t.submit), "board_p99_ms": p99(t.board),
             "boards": sum(len(v) for v in t.boards.values()),
             "in_order": all(v == sorted(set(v)) for v in t.boards.values()), "replayed_ok": t.replayed_ok,
+            "processes": processes,
         }))
     return lines
 
@@ -352,6 +403,7 @@ class Settings:
     skip_concurrency: bool = False
     synchronous: str = SYNCHRONOUS
     database: Path | str | None = None  # a SQLite file or PostgreSQL URL (default: a new file in a temporary folder)
+    processes: int = 1  # bot processes sharing each burst (PostgreSQL only)
 
 
 async def run(settings: Settings, directory: Path) -> list[str]:
@@ -374,11 +426,15 @@ async def run(settings: Settings, directory: Path) -> list[str]:
             keys = renderable_games()
             results = []
             for matches in settings.bursts:
-                times, wall = await bench_burst(service, users, keys, matches)
+                if settings.processes > 1:
+                    times, wall = await bench_burst_processes(str(settings.database), matches, settings.processes)
+                else:
+                    times, wall = await bench_burst(service, users, keys, matches)
                 results.append((matches, times, wall))
+            among = f", shared by {settings.processes} bot processes" if settings.processes > 1 else ""
             lines += ["", f"Bursts ({', '.join(keys)}): every match receives a move at the same instant, half of them"
-                      " by /move, half through the picker (Move, then Confirm).", "",
-                      *burst_table(results), "", *burst_json(service.repo.dialect, results)]
+                      f" by /move, half through the picker (Move, then Confirm){among}.", "",
+                      *burst_table(results), "", *burst_json(service.repo.dialect, results, settings.processes)]
     finally:
         await service.drain()  # the timer dispatcher keeps the matches' clocks: stop it before the database goes
         await service.repo.close()
@@ -408,7 +464,13 @@ def parse_args(argv: list[str] | None) -> Settings:
                              " default)")
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default=SYNCHRONOUS,
                         help=f"SQLite's flush setting for the database (default {SYNCHRONOUS}, as the bot)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes that share each burst, on the PostgreSQL database --database names")
     args = vars(parser.parse_args(argv))
+    if args["processes"] < 1:
+        parser.error("--processes must be 1 or more")
+    if args["processes"] > 1 and not is_postgres_dsn(args["database"] or ""):
+        parser.error("several processes need PostgreSQL: add --database postgresql://…")
     args["bursts"] = tuple(args["bursts"])
     return Settings(**args)
 

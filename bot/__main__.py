@@ -8,7 +8,8 @@ USAGE = """usage: python -m bot [-h]
        python -m bot ratings --rebuild [--database FILE]
 
 Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
-STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS); see README.md.
+STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_SHARD_COUNT,
+STRATEGOS_SHARDS); see README.md.
 
 commands:
   demo        try Strategos in your browser, in a simulated Discord (python -m bot demo --help)

@@ -22,6 +22,7 @@ from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
+from bot.matches.scope import ProcessScope
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
@@ -44,7 +45,7 @@ def utc_timestamp() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-class StrategosBot(commands.Bot):
+class StrategosBot(commands.AutoShardedBot):
     repo: Repository
     matches: MatchService
     presenter: Presenter
@@ -58,6 +59,9 @@ class StrategosBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            # Each process runs its shards (a server's events all come to one shard); None: Discord's count, all here.
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
         self.settings = settings
         self._seed_source = seed_source
@@ -72,8 +76,10 @@ class StrategosBot(commands.Bot):
         self.repo = await open_repository(self.settings.database)
         extra = {"seed_source": self._seed_source} if self._seed_source else {}
         self.matches = MatchService(
-            self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600, **extra
+            self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600,
+            scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count), **extra
         )
+        self.matches.timers.listening = not self.settings.runs_every_shard  # other processes write timers too
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)

@@ -12,6 +12,7 @@ from dotenv import dotenv_values
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_CHALLENGE_HOURS = 720  # 30 days: longer than any challenge waits, short enough to stay a real date
+MAX_SHARD_COUNT = 4096  # far above what any bot of this kind needs (Discord asks for one shard per 2,500 servers)
 
 
 def is_postgres_dsn(database: object) -> bool:
@@ -47,6 +48,35 @@ def _challenge_hours(text: str) -> float:
     return hours
 
 
+def _shard_count(text: str) -> int:
+    if not (text.isdigit() and 1 <= int(text) <= MAX_SHARD_COUNT):
+        raise SettingsError(f"STRATEGOS_SHARD_COUNT must be a whole number from 1 to {MAX_SHARD_COUNT}, not {text!r}")
+    return int(text)
+
+
+def _shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """The shards of this process from a list of ranges such as `0-3` or `0-1,4-5` (a single shard: `2`)."""
+    shards: list[int] = []
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        first, last = first.strip(), (last.strip() if dash else first.strip())
+        if not (first.isdigit() and last.isdigit()):
+            raise SettingsError(f"STRATEGOS_SHARDS must be shard numbers or ranges such as 0-3, separated by commas, "
+                                f"not {text!r}")
+        low, high = int(first), int(last)
+        if low > high:
+            raise SettingsError(f"STRATEGOS_SHARDS: the range {part.strip()} is empty (it must run from the lower "
+                                "shard number to the higher)")
+        if high >= count:
+            raise SettingsError(f"STRATEGOS_SHARDS: the range {part.strip()} is outside the {count} shards of "
+                                f"STRATEGOS_SHARD_COUNT (numbered 0 to {count - 1})")
+        overlap = sorted(set(shards) & set(range(low, high + 1)))
+        if overlap:
+            raise SettingsError(f"STRATEGOS_SHARDS: the ranges overlap (shard {overlap[0]} is named twice)")
+        shards.extend(range(low, high + 1))
+    return tuple(sorted(shards))
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
@@ -54,6 +84,12 @@ class Settings:
     dev_guild: int | None = None
     log_level: str = "INFO"
     challenge_ttl_hours: float = 24.0
+    shard_count: int | None = None  # None: as many as Discord recommends, all in this process
+    shard_ids: tuple[int, ...] | None = None  # this process's shards; None: every shard
+
+    @property
+    def runs_every_shard(self) -> bool:
+        return self.shard_ids is None or len(self.shard_ids) == self.shard_count
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -72,11 +108,25 @@ class Settings:
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         database = get("STRATEGOS_DATABASE") or "strategos.db"
-        return cls(
+        count_text, shards_text = get("STRATEGOS_SHARD_COUNT"), get("STRATEGOS_SHARDS")
+        shard_count = _shard_count(count_text) if count_text is not None else None
+        if shards_text is not None and shard_count is None:
+            raise SettingsError("STRATEGOS_SHARDS needs STRATEGOS_SHARD_COUNT, the number of shards of all processes "
+                                "together")
+        shard_ids = _shard_ids(shards_text, shard_count) if shards_text is not None else None
+        settings = cls(
             token=get("DISCORD_TOKEN"),
             # A postgresql:// (or postgres://) URL stays a string: PostgreSQL through asyncpg; else a SQLite file.
             database=database if is_postgres_dsn(database) else Path(database),
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,
             challenge_ttl_hours=ttl_hours,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+        if not settings.runs_every_shard and not is_postgres_dsn(settings.database):
+            # Each process keeps its own SQLite writer: two of them on one file would each believe it is alone.
+            raise SettingsError(f"STRATEGOS_SHARDS={shards_text} leaves the other shards to other processes, and "
+                                "several processes need PostgreSQL: set STRATEGOS_DATABASE to a postgresql:// URL, "
+                                "or run every shard in this process")
+        return settings

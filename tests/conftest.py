@@ -180,7 +180,7 @@ async def world(settings, request):
     replay_at_end = request.node.get_closest_marker("replays") is not None
     # A match's end builds its replay GIF in a worker thread: seconds for a long match on a busy machine, more
     # than SimCord's default patience of 5 s for the bot to settle after an interaction.
-    env = simcord.Env(make_bot(settings, replay_at_end), settle_timeout=30.0)
+    env = simcord.Env(make_bot(settings, replay_at_end), settle_timeout=30.0, shard_count=1)
     guild = env.create_guild("Strategos Test", id=GUILD_ID)
     await env.start()
     world = None

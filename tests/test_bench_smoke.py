@@ -73,3 +73,18 @@ def test_the_burst_runs_on_postgresql_and_says_so(migrated_postgres_dsn, capsys)
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert last["database"] == "postgresql" and last["matches"] == 2
     assert last["in_order"] is True and last["replayed_ok"] is True
+
+
+def test_a_burst_shared_by_two_processes_on_postgresql(migrated_postgres_dsn, capsys):
+    assert bench.main(["--bursts", "6", "--skip-render", "--skip-apply", "--processes", "2",
+                       "--database", migrated_postgres_dsn]) == 0
+    out = capsys.readouterr().out
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["processes"] == 2 and last["matches"] == 6 and "shared by 2 bot processes" in out
+    assert last["in_order"] is True and last["replayed_ok"] is True and last["boards"] >= 1
+
+
+def test_several_processes_are_refused_on_sqlite(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["--processes", "2", "--database", str(tmp_path / "b.db")])
+    assert "several processes need PostgreSQL" in capsys.readouterr().err

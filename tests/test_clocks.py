@@ -188,8 +188,8 @@ async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(wo
     await world.bot.matches.timers.stop()
     # the process stopped right after claiming the deadline, before settling it
     due = await deadline_of(world, match_id, 0)
-    as_a_stop_left_it(world, "UPDATE timers SET fired_at = ? WHERE kind = 'turn_deadline' AND ref_id = ?",
-                      due, match_id)
+    as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = ?"
+                      " WHERE kind = 'turn_deadline' AND ref_id = ?", due + 3 * DAY, match_id)
     await world.env.advance_time(2 * DAY)
     await world.restart()
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
@@ -198,9 +198,10 @@ async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(wo
 async def test_a_reminder_claimed_but_not_sent_is_sent_after_a_restart_and_only_once(world):
     thread, match_id = await start(world, clock="1 day")
     await world.bot.matches.timers.stop()
-    # the process stopped right after claiming alice's reminder, before sending it
-    as_a_stop_left_it(world, "UPDATE timers SET fired_at = due_at WHERE kind = 'turn_reminder' AND ref_id = ?",
-                      match_id)
+    # the process stopped right after claiming alice's reminder, before sending it (its lease far from over: alone
+    # on its SQLite database, the process knows the claim was its own)
+    as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = due_at + 86400"
+                      " WHERE kind = 'turn_reminder' AND ref_id = ?", match_id)
     await world.env.advance_time(13 * HOUR)  # past the reminder's time, before the deadline
     assert reminders_of(world.alice) == []
     await world.restart()

@@ -111,7 +111,7 @@ async def test_postgres_schema_is_equivalent_to_sqlites(postgres_dsn, tmp_path):
     lite = await sqlite_schema(tmp_path / "strategos.db")
     conn = await asyncpg.connect(postgres_dsn)
     try:
-        assert await postgres_schema.migrate(conn) == [5, 6, 7, 8]
+        assert await postgres_schema.migrate(conn) == [5, 6, 7, 8, 9]
         pg = await postgres_schema_of(conn)
     finally:
         await conn.close()
@@ -144,12 +144,12 @@ async def test_postgres_migrations_apply_once_when_two_processes_start_together(
     first, second = await asyncpg.connect(postgres_dsn), await asyncpg.connect(postgres_dsn)
     try:
         applied = await asyncio.gather(postgres_schema.migrate(first), postgres_schema.migrate(second))
-        assert sorted(applied[0] + applied[1]) == [5, 6, 7, 8]  # each migration by one of them, none twice
+        assert sorted(applied[0] + applied[1]) == [5, 6, 7, 8, 9]  # each migration by one of them, none twice
         rows = await first.fetch("SELECT version, name FROM schema_version ORDER BY version")
         assert [(r["version"], r["name"]) for r in rows] == [
             (number, name) for number, name, _ in migration_files("postgresql")]
         assert await postgres_schema.migrate(first) == []  # and a later start finds nothing to do
-        assert await postgres_schema.schema_version(second) == 8
+        assert await postgres_schema.schema_version(second) == 9
     finally:
         await first.close()
         await second.close()
@@ -159,13 +159,14 @@ async def test_postgres_database_of_a_newer_strategos_is_refused_unchanged(postg
     conn = await asyncpg.connect(postgres_dsn)
     try:
         await postgres_schema.migrate(conn)
-        await conn.execute("INSERT INTO schema_version (version, name) VALUES (9, '009_from_the_future.sql')")
+        known = migration_files("postgresql")[-1][0]
+        await conn.execute("INSERT INTO schema_version (version, name) VALUES ($1, 'from_the_future.sql')", known + 1)
         with pytest.raises(NewerDatabase) as refused:
             await postgres_schema.migrate(conn)
         assert str(refused.value) == (
-            "the database was written by a newer Strategos (schema 9, this one knows up to 8): update Strategos, "
-            "or point STRATEGOS_DATABASE at another database")
-        assert await postgres_schema.schema_version(conn) == 9
+            f"the database was written by a newer Strategos (schema {known + 1}, this one knows up to {known}): "
+            "update Strategos, or point STRATEGOS_DATABASE at another database")
+        assert await postgres_schema.schema_version(conn) == known + 1
     finally:
         await conn.close()
 

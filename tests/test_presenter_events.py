@@ -46,7 +46,7 @@ def test_a_handler_for_no_event_type_is_named():
 
 async def test_the_bot_does_not_start_with_an_unhandled_event_type(settings, monkeypatch):
     monkeypatch.setattr(bot.presenters, "EVENT_TYPES", (*EVENT_TYPES, CoinFlipped))
-    env = simcord.Env(make_bot(settings), settle_timeout=30.0)
+    env = simcord.Env(make_bot(settings), settle_timeout=30.0, shard_count=1)
     env.create_guild("Strategos Test", id=GUILD_ID)
     try:
         with pytest.raises(UnhandledEventError, match="CoinFlipped"):

@@ -27,6 +27,7 @@ from bot.storage import (
 )
 from bot.storage.opening import open_repository
 from bot.storage.repository import _finish
+from bot.storage.timer_claims import TimerClaims
 
 
 # --- a cancellation never gets lost around a commit ----------------------------------------------------------------
@@ -338,7 +339,7 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
 
         async def others_reading():
             while not done:
-                await asyncio.gather(*(repo.get_match(m) for m in matches), repo.due_timers(2e9))
+                await asyncio.gather(*(repo.get_match(m) for m in matches), TimerClaims(repo).next_due())
 
         async def move_then_read(match_id, player):
             report = await service.submit_move(match_id, player, "a1-a3")

@@ -39,7 +39,7 @@ class DemoWorld:
         settings = Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="WARNING")
         self.bot: StrategosBot = create_bot(settings)
         # A generous patience: an action waits for the bot, and the computer's hardest think takes ~2 s.
-        self.env = simcord.Env(self.bot, settle_timeout=30.0, check_errors=False)
+        self.env = simcord.Env(self.bot, settle_timeout=30.0, check_errors=False, shard_count=1)
         self.guild = None
         self.channel = None
         self.members: dict[int, simcord.MemberActor] = {}

@@ -4,27 +4,49 @@ from __future__ import annotations
 
 import logging
 
-from bot.domain import Match
+from bot.domain import Match, Timer
 from bot.i18n import N_
 
 from . import errors
 from .actions import MatchActions, TurnReport
 from .events import BoardRequested, MovePlayed
+from .scope import REPAIR_AFTER, ProcessScope
 
 log = logging.getLogger(__name__)
 
+BOARD_REPAIR = "board_repair"  # a board a stopped process left unposted, repaired once nobody can be posting it
+
 
 class Boards:
-    def __init__(self, actions: MatchActions):
+    def __init__(self, actions: MatchActions, scope: ProcessScope = ProcessScope()):
         self.actions = actions
         self.repo = actions.repo
+        self.scope = scope
+        actions.timers.on(BOARD_REPAIR, self._repair_board)
 
     async def announce_unannounced(self) -> None:
-        """Announce again every match whose last change a crash cut off before its board was out."""
+        """Announce again every match of this process's shards whose last change a crash cut off before its board
+        was out."""
+        timers, clock = self.actions.timers, self.actions.clock
         for match in await self.repo.unannounced_matches():
-            log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id,
-                     match.guild_id, match.version)
-            self.actions.bus.publish(MovePlayed(match, "repair", -1, None))
+            if not self.scope.owns(match.guild_id):
+                continue  # the process running that server's shard repairs it
+            if timers.claims.shared and match.updated_at > clock() - REPAIR_AFTER:
+                # Another process may be posting this board right now: look again once that would be done.
+                await self.repo.set_timer(BOARD_REPAIR, match.id, match.updated_at + REPAIR_AFTER)
+                timers.wake(match.updated_at + REPAIR_AFTER)
+                continue
+            self._repair(match)
+
+    def _repair(self, match: Match) -> None:
+        log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id, match.guild_id,
+                 match.version)
+        self.actions.bus.publish(MovePlayed(match, "repair", -1, None))
+
+    async def _repair_board(self, timer: Timer) -> None:
+        match = await self.repo.get_match(timer.ref_id)
+        if match is not None and match.announced_version < match.version and match.thread_id is not None:
+            self._repair(match)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self.repo.set_thread(match_id, thread_id)

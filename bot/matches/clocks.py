@@ -12,8 +12,8 @@ The rules, in one place:
   MatchService.time_out.
 
 Deadlines and reminders are rows of the `timers` table (kinds DEADLINE and REMINDER, seat = the player's seat),
-fired by the service's single TimerDispatcher: a thousand running clocks cost rows, not tasks, and a deadline
-that passed while the bot was down fires once at start-up.
+fired by the service's TimerDispatcher: a thousand running clocks cost rows, not tasks, and a deadline that
+passed while the bot was down fires once at start-up.
 """
 
 from __future__ import annotations
@@ -126,27 +126,14 @@ class ClockKeeper:
         return await self.of(match), await self.store.prefs(match.member_ids)
 
     async def recover(self) -> None:
-        """At start-up, before the dispatcher runs, repair what a stop between two writes left behind: a deadline
-        claimed but not settled fires again (settling is idempotent: a settled match has no deadline left, a
-        moved one a new time), and a turn whose clock was never started gets one now."""
+        """At start-up, repair what a stop between two writes of an older Strategos left behind: a turn whose
+        clock was never started gets one now. (A deadline or reminder claimed but not settled needs nothing: its
+        claim runs out and it fires again.)"""
         for match_id in await self.store.clocked_matches_without_deadlines():
             match = await self.repo.get_match(match_id)
             if match is not None and self.to_act(match):
                 log.info("match=%s had no running clock; starting it", match.id)
                 await self.turns_changed(match, [], self.to_act(match), None)
-        for stuck in await self.store.fired_deadlines_of_active_matches():
-            match = await self.repo.get_match(stuck.match_id)
-            if match is not None and stuck.seat in self.to_act(match):
-                log.info("match=%s seat=%s deadline was claimed but not settled; firing it again", match.id,
-                         stuck.seat)
-                await self.store.rearm(DEADLINE, match.id, stuck.seat, stuck.due_at)
-        # A reminder's row goes once it is sent (or found pointless): one still claimed was cut off by the stop.
-        # Firing it again checks everything afresh; a stop between sending and deleting sends it twice, which
-        # is better than never.
-        for stuck in await self.store.fired_deadlines_of_active_matches(REMINDER):
-            log.info("match=%s seat=%s reminder was claimed but not sent; firing it again", stuck.match_id,
-                     stuck.seat)
-            await self.store.rearm(REMINDER, stuck.match_id, stuck.seat, stuck.due_at)
 
     async def check_in_time(self, match: Match, seat: int, deadlines: Mapping[int, float] | None = None) -> None:
         """Refuse a move whose deadline has passed although the dispatcher has not settled it yet (it wakes

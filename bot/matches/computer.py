@@ -1,8 +1,10 @@
 """The computer opponent's seats: when one is to act, it thinks in a worker process and plays like anyone else.
 
 Each turn of a computer seat is a timer row ("computer_move", due after a short pause so its moves read
-naturally), so a turn survives a restart; at start-up every computer seat that is to act gets its turn again.
-Its move goes through the same versioned write as a person's, so a move is made once even if a think is repeated.
+naturally), claimed like every timer: of several bot processes, the one whose dispatcher claims the row thinks,
+and a turn survives a restart (a think cut off fires again when its claim runs out). At start-up every computer
+seat that is to act gets its turn, unless a dispatcher holds it. Its move goes through the same versioned write as a
+person's, so a move is made once even if a think is repeated.
 The computer decides from its seat's view alone (bot.ai), never from the full state.
 """
 
@@ -59,9 +61,10 @@ class ComputerPlayers:
         service.bus.subscribe(self._on_event)
 
     async def resume(self) -> None:
-        """At start-up: every computer seat that is to act gets its turn (again, if a think was cut off)."""
+        """At start-up: every computer seat that is to act gets its turn, unless it is being thought about (by
+        another process; or by this one before a stop, and then its claim runs out and it fires again)."""
         for match in await self.service.repo.active_matches_with_computers():
-            await self._schedule(match)
+            await self._schedule(match, unless_claimed=True)
 
     async def _on_event(self, event) -> bool:
         seats = event.match.seats if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)) else []
@@ -70,13 +73,16 @@ class ComputerPlayers:
             await self._schedule(match)
         return True
 
-    async def _schedule(self, match: Match) -> None:
+    async def _schedule(self, match: Match, *, unless_claimed: bool = False) -> None:
         if not match.active:
             return
         due_at = self.service.clock() + self.pause
         computer_seats = [seat for seat in self.service.to_act(match) if not match.seats[seat].is_member]
         for seat in computer_seats:
-            await self.service.repo.set_timer(COMPUTER_MOVE, match.id, due_at, seat)
+            if unless_claimed:
+                await self.service.timers.claims.arm_unless_claimed(COMPUTER_MOVE, match.id, due_at, seat)
+            else:
+                await self.service.repo.set_timer(COMPUTER_MOVE, match.id, due_at, seat)
         if computer_seats:
             self.service.timers.wake(due_at)
             self._worker()  # a first worker starts during the pause, not when the first think needs it

@@ -53,10 +53,8 @@ class Endings:
                                                                         player=match.seats[seat].user_name))
 
     async def _deadline_passed(self, timer: Timer) -> None:
-        try:
-            await self.time_out(timer.ref_id, timer.seat, due_at=timer.due_at)
-        except errors.ShuttingDown:
-            pass  # claimed but not settled: ClockKeeper.recover fires it again at the next start
+        # Stopped before it was settled (ShuttingDown): its claim is given back, and it fires again.
+        await self.time_out(timer.ref_id, timer.seat, due_at=timer.due_at)
 
     async def _eliminate(self, match: Match, seat: int, kind: str, reason: str) -> TurnReport:
         actions = self.actions

@@ -31,6 +31,7 @@ from .challenges import DEFAULT_CHALLENGE_TTL, Challenges
 from .endings import Endings
 from .ratelimit import RateLimiter
 from .rematches import Rematches
+from .scope import ProcessScope
 from .takebacks import Takebacks
 from .turns import Turns
 
@@ -48,6 +49,7 @@ class MatchService:
         challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
         bus: EventBus | None = None,
         limiter: RateLimiter | None = None,
+        scope: ProcessScope = ProcessScope(),
     ):
         self.actions = actions = MatchActions(repo, clock=clock, bus=bus or EventBus(),
                                               limiter=limiter or RateLimiter(clock))
@@ -59,7 +61,7 @@ class MatchService:
         self.endings = endings = Endings(actions)
         self.takebacks = takebacks = Takebacks(actions)
         self.rematches = Rematches(actions, self.challenges)
-        self.boards = boards = Boards(actions)
+        self.boards = boards = Boards(actions, scope)
         self.archive = archive = MatchArchive(actions)
 
         # Every call the cogs, views, presenters and the other services make, by the part that answers it.
@@ -121,6 +123,7 @@ class MatchService:
 
     async def start(self) -> None:
         """Fire what fell due while the bot was down, then keep the deadlines; re-announce what a crash cut off."""
+        await self.timers.release_stale()
         await self.clocks.recover()
         self.timers.start()
         await self.boards.announce_unannounced()

@@ -1,27 +1,64 @@
 """One dispatcher for every deadline. Deadlines are rows of the `timers` table, so they survive restarts; the
-dispatcher sleeps until the earliest, fires what is due (each row once: it is claimed before its handler runs) and
-sleeps again. A thousand running clocks cost one task, not a thousand.
+dispatcher sleeps until the earliest, fires what is due and sleeps again. A thousand running clocks cost one task,
+not a thousand.
+
+Several bot processes may share the timers: each dispatcher claims what is due in batches, with a lease it keeps
+renewing while the batch's handlers run, and marks each timer done when its handler finished. A claim whose lease
+ran out (a process that died, a handler that failed) is due again for every dispatcher, so a timer is fired once
+by whoever claims it, and again only when its first firing never finished. A process cannot be told of every
+timer another one writes, so with a shared database each dispatcher also looks periodically.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import os
+import secrets
+import socket
 from typing import Awaitable, Callable
 
 from bot.domain import Timer
 from bot.storage import Repository
+from bot.storage.timer_claims import PostgresTimerClaims, TimerClaims
+
+from . import errors
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Timer], Awaitable[None]]
 RETRY_AFTER_FAILURE = 60.0
+LEASE_SECONDS = 60.0  # how long a claim holds when its process stops renewing it (it died)
+RENEW_EVERY = LEASE_SECONDS / 3  # seconds of real time between renewals of a running batch's lease
+BATCH = 32  # timers claimed at once: a look's share, leaving the rest to other processes
+SWEEP_SECONDS = 30.0  # with a shared database: the longest a dispatcher sleeps without looking
+
+
+def claims_of(repo: Repository) -> TimerClaims | PostgresTimerClaims:
+    """The timer claims of the store's database (a PostgreSQL store has a pool)."""
+    pool = getattr(repo, "pool", None)
+    return PostgresTimerClaims(pool) if pool is not None else TimerClaims(repo)
+
+
+def claimant_name() -> str:
+    """Who claims: this host and process, and a random part (a pid is reused after a restart)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 class TimerDispatcher:
-    def __init__(self, repo: Repository, clock: Callable[[], float]):
+    def __init__(self, repo: Repository, clock: Callable[[], float], claims: TimerClaims | None = None):
         self.repo = repo
         self.clock = clock
+        self.claims = claims or claims_of(repo)
+        self.claimant = claimant_name()
+        self._batches = itertools.count(1)
+        # A dispatcher alone on its database knows every timer written (each writer wakes it); sharing one, it also
+        # looks this often for timers other processes wrote (and claims whose lease ran out).
+        self.sweep_every: float | None = SWEEP_SECONDS if self.claims.shared else None
+        # Other processes' timers are heard (PostgreSQL's NOTIFY) only where other processes run: a process running
+        # every shard writes every timer itself.
+        self.listening = False
         self._handlers: dict[str, Handler] = {}
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
@@ -35,6 +72,11 @@ class TimerDispatcher:
     def start(self) -> None:
         self._stopped = False
         self.wake()
+
+    async def release_stale(self) -> None:
+        """At start-up: claims left by this process's own previous run fire at once (only on a database no other
+        process uses; elsewhere they fire when their lease runs out)."""
+        await self.claims.release_stale()
 
     def wake(self, due_at: float | None = None) -> None:
         """Re-read the earliest deadline (call after adding or moving a timer; `due_at`: the earliest time just
@@ -62,33 +104,87 @@ class TimerDispatcher:
                 await self._task
             except asyncio.CancelledError:
                 pass
+        try:  # what this process claimed and did not fire is due again at once, for another process
+            await self.claims.release(self.claimant)
+        except Exception:
+            log.exception("could not give back this process's timer claims; they fire after their lease")
+        await self.claims.close()
 
     async def fire_due(self) -> int:
-        """Fire every timer that is due now; returns how many fired."""
+        """Fire every timer that is due now, batch by batch; returns how many fired."""
         fired = 0
         while True:
-            due = await self.repo.due_timers(self.clock())
-            if not due:
+            token = f"{self.claimant}#{next(self._batches)}"
+            now = self.clock()
+            batch = await self.claims.claim_due(token, now, now + LEASE_SECONDS, BATCH)
+            if not batch:
                 return fired
-            for timer in due:
-                if not await self.repo.claim_timer(timer, self.clock()):
-                    continue
-                handler = self._handlers.get(timer.kind)
-                if handler is None:
-                    log.warning("timer %s of unknown kind %s dropped", timer.id, timer.kind)
-                    continue
+            renewing = asyncio.create_task(self._renew(token), name="timer-lease")
+            try:
+                # Timers of different matches (or challenges, leagues) fire side by side: a handler mostly waits
+                # for the database. One match's timers fire in order, one after the other.
+                by_ref: dict[int, list[Timer]] = {}
+                for timer in batch:
+                    by_ref.setdefault(timer.ref_id, []).append(timer)
+                fired += sum(await asyncio.gather(*(self._fire_in_order(token, timers)
+                                                    for timers in by_ref.values())))
+            finally:
+                renewing.cancel()
+
+    async def _fire_in_order(self, token: str, timers: list[Timer]) -> int:
+        fired = 0
+        for timer in timers:
+            if await self._fire(token, timer):
                 fired += 1
-                try:
-                    await handler(timer)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("timer kind=%s ref=%s seat=%s failed", timer.kind, timer.ref_id, timer.seat)
+        return fired
+
+    async def _fire(self, token: str, timer: Timer) -> bool:
+        """Run one claimed timer's handler and mark it done. A handler that fails, or stops with the bot, leaves
+        its claim to run out: then the timer fires again, here or in another process."""
+        handler = self._handlers.get(timer.kind)
+        if handler is None:
+            log.warning("timer %s of unknown kind %s dropped", timer.id, timer.kind)
+        else:
+            try:
+                await handler(timer)
+            except asyncio.CancelledError:
+                raise
+            except errors.ShuttingDown:
+                return False
+            except errors.StaleBoard:  # the match moved on as it fired (a move in the same instant): look again
+                log.info("timer kind=%s ref=%s seat=%s met a newer version; it fires again when its claim runs out",
+                         timer.kind, timer.ref_id, timer.seat)
+                return False
+            except Exception:
+                log.exception("timer kind=%s ref=%s seat=%s failed; it fires again when its claim runs out",
+                              timer.kind, timer.ref_id, timer.seat)
+                return False
+        await self.claims.complete(token, timer, self.clock())
+        return handler is not None
+
+    def _heard(self, due_at: float) -> None:
+        """Another process wrote a timer due at `due_at` (or gave one back)."""
+        self.wake(due_at)
+
+    async def _renew(self, token: str) -> None:
+        """While a batch's handlers run (a computer's think takes seconds), its claims stay this process's."""
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                await self.claims.extend(token, self.clock() + LEASE_SECONDS)
+            except Exception:
+                log.exception("could not renew a timer lease")
 
     async def _look(self) -> float | None:
-        """Fire what is due; the time of the next timer, if any."""
+        """Fire what is due; the time of the next look, if any."""
+        if self.listening:
+            await self.claims.listen(self._heard)
         await self.fire_due()
-        return await self.repo.next_timer_due()
+        due = await self.claims.next_due()
+        if self.sweep_every is not None:
+            sweep = self.clock() + self.sweep_every
+            due = sweep if due is None else min(due, sweep)
+        return due
 
     async def _run(self) -> None:
         while not self._stopped:

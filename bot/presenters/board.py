@@ -16,6 +16,7 @@ from bot.matches.events import MovePlayed
 from bot.domain import Match
 
 from .captions import turn_caption
+from .channels import archive, messageable
 from .clock_text import clock_lines
 from .controls import Controls
 from .describe import alt_text
@@ -35,16 +36,11 @@ class BoardPresenter:
         self.controls = controls
 
     async def thread_of(self, match: Match) -> discord.abc.Messageable | None:
+        """The match's thread, from this process's cache; else (its server is another process's shard: a timer
+        fired here, a /move in DMs) a partial channel that posts through the REST API by id, with no lookup."""
         if match.thread_id is None:
             return None
-        channel = self.client.get_channel(match.thread_id)
-        if channel is None:
-            try:
-                channel = await self.client.fetch_channel(match.thread_id)
-            except discord.HTTPException:
-                log.warning("match=%s guild=%s thread=%s is gone", match.id, match.guild_id, match.thread_id)
-                return None
-        return channel  # type: ignore[return-value]
+        return messageable(self.client, match.thread_id, match.guild_id)
 
     async def post(self, match: Match, *, played: MovePlayed | None = None, ping: bool = True,
                    retire: tuple[int, ...] = (), keep_previous: bool = False, clock: MatchClock | None = None,
@@ -82,11 +78,8 @@ class BoardPresenter:
             return message
         for old in {None if keep_previous else previous, *retire} - {None, message.id}:
             await self.retire(thread, old, match)
-        if not match.active and isinstance(thread, discord.Thread):
-            try:  # the match is over: archive its thread (anyone posting in it reopens it)
-                await thread.edit(archived=True)
-            except discord.HTTPException:
-                log.info("match=%s could not archive thread %s", match.id, thread.id)
+        if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
+            await archive(self.client, thread, match)
         return message
 
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match) -> None:

@@ -14,6 +14,7 @@ from bot.matches.events import MatchStarted
 from bot.domain import Challenge, Match
 
 from .board import BoardPresenter
+from .channels import messageable
 from .clock_text import clock_name, start_note
 from .controls import Controls
 from .describe import side_of
@@ -86,9 +87,7 @@ class ChallengePresenter:
         """Show a challenge's status on its post. Best effort: a click on a leftover button is refused anyway."""
         if challenge.message_id is None:
             return
-        channel = self.client.get_channel(challenge.channel_id)
-        if channel is None:
-            return
+        channel = messageable(self.client, challenge.channel_id, challenge.guild_id)  # it may be another shard's
         lang = await self.service.server_settings.language(challenge.guild_id)
         try:
             await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[union-attr]

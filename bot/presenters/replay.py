@@ -25,6 +25,7 @@ from renderers.replay import replay_gif
 from bot.i18n import ENGLISH, N_, t
 
 from .board import BoardPresenter
+from .channels import archive
 from .describe import MAX_ALT_TEXT, alt_text, shorten
 from .pictures import picture_words
 from .text import fit
@@ -97,11 +98,7 @@ class ReplayPresenter:
         lang = await self.service.server_settings.language(match.guild_id)
         await thread.send(fit(replay_caption(match, title, lang)), file=file,
                           allowed_mentions=discord.AllowedMentions.none())
-        if isinstance(thread, discord.Thread):
-            try:
-                await thread.edit(archived=True)
-            except discord.HTTPException:
-                log.info("match=%s could not archive thread %s", match.id, thread.id)
+        await archive(self.client, thread, match)
         return True
 
 

@@ -49,14 +49,6 @@ class ClockStore:
             (DEADLINE, *match_ids),
         )]
 
-    async def fired_deadlines_of_active_matches(self, kind: str = DEADLINE) -> list[SeatDeadline]:
-        """Deadlines (or reminders) claimed by a dispatcher that stopped before it settled them (a crash
-        mid-timeout)."""
-        return [SeatDeadline(r[0], r[1], r[2]) for r in await self.repo.fetch(
-            "SELECT t.ref_id, t.seat, t.due_at FROM timers t JOIN matches m ON m.id = t.ref_id"
-            " WHERE t.kind = ? AND t.fired_at IS NOT NULL AND m.status = 'active'", (kind,),
-        )]
-
     async def clocked_matches_without_deadlines(self) -> list[int]:
         """Active matches with a clock and no deadline at all: a stop between a move and its clocks' start."""
         return [r[0] for r in await self.repo.fetch(
@@ -67,14 +59,7 @@ class ClockStore:
     async def drop_fired(self, kind: str, match_id: int, seat: int, due_at: float) -> None:
         """Delete a claimed timer that has done its work (unless it was re-armed for another time meanwhile)."""
         await self._write([(
-            "DELETE FROM timers WHERE kind = ? AND ref_id = ? AND seat = ? AND due_at = ? AND fired_at IS NOT NULL",
-            (kind, match_id, seat, due_at),
-        )])
-
-    async def rearm(self, kind: str, match_id: int, seat: int, due_at: float) -> None:
-        """Make a claimed timer due again (at its own time), so the dispatcher fires it once more."""
-        await self._write([(
-            "UPDATE timers SET fired_at = NULL WHERE kind = ? AND ref_id = ? AND seat = ? AND due_at = ?",
+            "DELETE FROM timers WHERE kind = ? AND ref_id = ? AND seat = ? AND due_at = ?",
             (kind, match_id, seat, due_at),
         )])
 

@@ -267,5 +267,6 @@ def _set_timer(kind: str, league_id: int, due_at: float) -> Step:
     # match id) never share a reference with them.
     return Step(
         "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, -1, ?)"
-        " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+        " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+        " claimed_by = NULL, lease_until = NULL",
         (kind, -league_id, due_at))

@@ -388,28 +388,11 @@ class Repository:
 
     # --- timers ------------------------------------------------------------------------------------------
 
-    async def next_timer_due(self) -> float | None:
-        return await self.fetchvalue("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL")
-
-    async def due_timers(self, now: float, limit: int = 100) -> list[Timer]:
-        rows = await self.fetch(
-            "SELECT id, kind, ref_id, seat, due_at FROM timers WHERE fired_at IS NULL AND due_at <= ?"
-            " ORDER BY due_at LIMIT ?", (now, limit),
-        )
-        return [Timer(r["id"], r["kind"], r["ref_id"], r["seat"], r["due_at"]) for r in rows]
-
-    async def claim_timer(self, timer: Timer, now: float) -> bool:
-        """Mark a due timer fired; False if it was already fired or moved (it fires once)."""
-        (cur,) = await self._write([(
-            "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL AND due_at = ?",
-            (now, timer.id, timer.due_at),
-        )])
-        return cur.rowcount == 1
-
     async def set_timer(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
         await self._write([(
             "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+            " claimed_by = NULL, lease_until = NULL",
             (kind, ref_id, seat, due_at),
         )])
 
@@ -670,7 +653,8 @@ def _seat_timer_statements(match_id: int, timers: SeatTimers) -> list[tuple[str,
     if rows:
         statements.append((
             f"INSERT INTO timers (kind, ref_id, seat, due_at) VALUES {', '.join(['(?, ?, ?, ?)'] * len(rows))}"
-            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL",
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+            " claimed_by = NULL, lease_until = NULL",
             tuple(value for row in rows for value in row),
         ))
     return statements

@@ -1,0 +1,170 @@
+"""The SQL of the timer dispatcher: due timers are claimed in batches, each claim with a lease.
+
+A claim writes who holds the timer (`claimed_by`, one token per batch) and until when (`lease_until`); the timer
+is done (`fired_at`) only once its handler finished. A claim whose lease ran out (its process died, or its
+handler failed) is due again, so any live process fires it, after the lease. Writing a timer again (the
+`ON CONFLICT` re-arms of the stores) clears its claim: the new time is a new timer.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sqlite3
+from typing import Callable
+
+import asyncpg
+
+from bot.domain import Timer
+
+from .repository import Repository
+
+log = logging.getLogger(__name__)
+
+_TIMER_COLUMNS = "id, kind, ref_id, seat, due_at"
+_NEXT_DUE = ("SELECT (SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL AND lease_until IS NULL),"
+             " (SELECT MIN(lease_until) FROM timers WHERE fired_at IS NULL AND lease_until IS NOT NULL)")
+NOTIFY_CHANNEL = "strategos_timers"  # PostgreSQL: a timer was written or given back (migration 009's trigger)
+
+
+class TimerClaims:
+    # One process owns a SQLite database (settings refuse several): a claim found at start-up was its own,
+    # from before a stop, and nobody else is firing it.
+    shared = False
+
+    def __init__(self, repo: Repository):
+        self.repo = repo
+
+    async def next_due(self) -> float | None:
+        """When the next timer becomes claimable: the earliest unclaimed deadline or running lease."""
+        return _earliest((await self.repo.fetch(_NEXT_DUE))[0])
+
+    async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
+        """Claim up to `limit` timers due at `now` (unclaimed, or whose lease ran out) for `token`, earliest first."""
+        return await self.repo.run_unit(functools.partial(_claim, token=token, now=now, lease_until=lease_until,
+                                                          limit=limit))
+
+    async def extend(self, token: str, lease_until: float) -> None:
+        """Keep the batch's claims that are not done yet: their handlers are still coming."""
+        await self.repo._write([(
+            "UPDATE timers SET lease_until = ? WHERE claimed_by = ? AND fired_at IS NULL", (lease_until, token))])
+
+    async def complete(self, token: str, timer: Timer, now: float) -> bool:
+        """Mark a claimed timer done, unless it was written again meanwhile (a new time, or deleted)."""
+        (cur,) = await self.repo._write([(
+            "UPDATE timers SET fired_at = ?, lease_until = NULL WHERE id = ? AND claimed_by = ? AND due_at = ?"
+            " AND fired_at IS NULL", (now, timer.id, token, timer.due_at))])
+        return cur.rowcount == 1
+
+    async def release(self, claimant: str) -> None:
+        """Give back this dispatcher's claims that are not done (it stops): due again at once, for anyone."""
+        await self.repo._write([(
+            "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE claimed_by LIKE ? AND fired_at IS NULL",
+            (claimant.replace("%", "") + "#%",))])
+
+    async def release_stale(self) -> None:
+        """At start-up with a database nobody else uses: every claim is this process's own, from before a stop."""
+        if not self.shared:
+            await self.repo._write([(
+                "UPDATE timers SET claimed_by = NULL, lease_until = NULL"
+                " WHERE claimed_by IS NOT NULL AND fired_at IS NULL", ())])
+
+    async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
+        """Arm a timer unless a dispatcher holds it: a process starting does not take another's work away."""
+        await self.repo._write([(
+            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+            " claimed_by = NULL, lease_until = NULL WHERE timers.fired_at IS NOT NULL OR timers.claimed_by IS NULL",
+            (kind, ref_id, seat, due_at))])
+
+    async def listen(self, wake: Callable[[float], None]) -> None:
+        """Nothing to hear: every timer of this database is written by this process, which wakes its dispatcher."""
+
+    async def close(self) -> None:
+        pass
+
+
+class PostgresTimerClaims:
+    """The same claims on PostgreSQL, shared by every bot process: a batch is taken with `FOR UPDATE SKIP LOCKED`,
+    so two dispatchers claiming at once take different timers without waiting for each other, and each process
+    listens for timers the others write (NOTIFY), looking periodically as well in case a notification is lost."""
+
+    shared = True
+
+    def __init__(self, pool: asyncpg.Pool):
+        self.pool = pool
+        self._listener: asyncpg.Connection | None = None  # a connection of the pool, held while listening
+        self._wake: Callable[[float], None] = lambda due_at: None
+
+    def _heard(self, _connection, _pid, _channel, payload: str) -> None:
+        self._wake(float(payload))
+
+    async def next_due(self) -> float | None:
+        return _earliest(await self.pool.fetchrow(_NEXT_DUE))
+
+    async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
+        rows = await self.pool.fetch(
+            "WITH due AS (SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= $2"
+            " AND (lease_until IS NULL OR lease_until <= $2) ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
+            " UPDATE timers AS t SET claimed_by = $1, lease_until = $3 FROM due WHERE t.id = due.id"
+            " RETURNING t.id, t.kind, t.ref_id, t.seat, t.due_at", token, now, lease_until, limit)
+        return sorted((Timer(r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def extend(self, token: str, lease_until: float) -> None:
+        await self.pool.execute("UPDATE timers SET lease_until = $1 WHERE claimed_by = $2 AND fired_at IS NULL",
+                                lease_until, token)
+
+    async def complete(self, token: str, timer: Timer, now: float) -> bool:
+        done = await self.pool.execute(
+            "UPDATE timers SET fired_at = $1, lease_until = NULL WHERE id = $2 AND claimed_by = $3 AND due_at = $4"
+            " AND fired_at IS NULL", now, timer.id, token, timer.due_at)
+        return done == "UPDATE 1"
+
+    async def release(self, claimant: str) -> None:
+        await self.pool.execute(
+            "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE claimed_by LIKE $1 AND fired_at IS NULL",
+            claimant.replace("%", "") + "#%")
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            if not listener.is_closed():
+                await listener.remove_listener(NOTIFY_CHANNEL, self._heard)
+            await self.pool.release(listener)
+
+    async def release_stale(self) -> None:
+        """Other processes may hold claims right now: a claim of a stopped process fires when its lease runs out."""
+
+    async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
+        await self.pool.execute(
+            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
+            " claimed_by = NULL, lease_until = NULL WHERE timers.fired_at IS NOT NULL OR timers.claimed_by IS NULL",
+            kind, ref_id, seat, due_at)
+
+    async def listen(self, wake: Callable[[float], None]) -> None:
+        """Hear the timers other processes write, on a connection of its own; again after it was lost."""
+        if self._listener is not None and not self._listener.is_closed():
+            return
+        await self.close()
+        self._wake = wake
+        try:
+            self._listener = await self.pool.acquire()
+            await self._listener.add_listener(NOTIFY_CHANNEL, self._heard)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("cannot listen for other processes' timers (%s); looking periodically instead", exc)
+            await self.close()
+
+
+def _earliest(row) -> float | None:
+    times = [value for value in row if value is not None]
+    return min(times) if times else None
+
+
+def _claim(conn: sqlite3.Connection, *, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
+    rows = conn.execute(
+        "UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
+        " WHERE fired_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until <= ?)"
+        f" ORDER BY due_at, id LIMIT ?) RETURNING {_TIMER_COLUMNS}",
+        (token, lease_until, now, now, limit)).fetchall()
+    return sorted((Timer(r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t.due_at, t.id))

@@ -1,0 +1,121 @@
+"""Two real bot processes on one PostgreSQL database, shards 0 and 1 of 2, each a match service with its own timer
+dispatcher (tests/multiprocess_worker.py), driving 200 matches with random legal moves, some sent through the
+process of the other shard, while the clocks of idle matches run out. Afterwards the database must hold what one
+process would have left: nothing lost, nothing applied or fired twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from bot.games.record import rebuild_state
+from bot.matches import MatchService
+from bot.matches.movelog import effective_moves
+from bot.matches.ratelimit import RateLimiter
+from bot.matches.rating_service import Ratings
+from bot.storage.opening import open_repository
+
+ROOT = Path(__file__).parent.parent
+MATCHES, IDLE, MEMBERS = 200, 30, 40
+DAY = 24 * 3600.0
+SPEED = DAY / 4  # a day of the matches' clocks passes in 4 s: idle matches run out during the run
+SECONDS = 10.0  # of moving, per process
+
+
+def ratings_tables(rows_ratings, rows_changes):
+    return ([tuple(r) for r in rows_ratings], [tuple(r) for r in rows_changes])
+
+
+async def tables(service: MatchService):
+    return ratings_tables(
+        await service.repo.fetch("SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak,"
+                                 " recent FROM ratings ORDER BY guild_id, game, member_id"),
+        await service.repo.fetch("SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games"
+                                 " FROM rating_changes ORDER BY match_id, member_id"))
+
+
+async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_consistent_database(
+        migrated_postgres_dsn, tmp_path):
+    base, started = 1_000_000.0, []
+
+    def clock() -> float:  # stands still while the matches are opened; then runs as the workers' does
+        return base + (time.time() - started[0]) * SPEED if started else base
+
+    repo = await open_repository(migrated_postgres_dsn)
+    # The test's own process: it opens the matches (members challenge often: no rate limit), then only reads.
+    service = MatchService(repo, clock=clock, limiter=RateLimiter(clock, {"challenge": (MATCHES, 60.0)}))
+    rng = random.Random(5)
+    match_ids = []
+    for i in range(MATCHES):
+        first, second = rng.sample(range(1000, 1000 + MEMBERS), 2)  # members share matches: ratings race
+        guild = ((10_000 + i) << 22) | 1  # shard i % 2 of 2
+        challenge = await service.create_challenge(
+            guild_id=guild, channel_id=guild + 1, challenger_id=first, challenger_name=f"u{first}",
+            game_key=rng.choice(["epaminondas", "archimedes"]), invited=[second], clock="1 day")
+        challenge = await service.accept_challenge(challenge.id, second, f"u{second}")
+        match = await service.get_match(challenge.match_id)
+        await service.record_board(match, 10**15 + match.id, announced=True)  # its first board
+        match_ids.append(match.id)
+    idle = rng.sample(match_ids, IDLE)
+    started.append(time.time())
+    started_at = started[0]
+
+    workers = []
+    for shard in (0, 1):
+        plan = tmp_path / f"plan{shard}.json"
+        plan.write_text(json.dumps({"dsn": migrated_postgres_dsn, "shard": shard, "started_at": started_at,
+                                    "base": base, "speed": SPEED, "seconds": SECONDS, "matches": match_ids,
+                                    "idle": idle}))
+        environ = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+        workers.append(subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "multiprocess_worker.py"), str(plan), str(tmp_path / f"{shard}.json")],
+            env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    for worker in workers:
+        output, _ = worker.communicate(timeout=120)
+        assert worker.returncode == 0, output
+    reports = [json.loads((tmp_path / f"{shard}.json").read_text()) for shard in (0, 1)]
+    try:
+        moves = [r["moves"] for r in reports]
+        assert min(moves) > 30 and sum(moves) > MATCHES, moves  # both processes moved, the matches more than once
+
+        matches = [await service.get_match(m) for m in match_ids]
+        timed_out = [m for m in matches if m.id in idle]
+        assert all(not m.active for m in timed_out)  # every idle match ran out of time during the run...
+        assert sum(not m.active for m in matches) > IDLE  # ...and some played ones too, or ended on the board
+
+        for match in matches:  # versions contiguous, and the log replays to the stored state
+            log = await service.repo.moves(match.id)
+            assert [entry.version for entry in log] == list(range(1, match.version + 1)), match.id
+            state = rebuild_state(match.game, len(match.seats), match.seed, match.options or None,
+                                  effective_moves(log), names=match.names)
+            assert service.game_of(match).dump(state) == match.state, match.id
+
+        fired = Counter((timer_id, due_at) for r in reports for timer_id, due_at, _ in r["fired"])
+        assert fired and max(fired.values()) == 1  # every timer fired by one process, once
+        end = min(r["clock_at_end"] for r in reports)
+        left = await service.repo.fetch("SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at < ?",
+                                        (end - SPEED,))  # due a second of real time before the end: fired
+        assert left[0][0] == 0
+
+        posted = Counter((m, v) for r in reports for m, v, _ in r["boards"])
+        assert max(posted.values()) == 1  # each version shown by one process
+        boards = {message: (m, v) for r in reports for m, v, message in r["boards"]}
+        for match in matches:  # one live board per match: its current one, of its last version
+            assert match.announced_version == match.version, match.id
+            if match.version:
+                assert boards[match.board_message_id] == (match.id, match.version), match.id
+
+        live = await tables(service)
+        assert live[0]  # rated finishes happened, members shared between matches
+        summary = await Ratings(service.repo).rebuild()
+        assert summary.skipped == []
+        assert await tables(service) == live
+    finally:
+        await service.drain()
+        await repo.close()

@@ -1,0 +1,92 @@
+"""The start-up repair with several processes: each repairs the boards of its own shards' servers, and on a shared
+database only boards old enough that no live process can still be posting them."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.matches import MatchService, events
+from bot.matches.scope import REPAIR_AFTER, ProcessScope, shard_of
+from bot.storage import Repository, open_database
+
+GUILD = (987654321 << 22) | 77
+
+
+class Clock:
+    def __init__(self, now: float = 1_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Repairs:
+    def __init__(self):
+        self.seen: list[int] = []
+
+    async def __call__(self, event) -> bool:
+        if isinstance(event, events.MovePlayed) and event.kind == "repair":
+            self.seen.append(event.match.id)
+        return True
+
+
+async def a_match_whose_last_board_was_cut_off(path, clock) -> int:
+    service = MatchService(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7)
+    await service.start()
+    challenge = await service.create_challenge(guild_id=GUILD, channel_id=2, challenger_id=100,
+                                               challenger_name="u100", game_key="epaminondas", invited=[101])
+    await service.accept_challenge(challenge.id, 101, "u101")
+    match = (await service.matches_of(100))[0]
+    await service.repo.set_thread(match.id, 555)
+    await service.submit_move(match.id, 100, "a1-a3")
+    await service.drain()
+    await service.repo.close()
+    with sqlite3.connect(path) as db:  # the process stopped before the move's board was posted
+        db.execute("UPDATE matches SET announced_version = version - 1 WHERE id = ?", (match.id,))
+    return match.id
+
+
+async def restarted(path, clock, scope=ProcessScope(), shared=False):
+    service = MatchService(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7, scope=scope)
+    service.timers.claims.shared = shared
+    repairs = Repairs()
+    service.bus.subscribe(repairs)
+    await service.start()
+    await service.bus.idle()
+    return service, repairs
+
+
+async def test_the_start_up_repair_covers_only_this_process_s_shards(tmp_path):
+    clock = Clock()
+    match_id = await a_match_whose_last_board_was_cut_off(tmp_path / "s.db", clock)
+    mine = shard_of(GUILD, 4)
+    for shards, repaired in [(tuple(s for s in range(4) if s != mine), []), ((mine,), [match_id])]:
+        service, repairs = await restarted(tmp_path / "s.db", clock, ProcessScope(shards, 4))
+        assert repairs.seen == repaired
+        await service.drain()
+        await service.repo.close()
+
+
+async def test_on_a_shared_database_a_young_board_is_repaired_once_a_minute_has_passed(tmp_path):
+    clock = Clock()
+    match_id = await a_match_whose_last_board_was_cut_off(tmp_path / "s.db", clock)
+    clock.now += REPAIR_AFTER / 2  # another live process may be posting it right now
+    service, repairs = await restarted(tmp_path / "s.db", clock, shared=True)
+    try:
+        assert repairs.seen == []
+        clock.now += REPAIR_AFTER / 2
+        assert await service.timers.fire_due() == 1
+        await service.bus.idle()
+        assert repairs.seen == [match_id]
+    finally:
+        await service.drain()
+        await service.repo.close()
+
+
+async def test_alone_on_its_database_a_process_repairs_every_board_at_once(tmp_path):
+    clock = Clock()
+    match_id = await a_match_whose_last_board_was_cut_off(tmp_path / "s.db", clock)
+    service, repairs = await restarted(tmp_path / "s.db", clock)
+    assert repairs.seen == [match_id]
+    await service.drain()
+    await service.repo.close()
