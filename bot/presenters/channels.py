@@ -8,7 +8,7 @@ import logging
 
 import discord
 
-from bot.storage import Match
+from bot.domain import Match
 
 log = logging.getLogger(__name__)
 

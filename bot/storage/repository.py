@@ -31,7 +31,6 @@ from bot.domain import (
     RatingWrite,
     Seat,
     SeatTimers,
-    Timer,
 )
 from .sql import (
     Done,
