@@ -51,6 +51,23 @@ async def add_timers(pool, count: int, due_at: float) -> None:
                            [(ref, due_at - ref % 17) for ref in range(count)])
 
 
+async def another_process_writes_a_timer(dsn: str, ref_id: int, due_at: float) -> None:
+    """A timer written through a connection of its own, as another bot process writes one."""
+    other = await asyncpg.connect(dsn)
+    try:
+        await other.execute("INSERT INTO timers (kind, ref_id, seat, due_at) VALUES ('test', $1, -1, $2)", ref_id,
+                            due_at)
+    finally:
+        await other.close()
+
+
+async def until_fired(fired: list, seconds: float = 3.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if fired:
+            return
+        await asyncio.sleep(0.01)
+
+
 async def test_postgres_a_thousand_due_timers_with_two_dispatchers_each_fire_once(pool, postgres_dsn):
     clock, fired = Clock(), []
     first, second = dispatchers(pool, postgres_dsn, clock, 2, fired)
@@ -85,16 +102,8 @@ async def test_postgres_a_timer_another_process_writes_wakes_a_sleeping_dispatch
         if sleeper._sleeping:
             break
         await asyncio.sleep(0.01)
-    # another process (its own connection) writes a timer due now
-    other = await asyncpg.connect(postgres_dsn)
-    try:
-        await other.execute("INSERT INTO timers (kind, ref_id, seat, due_at) VALUES ('test', 42, -1, $1)", clock.now)
-    finally:
-        await other.close()
-    for _ in range(300):
-        if fired:
-            break
-        await asyncio.sleep(0.01)
+    await another_process_writes_a_timer(postgres_dsn, 42, clock.now)
+    await until_fired(fired)
     await sleeper.stop()
     assert [ref for ref, _ in fired] == [42]
 
@@ -109,15 +118,8 @@ async def test_postgres_a_lost_notification_is_made_up_for_by_the_periodic_look(
     sleeper.claims.listen = deaf
     sleeper.sweep_every = 0.2
     sleeper.start()
-    other = await asyncpg.connect(postgres_dsn)
-    try:
-        await other.execute("INSERT INTO timers (kind, ref_id, seat, due_at) VALUES ('test', 43, -1, $1)", clock.now)
-    finally:
-        await other.close()
-    for _ in range(300):
-        if fired:
-            break
-        await asyncio.sleep(0.01)
+    await another_process_writes_a_timer(postgres_dsn, 43, clock.now)
+    await until_fired(fired)
     await sleeper.stop()
     assert [ref for ref, _ in fired] == [43]
 
