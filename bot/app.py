@@ -79,7 +79,12 @@ class StrategosBot(commands.AutoShardedBot):
             self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600,
             scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count), **extra
         )
-        self.matches.timers.listening = not self.settings.runs_every_shard  # other processes write timers too
+        if self.settings.runs_every_shard:
+            # Alone on the database: every timer is written here and wakes the dispatcher, so it neither listens for
+            # other processes nor looks periodically for their timers (an idle bot stays idle).
+            self.matches.timers.sweep_every = None
+        else:
+            self.matches.timers.listening = True  # other processes write timers too
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
         self.matches.bus.subscribe(self.presenter)

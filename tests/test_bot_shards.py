@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.matches.scope import ProcessScope, shard_of
 from bot_helpers import board_posts, start_match, stored
+from conftest import ON_BOTH
 
 DAY = 24 * 3600
 
@@ -61,3 +62,13 @@ def test_a_server_belongs_to_the_shard_discord_sends_its_events_to():
     assert ProcessScope().owns(guild) and ProcessScope(None, None).owns(None)
     assert ProcessScope((0, 1), 4).owns(guild) == (123456789 % 4 in (0, 1))
     assert ProcessScope((1,), 2).owns(None) is False and ProcessScope((0,), 2).owns(None) is True
+
+
+@ON_BOTH
+async def test_a_bot_running_every_shard_neither_listens_nor_looks_periodically(world):
+    """Alone on its database, every timer is written by this process and wakes its dispatcher: a periodic look (or a
+    LISTEN connection) would only keep an idle bot busy. Processes sharing a database do both (multiprocess test)."""
+    await start_match(world, "epaminondas", world.alice, world.bob)  # its clocks' timers are written
+    timers = world.bot.matches.timers
+    assert world.bot.settings.runs_every_shard
+    assert timers.sweep_every is None and not timers.listening
