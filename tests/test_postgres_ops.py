@@ -18,6 +18,7 @@ from bot.games.record import rebuild_state
 from bot.i18n import t
 from bot.matches.movelog import effective_moves
 from bot.storage import DatabaseError, Repository, repository
+from bot.storage import postgres as storage_postgres
 from bot.storage.postgres_pool import DatabaseUnavailable, describe_dsn, lost_connection_is_unavailable, open_pool
 from bot.views.common import DATABASE_UNAVAILABLE
 from bot_helpers import board_posts, move, start_match
@@ -185,6 +186,21 @@ async def test_while_the_server_is_down_an_action_gets_try_again_and_after_it_ev
         assert await stored(pool) == ([1, 3, 4, 5, 6], 5)
     finally:
         await pool.close()
+
+
+async def test_a_one_statement_write_of_the_store_gets_try_again_too(tcp_server, fresh_database):
+    """The store sends a write of one statement without BEGIN and COMMIT: a lost connection there is answered as
+    in any unit, not with a traceback."""
+    repo = Repository(pool=await storage_postgres.open_pool(fresh_database, max_size=1))
+    try:
+        await repo.set_thread(1, 10)  # one statement (no such match: it changes nothing)
+        await asyncio.to_thread(tcp_server.stop_only)
+        with pytest.raises(DatabaseUnavailable):
+            await repo.set_thread(1, 11)
+        await asyncio.to_thread(tcp_server.start_again)
+        await repo.set_thread(1, 12)
+    finally:
+        await repo.close()
 
 
 async def test_a_restart_between_actions_costs_at_most_one_try_again(tcp_server, fresh_database):

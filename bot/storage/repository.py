@@ -280,8 +280,9 @@ class Repository:
         return await self.apply(statements(steps))
 
     async def _one_statement(self, step: Step) -> Done:
-        async with self.pool.acquire() as conn:
-            return await postgres_step(conn, step)
+        async with lost_connection_is_unavailable(self.pool):  # as a unit does: "try again", never a traceback
+            async with self.pool.acquire() as conn:
+                return await postgres_step(conn, step)
 
     # --- challenges --------------------------------------------------------------------------------------
 
