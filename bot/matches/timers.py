@@ -37,8 +37,7 @@ SWEEP_SECONDS = 30.0  # with a shared database: the longest a dispatcher sleeps 
 
 def claims_of(repo: Repository) -> TimerClaims | PostgresTimerClaims:
     """The timer claims of the store's database (a PostgreSQL store has a pool)."""
-    pool = getattr(repo, "pool", None)
-    return PostgresTimerClaims(pool) if pool is not None else TimerClaims(repo)
+    return PostgresTimerClaims(repo) if repo.dialect == "postgresql" else TimerClaims(repo)
 
 
 def claimant_name() -> str:

@@ -11,7 +11,8 @@ POOL_SIZE = 10  # connections: each unit of work is one transaction on one of th
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """What the pool does to a connection it gets back, besides rolling back a transaction left open: nothing.
-    Strategos sets no session state (no LISTEN, session locks, cursors or SET), so asyncpg's default reset query
+    Strategos leaves no session state (no session locks, cursors or SET; the timer listener's LISTEN ends before
+    its connection goes back: bot/storage/timer_claims.py), so asyncpg's default reset query
     would be one more round trip per read and per unit for nothing."""
 
 

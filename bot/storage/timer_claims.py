@@ -84,63 +84,36 @@ class TimerClaims:
         pass
 
 
-class PostgresTimerClaims:
+class PostgresTimerClaims(TimerClaims):
     """The same claims on PostgreSQL, shared by every bot process: a batch is taken with `FOR UPDATE SKIP LOCKED`,
     so two dispatchers claiming at once take different timers without waiting for each other, and each process
-    listens for timers the others write (NOTIFY), looking periodically as well in case a notification is lost."""
+    listens for timers the others write (NOTIFY), looking periodically as well in case a notification is lost.
+    The rest is the SQLite claims' own SQL, through the store (a lost connection is "try again" there too)."""
 
     shared = True
 
-    def __init__(self, pool: asyncpg.Pool):
-        self.pool = pool
+    def __init__(self, repo: Repository):
+        super().__init__(repo)
         self._listener: asyncpg.Connection | None = None  # a connection of the pool, held while listening
         self._wake: Callable[[float], None] = lambda due_at: None
 
     def _heard(self, _connection, _pid, _channel, payload: str) -> None:
         self._wake(float(payload))
 
-    async def next_due(self) -> float | None:
-        return _earliest(await self.pool.fetchrow(_NEXT_DUE))
-
     async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
-        rows = await self.pool.fetch(
-            "WITH due AS (SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= $2"
-            " AND (lease_until IS NULL OR lease_until <= $2) ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
-            " UPDATE timers AS t SET claimed_by = $1, lease_until = $3 FROM due WHERE t.id = due.id"
-            " RETURNING t.id, t.kind, t.ref_id, t.seat, t.due_at", token, now, lease_until, limit)
-        return sorted((Timer(r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t.due_at, t.id))
-
-    async def extend(self, token: str, lease_until: float) -> None:
-        await self.pool.execute("UPDATE timers SET lease_until = $1 WHERE claimed_by = $2 AND fired_at IS NULL",
-                                lease_until, token)
-
-    async def complete(self, token: str, timer: Timer, now: float) -> bool:
-        done = await self.pool.execute(
-            "UPDATE timers SET fired_at = $1, lease_until = NULL WHERE id = $2 AND claimed_by = $3 AND due_at = $4"
-            " AND fired_at IS NULL", now, timer.id, token, timer.due_at)
-        return done == "UPDATE 1"
-
-    async def release(self, claimant: str) -> None:
-        await self.pool.execute(
-            "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE claimed_by LIKE $1 AND fired_at IS NULL",
-            claimant.replace("%", "") + "#%")
+        rows = await self.repo.fetch(
+            "WITH due AS (SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?) ORDER BY due_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
+            " UPDATE timers AS t SET claimed_by = ?, lease_until = ? FROM due WHERE t.id = due.id"
+            " RETURNING t.id, t.kind, t.ref_id, t.seat, t.due_at", (now, now, limit, token, lease_until))
+        return _timers(rows)
 
     async def close(self) -> None:
         if self._listener is not None:
             listener, self._listener = self._listener, None
             if not listener.is_closed():
                 await listener.remove_listener(NOTIFY_CHANNEL, self._heard)
-            await self.pool.release(listener)
-
-    async def release_stale(self) -> None:
-        """Other processes may hold claims right now: a claim of a stopped process fires when its lease runs out."""
-
-    async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
-        await self.pool.execute(
-            "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES ($1, $2, $3, $4)"
-            " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
-            " claimed_by = NULL, lease_until = NULL WHERE timers.fired_at IS NOT NULL OR timers.claimed_by IS NULL",
-            kind, ref_id, seat, due_at)
+            await self.repo.pool.release(listener)
 
     async def listen(self, wake: Callable[[float], None]) -> None:
         """Hear the timers other processes write, on a connection of its own; again after it was lost."""
@@ -149,7 +122,7 @@ class PostgresTimerClaims:
         await self.close()
         self._wake = wake
         try:
-            self._listener = await self.pool.acquire()
+            self._listener = await self.repo.pool.acquire()
             await self._listener.add_listener(NOTIFY_CHANNEL, self._heard)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("cannot listen for other processes' timers (%s); looking periodically instead", exc)
@@ -167,4 +140,9 @@ def _claim(conn: sqlite3.Connection, *, token: str, now: float, lease_until: flo
         " WHERE fired_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until <= ?)"
         f" ORDER BY due_at, id LIMIT ?) RETURNING {_TIMER_COLUMNS}",
         (token, lease_until, now, now, limit)).fetchall()
+    return _timers(rows)
+
+
+def _timers(rows) -> list[Timer]:
+    """Claimed rows as timers, earliest first (a batch fires in this order)."""
     return sorted((Timer(r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t.due_at, t.id))
