@@ -7,6 +7,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncpg
@@ -345,27 +346,28 @@ async def test_the_bot_reconnects_after_postgresql_restarts_between_moves(world,
 
 
 async def test_a_move_in_flight_when_postgresql_restarts_gets_try_again_and_is_not_half_written(
-        world, tcp_server, monkeypatch):
+        world, tcp_server, database):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     assert answered(await move(world.alice, thread, match_id, "a1-a3")) == "played"
     before = await consistent(world, match_id)
-    inside, go_on = asyncio.Event(), asyncio.Event()
-    run_on_postgres = repository.run_on_postgres
-
-    async def held_before_commit(conn, steps):
-        moves_before = await conn.fetchval("SELECT COUNT(*) FROM moves")
-        result = await run_on_postgres(conn, steps)
-        if not inside.is_set() and await conn.fetchval("SELECT COUNT(*) FROM moves") > moves_before:
-            inside.set()  # the move's state, log entry and clocks are written, not committed
-            await go_on.wait()
-        return result
-
-    monkeypatch.setattr(repository, "run_on_postgres", held_before_commit)
+    # The move is one call of strategos_commit_move: hold it inside the server, waiting for a lock on its match's
+    # row, so that the restart cuts it off mid-statement.
+    holder = await asyncpg.connect(database)
+    await holder.execute("BEGIN")
+    await holder.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match_id)
     in_flight = asyncio.create_task(move(world.bob, thread, match_id, "a12-a10"))
-    await asyncio.wait_for(inside.wait(), 30)
+    waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%commit_move%'"
+    watcher = await asyncpg.connect(database)  # outside the holder's transaction, which would keep one snapshot
+    for _ in range(600):  # real time: the test's clock is simulated
+        if await watcher.fetchval(waiting):
+            break
+        await asyncio.to_thread(time.sleep, 0.05)
+    else:
+        pytest.fail("the move never reached the server")
     await asyncio.to_thread(tcp_server.stop_only)  # an administrator's restart: open connections are cut off
+    holder.terminate()
+    watcher.terminate()
     await asyncio.to_thread(tcp_server.start_again)
-    go_on.set()
     result = await in_flight
     assert result.ephemeral and answered(result) == "try again"
     assert await consistent(world, match_id) == before  # neither the state nor the log entry nor half of them

@@ -245,17 +245,21 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
     match_id = (await service.accept_challenge(challenge.id, 20, "u20")).match_id
     deadlines = "SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'"
     assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]  # started with the match
-    real = repository._seat_timer_statements
+    real, real_call = repository._seat_timer_statements, repository._commit_move_call
 
     def failing(match_id, timers):  # the unit dies after its timers were written (a disk error)
         return real(match_id, timers) + [("SELECT * FROM a_table_that_is_gone", ())]
 
-    repository._seat_timer_statements = failing
+    def failing_call(unit):  # PostgreSQL's one call: its statement fails once the function has written everything
+        step = real_call(unit)
+        return step._replace(sql=step.sql + " / 0")
+
+    repository._seat_timer_statements, repository._commit_move_call = failing, failing_call
     try:
-        with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
+        with pytest.raises((sqlite3.OperationalError, asyncpg.DivisionByZeroError)):
             await service.submit_move(match_id, 10, "a1-a3")
     finally:
-        repository._seat_timer_statements = real
+        repository._seat_timer_statements, repository._commit_move_call = real, real_call
     assert (await service.get_match(match_id)).version == 0
     assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]
     await service.submit_move(match_id, 10, "a1-a3")

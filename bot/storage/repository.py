@@ -535,7 +535,15 @@ class Repository:
     async def commit_move(self, unit: MoveWrite) -> int:
         """One action, all or nothing: the new state and its log entry, only if the match is still at the
         version the action was decided on (else VersionConflict), the seats' clock timers (a finished match
-        loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version."""
+        loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version.
+
+        On PostgreSQL a move that does not end its match (nearly every move) is one call of the server function
+        strategos_commit_move (migration 010), the same statements in one round trip instead of six."""
+        if self.pool is not None and unit.result is None and unit.ratings is None:
+            done = await _finish(self._one_statement(_commit_move_call(unit)))
+            if done.one()[0] is None:
+                raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
+            return done.one()[0]
         return await self.apply(_commit_move(unit))
 
     async def record_ratings(self, write: RatingWrite) -> None:
@@ -638,6 +646,18 @@ def _commit_move(unit: MoveWrite) -> Steps[int]:
     if unit.ratings is not None:
         yield from write_rated_finish(unit.ratings)
     return new_version
+
+
+def _commit_move_call(unit: MoveWrite) -> Step:
+    """_commit_move of a move that does not end its match, as one call of PostgreSQL's strategos_commit_move."""
+    armed = [(kind, seat, due_at) for seat, kinds in sorted(unit.timers.arm.items())
+             for kind, due_at in sorted(kinds.items())]
+    return Step(
+        "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (unit.match_id, unit.version, _dumps(unit.state), unit.now, unit.seat, unit.move, int(unit.private),
+         _dumps(unit.events), list(CLOCK_KINDS), list(unit.timers.cancel), [kind for kind, _, _ in armed],
+         [seat for _, seat, _ in armed], [due_at for _, _, due_at in armed]),
+    )
 
 
 def _seat_timer_statements(match_id: int, timers: SeatTimers) -> list[tuple[str, tuple]]:

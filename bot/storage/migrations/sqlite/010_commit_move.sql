@@ -1,0 +1,2 @@
+-- Nothing changes on SQLite: PostgreSQL's 010 adds a server function that runs a move's statements in one round
+-- trip, which SQLite, in the bot's own process, does not need (its group writer runs a whole group in one trip).
