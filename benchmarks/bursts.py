@@ -228,9 +228,9 @@ async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rn
     user, move = choose_move(service, match, rng)
     if picker:
         await acknowledged(times.picker_ack)  # Move
-        await service.playable_match(match.id, user, version=match.version, need_turn=True)
+        loaded = await service.playable_match(match.id, user, version=match.version, need_turn=True)
         await service.picker_step(match.id, user, [], version=match.version,
-                                  simultaneous=service.in_secret_setup(match))
+                                  simultaneous=service.in_secret_setup(match), loaded=loaded)
         received = await acknowledged(times.picker_ack)  # Confirm
     else:
         received = await acknowledged(times.ack)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from conftest import ON_BOTH
 
 from bot.matches import MatchService
-from bot_helpers import move, start_match
+from bot_helpers import board_posts, move, start_match
 
 
 class Trace:
@@ -131,3 +131,16 @@ async def test_a_rated_finish_is_written_in_the_move_unit(store):
         assert [c.member_id for c in await service.ratings.changes_of(report.match)] == [1, 2]
     finally:
         await service.drain()
+
+
+@ON_BOTH
+async def test_the_move_button_reads_the_match_once_before_the_picker_shows(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await world.bot.matches.bus.idle()
+    trace = await traced(world)
+    trace.recording = True
+    opened = await world.alice.click(board_posts(thread)[-1], label="Move")
+    trace.recording = False
+    assert "Which piece" in opened.response.content, opened.response.content  # the picker's first step
+    # The click's checks (a player, her turn, the newest board) and the picker's first step share one read.
+    assert trace.round_trips() == ["SELECT m.*,"]

@@ -154,12 +154,16 @@ class Turns:
 
     async def picker_step(
         self, match_id: int, user_id: int, path: Sequence[str], *, version: int | None = None,
-        simultaneous: bool = False,
+        simultaneous: bool = False, loaded: Match | None = None,
     ) -> PickerStep:
         """The next step of the user's move picker after `path` (its version guards against a moved-on match,
-        except during a secret setup, where other players' moves change nothing of hers)."""
+        except during a secret setup, where other players' moves change nothing of hers). `loaded`: the match as
+        playable_match just gave it, for the picker's first step (the Move click has read it once already)."""
         actions = self.actions
-        match = await actions.playable(match_id, user_id, None if simultaneous else version)
+        if loaded is not None and loaded.id == match_id:
+            match = actions.check_playable(loaded, user_id, None if simultaneous else version)
+        else:
+            match = await actions.playable(match_id, user_id, None if simultaneous else version)
         seat = actions.seat_to_act(match, user_id)
         game, state = actions.game_of(match), actions.state_of(match)
         choices = game.choices(state, seat, list(path))

@@ -17,6 +17,7 @@ from typing import Any, AsyncIterator, Callable, Iterable
 
 import aiosqlite
 
+from .batched import Batched
 from .postgres_pool import lost_connection_is_unavailable
 from .rating_rows import RatingsMoved, write_rated_finish
 from bot.domain import (
@@ -46,13 +47,14 @@ from .sql import (
 
 CLOCK_KINDS = ("turn_deadline", "turn_reminder")  # a seat's clock timers (bot/storage/clocks.py)
 
-# One match with its seats, one row per seat, in one statement; with each seat's member choices and running
-# deadline for an action's load. The seat columns carry a prefix: they must not shadow the match's own.
-_MATCH_WITH_SEATS = """
+# Matches with their seats, one row per seat, in one statement; with each seat's member choices and running
+# deadline for an action's load. The seat columns carry a prefix: they must not shadow the match's own. `{ids}`:
+# which matches (see _ids_clause).
+_MATCHES_WITH_SEATS = """
     SELECT m.*, s.seat AS seat_no, s.kind AS seat_kind, s.user_id AS seat_user, s.user_name AS seat_name,
            s.level AS seat_level{extra}
     FROM matches AS m JOIN match_seats AS s ON s.match_id = m.id{joins}
-    WHERE m.id = ? ORDER BY s.seat
+    WHERE m.id {ids} ORDER BY m.id, s.seat
 """
 _LOAD_COLUMNS = (
     ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until,"
@@ -148,6 +150,7 @@ class Repository:
         self._tx_lock = asyncio.Lock()
         self._queue: list[_Queued] = []
         self._writer: asyncio.Future | None = None
+        self._match_reads = Batched(self._matches_with_seats)  # many matches' loads in one statement
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -442,14 +445,14 @@ class Repository:
         return await self.get_match(await self.apply(unit()))
 
     async def get_match(self, match_id: int) -> Match | None:
-        """The match with its seats, in one statement."""
-        rows = await self.fetch(_MATCH_WITH_SEATS.format(extra="", joins=""), (match_id,))
-        return _match_from_seat_rows(rows) if rows else None
+        """The match with its seats (read as load_match reads it)."""
+        load = await self.load_match(match_id)
+        return load.match if load is not None else None
 
     async def load_match(self, match_id: int) -> MatchLoad | None:
         """What an action on the match needs, in one statement: the match, its running deadlines and its
-        members' choices."""
-        rows = await self.fetch(_MATCH_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS), (match_id,))
+        members' choices. Matches asked for in the same turn of the event loop share that statement."""
+        rows = await self._match_reads.read(match_id)
         if not rows:
             return None
         deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
@@ -458,6 +461,22 @@ class Repository:
                  else MemberPrefs(r["seat_user"])
                  for r in rows if r["seat_user"] is not None}
         return MatchLoad(_match_from_seat_rows(rows), deadlines, prefs)
+
+    async def _matches_with_seats(self, match_ids: list[int]) -> dict[int, list[Any]]:
+        """The rows of load_match for several matches at once, by match."""
+        ids, params = self._ids_clause(match_ids)
+        rows = await self.fetch(_MATCHES_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS, ids=ids), params)
+        by_match: dict[int, list[Any]] = {}
+        for row in rows:
+            by_match.setdefault(row["id"], []).append(row)
+        return by_match
+
+    def _ids_clause(self, ids: list[int]) -> tuple[str, tuple]:
+        """`= ANY(?)` with one array on PostgreSQL (one statement text for any number, prepared once); `IN (?, …)`
+        on SQLite, which has no arrays."""
+        if self.pool is not None:
+            return "= ANY(?)", (list(ids),)
+        return f"IN ({', '.join('?' * len(ids))})", tuple(ids)
 
     async def _match_from_row(self, row: Any) -> Match:
         seats = [Seat(r["seat"], r["user_id"], r["user_name"], r["kind"], r["level"]) for r in await self.fetch(

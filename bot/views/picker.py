@@ -56,7 +56,7 @@ class PickerExpired(errors.UserError):
 async def open_picker(interaction: discord.Interaction, match: Match) -> None:
     await acknowledge(interaction)
     session = PickerSession(secrets.token_hex(6), match.id, match.version, interaction.user.id)
-    step = await _step(interaction, session)
+    step = await _step(interaction, session, loaded=match)  # the match the click just read: no second read
     session.simultaneous = step.simultaneous
     sessions = _sessions(interaction)
     sessions[session.id] = session
@@ -66,11 +66,12 @@ async def open_picker(interaction: discord.Interaction, match: Match) -> None:
     await interaction.followup.send(content, view=view, ephemeral=True, **({"file": file} if file else {}))
 
 
-async def _step(interaction: discord.Interaction, session: PickerSession) -> PickerStep:
+async def _step(interaction: discord.Interaction, session: PickerSession, loaded: Match | None = None
+                ) -> PickerStep:
     try:
         return await service_of(interaction).picker_step(
             session.match_id, interaction.user.id, session.path, version=session.version,
-            simultaneous=session.simultaneous,
+            simultaneous=session.simultaneous, loaded=loaded,
         )
     except (errors.StaleBoard, errors.MatchOver, errors.NotYourTurn):
         _sessions(interaction).pop(session.id, None)
