@@ -4,6 +4,7 @@
     python -m benchmarks.computer epaminondas myriath --games 40 --matchups hard-random,normal-easy --jobs 2
     python -m benchmarks.computer myriath --players 4 --games 12
     python -m benchmarks.computer myrmidons --options '{"army": "draft"}' --matchups hard-uct
+    python -m benchmarks.computer --positions --jobs 1       # time per move of every level over fixed positions
 
 Matchups are `<level>-<opponent>`, the opponent a level, `random` (a uniformly random legal move) or `uct`: plain
 Monte Carlo tree search (UCT over every legal move, uniformly random playouts to the end, no game knowledge),
@@ -12,6 +13,12 @@ spent on average per searched move so far in that game (before its first, the ha
 four players the tested level takes one seat (rotating over all seats from game to game) and the opponent every
 other; a "win" is finishing first, a shared first place counting as its share. A game still running after
 `--max-plies` counts as half a win and is reported as unfinished.
+
+`--positions` plays no games: it times every level's move (CPU time, one decision at a time) over the positions of
+one seeded random game per game, player count and army option (`POSITION_SIZES`): its first four plies (set-ups,
+drafts, the first cargo) and every `--every`-th ply after, each seat to act in turn, and prints each level's median,
+p99 and maximum against its budget (a move may take 1.5x the budget at most, the median at most the budget). Run it
+with `--jobs 1` on a quiet machine: other work on the cores inflates CPU times too.
 
 A run prints its table and writes nothing, unless `--out DIR` names a folder (outside the package): its numbers are
 then merged into DIR/bench_results.json and DIR/BENCH.md is rewritten from all of them, so the benchmark can be
@@ -34,6 +41,7 @@ from pathlib import Path
 import bot
 import renderers
 from bot.engine.base import seeded_rng
+from bot.engine.playout import random_plies
 from bot.games.registry import GAMES, choose_move, get_game, policy_for
 from bot.ai.mcts import Budget, Search
 from bot.ai.policy import Meter, Policy
@@ -44,6 +52,14 @@ RESULTS = "bench_results.json"
 REPORT = "BENCH.md"
 MATCHUPS = ("hard-random", "hard-easy", "normal-easy", "hard-uct")
 HARD_BUDGET = 2.0  # CPU seconds: what the hard level's iterations and work are calibrated to
+BUDGETS = {"easy": 0.05, "normal": 0.5, "hard": HARD_BUDGET}  # CPU seconds per move, at the median
+WORST = 1.5  # no move over this many times its level's budget
+# Every game at every player count, and each army option that changes what the computer decides (drafts).
+POSITION_SIZES = (
+    ("myrmidons", 2, None), ("myrmidons", 2, {"army": "draft"}), ("myriath", 2, None), ("myriath", 3, None),
+    ("myriath", 4, None), ("mycenae", 2, None), ("mycenae", 3, None), ("mycenae", 4, None), ("epaminondas", 2, None),
+    ("archimedes", 2, None),
+)
 SEARCHED = 0.05  # CPU seconds: a hard move quicker than this was decided without search (a forced move, a set-up)
 
 
@@ -122,6 +138,55 @@ def play_one(task: tuple[str, int, str, str, int, int, dict | None]) -> tuple[fl
     if not result.winners:
         return 1.0 / num_players, False, times
     return (1.0 / len(result.winners) if tested_seat in result.winners else 0.0), False, times
+
+
+def time_position(task: tuple[str, dict, str, int]) -> tuple[str, str, float]:
+    """CPU seconds of one decision: (game name, level, seconds)."""
+    name, view, level, seed = task
+    start = time.process_time()
+    choose_move(view, level=level, seed=seed)
+    return name, level, time.process_time() - start
+
+
+def position_views(key: str, num_players: int, options: dict | None, every: int, seed: int = 5) -> list[dict]:
+    """The views to time: each seat to act at the first four plies of one random game and every `every`-th after."""
+    game = get_game(key)
+    plies = list(random_plies(game, num_players, seed, options))
+    views = []
+    for ply in plies[:4] + plies[4::every]:
+        for seat in game.to_act(ply.state):
+            if len(game.legal_moves(ply.state, seat)) > 1:  # a forced move is never searched
+                views.append(json.loads(json.dumps(game.view(ply.state, seat))))
+    return views
+
+
+def time_positions(levels: list[str], every: int, pool: Pool, sizes=POSITION_SIZES) -> list[dict]:
+    tasks = [(_name(key, options) + f" / {n}", view, level, 1000 + i)
+             for key, n, options in sizes for i, view in enumerate(position_views(key, n, options, every))
+             for level in levels]
+    found: dict[tuple[str, str], list[float]] = {}
+    for name, level, seconds in pool.imap(time_position, tasks):
+        found.setdefault((name, level), []).append(seconds)
+    return [{"game": name, "level": level, **_timing(values)} for (name, level), values in found.items()]
+
+
+def positions_table(rows: list[dict]) -> str:
+    lines = ["| game / players | level | positions | CPU time per move: median / p99 / max | within budget |",
+             "|---|---|---|---|---|"]
+    for r in rows:
+        budget = BUDGETS[r["level"]]
+        ok = r["median"] <= budget and r["max"] <= WORST * budget
+        lines.append(f"| {r['game']} | {r['level']} | {r['moves']} | {_ms(r['median'])} / {_ms(r['p99'])} / "
+                     f"{_ms(r['max'])} ms | {'yes' if ok else 'NO'} |")
+    by_level: dict[str, list[dict]] = {}
+    for r in rows:
+        by_level.setdefault(r["level"], []).append(r)
+    lines += ["", "| level | budget (max) | positions | worst median | worst p99 | max |", "|---|---|---|---|---|---|"]
+    for level, rs in by_level.items():
+        lines.append(f"| {level} | {_ms(BUDGETS[level])} ({_ms(WORST * BUDGETS[level])}) ms | "
+                     f"{sum(r['moves'] for r in rs)} | {_ms(max(r['median'] for r in rs))} ms | "
+                     f"{_ms(max(r['p99'] for r in rs))} ms | {_ms(max(r['max'] for r in rs))} ms |")
+    return "\n".join(lines)
 
 
 def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool,
@@ -248,7 +313,15 @@ def main(argv: list[str] | None = None) -> int:
                         help='the games\' options, e.g. \'{"army": "draft"}\' for Myrmidons with drafted armies')
     parser.add_argument("--out", type=_out_folder, metavar="DIR",
                         help="merge the results into DIR/bench_results.json and DIR/BENCH.md (default: print only)")
+    parser.add_argument("--positions", action="store_true",
+                        help="time every level over fixed positions instead of playing games (see above)")
+    parser.add_argument("--every", type=int, default=10, help="with --positions: every N-th ply after the fourth")
+    parser.add_argument("--levels", default="easy,normal,hard", help="with --positions: the levels to time")
     args = parser.parse_args(argv)
+    if args.positions:
+        with Pool(args.jobs) as pool:
+            print(positions_table(time_positions(args.levels.split(","), args.every, pool)), flush=True)
+        return 0
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
     results = []

@@ -67,3 +67,14 @@ def test_a_run_prints_each_levels_median_p99_and_maximum(capsys):
     assert "| level | moves | CPU time per move: median of medians / worst p99 / max |" in out
     assert "| easy | " in out
     assert "easy vs random | 0.5/1 = 50 % (" in out  # an unfinished game and its interval
+
+
+def test_positions_time_every_level_against_its_budget(capsys):
+    """`--positions` times decisions over fixed positions of every game and player count, the openings included."""
+    assert bench.main(["--positions", "--levels", "easy", "--every", "1000", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    for key, n, options in bench.POSITION_SIZES:
+        assert f"| {bench._name(key, options)} / {n} | easy | " in out
+    assert "| easy | 50 (75) ms | " in out
+    views = bench.position_views("myrmidons", 2, None, every=1000)
+    assert [v["viewer"] for v in views[:2]] == [0, 1] and views[0]["to_act"] == [0, 1]  # each secret set-up, timed
