@@ -15,6 +15,7 @@ from bot.games.registry import get_game
 from bot.i18n import ENGLISH, N_, t
 
 from .captions import format_score, side_name
+from .text import fit
 
 MAX_ALT_TEXT = 1024  # Discord's limit for an attachment's description
 MAX_MESSAGE = 2000  # Discord's limit for a message's content
@@ -102,7 +103,7 @@ def alt_text(title: str, view: View, names: Sequence[str], *, match_id: int | No
              lang: str = ENGLISH) -> str:
     """The description of a board picture: which game, whose turn, the last move and what it did, each player's
     material or score, and for a private view whose side it shows; at most 1,024 characters."""
-    return shorten(" ".join(summary_lines(lang, title, view, names, match_id, kind)), MAX_ALT_TEXT)
+    return fit(" ".join(summary_lines(lang, title, view, names, match_id, kind)), MAX_ALT_TEXT)
 
 
 def rules_alt_text(game_key: str, lang: str = ENGLISH) -> str:
@@ -115,7 +116,7 @@ def rules_alt_text(game_key: str, lang: str = ENGLISH) -> str:
     for seat, items in enumerate(pieces):
         if items:
             lines.append(f"{side_of(view, seat, lang)}: {', '.join(items)}.")
-    return shorten(" ".join(lines), MAX_ALT_TEXT)
+    return fit(" ".join(lines), MAX_ALT_TEXT)
 
 
 def rating_chart_alt_text(who: str, title: str, points: Sequence[tuple[float, int]], lang: str = ENGLISH) -> str:
@@ -123,7 +124,7 @@ def rating_chart_alt_text(who: str, title: str, points: Sequence[tuple[float, in
     if not points:
         return t(lang, "Rating chart of {who} in {game}: no rated games yet.", who=who, game=title)
     ratings = [round(p[1]) for p in points]
-    return shorten(t(lang, "Rating chart of {who} in {game} over {games} rated games: from {first} to {last}, "
+    return fit(t(lang, "Rating chart of {who} in {game} over {games} rated games: from {first} to {last}, "
                            "highest {high}, lowest {low}.", who=who, game=title, games=len(points) - 1,
                      first=ratings[0], last=ratings[-1], high=max(ratings), low=min(ratings)), MAX_ALT_TEXT)
 
@@ -161,10 +162,6 @@ def spoken_move(move: str, lang: str = ENGLISH) -> str:
                      _STEP.sub(step, move))
     label = move if spoken == move else f"{move} ({spoken})"
     return label if len(label) <= 100 else move[:100]
-
-
-def shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def pack(paragraphs: Sequence[str], limit: int) -> list[str]:

@@ -26,7 +26,7 @@ from bot.i18n import ENGLISH, N_, t
 
 from .board import BoardPresenter
 from .channels import archive
-from .describe import MAX_ALT_TEXT, alt_text, shorten
+from .describe import MAX_ALT_TEXT, alt_text
 from .pictures import picture_words
 from .text import fit
 
@@ -77,7 +77,7 @@ class ReplayPresenter:
     def describe(self, match: Match, lang: str) -> str:
         game = self.service.game_of(match)
         final = alt_text(game.info.title, self.service.view(match, None), match.names, match_id=match.id, lang=lang)
-        return shorten(t(lang, "Animated replay, every move from the start. Final position: {final}", final=final),
+        return fit(t(lang, "Animated replay, every move from the start. Final position: {final}", final=final),
                        MAX_ALT_TEXT)
 
     async def match_ended(self, match: Match) -> bool:

@@ -11,8 +11,9 @@ EMBED_DESCRIPTION_LIMIT = 4096
 
 
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """`text` cut to Discord's limit, with an ellipsis where it was cut: a reply must never fail for its length."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """`text` cut to `limit` (Discord's message limit unless told), with an ellipsis where it was cut: a reply must
+    never fail for its length. Spaces before the ellipsis go, so it follows the last word."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def mentions(user_ids: Sequence[int | None]) -> tuple[str, discord.AllowedMentions]:
