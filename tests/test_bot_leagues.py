@@ -334,8 +334,9 @@ async def test_tables_of_three_need_three_players_and_games_must_exist(world):
         assert "can't be played here" in str(exc)
     else:
         raise AssertionError("a league of an unknown game was created")
-    assert [e.league.name for e in await leagues.listing(world.guild.id)] == ["Trio"]
+    assert [(e.league.name, e.players) for e in await leagues.listing(world.guild.id)] == [("Trio", 2)]
     await world.carol.click(announcement(world), label="Join")
+    assert [e.players for e in await leagues.listing(world.guild.id)] == [3]  # counted in the same one read
     started = await olga.slash(world.channel, "league start", league="Trio")
     assert started.ephemeral and "has started" in started.response.content
     (table,) = await tables_of(world, league_id)  # three players, one table of three: each pair shares it

@@ -188,8 +188,8 @@ class LeagueService:
     async def listing(self, guild_id: int | None) -> list[LeagueEntry]:
         if guild_id is None:
             raise errors.UserError(NOT_IN_SERVER)
-        return [LeagueEntry(league, len(await self.store.players(league.id)))
-                for league in await self.store.of_guild(guild_id)]
+        counts = await self.store.player_counts(guild_id)  # one read for all, not one per league
+        return [LeagueEntry(league, counts.get(league.id, 0)) for league in await self.store.of_guild(guild_id)]
 
     async def names_matching(self, guild_id: int | None, typed: str) -> list[str]:
         """Autocomplete: the server's league names (newest season once), open leagues first."""

@@ -98,6 +98,13 @@ class LeagueStore:
             " WHERE league_id = ? ORDER BY joined_at, user_id", (league_id,))
         return [LeaguePlayer(*tuple(r)) for r in rows]
 
+    async def player_counts(self, guild_id: int) -> dict[int, int]:
+        """How many players each of the server's leagues has signed (those who left included), in one read."""
+        rows = await self._all(
+            "SELECT p.league_id, COUNT(*) FROM league_players AS p JOIN leagues AS l ON l.id = p.league_id"
+            " WHERE l.guild_id = ? GROUP BY p.league_id", (guild_id,))
+        return {r[0]: r[1] for r in rows}
+
     async def add_player(self, league_id: int, user_id: int, user_name: str, now: float,
                          statuses: Sequence[str] = ("signup",)) -> bool:
         """False when she is already in, or the league is no longer in one of `statuses`."""
