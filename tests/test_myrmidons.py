@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 
 import pytest
 
@@ -21,6 +22,7 @@ from bot.games.myrmidons import (
     parse_move,
     position,
 )
+from bot.games.myrmidons.board import NAMES
 from bot.games.myrmidons.rules import check_order, orders
 
 STANDARD_DEPLOY = "deploy 5/1/3,4/4/1,C,3/2/4,2/5/2,1/3/5"
@@ -742,6 +744,7 @@ def test_view_keys_for_the_renderer():
     }
     assert set(view["cells"]["c1"]) == {
         "square", "id", "owner", "revealed", "known", "commander", "code", "name", "sword", "shield", "move",
+        "travelled",
     }
     assert set(view["last_action"]) == {"kind", "seat", "direction", "paths", "fights", "eliminated", "repelled"}
     assert view["ply"] == 3
@@ -881,3 +884,33 @@ def test_preview_shows_plain_moves_but_never_a_fight():
                 return
         game_state, _ = GAME.apply(game_state, seat, rng.choice(GAME.legal_moves(game_state, seat)))
     raise AssertionError("no attack found in 400 plies")
+
+
+# --- how far pieces went: public, and what it proves ------------------------------------------------------------
+
+
+def _south_first() -> object:
+    return next(state for state in map(deployed, range(1, 50)) if GAME.to_act(state) == [0])
+
+
+def test_how_far_each_piece_ever_went_is_public_and_kept_in_the_dump():
+    state, _ = play(_south_first(), 0, "d1-d4", "d7-d5", "d4-d3", "a7-a6")
+    public = GAME.view(state, None)["cells"]
+    assert (public["d3"]["travelled"], public["d5"]["travelled"], public["a6"]["travelled"]) == (3, 2, 1)
+    assert public["c1"]["travelled"] == 0 and public["d3"]["code"] is None  # the distance, never the values
+    assert GAME.load(GAME.dump(state)) == state
+    older = GAME.dump(state)
+    del older["travelled"]  # a match stored before Strategos kept it: nothing went anywhere yet, as far as it knows
+    assert GAME.view(GAME.load(older), None)["cells"]["d3"]["travelled"] == 0
+
+
+def test_a_sample_remembers_every_move_not_only_the_last():
+    """The South piece on d3 went three squares two plies ago: to North it has movement 3 or more and it is not
+    the Commander, in every sample, although the last action says nothing of it."""
+    state, _ = play(_south_first(), 0, "d1-d4", "d7-d5", "d4-d3", "a7-a6")
+    view = GAME.view(state, 1)
+    assert all(path["piece"] != view["cells"]["d3"]["id"] for path in view["last_action"]["paths"])
+    for seed in range(60):
+        sample = GAME.sample_state(view, random.Random(seed))
+        piece = sample.pieces[sample.board[NAMES.index("d3")]]
+        assert piece.kind.move >= 3 and not piece.kind.is_commander

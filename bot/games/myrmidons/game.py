@@ -19,13 +19,14 @@ from .board import (
     FILES,
     HOME_RANK,
     HOME_SQUARES,
+    LINE_TO,
     MEMORY_CHOICES,
     NAMES,
     PER_SEAT,
+    Piece,
     RANKS,
     SEAT_LETTERS,
     SEAT_NAMES,
-    Piece,
     owner_of,
     piece_index,
 )
@@ -229,6 +230,10 @@ class MyrmidonsGame(TwoSeatGame):
         self, state: State, seat: int, kind: str, direction: int | None, items: Sequence[tuple[int, int]], text: str
     ) -> tuple[State, list[Event]]:
         action = _Action.start(state, seat)
+        travelled = list(state.travelled or (0,) * len(state.pieces))
+        for src, dst in items:  # from the board before the action: every participant starts on its own square
+            index = state.board[src]
+            travelled[index] = max(travelled[index], LINE_TO[(src, dst)][1])
         for src, dst in items:
             action.march(src, dst)
         report = action.report(kind, direction)
@@ -237,6 +242,7 @@ class MyrmidonsGame(TwoSeatGame):
             board=tuple(action.board),
             squares=tuple(action.squares),
             revealed=tuple(action.revealed),
+            travelled=tuple(travelled),
             turn=1 - seat,
             ply=state.ply + 1,
             last_move=text,
@@ -294,7 +300,8 @@ class MyrmidonsGame(TwoSeatGame):
 
         def piece_json(index: int) -> JSON:
             piece = state.pieces[index]
-            data = {"id": piece.id, "owner": piece.owner, "revealed": state.revealed[index], "known": sees(index)}
+            data = {"id": piece.id, "owner": piece.owner, "revealed": state.revealed[index], "known": sees(index),
+                    "travelled": state.travelled[index] if state.travelled else 0}  # public: the moves showed it
             if sees(index):
                 return {**data, **_piece_values(piece)}
             return {**data, "commander": None, "code": None, "name": None, "sword": None, "shield": None, "move": None}
@@ -375,6 +382,7 @@ class MyrmidonsGame(TwoSeatGame):
             "report": state.report,
             "outcome": state.outcome.to_json() if state.outcome else None,
             "left": state.left,
+            "travelled": list(state.travelled),
         }
 
     def load(self, data: JSON) -> State:
@@ -404,6 +412,7 @@ class MyrmidonsGame(TwoSeatGame):
             report=data["report"],
             outcome=Outcome.from_json(data["outcome"]),
             left=data.get("left"),  # older dumps have no "left": nobody left
+            travelled=tuple(data.get("travelled") or ()),  # older dumps recorded none: counted from here on
         )
 
     # --- text board ------------------------------------------------------------------------------------------

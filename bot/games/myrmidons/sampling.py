@@ -33,13 +33,17 @@ def sample_state(view: JSON, rng: random.Random) -> State:
     pieces_json = {p["id"]: p for p in view["cells"].values()} | {p["id"]: p for p in view["eliminated_pieces"]}
     squares = [EMPTY] * (2 * PER_SEAT)
     revealed = [False] * (2 * PER_SEAT)
+    travelled = [0] * (2 * PER_SEAT)
     for p in pieces_json.values():
         index = _index_of(p["id"])
         revealed[index] = p["revealed"]
+        travelled[index] = p.get("travelled", 0)
         if "square" in p:
             squares[index] = SQUARE[p["square"]]
     known = {p["id"]: p["code"] for p in pieces_json.values() if p["known"]}
     reach = _reach(view["last_action"])
+    for p in pieces_json.values():  # every move so far, not only the last: a piece is as fast as it ever went
+        reach[p["id"]] = max(reach.get(p["id"], 0), p.get("travelled", 0))
     for fight in (view["last_action"] or {}).get("fights", ()):
         known[fight["attacker"]["id"]] = fight["attacker"]["code"]
         known[fight["defender"]["id"]] = fight["defender"]["code"]
@@ -82,6 +86,7 @@ def sample_state(view: JSON, rng: random.Random) -> State:
         report=view["last_action"],
         outcome=Outcome.from_json(view["outcome"]),
         left=view["left"],
+        travelled=tuple(travelled),
     )
 
 

@@ -26,6 +26,10 @@ class State:
     report: JSON | None  # what the last move or order did, in public terms: the view's "last_action"
     outcome: Outcome | None
     left: int | None = None  # the seat that resigned or ran out of time; the outcome then says why
+    # Per piece index: the longest way it went in one move or order, in squares (0: never moved). Public, as the
+    # moves are: it proves a movement at least that long, and a piece that went further than one square is not
+    # the Commander. () for a state that has not recorded it (all zeros).
+    travelled: tuple[int, ...] = ()
 
     def deployed(self, seat: int) -> bool:
         return self.pieces[piece_index(seat, 1)] is not None
