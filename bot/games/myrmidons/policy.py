@@ -127,6 +127,7 @@ class MyrmidonsPolicy(Policy):
     setup_choices = 3  # drafts and deployments: how many of the best the seeded draw picks from
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
+    runner_cost = 0.6  # what the search's evaluation charges for each enemy piece that can reach its home rank
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         """The search's judgement: the easy level's, plus what the waiting side threatens that the mover cannot
@@ -174,19 +175,24 @@ class MyrmidonsPolicy(Policy):
         score[mover] += best
         if best < 5.0:
             home_rank = 0 if mover == 0 else _LAST
-            attackers = 0
+            attackers = runners = 0
             for j in alive[waiting]:
                 if j in capturable:
                     continue
                 if _RANK_OF[state.squares[j]] == home_rank:
                     score[mover] -= 5.0  # an intruder nothing can remove: the waiting side wins
                     break
-                if commanders[mover] in _reach(state, j)[0]:
+                targets, reaches_home = _reach(state, j)
+                if commanders[mover] in targets:
                     attackers += 1
+                runners += reaches_home
             # The waiting side may not know which piece is the Commander either; still, a Commander in reach is
             # a risk the search should not run lightly.
             weight = 1.0 if state.revealed[commanders[mover]] else 0.7
             score[mover] -= weight * (0.8 * attackers + (1.0 if attackers >= 2 else 0.0))
+            # A piece that can step onto the mover's home rank next turn must then be taken at once, and two such
+            # runners are more than one answer can stop: the losses of the benchmark's hard games came this way.
+            score[mover] -= self.runner_cost * runners + (1.0 if runners >= 2 else 0.0)
         return leader_values(score, 0.7)
 
     @staticmethod
