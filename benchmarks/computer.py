@@ -42,7 +42,7 @@ import bot
 import renderers
 from bot.engine.base import seeded_rng
 from bot.engine.playout import random_plies
-from bot.games.registry import GAMES, choose_move, get_game, policy_for
+from bot.games.registry import GAMES, choose_move, get_game, policy_for, prepare_games
 from bot.ai.mcts import Budget, Search
 from bot.ai.policy import Meter, Policy
 
@@ -319,13 +319,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default="easy,normal,hard", help="with --positions: the levels to time")
     args = parser.parse_args(argv)
     if args.positions:
-        with Pool(args.jobs) as pool:
+        with Pool(args.jobs, initializer=prepare_games) as pool:  # warm, as the bot's worker is
             print(positions_table(time_positions(args.levels.split(","), args.every, pool)), flush=True)
         return 0
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
     results = []
-    with Pool(args.jobs) as pool:
+    with Pool(args.jobs, initializer=prepare_games) as pool:
         for key in args.games:
             info = get_game(key).info
             if not info.min_players <= args.players <= info.max_players:

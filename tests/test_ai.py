@@ -280,3 +280,28 @@ def test_the_move_does_not_depend_on_the_process(key, small_budgets):
     view = json.dumps(game.view(ply.state, ply.seat))
     here = choose_move(json.loads(view), level="normal", seed=5)
     assert moves_in_fresh_interpreters(_OTHER_PROCESS, key, view) == [here, here]
+
+
+def test_the_computers_worker_starts_with_every_first_use_table_built():
+    """Myriath's placement catalogue (~0.6 s) and Myrmidons' ranked draft armies are built on first use; the worker's
+    first import builds them, so that its first think is not its slowest (it once took 200 ms at easy)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import bot.games.warm\n"
+        "from bot.games.myriath import geometry\n"
+        "from bot.games.myrmidons import policy\n"
+        "print(geometry.catalogue.cache_info().currsize, policy._armies_best_first.cache_info().currsize)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["1", "1"]
+    from bot.matches.computer import process_pool
+    with process_pool() as pool:  # and the bot's pool gives its workers exactly that module first
+        assert pool.submit(_warm_tables).result(timeout=60) == (1, 1)
+
+
+def _warm_tables() -> tuple[int, int]:
+    from bot.games.myriath import geometry
+    from bot.games.myrmidons import policy
+    return geometry.catalogue.cache_info().currsize, policy._armies_best_first.cache_info().currsize

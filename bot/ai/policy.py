@@ -148,6 +148,9 @@ class Policy:
         self.game = game
         self.meter = Meter()
 
+    def prepare(self) -> None:
+        """Build now the tables the policy would build on its first decision (see Game.prepare)."""
+
     def metered(self, limit: float) -> "Policy":
         """A copy of this policy for one decision, whose engine work and evaluations count against `limit`."""
         clone = copy.copy(self)

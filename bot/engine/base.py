@@ -189,6 +189,10 @@ class Game(ABC):
                 return True
         return False
 
+    def prepare(self) -> None:
+        """Build now what the engine would otherwise build on its first use (tables, catalogues), so that a
+        process's first call is not its slowest. Default: nothing to build."""
+
     def in_play(self, state: Any) -> list[int]:
         """Seats still in the game (not knocked out, not resigned); [] once the game is over."""
         if self.outcome(state) is not None:

@@ -94,6 +94,14 @@ def policy_for(key: str) -> Policy:
     return _POLICIES[key]
 
 
+def prepare_games() -> None:
+    """Every engine's and policy's first-use tables, built now: what a computer worker does before its first
+    think (bot/games/warm.py), so that no move of the computer pays for them."""
+    for key, game in GAMES.items():
+        game.prepare()
+        policy_for(key).prepare()
+
+
 def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     """The computer's move for the seat whose view it is, in the view's game (bot.ai.decide says how). Top level
     and JSON-safe arguments only, so that it runs in a worker process."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import logging
 import multiprocessing
 import signal
@@ -36,13 +37,19 @@ def process_pool() -> Executor:
 
     The worker is not forked from the bot, which runs threads (the database's, the renders'): a fork copies their
     locks in whatever state they are in and can deadlock (Python 3.12+ warns of it). It comes from a forkserver, a
-    clean process that imported the computer's code once, so starting it stays cheap (spawn where there is none)."""
+    clean process that imported the computer's code and built its tables once, so starting it stays cheap (spawn
+    where there is none: the worker then builds them in its initializer)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["bot.games.registry"])
+        context.set_forkserver_preload(["bot.games.warm"])  # the games, their first-use tables built
     else:
         context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_ignore_interrupts)
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
+
+
+def _start_worker() -> None:
+    _ignore_interrupts()
+    importlib.import_module("bot.games.warm")  # built already where the forkserver preloaded it; with spawn, here
 
 
 def _ignore_interrupts() -> None:
