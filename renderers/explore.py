@@ -30,7 +30,7 @@ def explore_picture(view: dict, player_names: Sequence[str] | None, banner: str,
     img = Image.new("RGB", (board.width, board.height + BANNER_HEIGHT), ASSUMED_COLOUR if assumed else BANNER_COLOUR)
     img.paste(board, (0, BANNER_HEIGHT))
     fnt = font(22, bold=True)
-    label = (say("⚠ ASSUMED · ") if assumed else "") + banner
+    label = _label(banner, assumed)
     draw_text(img, (MARGIN, BANNER_HEIGHT // 2), fit_text(label, fnt, board.width - 2 * MARGIN), fnt, TEXT_COLOUR,
               anchor="lm")
     return img
@@ -59,13 +59,18 @@ def explore_png(view: dict, player_names: Sequence[str] | None, banner: str, *, 
     palette += [0] * (768 - len(palette))
     for level, index in enumerate(free):
         palette[index * 3:index * 3 + 3] = blend(background, TEXT_COLOUR, level / TEXT_LEVELS)
-    mask = _banner_mask(board.width, (say("⚠ ASSUMED · ") if assumed else "") + banner)
+    mask = _banner_mask(board.width, _label(banner, assumed))
     shades = mask.point([free[round(v * TEXT_LEVELS / 255)] for v in range(256)])
     img = Image.new("P", (board.width, board.height + BANNER_HEIGHT), free[0])
     img.putpalette(palette)
     img.paste(shades, (0, 0))
     img.paste(board, (0, BANNER_HEIGHT))
     return palette_png(img)
+
+
+def _label(banner: str, assumed: bool) -> str:
+    """The banner's words: a position that rests on an assumed result says so first."""
+    return (say("⚠ ASSUMED · ") if assumed else "") + banner
 
 
 def _banner_mask(width: int, label: str) -> Image.Image:
