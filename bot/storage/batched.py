@@ -26,6 +26,7 @@ class Batched:
         self._fetch_many = fetch_many
         self._chunk = chunk
         self._waiting: dict[Hashable, list[asyncio.Future]] = {}
+        self._reading: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
     async def read(self, key: Hashable) -> list[Any]:
         loop = asyncio.get_running_loop()
@@ -40,7 +41,9 @@ class Batched:
         keys = list(waiting)
         for start in range(0, len(keys), self._chunk):
             part = {key: waiting[key] for key in keys[start:start + self._chunk]}
-            asyncio.ensure_future(self._read_part(part))
+            task = asyncio.ensure_future(self._read_part(part))
+            self._reading.add(task)
+            task.add_done_callback(self._reading.discard)
 
     async def _read_part(self, part: dict[Hashable, list[asyncio.Future]]) -> None:
         try:
