@@ -51,7 +51,11 @@ class Batched:
         except BaseException as exc:  # every read this statement carried fails as it did
             for futures in part.values():
                 for future in futures:
-                    if not future.done():
+                    if future.done():
+                        continue
+                    if isinstance(exc, asyncio.CancelledError):  # the loop is closing: so are the reads
+                        future.cancel()
+                    else:
                         future.set_exception(exc)
             if not isinstance(exc, Exception):
                 raise
