@@ -150,7 +150,9 @@ class Repository:
         self._tx_lock = asyncio.Lock()
         self._queue: list[_Queued] = []
         self._writer: asyncio.Future | None = None
-        self._match_reads = Batched(self._matches_with_seats)  # many matches' loads in one statement
+        # Many matches read in one statement: plain (get_match), and with what an action needs (load_match).
+        self._match_reads = Batched(functools.partial(self._matches_with_seats, load=False))
+        self._load_reads = Batched(functools.partial(self._matches_with_seats, load=True))
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -445,14 +447,14 @@ class Repository:
         return await self.get_match(await self.apply(unit()))
 
     async def get_match(self, match_id: int) -> Match | None:
-        """The match with its seats (read as load_match reads it)."""
-        load = await self.load_match(match_id)
-        return load.match if load is not None else None
+        """The match with its seats, in one statement (shared with the other matches asked for meanwhile)."""
+        rows = await self._match_reads.read(match_id)
+        return _match_from_seat_rows(rows) if rows else None
 
     async def load_match(self, match_id: int) -> MatchLoad | None:
         """What an action on the match needs, in one statement: the match, its running deadlines and its
         members' choices. Matches asked for in the same turn of the event loop share that statement."""
-        rows = await self._match_reads.read(match_id)
+        rows = await self._load_reads.read(match_id)
         if not rows:
             return None
         deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
@@ -462,10 +464,11 @@ class Repository:
                  for r in rows if r["seat_user"] is not None}
         return MatchLoad(_match_from_seat_rows(rows), deadlines, prefs)
 
-    async def _matches_with_seats(self, match_ids: list[int]) -> dict[int, list[Any]]:
-        """The rows of load_match for several matches at once, by match."""
+    async def _matches_with_seats(self, match_ids: list[int], *, load: bool) -> dict[int, list[Any]]:
+        """The rows of several matches at once, by match: with `load`, what load_match needs as well."""
         ids, params = self._ids_clause(match_ids)
-        rows = await self.fetch(_MATCHES_WITH_SEATS.format(extra=_LOAD_COLUMNS, joins=_LOAD_JOINS, ids=ids), params)
+        extra, joins = (_LOAD_COLUMNS, _LOAD_JOINS) if load else ("", "")
+        rows = await self.fetch(_MATCHES_WITH_SEATS.format(extra=extra, joins=joins, ids=ids), params)
         by_match: dict[int, list[Any]] = {}
         for row in rows:
             by_match.setdefault(row["id"], []).append(row)
@@ -667,10 +670,14 @@ def _commit_move(unit: MoveWrite) -> Steps[int]:
     return new_version
 
 
+def _armed(timers: SeatTimers) -> list[tuple[str, int, float]]:
+    """(kind, seat, due_at) of every clock timer the unit arms, in one order on both databases."""
+    return [(kind, seat, due_at) for seat, kinds in sorted(timers.arm.items()) for kind, due_at in sorted(kinds.items())]
+
+
 def _commit_move_call(unit: MoveWrite) -> Step:
     """_commit_move of a move that does not end its match, as one call of PostgreSQL's strategos_commit_move."""
-    armed = [(kind, seat, due_at) for seat, kinds in sorted(unit.timers.arm.items())
-             for kind, due_at in sorted(kinds.items())]
+    armed = _armed(unit.timers)
     return Step(
         "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (unit.match_id, unit.version, _dumps(unit.state), unit.now, unit.seat, unit.move, int(unit.private),
@@ -687,8 +694,7 @@ def _seat_timer_statements(match_id: int, timers: SeatTimers) -> list[tuple[str,
         marks = ", ".join("?" * len(timers.cancel))
         statements.append((f"DELETE FROM timers WHERE ref_id = ? AND seat IN ({marks}) AND kind IN ({kinds})",
                            (match_id, *timers.cancel)))
-    rows = [(kind, match_id, seat, due_at) for seat, armed in sorted(timers.arm.items())
-            for kind, due_at in sorted(armed.items())]
+    rows = [(kind, match_id, seat, due_at) for kind, seat, due_at in _armed(timers)]
     if rows:
         statements.append((
             f"INSERT INTO timers (kind, ref_id, seat, due_at) VALUES {', '.join(['(?, ?, ?, ?)'] * len(rows))}"
