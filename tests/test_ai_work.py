@@ -139,3 +139,11 @@ def test_a_move_ended_by_the_work_limit_is_the_same_in_a_fresh_interpreter(key, 
     view = json.dumps(game.view(ply.state, ply.seat))
     here = choose_move(json.loads(view), level="hard", seed=5)
     assert moves_in_fresh_interpreters(_OTHER_PROCESS, key, view) == [here, here]
+
+
+@pytest.mark.parametrize("players, normal", [(2, 150), (3, 225), (4, 300)])
+def test_myriath_normal_searches_more_with_more_seats_and_hard_does_not(players, normal):
+    # Three opponents' replies share a 4-player tree's visits; the work limit still bounds the time (see above).
+    policy = policy_for("myriath")
+    assert policy.iterations("normal", players) == normal == policy.normal_iterations * players // 2
+    assert policy.iterations("hard", players) == policy.hard_iterations

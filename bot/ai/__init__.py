@@ -47,8 +47,7 @@ def decide(policy: Policy, view: JSON, *, level: str = "normal", seed: int = 0) 
     settled = policy.settled_move(state, seat, moves, rng)
     if settled is not None:
         return settled
-    iterations = policy.hard_iterations if level == "hard" else policy.normal_iterations
-    budget = Budget(iterations, policy.determinisations, policy.exploration)
+    budget = Budget(policy.iterations(level, num_players), policy.determinisations, policy.exploration)
     root_moves = policy.root_candidates(state, seat, rng, num_players)
     pool = [state] + [game.sample_state(view, rng) for _ in range(policy.determinisations - 1)]
     root_moves = policy.refine_root(pool, seat, root_moves, num_players)

@@ -158,6 +158,10 @@ class Policy:
         clone.game = MeteredGame(self.game, clone.meter, self.call_cost, self.move_cost, self.sample_cost)
         return clone
 
+    def iterations(self, level: str, num_players: int) -> int:
+        """Tree iterations for the normal or hard level; the meter's work limit still bounds the time."""
+        return self.hard_iterations if level == "hard" else self.normal_iterations
+
     def call_cost(self, state: Any) -> float:
         """What one `apply` or `legal_moves` costs in `state`, in units: one, unless the engine slows down as a
         game fills up."""
