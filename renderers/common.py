@@ -432,15 +432,6 @@ def paste_centred(img: Image.Image, sprite: Image.Image, centre: tuple[int, int]
     img.paste(sprite, (x, y), sprite)
 
 
-def paste_pieces(img: Image.Image, grid: Grid, board: Sequence[Sequence[int | None]],
-                 sprite: Callable[[int], Image.Image]) -> None:
-    """The seat's piece sprite centred on every occupied square of a board of ranks of files (a seat or None)."""
-    for r, row in enumerate(board):
-        for f, owner in enumerate(row):
-            if owner is not None:
-                paste_centred(img, sprite(owner), grid.centre(f, r))
-
-
 # --- per-render highlights --------------------------------------------------------------------------------------
 
 

@@ -196,6 +196,16 @@ def layer_compose(draw: Draw, palette_of: Callable[[dict], Palette]) -> Compose:
     return compose
 
 
+def paint_mapped(img: Image.Image, layer: Image.Image, box: tuple[int, int, int, int], palette: Palette,
+                 paint: Callable[[Image.Image], None]) -> None:
+    """Draw `paint(part)` in RGB on a copy of the RGB `layer`'s `box`, and paste it, mapped, into `img`: the
+    palette image composed on that layer. For the parts of a composed picture that are new every time (a caption:
+    its words), so that only they are mapped, not the whole picture."""
+    part = layer.crop(box)
+    paint(part)
+    img.paste(palette.map(part), box[:2])
+
+
 def palette_render(compose: Compose) -> Callable[..., bytes]:
     """A renderer's render(view, *, player_names=None): its composed picture as PNG bytes. player_names: display
     names per seat (default: the view's seat names)."""

@@ -220,3 +220,23 @@ def test_encode_png_keeps_pictures_that_are_not_rgb_as_they_are():
     img.putpixel((3, 3), (200, 100, 50, 128))
     back = decode(encode_png(img), None)
     assert back.mode == "RGBA" and back.tobytes() == img.tobytes()
+
+
+TILED = ("epaminondas", "archimedes")  # games whose compose pastes square tiles mapped once
+
+
+@pytest.mark.parametrize("key", TILED)
+def test_a_picture_composed_from_tiles_is_its_drawing_mapped_pixel_for_pixel(key):
+    """compose() pastes the layer and square tiles mapped once, and maps only the caption (and panels): the same
+    pixels as mapping the whole drawing, last moves, captures and both sides' views included."""
+    module, game = registry.renderer_of(key), GAMES[key]
+    checked = 0
+    for seed in range(3):
+        for i, ply in enumerate(random_plies(game, 2, seed=seed)):
+            if i % 4:
+                continue
+            view = game.view(ply.state, (None, 0, 1)[i % 3])
+            composed = module.compose(view)
+            assert composed.tobytes() == module.palette_of(view).map(module.draw(view)).tobytes(), (seed, i)
+            checked += 1
+    assert checked >= 30

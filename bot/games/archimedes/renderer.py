@@ -41,7 +41,6 @@ from renderers.common import (
     palette_reference,
     parse_square,
     paste_centred,
-    paste_pieces,
     player_names_for,
     square_name,
     supersampled,
@@ -52,7 +51,7 @@ from renderers.common import (
     fit_text,
     text_width,
 )
-from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
+from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
 
 SQUARE = 92
 MARGIN = 40
@@ -163,19 +162,11 @@ def _reserve_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], tuple[int, in
 
 def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
     """The picture as an image; board_only leaves out the caption and the reserves (the /rules diagram)."""
-    files, ranks = view["files"], view["ranks"]
-    flipped = is_flipped(view)
-    grid = grid_for(files, ranks, flipped)
-    img = board_layer(files, ranks, tuple(view["ports"]), flipped).copy()
-    last = view.get("last")
-    if last:
-        _highlight_last_move(img, grid, last)
-    board = view["board"]
-    for seat, name in enumerate(view["ports"]):
-        f, r = parse_square(name)
-        if board[r][f] is None:
-            paste_centred(img, anchor_sprite(ANCHOR, seat), grid.centre(f, r))
-    paste_pieces(img, grid, board, lambda seat: ship_sprite(SHIP, seat))
+    files, ranks, ports = view["files"], view["ranks"], tuple(view["ports"])
+    grid = grid_for(files, ranks, is_flipped(view))
+    img = board_layer(files, ranks, ports, grid.flipped).copy()
+    for (f, r), look in square_looks(view).items():
+        img.paste(square_tile(square_colour(f, r, ports), look), grid.origin(f, r))
     if board_only:
         return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
     _draw_reserves(img, grid, view["reserve"])
@@ -183,10 +174,100 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
+# --- squares ---------------------------------------------------------------------------------------------------
+# Everything a position adds to the sea lies inside single squares, so a picture is the layer with a tile pasted on
+# each square that shows something: the same tiles in RGB (draw) and mapped once to the palette (compose).
+
+# What a square shows: (tinted by the last move, framed as where it landed, crossed: the destroyed ship's seat or
+# None, a ship: its seat or None, an empty port's anchor: its seat or None). Drawn in that order, as the marks were
+# over the whole board.
+SquareLook = tuple[bool, bool, "int | None", "int | None", "int | None"]
+
+
+def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
+    """The look of every square that shows more than the layer."""
+    last = view.get("last") or {}
+    lit = {parse_square(name) for name in (last.get("from"), last.get("to")) if name}
+    framed = parse_square(last["to"]) if last.get("to") else None
+    destroyed = {parse_square(d["square"]): d["seat"] for d in last.get("destroyed") or ()}
+    board = view["board"]
+    anchors = {parse_square(name): seat for seat, name in enumerate(view["ports"])}
+    looks = {}
+    for r, row in enumerate(board):
+        for f, ship in enumerate(row):
+            at = (f, r)
+            anchor = anchors.get(at) if ship is None else None
+            look = (at in lit, at == framed, destroyed.get(at), ship, anchor)
+            if look != (False, False, None, None, None):
+                looks[at] = look
+    return looks
+
+
+def square_colour(f: int, r: int, ports: tuple[str, ...]) -> RGB:
+    for seat, name in enumerate(ports):
+        if parse_square(name) == (f, r):
+            return port_colour(f, r, seat)
+    return sea_colour(f, r)
+
+
+@lru_cache(maxsize=512)
+def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
+    """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
+    lit, framed, victim, ship, anchor = look
+    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
+    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    if lit:
+        tint_squares(tile, one, here, LAST_MOVE, 0.72)
+    if framed:
+        outline_squares(tile, one, here, LAST_MOVE_FRAME, 4)
+    if victim is not None:
+        tint_squares(tile, one, here, DESTROYED, 0.55)
+        cross_squares(tile, one, [("a1", victim)])
+    if anchor is not None:
+        paste_centred(tile, anchor_sprite(ANCHOR, anchor), one.centre(0, 0))
+    if ship is not None:
+        paste_centred(tile, ship_sprite(SHIP, ship), one.centre(0, 0))
+    return tile
+
+
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
-compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["ports"])))
+
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
+    mapped once and pasted; only the reserves and the caption are drawn and mapped per picture."""
+    files, ranks, ports = view["files"], view["ranks"], tuple(view["ports"])
+    grid = grid_for(files, ranks, is_flipped(view))
+    palette = palette_of(view)
+    img = indexed_layer(palette, files, ranks, ports, grid.flipped).copy()
+    for (f, r), look in square_looks(view).items():
+        img.paste(indexed_tile(palette, square_colour(f, r, ports), look), grid.origin(f, r))
+    layer = board_layer(files, ranks, ports, grid.flipped)
+    column = (grid.right + MARGIN, grid.top, layer.width, grid.bottom)
+    # The reserves drawn on the column alone: the same grid, moved by the column's corner.
+    moved = Grid(files, ranks, SQUARE, grid.left - column[0], grid.top - column[1], grid.flipped)
+    paint_mapped(img, layer, column, palette, lambda part: _draw_reserves(part, moved, view["reserve"]))
+    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
+                 lambda band: _draw_caption(band, 0, view, player_names))
+    return img
+
+
+def palette_of(view: dict) -> Palette:
+    """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
+    return board_palette(view["files"], view["ranks"], tuple(view["ports"]))
+
+
 render = palette_render(compose)  # the PNG of an Archimedes view
+
+
+@lru_cache(maxsize=8)
+def indexed_layer(palette: Palette, files: int, ranks: int, ports: tuple[str, ...], flipped: bool) -> Image.Image:
+    return palette.map(board_layer(files, ranks, ports, flipped))
+
+
+@lru_cache(maxsize=1024)
+def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
+    return palette.map(square_tile(colour, look))
 
 
 @built_once(maxsize=4)
@@ -217,16 +298,6 @@ def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     captions = caption_samples(layer.width, [ship_sprite(BADGE_SHIP, 0), ship_sprite(BADGE_SHIP, 1)],
                                "12 ships · 3 in reserve")
     return Palette(flat + palette_colours(palette_reference(layer, *boards, captions)))
-
-
-def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
-    """From and to squares tinted yellow (the landing square also framed); destroyed ships' squares tinted
-    vermillion and crossed with an X in the victim's colour."""
-    tint_squares(img, grid, [last["from"], last["to"]], LAST_MOVE, 0.72)
-    outline_squares(img, grid, [last["to"]], LAST_MOVE_FRAME, 4)
-    destroyed = last.get("destroyed") or []
-    tint_squares(img, grid, [d["square"] for d in destroyed], DESTROYED, 0.55)
-    cross_squares(img, grid, [(d["square"], d["seat"]) for d in destroyed])
 
 
 def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None:

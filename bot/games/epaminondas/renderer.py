@@ -34,13 +34,13 @@ from renderers.common import (
     outline_squares,
     palette_reference,
     paste_centred,
-    paste_pieces,
+    parse_square,
     player_names_for,
     square_name,
     tint_squares,
     say,
 )
-from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
+from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -80,24 +80,95 @@ def board_layer(files: int, ranks: int, home_rows: tuple[int, ...], flipped: boo
 
 def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
     """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
-    files, ranks = view["files"], view["ranks"]
-    flipped = is_flipped(view)
-    grid = grid_for(files, ranks, flipped)
-    img = board_layer(files, ranks, tuple(view["home_rows"]), flipped).copy()
-    last = view.get("last")
-    if last:
-        _highlight_last_move(img, grid, last)
-    paste_pieces(img, grid, view["board"], lambda seat: disc_sprite(PIECE, seat))
+    files, ranks, home_rows = view["files"], view["ranks"], tuple(view["home_rows"])
+    grid = grid_for(files, ranks, is_flipped(view))
+    img = board_layer(files, ranks, home_rows, grid.flipped).copy()
+    for (f, r), look in square_looks(view).items():
+        img.paste(square_tile(square_colour(f, r, home_rows), look), grid.origin(f, r))
     if board_only:
         return img.crop((0, 0, img.width, grid.bottom + MARGIN))
     _draw_caption(img, grid.bottom + MARGIN, view, player_names)
     return img
 
 
-# --- the picture on a palette chosen once per layer (common.py, "pictures composed on a palette chosen once") ----
+# --- squares ---------------------------------------------------------------------------------------------------
+# Everything a position adds to the layer lies inside single squares, so a picture is the layer with a tile pasted
+# on each square that shows something: the same tiles in RGB (draw) and mapped once to the palette (compose).
 
-compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_rows"])))
+# What a square shows: (tinted by the last move, framed as where it ended, crossed: the taken stone's seat or None,
+# the stone standing on it: its seat or None). Drawn in that order, as the marks were over the whole board.
+SquareLook = tuple[bool, bool, "int | None", "int | None"]
+PLAIN: SquareLook = (False, False, None, None)
+
+
+def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
+    """The look of every square that shows more than the layer."""
+    last = view.get("last") or {}
+    lit, framed = set(last.get("from") or ()) | set(last.get("to") or ()), set(last.get("to") or ())
+    captured = set(last.get("captured") or ())
+    marked = {parse_square(name) for name in lit | captured}
+    looks = {}
+    for r, row in enumerate(view["board"]):
+        for f, stone in enumerate(row):
+            if stone is None and (f, r) not in marked:
+                continue
+            name = square_name(f, r) if (f, r) in marked else ""
+            looks[(f, r)] = (name in lit, name in framed, 1 - last["seat"] if name in captured else None, stone)
+    return looks
+
+
+@lru_cache(maxsize=512)
+def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
+    """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
+    lit, framed, victim, stone = look
+    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
+    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    if lit:
+        tint_squares(tile, one, here, LAST_MOVE, 0.55)
+    if framed:
+        outline_squares(tile, one, here, LAST_MOVE_FRAME, 3)
+    if victim is not None:
+        tint_squares(tile, one, here, CAPTURE, 0.5)
+        cross_squares(tile, one, [("a1", victim)])
+    if stone is not None:
+        paste_centred(tile, disc_sprite(PIECE, stone), one.centre(0, 0))
+    return tile
+
+
+# --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
+
+
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
+    mapped once and pasted; only the caption is drawn and mapped per picture."""
+    files, ranks, home_rows = view["files"], view["ranks"], tuple(view["home_rows"])
+    grid = grid_for(files, ranks, is_flipped(view))
+    palette = palette_of(view)
+    img = indexed_layer(palette, files, ranks, home_rows, grid.flipped).copy()
+    for (f, r), look in square_looks(view).items():
+        img.paste(indexed_tile(palette, square_colour(f, r, home_rows), look), grid.origin(f, r))
+    layer = board_layer(files, ranks, home_rows, grid.flipped)
+    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
+                 lambda band: _draw_caption(band, 0, view, player_names))
+    return img
+
+
+def palette_of(view: dict) -> Palette:
+    """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
+    return board_palette(view["files"], view["ranks"], tuple(view["home_rows"]))
+
+
 render = palette_render(compose)  # the PNG of an Epaminondas view
+
+
+@lru_cache(maxsize=8)
+def indexed_layer(palette: Palette, files: int, ranks: int, home_rows: tuple[int, ...], flipped: bool) -> Image.Image:
+    return palette.map(board_layer(files, ranks, home_rows, flipped))
+
+
+@lru_cache(maxsize=1024)
+def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
+    return palette.map(square_tile(colour, look))
 
 
 @built_once(maxsize=4)
@@ -125,17 +196,6 @@ def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette
     captions = caption_samples(layer.width, [disc_sprite(BADGE_PIECE, 0), disc_sprite(BADGE_PIECE, 1)],
                                "28 pieces · 3 crossed")
     return Palette(palette_colours(palette_reference(layer, *boards, captions)))
-
-
-def _highlight_last_move(img: Image.Image, grid: Grid, last: dict) -> None:
-    """From and to squares tinted blue (landing squares also framed); captured squares tinted and crossed."""
-    tint_squares(img, grid, set(last["from"]) | set(last["to"]), LAST_MOVE, 0.55)
-    outline_squares(img, grid, last["to"], LAST_MOVE_FRAME, 3)
-    captured = last.get("captured") or []
-    if captured:
-        victim = 1 - last["seat"]
-        tint_squares(img, grid, captured, CAPTURE, 0.5)
-        cross_squares(img, grid, [(name, victim) for name in captured])
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence[str] | None) -> None:
