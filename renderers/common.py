@@ -322,6 +322,9 @@ class Grid:
     def box_of(self, name: str) -> tuple[int, int, int, int]:
         return self.box(*parse_square(name))
 
+    def origin_of(self, name: str) -> tuple[int, int]:
+        return self.origin(*parse_square(name))
+
 
 def is_flipped(view: dict) -> bool:
     """Seat 1's private view shows seat 1 at the bottom; the public view and seat 0's show seat 0 there."""

@@ -50,6 +50,7 @@ from renderers.common import (
     new_canvas,
     outline_squares,
     palette_reference,
+    parse_square,
     paste_centred,
     player_names_for,
     short_name,
@@ -62,7 +63,7 @@ from renderers.common import (
     tinted,
     say,
 )
-from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
+from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -358,21 +359,13 @@ def _draw_legend(img: Image.Image, box: tuple[int, int, int, int], words: Sequen
 
 def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
     """The picture as an image; board_only leaves out the caption and the tray (the /rules diagram)."""
-    files, ranks = view["files"], view["ranks"]
+    files, ranks, home_ranks = view["files"], view["ranks"], tuple(view["home_ranks"])
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, tuple(view["home_ranks"]), grid.flipped, legend_words()).copy()
-    action = view.get("last_action")
-    if action:
-        _highlight_action(img, grid, action)
-    for name, cell in view["cells"].items():
-        paste_centred(img, piece_sprite(TILE, cell), grid.centre_of(name))
-        if cell.get("revealed"):
-            _paste_in_corner(img, grid, name, eye_sprite(EYE), right=True)
-    if view["phase"] == "setup":
-        _draw_waiting(img, grid, view)
-    if action:  # over the tiles: a fight's result shows even with a piece standing on its square
-        for fight in action["fights"]:
-            _paste_in_corner(img, grid, fight["square"], marker_sprite(MARKER, fight["result"] == "win"), right=False)
+    img = board_layer(files, ranks, home_ranks, grid.flipped, legend_words()).copy()
+    for name, look in square_looks(view).items():
+        img.paste(square_tile(square_colour(*parse_square(name), home_ranks), look), grid.origin_of(name))
+    for sprite, (x, y) in corner_badges(view, grid):
+        img.paste(sprite, (x, y), sprite)
     if board_only:
         return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
     names = player_names_for(view, player_names)
@@ -381,12 +374,151 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     return img
 
 
+# --- squares ---------------------------------------------------------------------------------------------------
+# What a position adds to the board lies inside single squares, except the corner badges (an eye on a revealed
+# piece, a fight's result), which reach a few pixels past their square. So a picture is the layer with a tile
+# pasted on each square that shows something (in RGB for draw, mapped once for compose), then the badges.
+
+# What a square shows, drawn in this order: (tint: colour and strength, or None; crossed: the taken piece's seat or
+# None; frame: colour and width, or None; the piece: tile_sprite's seat, values and commander, or None; a place
+# still being deployed: its seat, or None).
+SquareLook = tuple["tuple[RGB, float] | None", "int | None", "tuple[RGB, int] | None", "tuple | None", "int | None"]
+
+
+def square_looks(view: dict) -> dict[str, SquareLook]:
+    """The look of every square that shows more than the layer, by name."""
+    tints: dict[str, tuple[RGB, float]] = {}
+    victims: dict[str, int] = {}
+    frames: dict[str, tuple[RGB, int]] = {}
+    action = view.get("last_action")
+    if action:
+        fights = {fight["square"]: fight for fight in action["fights"]}
+        for path in action["paths"]:
+            for name in travelled(path):
+                tints[name] = (PATH, 0.5)
+        tints.update({name: (FIGHT, 0.55) for name in fights})
+        victims = {name: f["defender"]["owner"] for name, f in fights.items() if f["result"] == "win"}
+        fell_back = set(action.get("repelled") or [])
+        frames = {path["end"]: (LANDED_FRAME, 4) for path in action["paths"] if path["end"] not in fell_back}
+        frames.update({name: (REPELLED, 5) for name in fell_back})
+    pieces = {name: _piece_key(cell) for name, cell in view["cells"].items()}
+    waiting = {}
+    if view["phase"] == "setup":
+        for seat, status in enumerate(view["setup"]):
+            if not status["deployed"]:
+                rank = view["home_ranks"][seat] - 1
+                waiting.update({square_name(f, rank): seat for f in range(view["files"])})
+    return {name: (tints.get(name), victims.get(name), frames.get(name), pieces.get(name), waiting.get(name))
+            for name in {*tints, *victims, *frames, *pieces, *waiting}}
+
+
+def _piece_key(piece: dict) -> tuple:
+    """tile_sprite's seat, values and commander for a piece (values only when the view gives them)."""
+    if piece.get("sword") is None:
+        return piece["owner"], None, False
+    return piece["owner"], (piece["sword"], piece["shield"], piece["move"]), bool(piece.get("commander"))
+
+
+@lru_cache(maxsize=1024)
+def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
+    """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
+    tint, victim, frame, piece, waiting = look
+    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
+    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    if tint:
+        tint_squares(tile, one, here, *tint)
+    if victim is not None:
+        cross_squares(tile, one, [("a1", victim)])
+    if frame:
+        outline_squares(tile, one, here, *frame)
+    if piece:
+        paste_centred(tile, tile_sprite(TILE, *piece), one.centre(0, 0))
+    if waiting is not None:
+        paste_centred(tile, waiting_sprite(TILE, waiting), one.centre(0, 0))
+    return tile
+
+
+def corner_badges(view: dict, grid: Grid) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """(sprite, top-left corner) of every corner badge, in the order they are drawn: an eye on each revealed
+    piece, then each fight's result over whatever stands on its square."""
+    badges = [_in_corner(grid, name, eye_sprite(EYE), right=True)
+              for name, cell in view["cells"].items() if cell.get("revealed")]
+    action = view.get("last_action")
+    for fight in action["fights"] if action else ():
+        badges.append(_in_corner(grid, fight["square"], marker_sprite(MARKER, fight["result"] == "win"), right=False))
+    return badges
+
+
+def _in_corner(grid: Grid, name: str, sprite: Image.Image, right: bool) -> tuple[Image.Image, tuple[int, int]]:
+    x0, y0, x1, _ = grid.box_of(name)
+    x = x1 - BADGE_INSET if right else x0 + BADGE_INSET
+    return sprite, (x - sprite.width // 2, y0 + BADGE_INSET - sprite.height // 2)
+
+
+def _paste_in_corner(img: Image.Image, grid: Grid, name: str, sprite: Image.Image, right: bool) -> None:
+    sprite, xy = _in_corner(grid, name, sprite, right)
+    img.paste(sprite, xy, sprite)
+
+
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 # The palette depends only on the board's size and home ranks, never on a position or on hidden values: a public
 # picture's bytes cannot depend on a secret through it.
 
 
-compose = layer_compose(draw, lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_ranks"])))
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
+    mapped once and pasted; the badges' corners, the tray and the caption are drawn and mapped per picture."""
+    files, ranks, home_ranks = view["files"], view["ranks"], tuple(view["home_ranks"])
+    grid = grid_for(files, ranks, is_flipped(view))
+    palette, legend = palette_of(view), legend_words()
+    layer = board_layer(files, ranks, home_ranks, grid.flipped, legend)
+    img = indexed_layer(palette, files, ranks, home_ranks, grid.flipped, legend).copy()
+    looks = square_looks(view)
+    for name, look in looks.items():
+        img.paste(indexed_tile(palette, square_colour(*parse_square(name), home_ranks), look), grid.origin_of(name))
+    badges = corner_badges(view, grid)
+    for sprite, (x, y) in badges:
+        # The badge's box drawn again in RGB from everything under and over it (the tiles it reaches, every badge
+        # that overlaps it, in drawing order), then mapped: the same pixels draw() has there.
+        box = (x, y, x + sprite.width, y + sprite.height)
+        paint_mapped(img, layer, box, palette, lambda part: _redraw_box(part, box, grid, looks, home_ranks, badges))
+    names = player_names_for(view, player_names)
+    column = (grid.right + MARGIN, grid.top, layer.width, grid.bottom)
+    moved = Grid(files, ranks, SQUARE, grid.left - column[0], grid.top - column[1], grid.flipped)
+    paint_mapped(img, layer, column, palette, lambda part: _draw_tray(part, moved, view, names))
+    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
+                 lambda band: _draw_caption(band, 0, view, names))
+    return img
+
+
+def _redraw_box(part: Image.Image, box: tuple[int, int, int, int], grid: Grid, looks: dict[str, SquareLook],
+                home_ranks: tuple[int, ...], badges: list[tuple[Image.Image, tuple[int, int]]]) -> None:
+    x0, y0, x1, y1 = box
+    for name, look in looks.items():
+        sx0, sy0, sx1, sy1 = grid.box_of(name)
+        if sx0 < x1 and x0 < sx1 and sy0 < y1 and y0 < sy1:
+            part.paste(square_tile(square_colour(*parse_square(name), home_ranks), look), (sx0 - x0, sy0 - y0))
+    for sprite, (bx, by) in badges:
+        if bx < x1 and x0 < bx + sprite.width and by < y1 and y0 < by + sprite.height:
+            part.paste(sprite, (bx - x0, by - y0), sprite)
+
+
+def palette_of(view: dict) -> Palette:
+    """The palette of the view's layer (one for both sides' views: turning the board adds no colour)."""
+    return board_palette(view["files"], view["ranks"], tuple(view["home_ranks"]))
+
+
+@lru_cache(maxsize=8)
+def indexed_layer(palette: Palette, files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bool,
+                  legend: tuple[str, ...]) -> Image.Image:
+    return palette.map(board_layer(files, ranks, home_ranks, flipped, legend))
+
+
+@lru_cache(maxsize=2048)
+def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
+    return palette.map(square_tile(colour, look))
+
+
 render = palette_render(compose)  # the PNG of a Myrmidons view
 
 
@@ -450,42 +582,10 @@ def _sample_tray(img: Image.Image, grid: Grid, tiles: list, shift: int) -> None:
         _draw_note(img, inner, "Secret deployment", "values show only in fights")
 
 
-def _paste_in_corner(img: Image.Image, grid: Grid, name: str, sprite: Image.Image, right: bool) -> None:
-    x0, y0, x1, _ = grid.box_of(name)
-    x = x1 - BADGE_INSET if right else x0 + BADGE_INSET
-    paste_centred(img, sprite, (x, y0 + BADGE_INSET))
-
-
 def travelled(path: dict) -> list[str]:
     """The squares a participant really crossed: from its start to where it ended."""
     squares = path["path"]
     return squares[: squares.index(path["end"]) + 1]
-
-
-def _highlight_action(img: Image.Image, grid: Grid, action: dict) -> None:
-    """The squares each participant crossed tinted blue, landing squares framed; fight squares tinted purple (a
-    taken piece's square also crossed in its colour); squares a repelled or blocked piece fell back to framed in
-    vermillion."""
-    crossed = {sq for path in action["paths"] for sq in travelled(path)}
-    fights = {fight["square"]: fight for fight in action["fights"]}
-    tint_squares(img, grid, sorted(crossed - set(fights)), PATH, 0.5)
-    tint_squares(img, grid, sorted(fights), FIGHT, 0.55)
-    losers = [(sq, f["defender"]["owner"]) for sq, f in sorted(fights.items()) if f["result"] == "win"]
-    cross_squares(img, grid, losers)
-    fell_back = set(action.get("repelled") or [])
-    landed = {path["end"] for path in action["paths"]} - fell_back
-    outline_squares(img, grid, sorted(landed), LANDED_FRAME, 4)
-    outline_squares(img, grid, sorted(fell_back), REPELLED, 5)
-
-
-def _draw_waiting(img: Image.Image, grid: Grid, view: dict) -> None:
-    """Dashed places on the home rank of each side still setting up (nothing about where anything will go)."""
-    for seat, status in enumerate(view["setup"]):
-        if status["deployed"]:
-            continue
-        rank = view["home_ranks"][seat] - 1
-        for f in range(view["files"]):
-            paste_centred(img, waiting_sprite(TILE, seat), grid.centre(f, rank))
 
 
 # --- tray ---------------------------------------------------------------------------------------------------------
