@@ -222,7 +222,7 @@ def test_encode_png_keeps_pictures_that_are_not_rgb_as_they_are():
     assert back.mode == "RGBA" and back.tobytes() == img.tobytes()
 
 
-TILED = ("epaminondas", "archimedes", "myrmidons")  # games whose compose pastes square tiles mapped once
+TILED = ("epaminondas", "archimedes", "myrmidons", "mycenae")  # games whose compose pastes square tiles mapped once
 
 
 @pytest.mark.parametrize("key", TILED)

@@ -49,6 +49,7 @@ from renderers.common import (
     new_canvas,
     outline_squares,
     palette_reference,
+    parse_square,
     paste_centred,
     player_names_for,
     N_,
@@ -61,7 +62,7 @@ from renderers.common import (
     tint_squares,
     tinted,
 )
-from renderers.png import Palette, built_once, layer_compose, palette_colours, palette_render
+from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
@@ -381,10 +382,15 @@ def _frame_start_areas(img: Image.Image, grid: Grid, corners: Sequence[int]) -> 
     square does not change the band's colour."""
     draw = ImageDraw.Draw(img)
     for corner in corners:
-        x0, y0, x1, y1 = area_box(grid, corner)
-        army = ARMIES[corner]
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=army.edge, width=AREA_FRAME + 2)
-        draw.rectangle((x0 + 2, y0 + 2, x1 - 3, y1 - 3), outline=army.fill, width=AREA_FRAME)
+        _frame_area(draw, corner, area_box(grid, corner))
+
+
+def _frame_area(draw: ImageDraw.ImageDraw, corner: int, box: tuple[int, int, int, int]) -> None:
+    """The frame of one start area whose box (on the picture being drawn) is `box`."""
+    x0, y0, x1, y1 = box
+    army = ARMIES[corner]
+    draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=army.edge, width=AREA_FRAME + 2)
+    draw.rectangle((x0 + 2, y0 + 2, x1 - 3, y1 - 3), outline=army.fill, width=AREA_FRAME)
 
 
 def _draw_coordinates(draw: ImageDraw.ImageDraw, grid: TurnedGrid) -> None:
@@ -445,24 +451,142 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
     """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
     grid = grid_for(turns_for(view))
     seated = _seated(view)
-    img = board_layer(seated, grid.turns, legend_words()).copy()
-    _highlight_last_move(img, grid, view)
-    _frame_start_areas(img, grid, seated)
-    corners = [corner_index(view, s) for s in range(view["num_players"])]
-    for p in view["board"]:
-        patch, (dx, dy) = piece_patch(p["type"], p["mycenaean"], corners[p["owner"]])
-        x0, y0, _, _ = grid.box_of(p["square"])
-        img.paste(patch, (x0 + dx, y0 + dy), patch)
-        if p["mycenaean"]:
-            _draw_chips(img, grid, p["square"], cargo_counts(visible_cargo(view, p["square"]), p["owner"]),
-                        corners, top=True)
-    _mark_revealed(img, grid, view, corners)
-    if view.get("pending"):
-        _mark_request(img, grid, view["pending"])
+    img = framed_layer(seated, grid.turns, legend_words()).copy()
+    for name, ops in square_ops(view, grid).items():
+        img.paste(square_tile(square_colour(*parse_square(name)), ops), grid.origin_of(name))
     if board_only:
         return img.crop((0, 0, img.width, grid.bottom + MARGIN))
+    corners = [corner_index(view, s) for s in range(view["num_players"])]
     _draw_caption(img, grid.bottom + MARGIN, view, player_names_for(view, player_names), corners)
     return img
+
+
+@lru_cache(maxsize=16)
+def framed_layer(seated: tuple[int, ...], turns: int, legend: tuple[str, ...]) -> Image.Image:
+    """The layer with the seated armies' start areas framed: what a square that shows nothing else looks like."""
+    img = board_layer(seated, turns, legend).copy()
+    _frame_start_areas(img, grid_for(turns), seated)
+    return img
+
+
+# --- squares ---------------------------------------------------------------------------------------------------
+# Everything a position adds to the board lies inside single squares, so a picture is the framed layer with a
+# tile pasted on each square that shows something: in RGB for draw, mapped once for compose. A square's tile is
+# the list of what is drawn on it, in the order the board was drawn: the last move's marks, its start area's frame
+# (over the marks, under the pieces), the piece and its cargo chips, destroyed cargo and the take-over flag, a
+# request's frames and question mark.
+
+Op = tuple  # ("tint", colour, strength), ("cross",), ("flame",), ("outline", colour, width), ("area", corner, box),
+# ("piece", letter, mycenaean, corner), ("chips", ((letter, count, corner), ...), top), ("flag",), ("ask",),
+# ("dashed", colour, width)
+
+
+def square_ops(view: dict, grid: "TurnedGrid") -> dict[str, tuple[Op, ...]]:
+    """What is drawn on each square that shows more than the framed layer, by name."""
+    ops: dict[str, list[Op]] = {}
+
+    def add(name: str, *op: object) -> None:
+        ops.setdefault(name, []).append(op)
+
+    _last_move_ops(view, add)
+    corners = [corner_index(view, s) for s in range(view["num_players"])]
+    pieces = {p["square"]: p for p in view["board"]}
+    revealed = revealed_now(view)
+    pending = view.get("pending")
+    shown = set(pieces) | {r["square"] for r in revealed}
+    if pending:
+        shown |= {pending["knight"], *pending["squares"]}
+    for name in shown:
+        ops.setdefault(name, [])
+    for corner in _seated(view):
+        x0, y0, x1, y1 = area_box(grid, corner)
+        for f, r in start_area(corner):
+            name = square_name(f, r)
+            if name in ops:  # the frame is in the layer; a tile drawn from the plain square needs it again
+                sx, sy = grid.origin(f, r)
+                add(name, "area", corner, (x0 - sx, y0 - sy, x1 - sx, y1 - sy))
+    for name, p in pieces.items():
+        add(name, "piece", p["type"], p["mycenaean"], corners[p["owner"]])
+        if p["mycenaean"]:
+            add(name, "chips", _chip_key(cargo_counts(visible_cargo(view, name), p["owner"]), corners), True)
+    for record in revealed:
+        if record["cause"] == "taken over":
+            add(record["square"], "flag")
+        add(record["square"], "chips", _chip_key(cargo_counts(record["pieces"], record["owner"]), corners), False)
+    if pending:
+        add(pending["knight"], "outline", REQUEST, 6)
+        for name in pending["squares"]:
+            add(name, "dashed", REQUEST, 5)
+        add(pending["knight"], "ask")
+    return {name: tuple(square) for name, square in ops.items() if square}
+
+
+def _chip_key(counts: list[tuple[int, str, int]], corners: list[int]) -> tuple[tuple[int, str, int], ...]:
+    """Cargo counts by army corner instead of seat: what the chips look like, whoever sits there."""
+    return tuple((corners[owner], letter, count) for owner, letter, count in counts)
+
+
+def _last_move_ops(view: dict, add) -> None:
+    """From and to squares tinted blue, where the move ended framed; a capture's square tinted purple and crossed;
+    a burn's squares tinted purple and crossed, with a flame where the knight stood."""
+    kind = last_kind(view)
+    squares = view.get("last_squares") or []
+    if not kind or not squares:
+        return
+    if kind == "burn":
+        for name in squares:
+            add(name, "tint", DESTROYED, DESTROYED_TINT)
+        add(squares[0], "flame")
+        for name in squares[1:]:
+            add(name, "cross")
+        return
+    if kind == "move" and "x" in view["last_move"]:
+        add(squares[0], "tint", LAST_MOVE, 0.5)
+        for name in squares[1:]:
+            add(name, "tint", DESTROYED, DESTROYED_TINT)
+        add(squares[1], "cross")
+        for name in squares[1:]:
+            add(name, "outline", LAST_MOVE_FRAME, 4)
+        return
+    for name in squares:
+        add(name, "tint", LAST_MOVE, 0.5)
+    # a move ends on its target; a load in its knight; an unload on the squares it placed pieces on
+    for name in squares[:1] if kind in ("load", "consent", "refuse") else squares[1:]:
+        add(name, "outline", LAST_MOVE_FRAME, 4)
+
+
+@lru_cache(maxsize=2048)
+def square_tile(colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
+    """One square of colour `colour` with `ops` drawn on it in order, with the board's own helpers on a one-square
+    grid."""
+    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
+    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    centre = one.centre(0, 0)
+    for kind, *args in ops:
+        if kind == "tint":
+            tint_squares(tile, one, here, *args)
+        elif kind == "cross":
+            paste_centred(tile, cross_sprite(SQUARE), centre)
+        elif kind == "flame":
+            paste_centred(tile, flame_sprite(round(SQUARE * 0.8)), centre)
+        elif kind == "outline":
+            outline_squares(tile, one, here, *args)
+        elif kind == "area":
+            _frame_area(ImageDraw.Draw(tile), *args)
+        elif kind == "piece":
+            patch, (dx, dy) = piece_patch(*args)
+            tile.paste(patch, (dx, dy), patch)
+        elif kind == "chips":
+            counts, top = args
+            _draw_chips(tile, one, "a1", [(corner, letter, count) for corner, letter, count in counts], [0, 1, 2, 3],
+                        top=top)
+        elif kind == "flag":
+            paste_centred(tile, marker_sprite(MARKER, "flag"), (MARKER // 2 + 2, MARKER // 2 + 2))
+        elif kind == "ask":
+            paste_centred(tile, marker_sprite(MARKER, "ask"), (SQUARE - MARKER // 2 - 2, CHIP_HEIGHT + MARKER // 2 + 6))
+        elif kind == "dashed":
+            _dashed_frame(tile, one, "a1", *args)
+    return tile
 
 
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
@@ -470,8 +594,38 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 # public picture's bytes cannot depend on anybody's cargo through it.
 
 
-compose = layer_compose(draw, lambda view: board_palette(_seated(view)))
+def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
+    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the framed layer and the square tiles
+    are mapped once and pasted; only the caption is drawn and mapped per picture."""
+    grid = grid_for(turns_for(view))
+    seated, legend, palette = _seated(view), legend_words(), palette_of(view)
+    img = indexed_layer(palette, seated, grid.turns, legend).copy()
+    for name, ops in square_ops(view, grid).items():
+        img.paste(indexed_tile(palette, square_colour(*parse_square(name)), ops), grid.origin_of(name))
+    layer = framed_layer(seated, grid.turns, legend)
+    corners = [corner_index(view, s) for s in range(view["num_players"])]
+    names = player_names_for(view, player_names)
+    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
+                 lambda band: _draw_caption(band, 0, view, names, corners))
+    return img
+
+
 render = palette_render(compose)  # the PNG of a Mycenae view (default player names: the corners, a1 h8 ...)
+
+
+def palette_of(view: dict) -> Palette:
+    """The palette of the view's layer (one for every seat's view: turning the board changes no colour)."""
+    return board_palette(_seated(view))
+
+
+@lru_cache(maxsize=16)
+def indexed_layer(palette: Palette, seated: tuple[int, ...], turns: int, legend: tuple[str, ...]) -> Image.Image:
+    return palette.map(framed_layer(seated, turns, legend))
+
+
+@lru_cache(maxsize=4096)
+def indexed_tile(palette: Palette, colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
+    return palette.map(square_tile(colour, ops))
 
 
 @built_once(maxsize=8)
@@ -568,51 +722,6 @@ def _draw_chips(img: Image.Image, grid: Grid, square: str, counts: list[tuple[in
         for chip in row:
             img.paste(chip, (x, y), chip)
             x += chip.width + 2
-
-
-def _highlight_last_move(img: Image.Image, grid: Grid, view: dict) -> None:
-    """From and to squares tinted blue, where the move ended framed; a capture's square tinted purple and crossed;
-    a burn's squares tinted purple and crossed, with a flame where the knight stood."""
-    kind = last_kind(view)
-    squares = view.get("last_squares") or []
-    if not kind or not squares:
-        return
-    if kind == "burn":
-        tint_squares(img, grid, squares, DESTROYED, DESTROYED_TINT)
-        paste_centred(img, flame_sprite(round(SQUARE * 0.8)), grid.centre_of(squares[0]))
-        for name in squares[1:]:
-            paste_centred(img, cross_sprite(SQUARE), grid.centre_of(name))
-        return
-    if kind == "move" and "x" in view["last_move"]:
-        tint_squares(img, grid, squares[:1], LAST_MOVE, 0.5)
-        tint_squares(img, grid, squares[1:], DESTROYED, DESTROYED_TINT)
-        paste_centred(img, cross_sprite(SQUARE), grid.centre_of(squares[1]))
-        outline_squares(img, grid, squares[1:], LAST_MOVE_FRAME, 4)
-        return
-    tint_squares(img, grid, squares, LAST_MOVE, 0.5)
-    # a move ends on its target; a load in its knight; an unload on the squares it placed pieces on
-    ended = squares[:1] if kind in ("load", "consent", "refuse") else squares[1:]
-    outline_squares(img, grid, ended, LAST_MOVE_FRAME, 4)
-
-
-def _mark_revealed(img: Image.Image, grid: Grid, view: dict, corners: list[int]) -> None:
-    """Cargo the last move destroyed, shown along the bottom of the knight's square (now everyone's knowledge);
-    knights that changed hands in a take-over carry a flag."""
-    for record in revealed_now(view):
-        if record["cause"] == "taken over":
-            x0, y0, _, _ = grid.box_of(record["square"])
-            paste_centred(img, marker_sprite(MARKER, "flag"), (x0 + MARKER // 2 + 2, y0 + MARKER // 2 + 2))
-        _draw_chips(img, grid, record["square"], cargo_counts(record["pieces"], record["owner"]), corners, top=False)
-
-
-def _mark_request(img: Image.Image, grid: Grid, pending: dict) -> None:
-    """A request for consent: the asking knight and the asked pieces framed in yellow, a question mark on the
-    knight."""
-    outline_squares(img, grid, [pending["knight"]], REQUEST, 6)
-    for name in pending["squares"]:
-        _dashed_frame(img, grid, name, REQUEST, 5)
-    x0, y0, x1, _ = grid.box_of(pending["knight"])
-    paste_centred(img, marker_sprite(MARKER, "ask"), (x1 - MARKER // 2 - 2, y0 + CHIP_HEIGHT + MARKER // 2 + 6))
 
 
 def _dashed_frame(img: Image.Image, grid: Grid, name: str, colour: RGB, width: int) -> None:
