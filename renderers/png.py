@@ -178,17 +178,18 @@ _BUILD_LOCKS = 16
 
 
 # --- the tail every board renderer shares ------------------------------------------------------------------------
-# A renderer draws its picture in RGB (draw) and maps it onto the palette chosen once for the view's layer
-# (compose): the same view always gives the same bytes, and no position reaches a public picture through its
-# palette. render() is then the same for every game.
+# A renderer draws its picture in RGB (draw) and composes the same picture as a "P" image of the palette chosen
+# once for the view's layer (compose): the layer and the square tiles are mapped once and pasted, and only what is
+# new in every picture (the caption's words, a tray) is drawn and mapped. The same view always gives the same
+# bytes, and no position reaches a public picture through its palette. render() is then the same for every game.
 
 Draw = Callable[[dict, "Sequence[str] | None"], Image.Image]
 Compose = Callable[[dict, "Sequence[str] | None"], Image.Image]
 
 
 def layer_compose(draw: Draw, palette_of: Callable[[dict], Palette]) -> Compose:
-    """A renderer's compose(view, player_names=None): draw()'s picture as a "P" image of its layer's palette
-    (choosing a palette per picture took ~1.8 ms)."""
+    """The plain compose(view, player_names=None) for a new renderer: draw()'s whole picture mapped to its
+    layer's palette (~1.5-3 ms more per picture than composing from tiles mapped once, as the five games do)."""
 
     def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
         return palette_of(view).map(draw(view, player_names))

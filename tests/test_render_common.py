@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from picture_helpers import decode
 import renderers
+from bot.games.registry import GAMES
 from renderers import common
 from renderers.common import DARK, LIGHT, Grid
 from renderers.png import encode_png, to_palette
@@ -203,3 +204,16 @@ def test_render_bench_measures_every_column_at_a_tiny_size():
     assert 0 < result.draw < result.median <= result.p99
     assert result.cold > 0 and result.flat > 0 and result.kib > 0
     assert bench.row(result).startswith("| archimedes | 2 | ")
+
+
+def test_layer_compose_maps_the_whole_drawing_to_the_layers_palette():
+    """The plain compose a new renderer starts from: the five games compose from tiles, and must equal it."""
+    from bot.games.epaminondas import renderer as epa
+    from renderers.png import layer_compose
+
+    game = GAMES["epaminondas"]
+    state = game.new_state(2, seed=1)
+    state = game.apply(state, 0, game.legal_moves(state, 0)[0])[0]
+    view = game.view(state, 1)
+    plain = layer_compose(epa.draw, epa.palette_of)
+    assert plain(view).tobytes() == epa.compose(view).tobytes()
