@@ -16,13 +16,14 @@ persist ≤ 10 ms median). Times are wall-clock milliseconds.
   click that reads the match and builds the picker's first step, then Confirm): acknowledge first (measured
   as the wait for the event loop), write the move (`submit_move`: the match's lock and the group-committed writer),
   and the board through the service's bus to a presenter that builds the caption and renders the PNG in the
-  render queue (bot/presenters/pictures.py). "Board ready" is receive → picture ready to send; every board must
-  be made once, in order per match. RSS is the process's resident memory after the burst, matches active. Every
+  render queue (bot/presenters/pictures.py: worker processes). "Board ready" is receive → picture ready to send; every board must
+  be made once, in order per match. RSS is the process's resident memory after the burst, matches active (not its picture workers'). Every
   match's log must then replay through its engine to its stored state. The last lines are one JSON object per
   burst: {"bench": "burst", "database": "sqlite" or "postgresql", "matches", "ack_p99_ms", "picker_ack_p99_ms", "written_p99_ms",
   "board_p99_ms", "boards", "in_order", "replayed_ok", "processes"}.
 - --processes N (PostgreSQL): each burst is split between N bot processes on the same database, each a service of
   its own with its share of the matches, all moving at the same instant; their times are reported together.
+- --render-threads: the pictures drawn in two threads of the bot's process, as before they had worker processes.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence
@@ -241,17 +242,20 @@ async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rn
 
 
 async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str], matches: int,
-                      seed: int = 0, ready: Callable[[], Awaitable[Any]] | None = None) -> tuple[BurstTimes, float]:
+                      seed: int = 0, ready: Callable[[], Awaitable[Any]] | None = None,
+                      render_threads: bool = False) -> tuple[BurstTimes, float]:
     """Start `matches` matches, then every one of them receives a move at the same instant (after `ready`: the
     other processes' matches are started too)."""
     started = [await start_match(service, keys[i % len(keys)], users.pair()) for i in range(matches)]
     if ready is not None:
         await ready()
-    for key in keys:  # the first render of a game builds its caches; keep that out of the latencies
-        game = get_game(key)
-        registry.render(game.view(game.new_state(2, 0, None), None), player_names=PLAYER_NAMES)
     times = BurstTimes()
-    queue = RenderQueue()
+    queue = RenderQueue(executor_factory=ThreadPoolExecutor) if render_threads else RenderQueue()
+    # The picture workers up, as at a running bot's (it starts them at start-up; their forkserver built each game's
+    # first board layer and palette once): a worker's start is kept out of the latencies.
+    await asyncio.gather(*map(asyncio.wrap_future, queue.start()))
+    if render_threads:
+        registry.prepare_pictures()  # in this process, as the forkserver does for the workers
     maker = BoardMaker(service, queue, times)
     service.bus.subscribe(maker)
     t0 = time.perf_counter()
@@ -404,6 +408,7 @@ class Settings:
     synchronous: str = SYNCHRONOUS
     database: Path | str | None = None  # a SQLite file or PostgreSQL URL (default: a new file in a temporary folder)
     processes: int = 1  # bot processes sharing each burst (PostgreSQL only)
+    render_threads: bool = False  # draw the pictures in threads of the bot's process, as before (for comparison)
 
 
 async def run(settings: Settings, directory: Path) -> list[str]:
@@ -429,7 +434,8 @@ async def run(settings: Settings, directory: Path) -> list[str]:
                 if settings.processes > 1:
                     times, wall = await bench_burst_processes(str(settings.database), matches, settings.processes)
                 else:
-                    times, wall = await bench_burst(service, users, keys, matches)
+                    times, wall = await bench_burst(service, users, keys, matches,
+                                                    render_threads=settings.render_threads)
                 results.append((matches, times, wall))
             among = f", shared by {settings.processes} bot processes" if settings.processes > 1 else ""
             lines += ["", f"Bursts ({', '.join(keys)}): every match receives a move at the same instant, half of them"
@@ -466,6 +472,8 @@ def parse_args(argv: list[str] | None) -> Settings:
                         help=f"SQLite's flush setting for the database (default {SYNCHRONOUS}, as the bot)")
     parser.add_argument("--processes", type=int, default=1,
                         help="bot processes that share each burst, on the PostgreSQL database --database names")
+    parser.add_argument("--render-threads", action="store_true",
+                        help="draw the pictures in threads of the bot's process instead of its worker processes")
     args = vars(parser.parse_args(argv))
     if args["processes"] < 1:
         parser.error("--processes must be 1 or more")

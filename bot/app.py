@@ -23,7 +23,7 @@ from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
-from bot.presenters import Presenter
+from bot.presenters import Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
@@ -87,6 +87,7 @@ class StrategosBot(commands.AutoShardedBot):
             self.matches.timers.listening = True  # other processes write timers too
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
+        pictures.QUEUE.start()  # the picture workers start now, not with the first board after a restart
         self.matches.bus.subscribe(self.presenter)
         self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown
         self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))

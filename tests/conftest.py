@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.app import create_bot
 from bot.matches import MatchService
+from bot.presenters import pictures
 from bot.settings import Settings
 from bot.storage.opening import open_repository
 from bot.storage.postgres_schema import migrate as migrate_postgres
@@ -163,6 +164,11 @@ async def service(store, service_clock, service_seeds):
 def settings(database):
     """The bot's settings: its database a SQLite file, or in a test marked ON_BOTH also PostgreSQL."""
     return Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="INFO")
+
+
+# The bots draw their pictures in threads here, as they think in one (below; pictures.draw_in_threads says why).
+# tests/test_render_workers.py runs the real picture workers.
+pictures.draw_in_threads()
 
 
 def make_bot(settings, replay_at_end=False):

@@ -30,7 +30,7 @@ from bot.matches import errors
 from bot.matches.leagues import league_title
 from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
-from bot.presenters.pictures import picture_words
+from bot.workers import picture_words
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
 from bot_helpers import board_posts, move, start_match, stored
 from renderers.common import in_language

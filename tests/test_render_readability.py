@@ -23,7 +23,7 @@ from bot.games.mycenae import renderer as mycenae
 from bot.games.myriath import renderer as myriath
 from bot.games.myrmidons import renderer as myrmidons
 from bot.i18n import LANGUAGES
-from bot.presenters.pictures import picture_words
+from bot.workers import picture_words
 from renderers import common
 from bot.games import registry
 

@@ -16,6 +16,7 @@ import simcord
 from simcord import SetupError
 
 from bot.app import StrategosBot, create_bot
+from bot.presenters import pictures
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ class ChannelEntry:
 class DemoWorld:
     def __init__(self, database: Path):
         settings = Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="WARNING")
+        pictures.draw_in_threads()  # inside the simulated Discord (pictures.draw_in_threads says why)
         self.bot: StrategosBot = create_bot(settings)
         # A generous patience: an action waits for the bot, and the computer's hardest think takes ~2 s.
         self.env = simcord.Env(self.bot, settle_timeout=30.0, check_errors=False, shard_count=1)

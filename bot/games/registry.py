@@ -102,6 +102,17 @@ def prepare_games() -> None:
         policy_for(key).prepare()
 
 
+def prepare_pictures() -> None:
+    """Each game's first board layer, palette, sprites and fonts, built now by rendering its start position for
+    every player count: what a picture worker inherits from the forkserver (bot/workers.py), so that the first
+    board of each kind does not wait 50-400 ms for its palette."""
+    for key, game in GAMES.items():
+        if not can_render(key):
+            continue
+        for players in range(game.info.min_players, game.info.max_players + 1):
+            render(game.view(game.new_state(players, 0, None), None))
+
+
 def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     """The computer's move for the seat whose view it is, in the view's game (bot.ai.decide says how). Top level
     and JSON-safe arguments only, so that it runs in a worker process."""

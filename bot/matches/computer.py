@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
 import logging
-import multiprocessing
-import signal
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 
+from bot import workers
 from bot.domain import Match, Timer
 from bot.engine.base import seeded_rng
 from bot.games.registry import choose_move
@@ -33,29 +31,8 @@ PAUSE_SECONDS = 2.0  # a move that lands the instant the player moved reads like
 
 
 def process_pool() -> Executor:
-    """One worker process: a think holds a core for up to two seconds, never the event loop.
-
-    The worker is not forked from the bot, which runs threads (the database's, the renders'): a fork copies their
-    locks in whatever state they are in and can deadlock (Python 3.12+ warns of it). It comes from a forkserver, a
-    clean process that imported the computer's code and built its tables once, so starting it stays cheap (spawn
-    where there is none: the worker then builds them in its initializer)."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["bot.games.warm"])  # the games, their first-use tables built
-    else:
-        context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
-
-
-def _start_worker() -> None:
-    _ignore_interrupts()
-    importlib.import_module("bot.games.warm")  # built already where the forkserver preloaded it; with spawn, here
-
-
-def _ignore_interrupts() -> None:
-    """In the worker: Ctrl+C in a terminal reaches every process of the group, but stopping is the bot's to do
-    (it shuts the pool down), so the worker must not die on it with a traceback of its own."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """One worker process (bot/workers.py): a think holds a core for up to two seconds, never the event loop."""
+    return workers.process_pool(1)
 
 
 class ComputerPlayers:

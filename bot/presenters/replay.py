@@ -27,7 +27,7 @@ from bot.i18n import ENGLISH, N_, t
 from .board import BoardPresenter
 from .channels import archive
 from .describe import MAX_ALT_TEXT, alt_text
-from .pictures import picture_words
+from bot.workers import picture_words
 from .text import fit
 
 log = logging.getLogger(__name__)
