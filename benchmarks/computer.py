@@ -320,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.positions:
         with Pool(args.jobs, initializer=prepare_games) as pool:  # warm, as the bot's worker is
-            print(positions_table(time_positions(args.levels.split(","), args.every, pool)), flush=True)
+            sizes = [size for size in POSITION_SIZES if size[0] in args.games]  # every game unless some are named
+            print(positions_table(time_positions(args.levels.split(","), args.every, pool, sizes)), flush=True)
         return 0
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
