@@ -89,8 +89,9 @@ def test_an_opening_stays_within_the_levels_work(key, n, engine_calls, spent):
         view = _view(game, ply.state, ply.seat)
         engine_calls.counts[key] = 0
         choose_move(view, level="normal", seed=2)
-        assert spent[-1].spent <= policy.normal_work + ITERATION_SLACK
-        assert engine_calls.counts[key] <= policy.normal_work + ITERATION_SLACK
+        limit = policy.work("normal", n)
+        assert spent[-1].spent <= limit + ITERATION_SLACK
+        assert engine_calls.counts[key] <= limit + ITERATION_SLACK
 
 
 SIZES = [("epaminondas", 2, None), ("archimedes", 2, None), ("myriath", 4, None), ("myrmidons", 2, None),
@@ -107,13 +108,15 @@ def test_the_work_limit_ends_a_decision_whatever_its_iterations(key, n, options,
     monkeypatch.setattr(policy, "normal_iterations", 10 ** 6)
     monkeypatch.setattr(policy, "hard_iterations", 10 ** 6)
     monkeypatch.setattr(policy, f"{level}_work", 300)
+    limit = policy.work(level, n)  # 300, or as much more as the game gives this level with more seats
+    assert 300 <= limit <= 600
     plies = list(random_plies(game, n, 9, options))
     for ply in (plies[len(plies) // 4], plies[len(plies) // 2]):
         view = _view(game, ply.state, ply.seat)
         engine_calls.counts[key] = 0
         assert choose_move(view, level=level, seed=3) in ply.moves
-        assert spent[-1].spent <= 300 + ITERATION_SLACK
-        assert engine_calls.counts[key] <= 300 + ITERATION_SLACK
+        assert spent[-1].spent <= limit + ITERATION_SLACK
+        assert engine_calls.counts[key] <= limit + ITERATION_SLACK
 
 
 _OTHER_PROCESS = """
@@ -146,4 +149,6 @@ def test_myriath_normal_searches_more_with_more_seats_and_hard_does_not(players,
     # Three opponents' replies share a 4-player tree's visits; the work limit still bounds the time (see above).
     policy = policy_for("myriath")
     assert policy.iterations("normal", players) == normal == policy.normal_iterations * players // 2
+    assert policy.work("normal", players) == policy.normal_work * players / 2
     assert policy.iterations("hard", players) == policy.hard_iterations
+    assert policy.work("hard", players) == policy.hard_work and policy.work("easy", players) == policy.easy_work

@@ -30,9 +30,9 @@ def decide(policy: Policy, view: JSON, *, level: str = "normal", seed: int = 0) 
     seat = view.get("viewer")
     if seat is None or seat not in view.get("to_act", ()):
         raise ValueError("the computer needs the private view of a seat that is to act")
-    policy = policy.metered({"easy": policy.easy_work, "normal": policy.normal_work, "hard": policy.hard_work}[level])
-    game = policy.game  # every engine call below is charged to the decision's meter
     num_players = view["num_players"]
+    policy = policy.metered(policy.work(level, num_players))
+    game = policy.game  # every engine call below is charged to the decision's meter
     # Salted with the ply so that one match seed does not make the same random choices every turn.
     rng = seeded_rng(seed, "ai", level, view.get("ply"), seat)
     state = game.sample_state(view, rng)

@@ -162,6 +162,10 @@ class Policy:
         """Tree iterations for the normal or hard level; the meter's work limit still bounds the time."""
         return self.hard_iterations if level == "hard" else self.normal_iterations
 
+    def work(self, level: str, num_players: int) -> float:
+        """The meter's work limit for one decision of `level`."""
+        return {"easy": self.easy_work, "normal": self.normal_work, "hard": self.hard_work}[level]
+
     def call_cost(self, state: Any) -> float:
         """What one `apply` or `legal_moves` costs in `state`, in units: one, unless the engine slows down as a
         game fills up."""
