@@ -119,11 +119,11 @@ class MyrmidonsPolicy(Policy):
     # Leaves are judged by a deterministic look-ahead, not noisy playouts, so less exploration is needed.
     exploration = 0.35
     normal_iterations = 1000
-    hard_iterations = 5400
+    hard_iterations = 4300
     # Work per move (units of about one engine call), from this game's slowest positions (benchmarks/computer.py).
     easy_work = 450
     normal_work = 6000
-    hard_work = 27500
+    hard_work = 22000
     setup_choices = 3  # drafts and deployments: how many of the best the seeded draw picks from
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
