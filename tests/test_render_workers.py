@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bot.games import registry
 from bot.games.registry import get_game
 from bot.presenters.pictures import RenderQueue, render_in
-from bot.workers import picture_words
+from bot.workers import picture_job, picture_words
 from renderers.common import in_language
 
 PALETTE_GAMES = ("epaminondas", "archimedes", "myrmidons", "mycenae", "myriath")
@@ -52,7 +52,6 @@ async def test_a_board_is_drawn_in_a_worker_process_in_the_asked_language():
 
 
 def _job(lang: str, view: dict) -> tuple:
-    from bot.workers import picture_job
     return picture_job, lang, registry.render, (view,), {"player_names": ["Ann", "Bo"]}
 
 
@@ -81,7 +80,6 @@ async def test_a_worker_that_dies_is_replaced_and_the_picture_still_comes():
 
 
 async def render_in_queue(queue: RenderQueue, view: dict) -> bytes:
-    from bot.workers import picture_job
     return await queue.run(picture_job, "en", registry.render, (view,), {})
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 
 import discord
 
-from bot import workers
+from bot.workers import picture_job, process_pool
 from bot.games import registry
 from bot.i18n import ENGLISH
 from bot.matches import errors
@@ -45,7 +45,7 @@ class RenderQueue:
     """`workers` worker processes (one per core by default), started on first use or by start()."""
 
     def __init__(self, workers: int | None = None, max_waiting: int = MAX_WAITING,
-                 executor_factory: Callable[[int], Executor] = workers.process_pool):
+                 executor_factory: Callable[[int], Executor] = process_pool):
         self.workers = workers or os.cpu_count() or 2
         self.max_waiting = max_waiting
         self._factory = executor_factory
@@ -114,7 +114,7 @@ def draw_in_threads() -> None:
 
 async def render_in(lang: str, draw: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> bytes:
     """`draw(*args, **kwargs)` in the render queue, its words in `lang`."""
-    return await QUEUE.run(workers.picture_job, lang, draw, args, kwargs)
+    return await QUEUE.run(picture_job, lang, draw, args, kwargs)
 
 
 async def render_png(view: dict[str, Any], names: Sequence[str], lang: str = ENGLISH) -> bytes:
