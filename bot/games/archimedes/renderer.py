@@ -210,7 +210,7 @@ def square_colour(f: int, r: int, ports: tuple[str, ...]) -> RGB:
     return sea_colour(f, r)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     lit, framed, victim, ship, anchor = look

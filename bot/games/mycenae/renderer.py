@@ -555,7 +555,7 @@ def _last_move_ops(view: dict, add) -> None:
         add(name, "outline", LAST_MOVE_FRAME, 4)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
     """One square of colour `colour` with `ops` drawn on it in order, with the board's own helpers on a one-square
     grid."""
@@ -623,7 +623,7 @@ def indexed_layer(palette: Palette, seated: tuple[int, ...], turns: int, legend:
     return palette.map(framed_layer(seated, turns, legend))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)  # ~12 KiB each: at most ~25 MiB
 def indexed_tile(palette: Palette, colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
     return palette.map(square_tile(colour, ops))
 

@@ -419,7 +419,7 @@ def _piece_key(piece: dict) -> tuple:
     return piece["owner"], (piece["sword"], piece["shield"], piece["move"]), bool(piece.get("commander"))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     tint, victim, frame, piece, waiting = look
@@ -514,7 +514,7 @@ def indexed_layer(palette: Palette, files: int, ranks: int, home_ranks: tuple[in
     return palette.map(board_layer(files, ranks, home_ranks, flipped, legend))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)  # ~11 KiB each: at most ~12 MiB
 def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
     return palette.map(square_tile(colour, look))
 
