@@ -136,13 +136,7 @@ def board_layer(files: int, ranks: int, ports: tuple[str, ...], flipped: bool) -
     pasted per render: a ship standing in a port hides its anchor.)"""
     grid = grid_for(files, ranks, flipped)
     img = new_canvas(grid.right + MARGIN + PANEL_WIDTH, grid.bottom + MARGIN + CAPTION_HEIGHT)
-    port_owner = {parse_square(name): seat for seat, name in enumerate(ports)}
-
-    def colour(f: int, r: int) -> RGB:
-        seat = port_owner.get((f, r))
-        return sea_colour(f, r) if seat is None else port_colour(f, r, seat)
-
-    draw_squares(img, grid, colour)
+    draw_squares(img, grid, lambda f, r: square_colour(f, r, ports))
     draw_coordinates(img, grid, MARGIN)
     for box in _reserve_boxes(grid):
         ImageDraw.Draw(img).rounded_rectangle(box, radius=12, fill=PANEL)

@@ -98,22 +98,21 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 # What a square shows: (tinted by the last move, framed as where it ended, crossed: the taken stone's seat or None,
 # the stone standing on it: its seat or None). Drawn in that order, as the marks were over the whole board.
 SquareLook = tuple[bool, bool, "int | None", "int | None"]
-PLAIN: SquareLook = (False, False, None, None)
 
 
 def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
     """The look of every square that shows more than the layer."""
     last = view.get("last") or {}
-    lit, framed = set(last.get("from") or ()) | set(last.get("to") or ()), set(last.get("to") or ())
-    captured = set(last.get("captured") or ())
-    marked = {parse_square(name) for name in lit | captured}
+    framed = {parse_square(name) for name in last.get("to") or ()}
+    lit = framed | {parse_square(name) for name in last.get("from") or ()}
+    captured = {parse_square(name) for name in last.get("captured") or ()}
+    victim = 1 - last["seat"] if captured else None
     looks = {}
     for r, row in enumerate(view["board"]):
         for f, stone in enumerate(row):
-            if stone is None and (f, r) not in marked:
-                continue
-            name = square_name(f, r) if (f, r) in marked else ""
-            looks[(f, r)] = (name in lit, name in framed, 1 - last["seat"] if name in captured else None, stone)
+            at = (f, r)
+            if stone is not None or at in lit or at in captured:
+                looks[at] = (at in lit, at in framed, victim if at in captured else None, stone)
     return looks
 
 

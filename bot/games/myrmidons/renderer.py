@@ -302,10 +302,14 @@ def icon_sprite(size: int, which: int) -> Image.Image:
 
 def piece_sprite(size: int, piece: dict) -> Image.Image:
     """The tile for a cell, an eliminated piece or a fighter: values only when the view gives them."""
+    return tile_sprite(size, *piece_key(piece))
+
+
+def piece_key(piece: dict) -> tuple[int, tuple[int, int, int] | None, bool]:
+    """tile_sprite's seat, values and commander for a piece (values only when the view gives them)."""
     if piece.get("sword") is None:
-        return tile_sprite(size, piece["owner"], None)
-    values = (piece["sword"], piece["shield"], piece["move"])
-    return tile_sprite(size, piece["owner"], values, bool(piece.get("commander")))
+        return piece["owner"], None, False
+    return piece["owner"], (piece["sword"], piece["shield"], piece["move"]), bool(piece.get("commander"))
 
 
 # --- layer --------------------------------------------------------------------------------------------------------
@@ -401,7 +405,7 @@ def square_looks(view: dict) -> dict[str, SquareLook]:
         fell_back = set(action.get("repelled") or [])
         frames = {path["end"]: (LANDED_FRAME, 4) for path in action["paths"] if path["end"] not in fell_back}
         frames.update({name: (REPELLED, 5) for name in fell_back})
-    pieces = {name: _piece_key(cell) for name, cell in view["cells"].items()}
+    pieces = {name: piece_key(cell) for name, cell in view["cells"].items()}
     waiting = {}
     if view["phase"] == "setup":
         for seat, status in enumerate(view["setup"]):
@@ -410,13 +414,6 @@ def square_looks(view: dict) -> dict[str, SquareLook]:
                 waiting.update({square_name(f, rank): seat for f in range(view["files"])})
     return {name: (tints.get(name), victims.get(name), frames.get(name), pieces.get(name), waiting.get(name))
             for name in {*tints, *victims, *frames, *pieces, *waiting}}
-
-
-def _piece_key(piece: dict) -> tuple:
-    """tile_sprite's seat, values and commander for a piece (values only when the view gives them)."""
-    if piece.get("sword") is None:
-        return piece["owner"], None, False
-    return piece["owner"], (piece["sword"], piece["shield"], piece["move"]), bool(piece.get("commander"))
 
 
 @lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
