@@ -72,12 +72,17 @@ async def play(plan: dict, shard: int) -> dict:
 
     idle = set(plan["idle"])
     playing = [m for m in plan["matches"] if m not in idle]
+    abandoned = set(plan["abandoned"])
     counts = {"moves": 0, "refused": 0}
     until = time.time() + plan["seconds"]
+    abandon_at = plan["started_at"] + plan["abandon_after"]
 
     async def player(rng: random.Random) -> None:
         while time.time() < until:
             match_id = rng.choice(playing)
+            if match_id in abandoned and time.time() > abandon_at:  # its players walked away: its clock runs out
+                await asyncio.sleep(0)
+                continue
             match = await service.get_match(match_id)
             mine = shard_of(match.guild_id, 2) == shard
             acting = service.to_act(match) if match.active else []
