@@ -266,7 +266,7 @@ _OTHER_PROCESS = """
 import json, sys
 from bot.games.registry import choose_move, get_game, policy_for
 policy = policy_for(sys.argv[1])
-policy.normal_iterations = 24
+policy.normal_iterations = 10  # as the small_budgets fixture sets it in this process
 print(choose_move(json.loads(sys.stdin.read()), level="normal", seed=5))
 """
 
