@@ -202,6 +202,7 @@ def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, po
     return {
         "game": _name(key, options), "players": num_players, "matchup": matchup, "games": games,
         "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
+        "scores": scores,  # game by game (the seeds are the game numbers): two versions compared seed for seed
         "times": {level: _timing(values) for level, values in times.items()},
     }
 
