@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -914,3 +915,83 @@ def test_a_sample_remembers_every_move_not_only_the_last():
         sample = GAME.sample_state(view, random.Random(seed))
         piece = sample.pieces[sample.board[NAMES.index("d3")]]
         assert piece.kind.move >= 3 and not piece.kind.is_commander
+
+
+def _commander_files(view, seat: int, habits: bool) -> Counter:
+    counts = Counter()
+    for seed in range(600):
+        sample = GAME.sample_state(view, random.Random(seed), players_habits=habits)
+        counts[NAMES[sample.squares[sample.commander(seat)]][0]] += 1
+    return counts
+
+
+def test_a_sample_guesses_the_commander_by_where_players_deploy_it_and_rules_out_no_file():
+    """North's view of a fresh board: any South piece may be the Commander. Guessed by players' habits, a corner
+    one is drawn less often than one on the b or e file (a cornered Commander has one square to flee to), but
+    still drawn; guessed without them (the easy level, the Explore board), every file alike."""
+    view = GAME.view(_south_first(), 1)
+    habits = _commander_files(view, 0, True)
+    assert set(habits) == set("abcdef")
+    assert habits["a"] + habits["f"] < 0.5 * (habits["b"] + habits["e"])
+    assert habits["c"] + habits["d"] < habits["b"] + habits["e"]
+    plain = _commander_files(view, 0, False)
+    assert min(plain.values()) > 70 and max(plain.values()) < 130  # 100 each, give or take
+
+
+def test_a_sample_guesses_an_unseen_draft_hard_hitting_more_often_than_thick():
+    state = GAME.new_state(2, 4, {"army": "draft"})
+    state, _ = GAME.apply(state, 0, "army 5/1/3,4/1/4,5/2/2,3/1/5,4/2/3")
+    state, _ = GAME.apply(state, 1, "army 1/5/3,1/4/4,2/5/2,1/3/5,3/5/1")
+    state, _ = GAME.apply(state, 0, GAME.legal_moves(state, 0)[0])
+    state, _ = GAME.apply(state, 1, GAME.legal_moves(state, 1)[0])
+    view = GAME.view(state, 0)
+    for habits in (True, False):
+        drawn = Counter()
+        for seed in range(300):
+            sample = GAME.sample_state(view, random.Random(seed), players_habits=habits)
+            drawn.update(piece.kind.code for piece in sample.pieces[6:] if not piece.kind.is_commander)
+        assert len(drawn) == 19  # North drafted the thick ones: guessed or not, nothing is ruled out
+        if habits:
+            assert drawn["5/1/3"] > 2 * drawn["1/5/3"]
+        else:
+            assert 0.5 < drawn["5/1/3"] / drawn["1/5/3"] < 2
+
+
+def test_the_search_levels_guess_by_players_habits_and_the_easy_level_does_not():
+    from bot.games.registry import policy_for
+
+    view = GAME.view(_south_first(), 1)
+    policy = policy_for("myrmidons")
+    for level, expected in (("easy", False), ("normal", True), ("hard", True)):
+        for seed in range(5):
+            assert policy.sample(view, random.Random(seed), level) == GAME.sample_state(
+                view, random.Random(seed), players_habits=expected)
+
+
+def test_the_computer_counts_as_commander_suspects_only_pieces_that_never_went_further_than_one_square():
+    from bot.games.myrmidons.policy import _commander_suspects
+
+    state, _ = play(_south_first(), 0, "d1-d3", "a7-a6")
+    south = [NAMES[state.squares[i]] for i in _commander_suspects(state, 0)]
+    north = [NAMES[state.squares[i]] for i in _commander_suspects(state, 1)]
+    assert sorted(south) == ["a1", "b1", "c1", "e1", "f1"]  # d3 went two squares: not the Commander
+    assert sorted(north) == ["a6", "b7", "c7", "d7", "e7", "f7"]  # one square proves nothing
+    assert NAMES[state.squares[state.commander(0)]] in south
+
+
+def _runner_on_f3(south: str):
+    """South's fast piece gone from f1 to b5, North's 1/3/5 from f7 to f3: it can land on f1 next."""
+    start = next(s for s in (deployed(seed, south=south) for seed in range(1, 50)) if GAME.to_act(s) == [0])
+    state, _ = play(start, 0, "f1-b5", "f7-f3")
+    return state, state.board[NAMES.index("f3")]
+
+
+def test_the_computer_sees_where_a_runner_lands_and_whether_anything_takes_it_back():
+    from bot.games.myrmidons.policy import _covered, _landings
+
+    state, runner = _runner_on_f3("deploy 5/1/3,4/4/1,C,3/2/4,2/5/2,1/3/5")
+    assert [NAMES[sq] for sq in _landings(state, runner)] == ["f1"]  # not d1 or e1: its sword 1 loses there
+    f1, shield, came_from = NAMES.index("f1"), state.pieces[runner].kind.shield, state.squares[runner]
+    assert not _covered(state, f1, 0, shield, came_from)  # e1's sword 2 cannot beat shield 3, b5's 1 neither
+    state, runner = _runner_on_f3("deploy 2/5/2,4/4/1,C,3/2/4,5/1/3,1/3/5")
+    assert _covered(state, f1, 0, shield, came_from)  # now e1 holds the 5/1/3

@@ -35,7 +35,7 @@ def decide(policy: Policy, view: JSON, *, level: str = "normal", seed: int = 0) 
     game = policy.game  # every engine call below is charged to the decision's meter
     # Salted with the ply so that one match seed does not make the same random choices every turn.
     rng = seeded_rng(seed, "ai", level, view.get("ply"), seat)
-    state = game.sample_state(view, rng)
+    state = policy.sample(view, rng, level)
     moves = game.legal_moves(state, seat)
     if not moves:
         raise ValueError("no legal move for that seat")
@@ -49,7 +49,7 @@ def decide(policy: Policy, view: JSON, *, level: str = "normal", seed: int = 0) 
         return settled
     budget = Budget(policy.iterations(level, num_players), policy.determinisations, policy.exploration)
     root_moves = policy.root_candidates(state, seat, rng, num_players)
-    pool = [state] + [game.sample_state(view, rng) for _ in range(policy.determinisations - 1)]
+    pool = [state] + [policy.sample(view, rng, level) for _ in range(policy.determinisations - 1)]
     root_moves = policy.refine_root(pool, seat, root_moves, num_players)
     return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
 

@@ -104,9 +104,9 @@ class MeteredGame:
         self.meter.spent += self._call_cost(state) + self._move_cost * len(moves)
         return moves
 
-    def sample_state(self, view: Any, rng: random.Random) -> Any:
+    def sample_state(self, view: Any, rng: random.Random, **options: Any) -> Any:
         self.meter.spent += self._sample_cost
-        return self._game.sample_state(view, rng)
+        return self._game.sample_state(view, rng, **options)
 
 
 class Policy:
@@ -165,6 +165,12 @@ class Policy:
     def work(self, level: str, num_players: int) -> float:
         """The meter's work limit for one decision of `level`."""
         return {"easy": self.easy_work, "normal": self.normal_work, "hard": self.hard_work}[level]
+
+    def sample(self, view: Any, rng: random.Random, level: str) -> Any:
+        """A full state consistent with `view`, as `level` guesses what the view hides. The default guesses alike
+        at every level; a game may give its search levels a better informed guess than its easy level (as with
+        `easy_evaluate`, so that sharpening the search does not also strengthen the weak level)."""
+        return self.game.sample_state(view, rng)
 
     def call_cost(self, state: Any) -> float:
         """What one `apply` or `legal_moves` costs in `state`, in units: one, unless the engine slows down as a

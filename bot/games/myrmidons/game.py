@@ -287,8 +287,8 @@ class MyrmidonsGame(TwoSeatGame):
         return new, [event("out", None, seat=seat, reason=reason),
                      event("win", None, winners=[1 - seat], reason=reason)]
 
-    def sample_state(self, view: JSON, rng: random.Random) -> State:
-        return sample_state(view, rng)
+    def sample_state(self, view: JSON, rng: random.Random, *, players_habits: bool = False) -> State:
+        return sample_state(view, rng, players_habits=players_habits)
 
     # --- view ------------------------------------------------------------------------------------------------
 

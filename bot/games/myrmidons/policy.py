@@ -106,6 +106,51 @@ def _reach(state: Any, index: int) -> tuple[list[int], bool]:
     return found, home
 
 
+def _landings(state: Any, index: int) -> list[int]:
+    """The squares of the enemy home rank that the piece `index` can end on with one single move: empty, or held
+    by an enemy it beats."""
+    sq, kind = state.squares[index], state.pieces[index].kind
+    owner = index // rules.PER_SEAT
+    goal = _LAST if owner == 0 else 0
+    found = []
+    for ray in rules.RAYS[sq]:
+        for square in ray[: kind.move]:
+            other = state.board[square]
+            if _RANK_OF[square] == goal and (other == rules.EMPTY or (
+                    other // rules.PER_SEAT != owner and kind.sword >= state.pieces[other].kind.shield)):
+                found.append(square)
+            if other != rules.EMPTY:
+                break
+    return found
+
+
+def _covered(state: Any, square: int, seat: int, shield: int, moved_from: int) -> bool:
+    """Whether a piece of `seat` could attack and beat a piece of `shield` standing on `square` (after it came
+    from `moved_from`, which is then empty): looked for along the eight lines out of the square."""
+    for ray in rules.RAYS[square]:
+        for distance, other in enumerate(ray, start=1):
+            index = state.board[other] if other != moved_from else rules.EMPTY
+            if index == rules.EMPTY:
+                continue
+            kind = state.pieces[index].kind
+            if index // rules.PER_SEAT == seat and kind.move >= distance and kind.sword >= shield:
+                return True
+            break
+    return False
+
+
+def _commander_suspects(state: Any, seat: int) -> list[int]:
+    """The seat's pieces (by index) that its opponent cannot rule out as its Commander: face-down ones that never
+    went further than one square in a move. Just the Commander once it has been shown."""
+    commander = state.commander(seat)
+    if state.revealed[commander]:
+        return [commander]
+    travelled = state.travelled or (0,) * len(state.pieces)
+    first = seat * rules.PER_SEAT
+    return [i for i in range(first, first + rules.PER_SEAT)
+            if state.squares[i] != rules.EMPTY and not state.revealed[i] and travelled[i] <= 1]
+
+
 class MyrmidonsPolicy(Policy):
     playout_depth = 0  # the evaluation already looks a move ahead; random plies after it only add noise
     max_candidates = 14
@@ -128,11 +173,19 @@ class MyrmidonsPolicy(Policy):
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
     runner_cost = 0.6  # what the search's evaluation charges for each enemy piece that can reach its home rank
+    open_home_cost = 1.0  # and more for each that could land where nothing of the mover's can take it back
+    fork_share = 0.6  # how much of a loss two of its pieces under attack at once cost the mover
+
+    def sample(self, view: Any, rng: random.Random, level: str) -> Any:
+        """The search levels guess the opponent's Commander and an unseen draft as players tend to choose them;
+        the easy level guesses uniformly."""
+        return self.game.sample_state(view, rng, players_habits=level != "easy")
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         """The search's judgement: the easy level's, plus what the waiting side threatens that the mover cannot
-        simply take away — its Commander attacked, an intruder on its home rank that nothing can remove — and
-        captures valued at what the loss costs."""
+        simply take away — its Commander attacked, an intruder on its home rank that nothing can remove, a runner
+        that could land there out of every piece's reach, two of its pieces attacked at once — and captures valued
+        at what the loss costs."""
         if not self.sharp:
             return self.easy_evaluate(state, num_players)
         mover = state.turn
@@ -149,9 +202,9 @@ class MyrmidonsPolicy(Policy):
         base_gain = 0.9 * (_LOSS_COST[lost + 1] - _LOSS_COST[lost])
         # The mover cannot tell which face-down enemy is the Commander: a sample that says so must not make an
         # attack on it a sure win (the search would credit the mover with knowing), only one chance in as many
-        # face-down pieces as there are.
-        hidden = [j for j in alive[waiting] if not state.revealed[j]]
-        guess = 1.0 / len(hidden) if hidden and not state.revealed[commanders[waiting]] else 0.0
+        # pieces as could be it by what everyone has seen.
+        suspects = _commander_suspects(state, waiting)
+        guess = 1.0 / len(suspects) if not state.revealed[commanders[waiting]] else 0.0
         for i in alive[mover]:
             sword = state.pieces[i].kind.sword
             targets, home = _reach(state, i)
@@ -175,24 +228,41 @@ class MyrmidonsPolicy(Policy):
         score[mover] += best
         if best < 5.0:
             home_rank = 0 if mover == 0 else _LAST
-            attackers = runners = 0
+            attackers = runners = uncovered = 0
+            threatened: set[int] = set()
             for j in alive[waiting]:
                 if j in capturable:
                     continue
                 if _RANK_OF[state.squares[j]] == home_rank:
                     score[mover] -= 5.0  # an intruder nothing can remove: the waiting side wins
                     break
-                targets, reaches_home = _reach(state, j)
+                targets, _ = _reach(state, j)
                 if commanders[mover] in targets:
                     attackers += 1
-                runners += reaches_home
+                sword = state.pieces[j].kind.sword
+                threatened.update(t for t in targets if sword >= state.pieces[t].kind.shield)
+                landings = _landings(state, j)
+                if landings:
+                    runners += 1
+                    # A landing that nothing of the mover's could take back wins the waiting side the game unless
+                    # the mover stops it now: the hard level's losses to easy came this way.
+                    shield = state.pieces[j].kind.shield
+                    if not all(_covered(state, sq, mover, shield, state.squares[j]) for sq in landings):
+                        uncovered += 1
             # The waiting side may not know which piece is the Commander either; still, a Commander in reach is
-            # a risk the search should not run lightly.
-            weight = 1.0 if state.revealed[commanders[mover]] else 0.7
+            # a risk the search should not run lightly, and none to take when nothing else could be it.
+            weight = 1.0 if len(_commander_suspects(state, mover)) == 1 else 0.7
             score[mover] -= weight * (0.8 * attackers + (1.0 if attackers >= 2 else 0.0))
             # A piece that can step onto the mover's home rank next turn must then be taken at once, and two such
             # runners are more than one answer can stop: the losses of the benchmark's hard games came this way.
-            score[mover] -= self.runner_cost * runners + (1.0 if runners >= 2 else 0.0)
+            score[mover] -= (self.runner_cost * runners + self.open_home_cost * uncovered
+                             + (1.0 if runners >= 2 else 0.0))
+            # Two pieces under attack: one move saves one of them at most (a fourth loss loses the game).
+            threatened.discard(commanders[mover])
+            if len(threatened) >= 2:
+                lost_mover = rules.PER_SEAT - len(alive[mover])
+                score[mover] -= self.fork_share * (_LOSS_COST[lost_mover + 1] - _LOSS_COST[lost_mover]
+                                                   if lost_mover < rules.LOSING_LOSSES - 1 else 5.0)
         return leader_values(score, 0.7)
 
     @staticmethod
@@ -266,14 +336,18 @@ class MyrmidonsPolicy(Policy):
             return list(best[: limit - wild]) + rng.sample(best[limit - wild:], wild)
         commander = state.commander(1 - seat)
         forward = 1 if seat == 0 else -1
+        goal = _LAST if seat == 0 else 0
 
         def key(move: str) -> float:
-            # Attacks first (on the Commander above all, as far as this sample knows), then advances.
+            # Attacks first (on the Commander above all, as far as this sample knows) and landings on the enemy
+            # home rank (the opponent must answer them at once), then advances.
             value = 0.0
             for src, dst in _steps(move):
                 target = state.board[dst]
                 if target != rules.EMPTY:
                     value += 50.0 if target == commander else 10.0
+                if _RANK_OF[dst] == goal:
+                    value += 10.0
                 value += forward * (_RANK_OF[dst] - _RANK_OF[src]) * 0.5
             return value
 
