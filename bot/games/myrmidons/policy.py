@@ -18,6 +18,7 @@ from typing import Any
 from bot.games.myrmidons import TYPE_CODES
 from bot.games.myrmidons import board as rules
 from bot.games.myrmidons.rules import deployments, draft_moves
+from bot.games.myrmidons.sampling import draft_worth
 
 from bot.ai.policy import Policy, Values, leader_values, ranked
 
@@ -26,12 +27,6 @@ _INDEX = {name: sq for sq, name in enumerate(rules.NAMES)}
 _LAST = rules.RANKS - 1
 # Four losses lose the game, so each loss costs more than the one before.
 _LOSS_COST = (0.0, 1.0, 2.2, 3.8, 6.0, 6.0, 6.0)
-
-
-def _type_worth(code: str) -> float:
-    """Draft preference: sword takes pieces, movement reaches the far rank; a thick shield only holds."""
-    sword, shield, move = (int(x) for x in code.split("/"))
-    return 1.0 * sword + 0.8 * move + 0.6 * shield
 
 
 def _deployment_worth(move: str) -> float:
@@ -52,7 +47,7 @@ def _deployment_worth(move: str) -> float:
     return value
 
 
-_TYPE_WORTH = {code: _type_worth(code) for code in TYPE_CODES}
+_TYPE_WORTH = {code: draft_worth(code) for code in TYPE_CODES}
 
 
 def _army_worth(move: str) -> float:

@@ -98,13 +98,19 @@ def sample_state(view: JSON, rng: random.Random, *, players_habits: bool = False
 # and is trapped by a single enemy landing beside it, so players rarely put it there; that is public reasoning,
 # and the file a piece started on is public too (pieces are numbered by the file they were deployed on).
 _COMMANDER_PRIOR = (0.3, 1.0, 0.8, 0.8, 1.0, 0.3)
-# How likely a player is to draft each type (any scale): sword takes pieces and movement reaches the far rank,
-# while a thick shield only holds, so an unseen draft is guessed hard-hitting and fast far more often than slow
-# and thick (the weights run from 1 for 5/1/3 down to about a fiftieth for 1/5/3), without ruling anything out:
-# what fights show is known, whatever the guess. The same worth as the computer's own draft (policy.py); a
-# gentler guess (weights down to a seventh) left the hard level winning 81 of 96 drafted games against easy.
-_DRAFT_PRIOR = {code: math.exp(2.5 * (kind.sword + 0.8 * kind.move + 0.6 * kind.shield - 8.0))
-                for code, kind in ((code, BY_CODE[code]) for code in TYPE_CODES)}
+
+
+def draft_worth(code: str) -> float:
+    """What drafting a type is worth to a player (and to the computer, which drafts by it): sword takes pieces,
+    movement reaches the far rank, a thick shield only holds."""
+    kind = BY_CODE[code]
+    return 1.0 * kind.sword + 0.8 * kind.move + 0.6 * kind.shield
+
+
+# How likely a player is to draft each type (any scale): an unseen draft is guessed hard-hitting and fast far more
+# often than slow and thick (the weights run from 1 for 5/1/3, worth 8.0, down to about a fiftieth for 1/5/3),
+# without ruling anything out: what fights show is known, whatever the guess. The README has what it measured.
+_DRAFT_PRIOR = {code: math.exp(2.5 * (draft_worth(code) - 8.0)) for code in TYPE_CODES}
 
 
 def _file_of(piece_id: str) -> int:
