@@ -987,10 +987,12 @@ def _runner_on_f3(south: str):
 
 
 def test_the_computer_sees_where_a_runner_lands_and_whether_anything_takes_it_back():
-    from bot.games.myrmidons.policy import _covered, _landings
+    from bot.games.myrmidons.policy import _covered, _landings, _reach
 
     state, runner = _runner_on_f3("deploy 5/1/3,4/4/1,C,3/2/4,2/5/2,1/3/5")
-    assert [NAMES[sq] for sq in _landings(state, runner)] == ["f1"]  # not d1 or e1: its sword 1 loses there
+    home = _reach(state, runner)[1]
+    assert sorted(NAMES[sq] for sq in home) == ["d1", "f1"]  # it can attack d1, and reach the empty f1
+    assert [NAMES[sq] for sq in _landings(state, runner, home)] == ["f1"]  # not d1: its sword 1 loses there
     f1, shield, came_from = NAMES.index("f1"), state.pieces[runner].kind.shield, state.squares[runner]
     assert not _covered(state, f1, 0, shield, came_from)  # e1's sword 2 cannot beat shield 3, b5's 1 neither
     state, runner = _runner_on_f3("deploy 2/5/2,4/4/1,C,3/2/4,5/1/3,1/3/5")

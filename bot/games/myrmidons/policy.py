@@ -81,42 +81,34 @@ def _steps(move: str) -> list[tuple[int, int]]:
     return [(_INDEX[a], _INDEX[b]) for a, b in (item.split("-") for item in items)]
 
 
-def _reach(state: Any, index: int) -> tuple[list[int], bool]:
-    """Enemy pieces (by index) that the piece `index` can attack with one single move, and whether it can step
-    onto the enemy home rank."""
+def _reach(state: Any, index: int) -> tuple[list[int], list[int]]:
+    """Enemy pieces (by index) that the piece `index` can attack with one single move, and the squares of the
+    enemy home rank it can move or attack onto (whether or not the fight there would be won)."""
     sq, kind = state.squares[index], state.pieces[index].kind
     owner = index // rules.PER_SEAT
     goal = _LAST if owner == 0 else 0
-    found, home = [], False
+    found, home = [], []
     for ray in rules.RAYS[sq]:
         for square in ray[: kind.move]:
             other = state.board[square]
             if other == rules.EMPTY:
-                home = home or _RANK_OF[square] == goal
+                if _RANK_OF[square] == goal:
+                    home.append(square)
                 continue
             if other // rules.PER_SEAT != owner:
                 found.append(other)
-                home = home or _RANK_OF[square] == goal
+                if _RANK_OF[square] == goal:
+                    home.append(square)
             break
     return found, home
 
 
-def _landings(state: Any, index: int) -> list[int]:
-    """The squares of the enemy home rank that the piece `index` can end on with one single move: empty, or held
-    by an enemy it beats."""
-    sq, kind = state.squares[index], state.pieces[index].kind
-    owner = index // rules.PER_SEAT
-    goal = _LAST if owner == 0 else 0
-    found = []
-    for ray in rules.RAYS[sq]:
-        for square in ray[: kind.move]:
-            other = state.board[square]
-            if _RANK_OF[square] == goal and (other == rules.EMPTY or (
-                    other // rules.PER_SEAT != owner and kind.sword >= state.pieces[other].kind.shield)):
-                found.append(square)
-            if other != rules.EMPTY:
-                break
-    return found
+def _landings(state: Any, index: int, home: list[int]) -> list[int]:
+    """Of the home-rank squares `home` that `_reach` found for the piece `index`, those it would end on: empty,
+    or held by an enemy it beats."""
+    sword = state.pieces[index].kind.sword
+    return [square for square in home
+            if state.board[square] == rules.EMPTY or sword >= state.pieces[state.board[square]].kind.shield]
 
 
 def _covered(state: Any, square: int, seat: int, shield: int, moved_from: int) -> bool:
@@ -198,8 +190,7 @@ class MyrmidonsPolicy(Policy):
         # The mover cannot tell which face-down enemy is the Commander: a sample that says so must not make an
         # attack on it a sure win (the search would credit the mover with knowing), only one chance in as many
         # pieces as could be it by what everyone has seen.
-        suspects = _commander_suspects(state, waiting)
-        guess = 1.0 / len(suspects) if not state.revealed[commanders[waiting]] else 0.0
+        guess = 0.0 if state.revealed[commanders[waiting]] else 1.0 / len(_commander_suspects(state, waiting))
         for i in alive[mover]:
             sword = state.pieces[i].kind.sword
             targets, home = _reach(state, i)
@@ -231,12 +222,12 @@ class MyrmidonsPolicy(Policy):
                 if _RANK_OF[state.squares[j]] == home_rank:
                     score[mover] -= 5.0  # an intruder nothing can remove: the waiting side wins
                     break
-                targets, _ = _reach(state, j)
+                targets, home = _reach(state, j)
                 if commanders[mover] in targets:
                     attackers += 1
                 sword = state.pieces[j].kind.sword
                 threatened.update(t for t in targets if sword >= state.pieces[t].kind.shield)
-                landings = _landings(state, j)
+                landings = _landings(state, j, home)
                 if landings:
                     runners += 1
                     # A landing that nothing of the mover's could take back wins the waiting side the game unless
