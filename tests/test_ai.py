@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -305,3 +306,17 @@ def _warm_tables() -> tuple[int, int]:
     from bot.games.myriath import geometry
     from bot.games.myrmidons import policy
     return geometry.catalogue.cache_info().currsize, policy._armies_best_first.cache_info().currsize
+
+
+def test_a_stratified_pool_keeps_the_proportions_of_its_draws_in_their_order():
+    from bot.ai.policy import stratified
+
+    draws = [("a", i) for i in range(50)] + [("b", i) for i in range(30)] + [("c", i) for i in range(20)]
+    random.Random(3).shuffle(draws)
+    kept = stratified(draws, lambda draw: draw[0], 10)
+    assert sorted(Counter(d[0] for d in kept).items()) == [("a", 5), ("b", 3), ("c", 2)]
+    assert kept == [d for d in draws if d in kept]  # in the order drawn, the first of each kind
+    assert all(draws.index(d) < draws.index(e) for d in kept for e in draws if e[0] == d[0] and e not in kept)
+    kept = stratified(draws, lambda draw: draw[0], 7)  # 3.5, 2.1, 1.4: the largest remainders get the rest
+    assert len(kept) == 7 and Counter(d[0] for d in kept) == {"a": 4, "b": 2, "c": 1}
+    assert stratified(draws[:5], lambda draw: 0, 5) == draws[:5]

@@ -997,3 +997,26 @@ def test_the_computer_sees_where_a_runner_lands_and_whether_anything_takes_it_ba
     assert not _covered(state, f1, 0, shield, came_from)  # e1's sword 2 cannot beat shield 3, b5's 1 neither
     state, runner = _runner_on_f3("deploy 2/5/2,4/4/1,C,3/2/4,5/1/3,1/3/5")
     assert _covered(state, f1, 0, shield, came_from)  # now e1 holds the 5/1/3
+
+
+def test_the_search_pool_holds_the_commander_guess_in_its_proportions():
+    """A pool of 16 drawn plainly put the enemy Commander on one square in 10 states where the guess gave it one
+    chance in three, and the hard level bet the game on it. The pool is now chosen from 8 draws per state, so that
+    each square holds the Commander in as many states as the draws say, give or take one."""
+    from bot.games.registry import policy_for
+
+    policy = policy_for("myrmidons")
+    state, _ = play(_south_first(), 0, "d1-d3", "a7-a6")
+    view = GAME.view(state, 1)
+    for seed in range(6):
+        rng = random.Random(seed)
+        pool = policy.sample_pool(view, rng, "hard", 16)
+        assert len(pool) == 16
+        again = random.Random(seed)
+        draws = [policy.sample(view, again, "hard") for _ in range(16 * policy.pool_oversampling)]
+        expected = Counter(policy.pool_key(s, 1) for s in draws)
+        got = Counter(policy.pool_key(s, 1) for s in pool)
+        assert set(got) <= set(expected)
+        for square, count in expected.items():
+            assert abs(got[square] - 16 * count / len(draws)) < 1
+        assert all(NAMES[square] != "d3" for square in got)  # d3 went two squares: never the Commander

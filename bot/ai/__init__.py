@@ -48,8 +48,8 @@ def decide(policy: Policy, view: JSON, *, level: str = "normal", seed: int = 0) 
     if settled is not None:
         return settled
     budget = Budget(policy.iterations(level, num_players), policy.determinisations, policy.exploration)
-    root_moves = policy.root_candidates(state, seat, rng, num_players)
-    pool = [state] + [policy.sample(view, rng, level) for _ in range(policy.determinisations - 1)]
+    pool = [state] if policy.determinisations == 1 else policy.sample_pool(view, rng, level, policy.determinisations)
+    root_moves = policy.root_candidates(pool[0], seat, rng, num_players)
     root_moves = policy.refine_root(pool, seat, root_moves, num_players)
     return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
 

@@ -130,6 +130,10 @@ class Policy:
     hard_iterations: int = 1200
     # Determinisations for hidden-information games; perfect-information games need one.
     determinisations: int = 1
+    # With `pool_key` set, the search's pool is chosen from this many draws per state, so that it holds each value
+    # of the key in the proportion the draws do: a pool of 16 drawn plainly may put the hidden thing the decision
+    # turns on (which piece is the Commander) where it is twice as often as the guess says.
+    pool_oversampling: int = 1
     # UCT exploration constant (values lie in [0, 1]).
     exploration: float = 0.7
     # Work per move, in `Meter` units, calibrated on this game's slowest positions (benchmarks/computer.py) so that
@@ -171,6 +175,18 @@ class Policy:
         at every level; a game may give its search levels a better informed guess than its easy level (as with
         `easy_evaluate`, so that sharpening the search does not also strengthen the weak level)."""
         return self.game.sample_state(view, rng)
+
+    def pool_key(self, state: Any, seat: int) -> Any:
+        """What the search's pool should hold in the proportions of the guess (None: nothing in particular)."""
+        return None
+
+    def sample_pool(self, view: Any, rng: random.Random, level: str, size: int) -> list[Any]:
+        """`size` states consistent with `view` for the search: plain draws, or, with `pool_oversampling`, a
+        stratified choice among more draws (`stratified`)."""
+        if self.pool_oversampling <= 1:
+            return [self.sample(view, rng, level) for _ in range(size)]
+        draws = [self.sample(view, rng, level) for _ in range(size * self.pool_oversampling)]
+        return stratified(draws, lambda state: self.pool_key(state, view["viewer"]), size)
 
     def call_cost(self, state: Any) -> float:
         """What one `apply` or `legal_moves` costs in `state`, in units: one, unless the engine slows down as a
@@ -246,6 +262,22 @@ class Policy:
         """What the easy level judges its one ply of look-ahead by: the same evaluation unless a game keeps a
         plainer one there, so that sharpening the search's judgement does not also strengthen the weak level."""
         return self.evaluate(state, num_players)
+
+
+def stratified(draws: Sequence[Any], key: Callable[[Any], Any], size: int) -> list[Any]:
+    """`size` of `draws`, holding each value of `key` in the proportion `draws` do (rounded by largest
+    remainder), in the order they were drawn: the first of each value's draws are kept."""
+    groups: dict[Any, list[int]] = {}
+    for index, draw in enumerate(draws):
+        groups.setdefault(key(draw), []).append(index)
+    share = {value: size * len(members) / len(draws) for value, members in groups.items()}
+    quota = {value: int(s) for value, s in share.items()}
+    # Groups in order of first draw, so that ties in the remainders are broken the same way every time.
+    by_remainder = sorted(groups, key=lambda value: (-(share[value] - quota[value]), groups[value][0]))
+    for value in by_remainder[: size - sum(quota.values())]:
+        quota[value] += 1
+    kept = sorted(index for value, members in groups.items() for index in members[: quota[value]])
+    return [draws[index] for index in kept]
 
 
 def ranked(moves: Sequence[str], key: Callable[[str], float], limit: int, rng: random.Random, explore: float = 0.25

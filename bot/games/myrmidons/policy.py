@@ -144,6 +144,9 @@ class MyrmidonsPolicy(Policy):
     easy_candidates = 24
     easy_noise = 0.3
     determinisations = 16
+    # The pool holds the enemy Commander's possible squares in the guess's proportions (`pool_key`): a bet on a
+    # face-down piece being it was once judged by 10 of 16 states where the guess gave it one chance in three.
+    pool_oversampling = 8
     # The root's moves are re-judged over several samples: one sample alone may put the enemy Commander or a
     # sword where it is not.
     root_shortlist = 50
@@ -167,6 +170,11 @@ class MyrmidonsPolicy(Policy):
         """The search levels guess the opponent's Commander and an unseen draft as players tend to choose them;
         the easy level guesses uniformly."""
         return self.game.sample_state(view, rng, players_habits=level != "easy")
+
+    def pool_key(self, state: Any, seat: int) -> Any:
+        """Where the sample puts the enemy Commander (None before the armies stand)."""
+        index = state.commander(1 - seat)
+        return None if index == rules.EMPTY else state.squares[index]
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         """The search's judgement: the easy level's, plus what the waiting side threatens that the mover cannot
