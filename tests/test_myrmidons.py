@@ -1020,3 +1020,18 @@ def test_the_search_pool_holds_the_commander_guess_in_its_proportions():
         for square, count in expected.items():
             assert abs(got[square] - 16 * count / len(draws)) < 1
         assert all(NAMES[square] != "d3" for square in got)  # d3 went two squares: never the Commander
+
+
+def test_the_hard_level_removes_an_intruder_rather_than_bet_the_game_on_a_guess():
+    """North must take South's 1/3/5 off its home rank (c7 takes it) or lose; attacking e1 instead wins only if e1
+    is South's Commander, which North guesses one time in three. A pool of 16 plain draws once put the Commander
+    on e1 in 10 of them, and the hard level made the bet with both seeds here (benchmark game 59's and 11)."""
+    from bot.games.registry import choose_move
+
+    state = GAME.new_state(2, 59017, None)  # North moves first with this seed
+    for move in ("deploy C,5/1/3,1/3/5,2/5/2,4/4/1,3/2/4", "deploy 1/3/5,2/5/2,3/2/4,5/1/3,C,4/4/1",
+                 "a7-a6", "c1-c6", "a6-f1", "c6-d7"):
+        state, _ = GAME.apply(state, GAME.to_act(state)[0], move)
+    view = GAME.view(state, 1)
+    assert view["to_act"] == [1] and view["cells"]["d7"]["known"]
+    assert {choose_move(view, level="hard", seed=seed) for seed in (11, 59023)} == {"c7-d7"}
