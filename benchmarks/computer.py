@@ -4,6 +4,7 @@
     python -m benchmarks.computer epaminondas myriath --games 40 --matchups hard-random,normal-easy --jobs 2
     python -m benchmarks.computer myriath --players 4 --games 12
     python -m benchmarks.computer myrmidons --options '{"army": "draft"}' --matchups hard-uct
+    python -m benchmarks.computer myrmidons --matchups hard-easy --games 96 --first-game 192   # unused seeds
     python -m benchmarks.computer --positions --jobs 1       # time per move of every level over fixed positions
 
 Matchups are `<level>-<opponent>`, the opponent a level, `random` (a uniformly random legal move) or `uct`: plain
@@ -190,9 +191,10 @@ def positions_table(rows: list[dict]) -> str:
 
 
 def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool,
-        options: dict | None = None) -> dict:
+        options: dict | None = None, first_game: int = 0) -> dict:
     tested, opponent = matchup.split("-")
-    tasks = [(key, num_players, tested, opponent, i, max_plies, options) for i in range(games)]
+    tasks = [(key, num_players, tested, opponent, i, max_plies, options)
+             for i in range(first_game, first_game + games)]
     scores, unfinished, times = [], 0, {}
     for score, open_, game_times in pool.imap(play_one, tasks):
         scores.append(score)
@@ -201,8 +203,9 @@ def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, po
             times.setdefault(level, []).extend(values)
     return {
         "game": _name(key, options), "players": num_players, "matchup": matchup, "games": games,
-        "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
-        "scores": scores,  # game by game (the seeds are the game numbers): two versions compared seed for seed
+        "first_game": first_game, "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
+        # Game by game, from `first_game` on (the seeds are the game numbers): two versions compared seed for seed.
+        "scores": scores,
         "times": {level: _timing(values) for level, values in times.items()},
     }
 
@@ -237,7 +240,9 @@ def _row(r: dict) -> str:
         for level, t in sorted(r["times"].items(), key=lambda kv: kv[0] != tested)
     )
     open_ = f", {r['unfinished']} unfinished" if r["unfinished"] else ""
-    return (f"| {r['game']} | {r['players']} | {r['matchup'].replace('-', ' vs ')} | "
+    first = r.get("first_game", 0)
+    seeds = f" (games {first}–{first + r['games'] - 1})" if first else ""
+    return (f"| {r['game']} | {r['players']} | {r['matchup'].replace('-', ' vs ')}{seeds} | "
             f"{r['wins']:g}/{r['games']} = {rate:.0f} % ({low:.0f}–{high:.0f}){open_} | {timing} |")
 
 
@@ -310,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matchups", default=",".join(MATCHUPS))
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--max-plies", type=int, default=600)
+    parser.add_argument("--first-game", type=int, default=0, metavar="N",
+                        help="number the games from N (each game's seed is its number): seeds a change was not "
+                             "chosen on")
     parser.add_argument("--options", type=json.loads, default=None, metavar="JSON",
                         help='the games\' options, e.g. \'{"army": "draft"}\' for Myrmidons with drafted armies')
     parser.add_argument("--out", type=_out_folder, metavar="DIR",
@@ -333,12 +341,14 @@ def main(argv: list[str] | None = None) -> int:
             if not info.min_players <= args.players <= info.max_players:
                 continue
             for matchup in args.matchups.split(","):
-                r = run(key, args.players, matchup, args.count, args.max_plies, pool, args.options)
+                r = run(key, args.players, matchup, args.count, args.max_plies, pool, args.options,
+                        args.first_game)
                 print(_row(r), flush=True)
                 results.append(r)
                 if args.out is not None:  # after every matchup, so that an interrupted run keeps what it measured
                     stored = _load(args.out)
-                    stored[f"{r['game']}/{r['players']}/{r['matchup']}"] = r
+                    since = f"/from {args.first_game}" if args.first_game else ""
+                    stored[f"{r['game']}/{r['players']}/{r['matchup']}{since}"] = r
                     _write(args.out, stored)
     print()
     print(table(results))

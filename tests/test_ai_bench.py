@@ -78,3 +78,15 @@ def test_positions_time_every_level_against_its_budget(capsys):
     assert "| easy | 50 (75) ms | " in out
     views = bench.position_views("myrmidons", 2, None, every=1000)
     assert [v["viewer"] for v in views[:2]] == [0, 1] and views[0]["to_act"] == [0, 1]  # each secret set-up, timed
+
+
+def test_first_game_plays_other_seeds_and_keeps_them_apart(capsys, tmp_path):
+    """`--first-game N` numbers the games (their seeds) from N, to check a change on seeds it was not chosen on;
+    its results are stored beside the run from game 0, not over it."""
+    out = tmp_path / "results"
+    assert bench.main([*TINY, "--out", str(out)]) == 0
+    assert bench.main([*TINY, "--first-game", "7", "--out", str(out)]) == 0
+    stored = json.loads((out / "bench_results.json").read_text(encoding="utf-8"))
+    assert sorted(stored) == ["archimedes/2/easy-random", "archimedes/2/easy-random/from 7"]
+    assert stored["archimedes/2/easy-random/from 7"]["first_game"] == 7
+    assert "| archimedes | 2 | easy vs random (games 7–7) |" in capsys.readouterr().out
