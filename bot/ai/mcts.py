@@ -4,10 +4,12 @@ Hidden information is handled by sampling: a pool of full states is drawn consis
 (`Game.sample_state`), and each iteration of one shared tree plays in the next state of the pool (single-observer
 information-set MCTS). A move that only wins when a guess is right (attacking the piece one sample calls the
 Commander) is thereby judged over all the guesses at once, instead of winning the one tree where the guess holds,
-as separate trees per sample would let it. A node's moves can differ between samples (an opponent's hidden
-movement decides its moves), so a child is only chosen among the moves legal in the current sample, and its
-exploration term counts the visits in which it was available. Perfect-information games have a pool of one,
-the exact state, which makes this plain UCT.
+as separate trees per sample would let it. A game may have its pool chosen among more draws, so that it holds
+what its decisions turn on (in Myrmidons, which piece is the Commander) in the proportions of the guess
+(`Policy.sample_pool`): 16 plain draws can be far off them. A node's moves can differ between samples (an
+opponent's hidden movement decides its moves), so a child is only chosen among the moves legal in the current
+sample, and its exploration term counts the visits in which it was available. Perfect-information games have a
+pool of one, the exact state, which makes this plain UCT.
 
 Budgets are counted in iterations and in units of engine work (a `Meter`), never in seconds, so the same view,
 level and seed always give the same move whatever the load of the machine, and a position whose moves cost more
