@@ -22,6 +22,8 @@ import pytest
 
 import bot.games.registry
 from bot.ai import LEVELS
+from bot.ai.mcts import Budget, Search
+from bot.ai.policy import Policy
 from bot.games.registry import choose_move, get_game, policy_for
 from bot.games.mycenae import position
 from bot.engine.playout import random_plies
@@ -320,3 +322,54 @@ def test_a_stratified_pool_keeps_the_proportions_of_its_draws_in_their_order():
     kept = stratified(draws, lambda draw: draw[0], 7)  # 3.5, 2.1, 1.4: the largest remainders get the rest
     assert len(kept) == 7 and Counter(d[0] for d in kept) == {"a": 4, "b": 2, "c": 1}
     assert stratified(draws[:5], lambda draw: 0, 5) == draws[:5]
+
+
+class _Gamble:
+    """A two-ply game with one hidden bit: seat 0 plays safe (worth 0.4 to it) or strikes; the strike wins (bit 1)
+    or is repelled (bit 0), which both seats then see, and seat 1 answers by parrying (0.5 each) or punishing,
+    which takes the game from a repelled striker and loses it against one that won. Striking is worth
+    0.6 * 0.5 + 0.4 * 0 = 0.3 against a seat 1 that answers what it saw: safe is right."""
+
+    def to_act(self, state):
+        return (0,) if not state["moves"] else (1,) if state["moves"] == ("strike",) else ()
+
+    def legal_moves(self, state, seat):
+        return ["safe", "strike"] if seat == 0 else ["parry", "punish"]
+
+    def apply(self, state, seat, move):
+        return {**state, "moves": state["moves"] + (move,)}, []
+
+    def outcome(self, state):
+        return None
+
+
+class _GamblePolicy(Policy):
+    playout_depth = 0
+    max_candidates = 2
+
+    def evaluate(self, state, num_players):
+        moves = state["moves"]
+        if moves == ("safe",):
+            mine = 0.4
+        elif len(moves) < 2 or moves[1] == "parry":
+            mine = 0.5
+        else:
+            mine = 1.0 if state["won"] else 0.0
+        return [mine, 1.0 - mine]
+
+    def observation(self, state):
+        return state["won"] if state["moves"][:1] == ("strike",) else ()
+
+
+class _BlindGamblePolicy(_GamblePolicy):
+    def observation(self, state):
+        return None
+
+
+@pytest.mark.parametrize("policy_class, chosen", [(_GamblePolicy, "safe"), (_BlindGamblePolicy, "strike")])
+def test_a_reply_is_chosen_knowing_the_result_everyone_saw(policy_class, chosen):
+    """Without the observation, seat 1's node is shared by won and repelled strikes: punishing averages 0.6 for
+    seat 0 there, so seat 1 parries, and the strike looks worth 0.5, more than playing safe."""
+    pool = [{"moves": (), "won": won} for won in (True, False, True, True, False, True, False, True, True, False)]
+    search = Search(policy_class(_Gamble()), 2, Budget(3000, len(pool), 0.35), random.Random(1))
+    assert search.run(pool, 0, ["safe", "strike"]) == chosen

@@ -8,8 +8,11 @@ as separate trees per sample would let it. A game may have its pool chosen among
 what its decisions turn on (in Myrmidons, which piece is the Commander) in the proportions of the guess
 (`Policy.sample_pool`): 16 plain draws can be far off them. A node's moves can differ between samples (an
 opponent's hidden movement decides its moves), so a child is only chosen among the moves legal in the current
-sample, and its exploration term counts the visits in which it was available. Perfect-information games have a
-pool of one, the exact state, which makes this plain UCT.
+sample, and its exploration term counts the visits in which it was available. A move whose result depends on what
+was hidden (an attack on a face-down piece wins or is repelled) leads to one node per result everyone saw
+(`Policy.observation`): the reply to a repelled attack is chosen knowing it was repelled, as the player would, not
+judged over the samples where it won as well. Perfect-information games have a pool of one, the exact state, and
+no observations, which makes this plain UCT.
 
 Budgets are counted in iterations and in units of engine work (a `Meter`), never in seconds, so the same view,
 level and seed always give the same move whatever the load of the machine, and a position whose moves cost more
@@ -37,7 +40,7 @@ class Budget:
 
 
 class Node:
-    __slots__ = ("children", "candidates", "visits", "available", "totals")
+    __slots__ = ("children", "candidates", "visits", "available", "totals", "outcomes")
 
     def __init__(self, num_players: int) -> None:
         self.children: dict[str, Node] = {}
@@ -45,6 +48,9 @@ class Node:
         self.visits = 0
         self.available = 0  # visits of the parent in which this move was legal
         self.totals = [0.0] * num_players
+        # For a move whose result everyone sees but nobody could foresee (a fight against a hidden value): the
+        # position after it, one per thing seen (`Policy.observation`).
+        self.outcomes: dict[Any, Node] = {}
 
 
 def acting_seat(game: Any, state: Any) -> int | None:
@@ -108,8 +114,9 @@ class Search:
                 break
             move = self._select(node, moves, seat)
             state, _ = game.apply(state, seat, move)
-            node = node.children[move]
-            path.append(node)
+            child = node.children[move]
+            path.append(child)
+            node = self._beneath(child, state)
             seat = acting_seat(game, state)
         values = self._playout(state)
         for visited in path:
@@ -117,6 +124,19 @@ class Search:
             totals = visited.totals
             for i, v in enumerate(values):
                 totals[i] += v
+
+    def _beneath(self, child: Node, state: Any) -> Node:
+        """The node the search goes on from after a move: the move's own node, or, where the policy says what
+        everyone saw it do, the one for that observation. Every seat then plays on knowing the result, as in
+        the game, instead of one reply being judged over results its player would have told apart (answering an
+        attack that was repelled as if it might have won)."""
+        seen = self.policy.observation(state)
+        if seen is None:
+            return child
+        below = child.outcomes.get(seen)
+        if below is None:
+            below = child.outcomes[seen] = Node(self.num_players)
+        return below
 
     def _select(self, node: Node, moves: list[str], seat: int) -> str:
         c = self.budget.exploration

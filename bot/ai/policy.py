@@ -188,6 +188,12 @@ class Policy:
         draws = [self.sample(view, rng, level) for _ in range(size * self.pool_oversampling)]
         return stratified(draws, lambda state: self.pool_key(state, view["viewer"]), size)
 
+    def observation(self, state: Any) -> Any:
+        """What every seat saw the last move do beyond the move itself, for a move whose result depends on hidden
+        information (which fights it won, and the values they showed), so that the search tells those results
+        apart. None, the default, where a move's result follows from the move (perfect information)."""
+        return None
+
     def call_cost(self, state: Any) -> float:
         """What one `apply` or `legal_moves` costs in `state`, in units: one, unless the engine slows down as a
         game fills up."""

@@ -177,6 +177,14 @@ class MyrmidonsPolicy(Policy):
         the easy level guesses uniformly."""
         return self.game.sample_state(view, rng, players_habits=level != "easy")
 
+    def observation(self, state: Any) -> Any:
+        """The fights of the last move: who fought whom, with what values, and who won. Everyone sees them."""
+        report = state.report
+        if not report:
+            return ()
+        return tuple((f["attacker"]["id"], f["attacker"]["code"], f["defender"]["id"], f["defender"]["code"],
+                      f["result"]) for f in report.get("fights", ()))
+
     def pool_key(self, state: Any, seat: int) -> Any:
         """Where the sample puts the enemy Commander (None before the armies stand)."""
         index = state.commander(1 - seat)
