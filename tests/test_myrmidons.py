@@ -1035,3 +1035,28 @@ def test_the_hard_level_removes_an_intruder_rather_than_bet_the_game_on_a_guess(
     view = GAME.view(state, 1)
     assert view["to_act"] == [1] and view["cells"]["d7"]["known"]
     assert {choose_move(view, level="hard", seed=seed) for seed in (11, 59023)} == {"c7-d7"}
+
+
+@pytest.mark.parametrize("seed, setup, defender", [
+    # South's Commander on b1, attacked along b4-b1 and d3-b1 by pieces whose moves showed their reach.
+    (260017, ("deploy 4/4/1,C,5/1/3,3/2/4,1/3/5,2/5/2", "deploy 3/2/4,5/1/3,C,1/3/5,4/4/1,2/5/2",
+              "order S b7-b4 c7-c6 d7-d3"), 0),
+    # North's Commander on e7, attacked along e5-e7 by South's 3/2/4, face up after taking a piece.
+    (41017, ("deploy 3/2/4,2/5/2,1/3/5,5/1/3,C,4/4/1", "deploy 1/3/5,2/5/2,3/2/4,5/1/3,C,4/4/1",
+             "c7-e5", "a1-e5"), 1),
+])
+def test_the_hard_level_takes_its_commander_out_of_reach(seed, setup, defender):
+    """The opponent cannot tell which face-down piece is the Commander, so the root's one-ply look-ahead judged a
+    threat to it as one chance in five or six and left every defence out of the moves searched; the hard level
+    then played on and lost its Commander the next move (benchmark games 260 and 41). Fleeing, blocking the line
+    or taking the attacker are now always among the moves it searches."""
+    from bot.games.myrmidons.policy import _commander_attacked
+    from bot.games.registry import choose_move
+
+    state = GAME.new_state(2, seed, None)
+    for move in setup:
+        state, _ = GAME.apply(state, GAME.to_act(state)[0], move)
+    assert GAME.to_act(state) == [defender] and _commander_attacked(state, defender)
+    move = choose_move(GAME.view(state, defender), level="hard", seed=seed + len(setup))
+    after, _ = GAME.apply(state, defender, move)
+    assert not _commander_attacked(after, defender), move

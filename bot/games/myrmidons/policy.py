@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 from bot.games.myrmidons import TYPE_CODES
 from bot.games.myrmidons import board as rules
@@ -138,6 +138,14 @@ def _commander_suspects(state: Any, seat: int) -> list[int]:
             if state.squares[i] != rules.EMPTY and not state.revealed[i] and travelled[i] <= 1]
 
 
+def _commander_attacked(state: Any, seat: int) -> bool:
+    """Whether an enemy piece could attack the seat's Commander with one single move."""
+    commander = state.commander(seat)
+    first = (1 - seat) * rules.PER_SEAT
+    return any(state.squares[j] != rules.EMPTY and commander in _reach(state, j)[0]
+               for j in range(first, first + rules.PER_SEAT))
+
+
 class MyrmidonsPolicy(Policy):
     playout_depth = 0  # the evaluation already looks a move ahead; random plies after it only add noise
     max_candidates = 14
@@ -160,6 +168,7 @@ class MyrmidonsPolicy(Policy):
     normal_work = 6000
     hard_work = 22000
     setup_choices = 3  # drafts and deployments: how many of the best the seeded draw picks from
+    defences = 8  # moves that take the Commander out of reach, added to the root's when it is in reach
 
     sharp = True  # the search's evaluation also weighs what the waiting side threatens
     runner_cost = 0.6  # what the search's evaluation charges for each enemy piece that can reach its home rank
@@ -334,6 +343,28 @@ class MyrmidonsPolicy(Policy):
             return None
         best = _setup_best_first(state, seat)
         return best[rng.randrange(min(self.setup_choices, len(best)))]
+
+    def refine_root(self, pool: Sequence[Any], seat: int, moves: list[str], num_players: int) -> list[str]:
+        """The root's best moves by one ply of look-ahead, and, while an enemy piece can reach the computer's
+        Commander, the first few moves after which none can (fleeing, blocking the line, taking the attacker).
+        The look-ahead judges a threat to a face-down Commander as the opponent sees it, one chance in as many
+        pieces as could be it, so a defence looked no better than a quiet move and was left out; the search below,
+        whose opponent plays as if it knew, then found every move it kept lost and picked one of them (benchmark
+        games 41 and 260: the Commander stayed in reach and was taken the next move)."""
+        kept = super().refine_root(pool, seat, moves, num_players)
+        state = pool[0]
+        if not _commander_attacked(state, seat):
+            return kept
+        defences = []
+        others = [m for m in moves if m not in kept]
+        others += [m for m in self.game.legal_moves(state, seat) if m not in kept and m not in others]
+        for move in others:
+            if len(defences) == self.defences or self.meter.exhausted:
+                break
+            after, _ = self.game.apply(state, seat, move)
+            if not _commander_attacked(after, seat):
+                defences.append(move)
+        return kept + defences
 
     def candidates(self, state: Any, seat: int, rng: random.Random, limit: int) -> list[str]:
         moves = self.game.legal_moves(state, seat)
