@@ -23,7 +23,7 @@ import pytest
 import bot.games.registry
 from bot.ai import LEVELS
 from bot.ai.mcts import Budget, Search
-from bot.ai.policy import Policy
+from bot.ai.policy import Policy, stratified
 from bot.games.registry import choose_move, get_game, policy_for
 from bot.games.mycenae import position
 from bot.engine.playout import random_plies
@@ -311,8 +311,6 @@ def _warm_tables() -> tuple[int, int]:
 
 
 def test_a_stratified_pool_keeps_the_proportions_of_its_draws_in_their_order():
-    from bot.ai.policy import stratified
-
     draws = [("a", i) for i in range(50)] + [("b", i) for i in range(30)] + [("c", i) for i in range(20)]
     random.Random(3).shuffle(draws)
     kept = stratified(draws, lambda draw: draw[0], 10)

@@ -356,8 +356,10 @@ class MyrmidonsPolicy(Policy):
         if not _commander_attacked(state, seat):
             return kept
         defences = []
-        others = [m for m in moves if m not in kept]
-        others += [m for m in self.game.legal_moves(state, seat) if m not in kept and m not in others]
+        searched = set(kept)
+        others = [m for m in moves if m not in searched]  # the shortlist's first: its order is the look-ahead's
+        searched.update(others)
+        others += [m for m in self.game.legal_moves(state, seat) if m not in searched]
         for move in others:
             if len(defences) == self.defences or self.meter.exhausted:
                 break
