@@ -174,6 +174,15 @@ class RatingWrite:
 
 
 @dataclass(frozen=True)
+class OutboxEntry:
+    """What a unit must still announce, written with it: the service's events serialized (bot/matches/outbox.py),
+    under `token`, the name of the unit whose writer presents them."""
+
+    token: str
+    events: str
+
+
+@dataclass(frozen=True)
 class MoveWrite:
     """One accepted action as one unit: the new state and log entry (only if the match is still at `version`),
     the seats' clock timers and, when it ends a rated match, the ratings."""
@@ -190,6 +199,7 @@ class MoveWrite:
     now: float
     timers: SeatTimers = SeatTimers()
     ratings: RatingWrite | None = None
+    outbox: OutboxEntry | None = None
 
 
 @dataclass(frozen=True)

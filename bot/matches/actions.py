@@ -4,14 +4,16 @@ An action takes its match's lock (`operation`), reads what it needs once (`load`
 members' choices), checks, decides, and hands what it decided to `conclude`: the end-of-action sequence, written
 only here. It commits one unit of work (state, log entry, the seats' clock timers and, when a rated match ends, the
 ratings), guarded by the match version, so a double click or two racing clicks change the match once; then plays
-the moves nobody has a choice about, and publishes what happened on the bus. No transaction is ever held across an
-await of the service's own.
+the moves nobody has a choice about, and announces what happened: written with the last unit (the outbox) and
+presented on the bus, even when the command is cancelled. No transaction is ever held across an await of the
+service's own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -21,14 +23,16 @@ from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
 from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.games.registry import get_game
 from bot.i18n import N_
+from bot.ratings import RatingChange
 from bot.storage import ClockStore, RatingsMoved, Repository, VersionConflict
 
 from . import errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
-from .events import ForcedMove, MatchEnded, MovePlayed, SetupProgress
+from .events import ForcedMove, MatchEnded, MatchEvent, MovePlayed, SetupProgress
 from .locks import KeyedLocks
 from .movelog import effective_moves
+from .outbox import Outbox
 from .ratelimit import RateLimiter
 from .rating_service import ATTEMPTS as RATING_ATTEMPTS
 from .rating_service import Ratings
@@ -57,6 +61,16 @@ class TurnReport:
     events: list[Event] = field(default_factory=list)
     outcome: Outcome | None = None
     presented: Delivery | None = None
+
+
+@dataclass
+class Announcing:
+    """What the last unit of an action announces, under `token`: `build` makes the events from the match as that
+    unit writes it and how the match moved the ratings; `events` holds what it made."""
+
+    build: Callable[[Match, list[RatingChange]], list[MatchEvent]]
+    token: str
+    events: list[MatchEvent] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,7 @@ class MatchActions:
         self.bus = bus
         self.limiter = limiter
         self.timers = TimerDispatcher(repo, clock)
+        self.outbox = Outbox(repo, bus, self.timers.claimant)
         self.ratings = Ratings(repo)
         clock_store = ClockStore(repo)
         self.server_settings = ServerSettings(clock_store)
@@ -245,48 +260,77 @@ class MatchActions:
 
     async def conclude(self, match: Match, action: Action, *, load: MatchLoad | None = None) -> TurnReport:
         """Write `action` as one unit, log it, play the moves that follow it without a choice, end the mover's
-        time away, and publish what happened (the end of the match too, when it ended). `load`: what the action
-        read (else the clocks and choices are read as needed)."""
-        match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
-                                  events=action.events, new_state=action.new_state, outcome=action.outcome,
-                                  load=load)
+        time away, and announce what happened (the end of the match too, when it ended). `load`: what the action
+        read (else the clocks and choices are read as needed).
+
+        The announcement is written with the last unit (the outbox, bot/matches/outbox.py) and presented from
+        there: a command cancelled once its unit may be written leaves it to the outbox, which presents it."""
+        forced = self.forced_moves(match, action)
+        announcing = Announcing(functools.partial(self._announcement, action, [
+            ForcedMove(seat, move, [e for e in events if is_visible(e, None)]) for seat, move, events, _ in forced]),
+            self.outbox.token())
+        try:
+            match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
+                                      events=action.events, new_state=action.new_state, outcome=action.outcome,
+                                      load=load, announcing=None if forced else announcing)
+        except asyncio.CancelledError:
+            self.outbox.adopt(announcing.token)
+            raise
         log.info("match=%s guild=%s %s version=%s%s", match.id, match.guild_id, action.said, match.version,
                  f" finished={match.result}" if match.result else "")
-        forced: list[ForcedMove] = []
-        if action.new_state is not None and not action.rewinds:
-            match, forced = await self.play_forced_moves(match, action.new_state)
+        if forced:  # the action counts: the moves that follow it are played even if its command is cancelled
+            chain = asyncio.ensure_future(self._play_forced(match, forced, announcing))
+            try:
+                match = await asyncio.shield(chain)
+            except asyncio.CancelledError:
+                self.outbox.adopt(announcing.token, after=chain)
+                raise
+        presented = self.outbox.deliver(announcing.token, announcing.events)
         if action.by_user is not None:
             await self.clocks.player_acted(action.by_user, load.prefs if load else None)
         public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
-        if action.setup and self.in_secret_setup(match):
-            presented = self.bus.publish(SetupProgress(match, action.seat))
-        else:
-            rated = await self.ratings.changes_of(match)
-            presented = self.bus.publish(MovePlayed(match, action.announced_as or action.kind, action.seat,
-                                                    action.shown, public, forced, rated))
-        if not match.active and match.result:
-            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result)))
-        forced_events = [e for f in forced for e in f.events]
+        forced_events = [e for _, _, events, _ in forced for e in events if is_visible(e, None)]
         return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
                           Outcome.from_json(match.result), presented)
 
-    async def play_forced_moves(self, match: Match, state: Any) -> tuple[Match, list[ForcedMove]]:
-        """Play the moves nobody has a choice about (a pass with nothing to place), each logged as that seat's
-        move, so the thread can say what happened. Ends because games end."""
-        game = self.game_of(match)
-        forced: list[ForcedMove] = []
+    def _announcement(self, action: Action, forced: list[ForcedMove], match: Match,
+                      ratings: list[RatingChange]) -> list[MatchEvent]:
+        """What `action` announces, once `match` is as its last unit writes it."""
+        if action.setup and self.in_secret_setup(match):
+            return [SetupProgress(match, action.seat)]
+        public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
+        events: list[MatchEvent] = [MovePlayed(match, action.announced_as or action.kind, action.seat, action.shown,
+                                               public, forced, ratings)]
+        if not match.active and match.result:
+            events.append(MatchEnded(match, Outcome.from_json(match.result)))
+        return events
+
+    def forced_moves(self, match: Match, action: Action) -> list[tuple[int, str, list[Event], Any]]:
+        """The moves nobody has a choice about (a pass with nothing to place) that follow `action`, each as
+        (seat, move, events, state after it). Ends because games end."""
+        if action.new_state is None or action.rewinds:
+            return []
+        game, state = self.game_of(match), action.new_state
+        forced: list[tuple[int, str, list[Event], Any]] = []
         while game.outcome(state) is None:
             acting = game.to_act(state)
             move = game.forced_move(state, acting[0]) if len(acting) == 1 else None
             if move is None:
                 break
             state, events = game.apply(state, acting[0], move)
-            match = await self.commit(match, seat=acting[0], move=move, private=False, events=events,
-                                      new_state=state)
-            forced.append(ForcedMove(acting[0], move, [e for e in events if is_visible(e, None)]))
-            log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, acting[0],
-                     move, match.version)
-        return match, forced
+            forced.append((acting[0], move, events, state))
+        return forced
+
+    async def _play_forced(self, match: Match, forced: list[tuple[int, str, list[Event], Any]],
+                           announcing: Announcing) -> Match:
+        """Write the forced moves, each logged as that seat's move (so the thread can say what happened); the
+        last one carries the action's announcement."""
+        for i, (seat, move, events, state) in enumerate(forced):
+            match = await self.commit(match, seat=seat, move=move, private=False, events=events, new_state=state,
+                                      announcing=announcing if i == len(forced) - 1 else None)
+            log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, seat, move,
+                     match.version)
+        return match
 
     async def commit(
         self,
@@ -299,10 +343,12 @@ class MatchActions:
         new_state: Any | None,
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
+        announcing: Announcing | None = None,
     ) -> Match:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
-        with the clocks of the seats whose turn began or ended and, when a rated match ends, its ratings: one
-        unit of work. `load`: what the action read (the members' choices the clocks need; else read here)."""
+        with the clocks of the seats whose turn began or ended, when a rated match ends its ratings and, with
+        `announcing`, what it announces (the outbox): one unit of work. `load`: what the action read (the
+        members' choices the clocks need; else read here)."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -332,8 +378,13 @@ class MatchActions:
         timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs)
         for _ in range(RATING_ATTEMPTS):
             rating: RatingWrite | None = await self.ratings.plan(after)
+            outbox = None
+            if announcing is not None:
+                announcing.events = announcing.build(after, sorted(rating.changes, key=lambda c: c.seat)
+                                                     if rating else [])
+                outbox = self.outbox.entry(announcing.token, announcing.events)
             unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
-                             now, timers, rating)
+                             now, timers, rating, outbox)
             try:
                 await self.repo.commit_move(unit)
                 break

@@ -6,15 +6,19 @@ import logging
 
 from bot.domain import Match, Timer
 from bot.i18n import N_
+from bot.storage.outbox import OutboxRow
 
 from . import errors
 from .actions import MatchActions, TurnReport
-from .events import BoardRequested, MovePlayed
+from .events import BoardRequested, MatchEnded, MovePlayed
 from .scope import REPAIR_AFTER, ProcessScope
 
 log = logging.getLogger(__name__)
 
 BOARD_REPAIR = "board_repair"  # a board a stopped process left unposted, repaired once nobody can be posting it
+# What a stopped process's outbox rows announce beyond the board a repair posts: presented when its board was not
+# out (they follow the board, so they were not out either).
+AFTER_THE_BOARD = (MatchEnded,)
 
 
 class Boards:
@@ -26,8 +30,11 @@ class Boards:
 
     async def announce_unannounced(self) -> None:
         """Announce again every match of this process's shards whose last change a crash cut off before its board
-        was out."""
+        was out, and present the rest of what the stopped process left in the outbox."""
         timers, clock = self.actions.timers, self.actions.clock
+        left: dict[int, list[OutboxRow]] = {}
+        for row in await self.actions.outbox.store.pending():
+            left.setdefault(row.match_id, []).append(row)
         for match in await self.repo.unannounced_matches():
             if not self.scope.owns(match.guild_id):
                 continue  # the process running that server's shard repairs it
@@ -35,18 +42,36 @@ class Boards:
                 # Another process may be posting this board right now: look again once that would be done.
                 await self.repo.set_timer(BOARD_REPAIR, match.id, match.updated_at + REPAIR_AFTER)
                 timers.wake(match.updated_at + REPAIR_AFTER)
+                left.pop(match.id, None)
                 continue
-            self._repair(match)
+            self._repair(match, left.pop(match.id, []))
+        for rows in left.values():
+            if self.scope.owns(rows[0].guild_id) and not self._young(rows):
+                # Their boards are out, so the stop came after them: what followed may be out too, and a second
+                # replay post would be worse than none. Forgotten unseen.
+                self.actions.outbox.replay(rows, keep=())
 
-    def _repair(self, match: Match) -> None:
+    def _young(self, rows: list[OutboxRow]) -> bool:
+        """Another process may be presenting these rows right now (it wrote them a moment ago)."""
+        return self.actions.timers.claims.shared and rows[-1].created_at > self.actions.clock() - REPAIR_AFTER
+
+    def _repair(self, match: Match, left: list[OutboxRow]) -> None:
+        """Post (or adopt) the board a stop cut off, then what the stopped process left in the outbox beyond it:
+        the board post is what exactly once is kept for, by finding a post the stop left unrecorded."""
         log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id, match.guild_id,
                  match.version)
         self.actions.bus.publish(MovePlayed(match, "repair", -1, None))
+        self.actions.outbox.replay(left, keep=AFTER_THE_BOARD)
 
     async def _repair_board(self, timer: Timer) -> None:
         match = await self.repo.get_match(timer.ref_id)
-        if match is not None and match.announced_version < match.version and match.thread_id is not None:
-            self._repair(match)
+        if match is None:
+            return
+        left = await self.actions.outbox.store.of_match(match.id)
+        if match.announced_version < match.version and match.thread_id is not None:
+            self._repair(match, [] if self._young(left) else left)
+        elif left and not self._young(left):
+            self.actions.outbox.replay(left, keep=())
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self.repo.set_thread(match_id, thread_id)

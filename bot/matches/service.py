@@ -133,4 +133,5 @@ class MatchService:
         self.closing = True
         await self.actions.idle()
         await self.timers.stop()
+        await self.actions.outbox.idle()
         await self.bus.idle()

@@ -18,6 +18,7 @@ from typing import Any, AsyncIterator, Callable, Iterable
 import aiosqlite
 
 from .batched import Batched
+from .outbox import outbox_step
 from .postgres_pool import lost_connection_is_unavailable
 from .rating_rows import RatingsMoved, write_rated_finish
 from bot.domain import (
@@ -667,6 +668,8 @@ def _commit_move(unit: MoveWrite) -> Steps[int]:
             yield Step(sql, params)
     if unit.ratings is not None:
         yield from write_rated_finish(unit.ratings)
+    if unit.outbox is not None:
+        yield outbox_step(unit.match_id, new_version, unit.outbox, unit.now)
     return new_version
 
 
@@ -679,10 +682,11 @@ def _commit_move_call(unit: MoveWrite) -> Step:
     """_commit_move of a move that does not end its match, as one call of PostgreSQL's strategos_commit_move."""
     armed = _armed(unit.timers)
     return Step(
-        "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (unit.match_id, unit.version, _dumps(unit.state), unit.now, unit.seat, unit.move, int(unit.private),
          _dumps(unit.events), list(CLOCK_KINDS), list(unit.timers.cancel), [kind for kind, _, _ in armed],
-         [seat for _, seat, _ in armed], [due_at for _, _, due_at in armed]),
+         [seat for _, seat, _ in armed], [due_at for _, _, due_at in armed],
+         unit.outbox.token if unit.outbox else None, unit.outbox.events if unit.outbox else None),
     )
 
 
