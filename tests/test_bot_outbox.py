@@ -1,0 +1,157 @@
+"""Announcements follow commits: what a unit commits is shown although the command that wrote it was cancelled
+or its process died before presenting it, and shown once."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import typing
+
+import pytest
+
+from bot.domain import Challenge, ChallengeSeat, Match, Seat
+from bot.games import Outcome, Text
+from bot.matches import events
+from bot.matches.outbox import dump_events, load_events
+from bot.matches.scope import REPAIR_AFTER
+from bot.ratings import RatingChange
+from bot_helpers import board_posts, move, moves_stored, start_match, stored_match
+from conftest import ON_BOTH
+
+EVENT_TYPES = typing.get_args(events.MatchEvent)
+
+
+async def outbox_rows(world) -> int:
+    return await world.bot.repo.fetchvalue("SELECT COUNT(*) FROM outbox")
+
+
+async def presented(world) -> None:
+    """Wait until everything handed to the outbox and the bus was shown."""
+    await world.bot.matches.actions.outbox.idle()
+    await world.bot.matches.bus.idle()
+
+
+async def restart_and_repair(world) -> None:
+    """Restart; on a database other processes may share, a board written a moment ago is left to its writer for
+    REPAIR_AFTER seconds before this process repairs it."""
+    await world.restart()
+    if world.bot.matches.timers.claims.shared:
+        await world.env.advance_time(REPAIR_AFTER + 1)
+    await presented(world)
+
+
+@ON_BOTH
+async def test_a_move_cancelled_right_after_its_commit_shows_its_board_without_another_move(world, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    repo = world.bot.repo
+    real = repo.commit_move
+
+    async def cancelled_once_written(unit):  # the command's task is cancelled the moment its unit is written
+        version = await real(unit)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+        return version
+
+    monkeypatch.setattr(repo, "commit_move", cancelled_once_written)
+    await move(world.alice, thread, match_id, "a1-a3")
+    monkeypatch.setattr(repo, "commit_move", real)
+    await presented(world)
+
+    assert await moves_stored(world, match_id) == 1
+    posts = board_posts(thread)
+    assert len(posts) == 2
+    assert "**alice** (Light) played `a1-a3`" in posts[-1].content and "**bob** (Dark) to move" in posts[-1].content
+    stored = await stored_match(world, match_id)
+    assert stored.announced_version == stored.version
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_a_move_whose_process_died_before_presenting_it_is_posted_once_after_a_restart(world, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    # The process dies between the commit and the presentation: nothing of the in-memory hand-over happens.
+    monkeypatch.setattr(world.bot.matches.actions.outbox, "deliver", lambda token, events: None)
+    await move(world.alice, thread, match_id, "a1-a3")
+    await presented(world)
+    assert len(board_posts(thread)) == 1 and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+
+    posts = board_posts(thread)
+    assert len(posts) == 2 and "**bob** (Dark) to move" in posts[-1].content
+    assert await outbox_rows(world) == 0
+    await restart_and_repair(world)  # announced and forgotten: a second start posts nothing
+    assert len(board_posts(thread)) == 2
+    assert (await move(world.bob, thread, match_id, "a12-a10")).response.content.startswith("✅")
+    await presented(world)
+    assert len(board_posts(thread)) == 3 and await outbox_rows(world) == 0
+
+
+async def test_rows_of_a_board_already_out_are_forgotten_at_start_up_not_shown_again(world, monkeypatch):
+    """The process died after the board post was recorded, before forgetting its row: nothing is posted twice."""
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    outbox = world.bot.matches.actions.outbox
+    monkeypatch.setattr(outbox.store, "done", lambda token: asyncio.sleep(0))  # dies before the delete
+    await move(world.alice, thread, match_id, "a1-a3")
+    await presented(world)
+    assert len(board_posts(thread)) == 2 and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+
+    assert len(board_posts(thread)) == 2 and await outbox_rows(world) == 0
+
+
+def sample_match() -> Match:
+    return Match(id=3, guild_id=11, channel_id=12, thread_id=None, game="myriath", options={"size": 5}, seed=7,
+                 status="finished", state={"board": [[0, 1], [None, 2]], "turn": 4}, version=9,
+                 board_message_id=5, draw_agreed=[0, 1], result={"winners": [1]}, created_at=1.5, updated_at=2.5,
+                 seats=[Seat(0, 21, "alice"), Seat(1, None, "Computer", "computer", "strong")],
+                 announced_version=8, standings=[[1], [0]], takeback={"move": "a1", "agreed": [0]},
+                 clock_seconds=600)
+
+
+def sample(cls: type) -> object:
+    """One event of each type, every field set to something a default would not give."""
+    match = sample_match()
+    values = {
+        Match: match,
+        Challenge: Challenge(id=4, guild_id=11, channel_id=12, message_id=None, game="archimedes",
+                             options={}, challenger_id=21, status="open", created_at=1.0, expires_at=2.0, match_id=3,
+                             seats=[ChallengeSeat(0, 21, 21, "alice")]),
+        Outcome: Outcome((1,), Text("{player} ran out of moves", player="alice")),
+    }
+    fields = {}
+    for field in dataclasses.fields(cls):
+        hint = typing.get_type_hints(cls)[field.name]
+        if hint in values:
+            fields[field.name] = values[hint]
+        elif field.name == "events":
+            fields[field.name] = [{"type": "capture", "at": "c3", "pieces": [1, 2]}]
+        elif field.name == "forced":
+            fields[field.name] = [events.ForcedMove(1, "pass", [{"type": "pass"}])]
+        elif field.name == "ratings":
+            fields[field.name] = [RatingChange(3, 11, "myriath", 21, 0, 2, "L", 25.0, 8.3, 23.1, 7.9, 1, 99.5)]
+        elif hint is int or field.name in ("seat", "by_user"):
+            fields[field.name] = 2
+        elif hint is float:
+            fields[field.name] = 123.25
+        elif hint is bool:
+            fields[field.name] = True
+        else:
+            fields[field.name] = "a1-a3"
+    return cls(**fields)
+
+
+@pytest.mark.parametrize("cls", EVENT_TYPES, ids=lambda cls: cls.__name__)
+def test_every_event_comes_back_from_the_outbox_equal(cls):
+    event = sample(cls)
+    (back,) = load_events(dump_events([event]))
+    assert back == event and type(back) is cls
+
+
+def test_a_translatable_text_keeps_its_template_through_the_outbox():
+    ended = sample(events.MatchEnded)
+    (back,) = load_events(dump_events([ended]))
+    assert isinstance(back.outcome.reason, Text)
+    assert back.outcome.reason.template == "{player} ran out of moves" and back.outcome.reason.params == {
+        "player": "alice"}
