@@ -53,7 +53,8 @@ class Boards:
 
     def _young(self, rows: list[OutboxRow]) -> bool:
         """Another process may be presenting these rows right now (it wrote them a moment ago)."""
-        return self.actions.timers.claims.shared and rows[-1].created_at > self.actions.clock() - REPAIR_AFTER
+        shared = self.actions.timers.claims.shared
+        return shared and bool(rows) and rows[-1].created_at > self.actions.clock() - REPAIR_AFTER
 
     def _repair(self, match: Match, left: list[OutboxRow]) -> None:
         """Post (or adopt) the board a stop cut off, then what the stopped process left in the outbox beyond it:
