@@ -11,10 +11,11 @@ import pytest
 
 from bot.domain import Challenge, ChallengeSeat, Match, Seat
 from bot.games import Outcome, Text
-from bot.matches import events
+from bot.matches import MatchService, events
 from bot.matches.outbox import dump_events, load_events
 from bot.matches.scope import REPAIR_AFTER
 from bot.ratings import RatingChange
+from bot.storage import Repository, open_database
 from bot_helpers import board_posts, move, moves_stored, start_match, stored_match
 from conftest import ON_BOTH
 
@@ -155,3 +156,60 @@ def test_a_translatable_text_keeps_its_template_through_the_outbox():
     assert isinstance(back.outcome.reason, Text)
     assert back.outcome.reason.template == "{player} ran out of moves" and back.outcome.reason.params == {
         "player": "alice"}
+
+
+class Clock:
+    def __init__(self, now: float = 1_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Boards:
+    """A presenter that records which boards it was asked to show, (kind, match id), and shows them."""
+
+    def __init__(self, service: MatchService):
+        self.service = service
+        self.shown: list[tuple[str, int]] = []
+
+    async def __call__(self, event) -> bool:
+        if isinstance(event, events.MovePlayed):
+            self.shown.append((event.kind, event.match.id))
+            await self.service.mark_announced(event.match.id, event.match.version)
+        return True
+
+
+async def test_a_live_process_announces_what_another_process_left_when_it_died(tmp_path):
+    """Two processes share a database: one writes a move and dies before presenting it. The process serving that
+    server announces it once a minute has passed, without a restart, and forgets the row."""
+    clock = Clock()
+    live, dying = [MatchService(Repository(await open_database(tmp_path / "s.db")), clock=clock,
+                                seed_source=lambda: 7) for _ in range(2)]
+    for service in (live, dying):
+        service.timers.claims.shared = True
+    shown = Boards(live)
+    live.bus.subscribe(shown)
+    try:
+        await live.start()
+        challenge = await dying.create_challenge(guild_id=5, channel_id=2, challenger_id=100, challenger_name="u100",
+                                                 game_key="epaminondas", invited=[101])
+        match_id = (await dying.accept_challenge(challenge.id, 101, "u101")).match_id
+        await dying.repo.set_thread(match_id, 555)
+        dying.actions.outbox.deliver = lambda token, events: None  # it dies between its commit and presenting
+        await dying.submit_move(match_id, 100, "a1-a3")
+
+        await live.boards.sweep_outbox()
+        assert shown.shown == []  # a moment ago: the writer may still be presenting it
+        clock.now += REPAIR_AFTER + 1
+        assert live.boards.sweep_outbox in live.timers.sweeps  # run at each periodic look of the timers
+        await live.boards.sweep_outbox()
+        await live.actions.outbox.idle()
+        await live.boards.sweep_outbox()  # once announced and forgotten, a second sweep does nothing
+        await live.actions.outbox.idle()
+        assert shown.shown == [("repair", match_id)]
+        assert await live.repo.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+    finally:
+        for service in (live, dying):
+            await service.drain()
+            await service.repo.close()

@@ -27,6 +27,7 @@ class Boards:
         self.repo = actions.repo
         self.scope = scope
         actions.timers.on(BOARD_REPAIR, self._repair_board)
+        actions.timers.sweeps.append(self.sweep_outbox)
 
     async def announce_unannounced(self) -> None:
         """Announce again every match of this process's shards whose last change a crash cut off before its board
@@ -49,6 +50,23 @@ class Boards:
             if self.scope.owns(rows[0].guild_id) and not self._young(rows):
                 # Their boards are out, so the stop came after them: what followed may be out too, and a second
                 # replay post would be worse than none. Forgotten unseen.
+                self.actions.outbox.replay(rows, keep=())
+
+    async def sweep_outbox(self) -> None:
+        """With a shared database, periodically: announce what a process that died left in the outbox for this
+        process's servers (a /move in DMs and a timer run anywhere), once no live process can still be at it."""
+        left: dict[int, list[OutboxRow]] = {}
+        for row in await self.actions.outbox.store.pending():
+            left.setdefault(row.match_id, []).append(row)
+        for rows in left.values():
+            if not self.scope.owns(rows[0].guild_id) or self._young(rows) or self.actions.outbox.presenting(rows):
+                continue
+            match = await self.repo.get_match(rows[0].match_id)
+            if match is None or match.updated_at > self.actions.clock() - REPAIR_AFTER:
+                continue  # it moved a moment ago: whoever moved it is announcing it
+            if match.announced_version < match.version and match.thread_id is not None:
+                self._repair(match, rows)
+            else:
                 self.actions.outbox.replay(rows, keep=())
 
     def _young(self, rows: list[OutboxRow]) -> bool:

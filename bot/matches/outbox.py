@@ -5,9 +5,10 @@ A unit that changes a match carries its events, serialized here, under a token n
 `MatchActions.conclude`). When the command goes on normally it hands the same events to the bus at once (no read:
 the answer to a /move never waits for this), and the row is deleted once they were presented. When the command
 is cancelled after its unit may have been written, the dispatcher adopts the token: it reads what that unit
-recorded, if anything, and presents it. A row a crash or a stop left behind is presented at the next start, by
-the process that repairs that server's boards (bot/matches/boards.py): a board already out is adopted there,
-never posted twice.
+recorded, if anything, and presents it. A row a crash or a stop left behind is presented by the process that
+repairs that server's boards (bot/matches/boards.py): at its next start, and with a shared database also by its
+periodic sweep once the row is old enough that its writer cannot still be presenting it. There a board already out
+is adopted (a post its writer made but did not record is found in the thread), never posted twice.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class Outbox:
         self._claimant = claimant
         self._units = itertools.count(1)
         self._tasks: set[asyncio.Task] = set()
+        self._presenting: set[str] = set()  # the tokens of rows this process is presenting (or replaying) now
 
     def token(self) -> str:
         """A name for the unit(s) of one action, which no other action has."""
@@ -107,12 +109,14 @@ class Outbox:
         """Present the events a unit just committed under `token` (in order, after whatever of their match is
         being presented), then forget its row. The first event's delivery: what the command may wait for."""
         deliveries = [self.bus.publish(event) for event in events]
+        self._presenting.add(token)
         self._spawn(self._forget_after(token, deliveries), f"outbox-{token}")
         return deliveries[0] if deliveries else None
 
     def adopt(self, token: str, after: asyncio.Future | None = None) -> None:
         """The command that wrote (or was writing) `token` was cancelled before presenting it: once `after` (the
         rest of its writes) is done, present whatever the unit recorded. Nothing happens if it was not written."""
+        self._presenting.add(token)
         self._spawn(self._adopt(token, after), f"outbox-adopt-{token}")
 
     def replay(self, rows: list[OutboxRow], *, keep: tuple[type, ...]) -> None:
@@ -122,7 +126,12 @@ class Outbox:
             return
         deliveries = [self.bus.publish(event) for row in rows for event in load_events(row.events)
                       if isinstance(event, keep)]
-        self._spawn(self._forget_rows_after([row.id for row in rows], deliveries), f"outbox-replay-{rows[0].id}")
+        self._presenting.update(row.token for row in rows)
+        self._spawn(self._forget_rows_after(rows, deliveries), f"outbox-replay-{rows[0].id}")
+
+    def presenting(self, rows: list[OutboxRow]) -> bool:
+        """Whether this process is presenting any of these rows right now."""
+        return any(row.token in self._presenting for row in rows)
 
     async def idle(self) -> None:
         """Wait until every announcement handed over was presented and forgotten (shutdown, tests)."""
@@ -130,22 +139,30 @@ class Outbox:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def _forget_after(self, token: str, deliveries: list[Delivery]) -> None:
-        await asyncio.gather(*deliveries)
-        await self.store.done(token)
+        try:
+            await asyncio.gather(*deliveries)
+            await self.store.done(token)
+        finally:
+            self._presenting.discard(token)
 
-    async def _forget_rows_after(self, ids: list[int], deliveries: list[Delivery]) -> None:
-        await asyncio.gather(*deliveries)
-        await self.store.done_rows(ids)
+    async def _forget_rows_after(self, rows: list[OutboxRow], deliveries: list[Delivery]) -> None:
+        try:
+            await asyncio.gather(*deliveries)
+            await self.store.done_rows([row.id for row in rows])
+        finally:
+            self._presenting.difference_update(row.token for row in rows)
 
     async def _adopt(self, token: str, after: asyncio.Future | None) -> None:
-        if after is not None:
-            await asyncio.wait([after])
-        rows = await self.store.of_token(token)
-        if rows:
-            log.info("match=%s presenting what a cancelled command committed", rows[0].match_id)
-        events = [event for row in rows for event in load_events(row.events)]
-        if events:
-            await self._forget_after(token, [self.bus.publish(event) for event in events])
+        try:
+            if after is not None:
+                await asyncio.wait([after])
+            rows = await self.store.of_token(token)
+            if rows:
+                log.info("match=%s presenting what a cancelled command committed", rows[0].match_id)
+                await self._forget_after(token, [self.bus.publish(event) for row in rows
+                                                 for event in load_events(row.events)])
+        finally:
+            self._presenting.discard(token)
 
     def _spawn(self, coro: Any, name: str) -> None:
         task = asyncio.create_task(coro, name=name)
@@ -156,5 +173,5 @@ class Outbox:
 
 def _log_failure(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.error("announcing from the outbox failed (the row is presented at the next start)",
+        log.error("announcing from the outbox failed (the row is presented at the next start or sweep)",
                   exc_info=task.exception())

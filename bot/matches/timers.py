@@ -58,6 +58,8 @@ class TimerDispatcher:
         # Other processes' timers are heard (PostgreSQL's NOTIFY) only where other processes run: a process running
         # every shard writes every timer itself.
         self.listening = False
+        # Run at each look while sweeping (a shared database): what else a dead process may have left undone.
+        self.sweeps: list[Callable[[], Awaitable[None]]] = []
         self._handlers: dict[str, Handler] = {}
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
@@ -181,6 +183,8 @@ class TimerDispatcher:
         await self.fire_due()
         due = await self.claims.next_due()
         if self.sweep_every is not None:
+            for sweep in self.sweeps:
+                await sweep()
             sweep = self.clock() + self.sweep_every
             due = sweep if due is None else min(due, sweep)
         return due

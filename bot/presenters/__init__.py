@@ -112,6 +112,8 @@ class Presenter:
         match = await self.service.get_match(event.match.id)  # the newest state: a later move may have followed
         if match.version != event.match.version:
             return True  # superseded: the later move's board shows this one's result too
+        if event.kind == "repair" and match.announced_version >= match.version:
+            return True  # repaired already (a repair timer and a sweep of the outbox may both ask)
         # The version is recorded as shown with its board post, unless a request must be asked first: a stop
         # in between then repairs the board and asks again.
         asks = self.service.pending_request(match) is not None
