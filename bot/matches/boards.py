@@ -25,6 +25,7 @@ class Boards:
     def __init__(self, actions: MatchActions, scope: ProcessScope = ProcessScope()):
         self.actions = actions
         self.repo = actions.repo
+        self.outbox = actions.outbox
         self.scope = scope
         actions.timers.on(BOARD_REPAIR, self._repair_board)
         actions.timers.sweeps.append(self.sweep_outbox)
@@ -33,9 +34,7 @@ class Boards:
         """Announce again every match of this process's shards whose last change a crash cut off before its board
         was out, and present the rest of what the stopped process left in the outbox."""
         timers, clock = self.actions.timers, self.actions.clock
-        left: dict[int, list[OutboxRow]] = {}
-        for row in await self.actions.outbox.store.pending():
-            left.setdefault(row.match_id, []).append(row)
+        left = await self._left_by_match()
         for match in await self.repo.unannounced_matches():
             if not self.scope.owns(match.guild_id):
                 continue  # the process running that server's shard repairs it
@@ -50,24 +49,23 @@ class Boards:
             if self.scope.owns(rows[0].guild_id) and not self._young(rows):
                 # Their boards are out, so the stop came after them: what followed may be out too, and a second
                 # replay post would be worse than none. Forgotten unseen.
-                self.actions.outbox.replay(rows, keep=())
+                self.outbox.replay(rows, keep=())
 
     async def sweep_outbox(self) -> None:
         """With a shared database, periodically: announce what a process that died left in the outbox for this
         process's servers (a /move in DMs and a timer run anywhere), once no live process can still be at it."""
-        left: dict[int, list[OutboxRow]] = {}
-        for row in await self.actions.outbox.store.pending():
-            left.setdefault(row.match_id, []).append(row)
-        for rows in left.values():
-            if not self.scope.owns(rows[0].guild_id) or self._young(rows) or self.actions.outbox.presenting(rows):
+        for rows in (await self._left_by_match()).values():
+            if not self.scope.owns(rows[0].guild_id) or self._young(rows) or self.outbox.presenting(rows):
                 continue
             match = await self.repo.get_match(rows[0].match_id)
-            if match is None or match.updated_at > self.actions.clock() - REPAIR_AFTER:
-                continue  # it moved a moment ago: whoever moved it is announcing it
-            if match.announced_version < match.version and match.thread_id is not None:
-                self._repair(match, rows)
-            else:
-                self.actions.outbox.replay(rows, keep=())
+            if match is not None and match.updated_at <= self.actions.clock() - REPAIR_AFTER:
+                self._announce_left(match, rows)  # else it moved a moment ago: whoever moved it announces it
+
+    async def _left_by_match(self) -> dict[int, list[OutboxRow]]:
+        left: dict[int, list[OutboxRow]] = {}
+        for row in await self.outbox.pending():
+            left.setdefault(row.match_id, []).append(row)
+        return left
 
     def _young(self, rows: list[OutboxRow]) -> bool:
         """Another process may be presenting these rows right now (it wrote them a moment ago)."""
@@ -80,17 +78,22 @@ class Boards:
         log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id, match.guild_id,
                  match.version)
         self.actions.bus.publish(MovePlayed(match, "repair", -1, None))
-        self.actions.outbox.replay(left, keep=AFTER_THE_BOARD)
+        self.outbox.replay(left, keep=AFTER_THE_BOARD)
 
     async def _repair_board(self, timer: Timer) -> None:
         match = await self.repo.get_match(timer.ref_id)
         if match is None:
             return
-        left = await self.actions.outbox.store.of_match(match.id)
+        left = await self.outbox.of_match(match.id)
+        self._announce_left(match, [] if self._young(left) else left)
+
+    def _announce_left(self, match: Match, rows: list[OutboxRow]) -> None:
+        """What a stopped process left of `match`: its board repaired if it is not out (with what follows the
+        board), else its rows forgotten."""
         if match.announced_version < match.version and match.thread_id is not None:
-            self._repair(match, [] if self._young(left) else left)
-        elif left and not self._young(left):
-            self.actions.outbox.replay(left, keep=())
+            self._repair(match, rows)
+        else:
+            self.outbox.replay(rows, keep=())
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self.repo.set_thread(match_id, thread_id)

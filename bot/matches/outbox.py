@@ -129,6 +129,13 @@ class Outbox:
         self._presenting.update(row.token for row in rows)
         self._spawn(self._forget_rows_after(rows, deliveries), f"outbox-replay-{rows[0].id}")
 
+    async def pending(self) -> list[OutboxRow]:
+        """Every row not presented yet, oldest first, whoever wrote it."""
+        return await self.store.pending()
+
+    async def of_match(self, match_id: int) -> list[OutboxRow]:
+        return await self.store.of_match(match_id)
+
     def presenting(self, rows: list[OutboxRow]) -> bool:
         """Whether this process is presenting any of these rows right now."""
         return any(row.token in self._presenting for row in rows)
