@@ -16,7 +16,7 @@ from bot.matches.outbox import dump_events, load_events
 from bot.matches.scope import REPAIR_AFTER
 from bot.ratings import RatingChange
 from bot.storage import Repository, open_database
-from bot_helpers import board_posts, move, moves_stored, start_match, stored_match
+from bot_helpers import Clock, board_posts, move, moves_stored, start_match, stored_match
 from conftest import ON_BOTH
 
 EVENT_TYPES = typing.get_args(events.MatchEvent)
@@ -156,14 +156,6 @@ def test_a_translatable_text_keeps_its_template_through_the_outbox():
     assert isinstance(back.outcome.reason, Text)
     assert back.outcome.reason.template == "{player} ran out of moves" and back.outcome.reason.params == {
         "player": "alice"}
-
-
-class Clock:
-    def __init__(self, now: float = 1_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Boards:

@@ -11,9 +11,7 @@ CREATE TABLE outbox (
 );
 CREATE INDEX outbox_token ON outbox (token);
 
--- strategos_commit_move (010) writes the move's outbox row too (when p_outbox_token is not NULL): still one trip.
-DROP FUNCTION strategos_commit_move(BIGINT, INTEGER, TEXT, DOUBLE PRECISION, INTEGER, TEXT, INTEGER, TEXT, TEXT[],
-                                    INTEGER[], TEXT[], INTEGER[], DOUBLE PRECISION[]);
+-- strategos_commit_move (010), and the move's outbox row when p_outbox_token is not NULL: still one round trip.
 CREATE FUNCTION strategos_commit_move(
     p_match BIGINT, p_version INTEGER, p_state TEXT, p_now DOUBLE PRECISION,
     p_seat INTEGER, p_move TEXT, p_private INTEGER, p_events TEXT,
@@ -21,27 +19,15 @@ CREATE FUNCTION strategos_commit_move(
     p_arm_kinds TEXT[], p_arm_seats INTEGER[], p_arm_due DOUBLE PRECISION[],
     p_outbox_token TEXT, p_outbox_events TEXT
 ) RETURNS INTEGER LANGUAGE plpgsql AS $$
+DECLARE
+    written INTEGER;
 BEGIN
-    UPDATE matches SET state = p_state, version = p_version + 1, status = 'active', result = NULL,
-                       draw_agreed = NULL, updated_at = p_now, standings = NULL, finished_at = NULL
-    WHERE id = p_match AND version = p_version AND status = 'active';
-    IF NOT FOUND THEN
-        RETURN NULL;
-    END IF;
-    INSERT INTO moves (match_id, version, seat, move, private, events, created_at)
-    VALUES (p_match, p_version + 1, p_seat, p_move, p_private, p_events, p_now);
-    IF cardinality(p_cancel) > 0 THEN
-        DELETE FROM timers WHERE ref_id = p_match AND seat = ANY (p_cancel) AND kind = ANY (p_clock_kinds);
-    END IF;
-    INSERT INTO timers (kind, ref_id, seat, due_at)
-    SELECT armed.kind, p_match, armed.seat, armed.due_at
-    FROM unnest(p_arm_kinds, p_arm_seats, p_arm_due) AS armed (kind, seat, due_at)
-    ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL, claimed_by = NULL,
-                                                   lease_until = NULL;
-    IF p_outbox_token IS NOT NULL THEN
+    written := strategos_commit_move(p_match, p_version, p_state, p_now, p_seat, p_move, p_private, p_events,
+                                     p_clock_kinds, p_cancel, p_arm_kinds, p_arm_seats, p_arm_due);
+    IF written IS NOT NULL AND p_outbox_token IS NOT NULL THEN
         INSERT INTO outbox (match_id, version, token, events, created_at)
-        VALUES (p_match, p_version + 1, p_outbox_token, p_outbox_events, p_now);
+        VALUES (p_match, written, p_outbox_token, p_outbox_events, p_now);
     END IF;
-    RETURN p_version + 1;
+    RETURN written;
 END
 $$;
