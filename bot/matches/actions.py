@@ -266,9 +266,9 @@ class MatchActions:
         The announcement is written with the last unit (the outbox, bot/matches/outbox.py) and presented from
         there: a command cancelled once its unit may be written leaves it to the outbox, which presents it."""
         forced = self.forced_moves(match, action)
-        announcing = Announcing(functools.partial(self._announcement, action, [
-            ForcedMove(seat, move, [e for e in events if is_visible(e, None)]) for seat, move, events, _ in forced]),
-            self.outbox.token())
+        public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
+        shown = [ForcedMove(seat, move, [e for e in events if is_visible(e, None)]) for seat, move, events, _ in forced]
+        announcing = Announcing(functools.partial(self._announcement, action, public, shown), self.outbox.token())
         try:
             match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
                                       events=action.events, new_state=action.new_state, outcome=action.outcome,
@@ -288,17 +288,15 @@ class MatchActions:
         presented = self.outbox.deliver(announcing.token, announcing.events)
         if action.by_user is not None:
             await self.clocks.player_acted(action.by_user, load.prefs if load else None)
-        public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
-        forced_events = [e for _, _, events, _ in forced for e in events if is_visible(e, None)]
-        return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
+        return TurnReport(match, action.kind, action.seat, action.shown, public + [e for f in shown for e in f.events],
                           Outcome.from_json(match.result), presented)
 
-    def _announcement(self, action: Action, forced: list[ForcedMove], match: Match,
+    def _announcement(self, action: Action, public: list[Event], forced: list[ForcedMove], match: Match,
                       ratings: list[RatingChange]) -> list[MatchEvent]:
-        """What `action` announces, once `match` is as its last unit writes it."""
+        """What `action` announces (its public events, the forced moves after it), once `match` is as its last
+        unit writes it and `ratings` as that unit moves them."""
         if action.setup and self.in_secret_setup(match):
             return [SetupProgress(match, action.seat)]
-        public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
         events: list[MatchEvent] = [MovePlayed(match, action.announced_as or action.kind, action.seat, action.shown,
                                                public, forced, ratings)]
         if not match.active and match.result:
