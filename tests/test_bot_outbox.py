@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import typing
 
 import pytest
@@ -205,3 +206,58 @@ async def test_a_live_process_announces_what_another_process_left_when_it_died(t
         for service in (live, dying):
             await service.drain()
             await service.repo.close()
+
+
+@pytest.fixture
+def service_seeds():
+    """The `service` fixture (tests/conftest.py: on SQLite and PostgreSQL) seeds its matches with 11 here: with
+    moves drawn by random.Random(1), a Myriath game whose 36th move is followed by a forced pass."""
+    return lambda: 11
+
+
+@pytest.mark.parametrize("cancelled_after", ["her move", "the forced pass"])
+async def test_a_move_cancelled_after_a_commit_still_plays_the_forced_pass_after_it_and_shows_both(
+        service, monkeypatch, cancelled_after):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                               game_key="myriath", invited=[2])
+    match_id = (await service.accept_challenge(challenge.id, 2, "u2")).match_id
+    seen: list = []
+    service.bus.subscribe(lambda event: asyncio.sleep(0, seen.append(event)))
+    rng = random.Random(1)
+    for _ in range(200):
+        match = await service.get_match(match_id)
+        game, state = service.game_of(match), service.state_of(match)
+        (seat,) = game.to_act(state)
+        chosen = rng.choice(game.legal_moves(state, seat))
+        after, _ = game.apply(state, seat, chosen)
+        (next_seat,) = game.to_act(after) or (None,)
+        if next_seat is not None and game.forced_move(after, next_seat) is not None:
+            break
+        await service.submit_move(match_id, match.user_of(seat), chosen)
+    else:
+        pytest.fail("no forced pass in 200 moves")
+    await service.actions.outbox.idle()
+    seen.clear()
+    real, units = service.repo.commit_move, []
+
+    async def cancelling(unit):  # the command is cancelled the moment the chosen unit is written
+        version = await real(unit)
+        units.append(unit.move)
+        if units == {"her move": [chosen], "the forced pass": [chosen, "pass"]}[cancelled_after]:
+            command.cancel()
+            await asyncio.sleep(0)
+        return version
+
+    monkeypatch.setattr(service.repo, "commit_move", cancelling)
+    command = asyncio.ensure_future(service.submit_move(match_id, match.user_of(seat), chosen))
+    with pytest.raises(asyncio.CancelledError):
+        await command
+    await service.actions.outbox.idle()
+    await service.bus.idle()
+
+    now = await service.get_match(match_id)
+    assert now.version == match.version + 2  # her move, then the pass the match played for the other seat
+    (played,) = [e for e in seen if isinstance(e, events.MovePlayed)]
+    assert played.match.version == now.version and played.move == chosen
+    assert [(f.seat, f.move) for f in played.forced] == [(next_seat, "pass")]
+    assert await service.repo.fetchvalue("SELECT COUNT(*) FROM outbox") == 0

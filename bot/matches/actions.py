@@ -273,8 +273,10 @@ class MatchActions:
             match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
                                       events=action.events, new_state=action.new_state, outcome=action.outcome,
                                       load=load, announcing=None if forced else announcing)
-        except asyncio.CancelledError:
-            self.outbox.adopt(announcing.token)
+        except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
+            after = asyncio.ensure_future(self._forced_after_cancel(match, action, forced, announcing)) if forced \
+                else None
+            self.outbox.adopt(announcing.token, after=after)
             raise
         log.info("match=%s guild=%s %s version=%s%s", match.id, match.guild_id, action.said, match.version,
                  f" finished={match.result}" if match.result else "")
@@ -318,6 +320,16 @@ class MatchActions:
             state, events = game.apply(state, acting[0], move)
             forced.append((acting[0], move, events, state))
         return forced
+
+    async def _forced_after_cancel(self, before: Match, action: Action,
+                                   forced: list[tuple[int, str, list[Event], Any]], announcing: Announcing) -> None:
+        """The command was cancelled as the unit of `action` was written, or before: if it was written (the log's
+        newest move is that action, right after `before`), play the forced moves after it all the same."""
+        async with self._locks.hold(before.id):
+            now = await self.get_match(before.id)
+            moves = await self.repo.moves(before.id) if now.version == before.version + 1 else []
+            if moves and (moves[-1].seat, moves[-1].move) == (action.seat, action.logged):
+                await self._play_forced(now, forced, announcing)
 
     async def _play_forced(self, match: Match, forced: list[tuple[int, str, list[Event], Any]],
                            announcing: Announcing) -> Match:
