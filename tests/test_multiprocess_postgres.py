@@ -35,9 +35,9 @@ def ratings_tables(rows_ratings, rows_changes):
 
 async def tables(service: MatchService):
     return ratings_tables(
-        await service.repo.fetch("SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak,"
+        await service.repo.driver.fetch("SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak,"
                                  " recent FROM ratings ORDER BY guild_id, game, member_id"),
-        await service.repo.fetch("SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games"
+        await service.repo.driver.fetch("SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games"
                                  " FROM rating_changes ORDER BY match_id, member_id"))
 
 
@@ -103,7 +103,7 @@ async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_
         fired = Counter((timer_id, due_at) for r in reports for timer_id, due_at, _ in r["fired"])
         assert fired and max(fired.values()) == 1  # every timer fired by one process, once
         end = min(r["clock_at_end"] for r in reports)
-        left = await service.repo.fetch("SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at < ?",
+        left = await service.repo.driver.fetch("SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at < ?",
                                         (end - SPEED,))  # due a second of real time before the end: fired
         assert left[0][0] == 0
 

@@ -12,7 +12,7 @@ from bot import rebuild_ratings as cli
 from bot.ratings import MatchResult, RatingError, UnknownGame, replay
 from bot.storage import Repository, open_database
 from bot.matches.rating_service import Ratings
-from bot.storage.rating_store import FinishedResult, RatingStore
+from bot.storage.rating_store import FinishedResult
 
 @pytest_asyncio.fixture
 async def repo(tmp_path):
@@ -25,7 +25,7 @@ async def repo(tmp_path):
 
 @pytest.fixture
 def store(repo):
-    return RatingStore(repo)
+    return repo.ratings
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ class Matches:
         match_id = self.next_id
         self.next_id += 1
         finished_at = float(match_id * 100) if finished_at is None else finished_at
-        await RatingStore(self.repo).add_finished([FinishedResult(
+        await self.repo.ratings.add_finished([FinishedResult(
             match_id, guild, game, members, standings, finished_at, rated=rated, status=status,
             kept_standings=with_standings, reason="test")])
         return match_id
@@ -58,11 +58,11 @@ def matches(repo):
 
 async def finish_and_rate(store, matches, *args, **kwargs):
     match_id = await matches.finish(*args, **kwargs)
-    return match_id, await Ratings(store.repo).record_finished(match_id)
+    return match_id, await Ratings(matches.repo).record_finished(match_id)
 
 
 async def table(repo, name):
-    async with repo.db.execute(f"SELECT * FROM {name} ORDER BY 1, 2, 3") as cur:
+    async with repo.driver.db.execute(f"SELECT * FROM {name} ORDER BY 1, 2, 3") as cur:
         return [tuple(row) for row in await cur.fetchall()]
 
 
@@ -253,16 +253,16 @@ async def test_rebuild_skips_what_cannot_be_rated_and_says_why(store, matches, r
 
 async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapshot(store, matches, repo, ratings):
     await matches.finish("epaminondas", [10, 20], [[0], [1]])
-    async with repo.transaction():
+    async with repo.driver.transaction():
         rebuilding = asyncio.create_task(ratings.rebuild())
         await asyncio.sleep(0.2)  # the snapshot (one match) is read and replayed; the rebuild waits for the lock
         # Written inside the transaction this test holds to keep the rebuild waiting (add_finished would wait too).
-        await repo.db.execute(
+        await repo.driver.db.execute(
             "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at, updated_at,"
             " rated, standings, finished_at) VALUES (50, 1, 5, 'epaminondas', 7, 'finished', '{}', '{}', 1, 999, 1,"
             " '[[1], [0]]', 999)"
         )
-        await repo.db.executemany(
+        await repo.driver.db.executemany(
             "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (50, ?, ?, 'x')", [(0, 10), (1, 30)]
         )
     summary = await rebuilding
@@ -320,8 +320,8 @@ async def test_rebuild_writes_in_short_transactions_between_which_others_write(s
     monkeypatch.setattr(rating_store, "REBUILD_CHUNK", 4)
     for i in range(10):
         await matches.finish("epaminondas", [10, 20 + i % 3], [[i % 2], [1 - i % 2]])
-    await repo.db.execute("DELETE FROM rating_changes")  # e.g. a model change: every row must be written again
-    per_transaction, real = [], repo.run_unit  # every write is a unit of work, each one all or nothing
+    await repo.driver.db.execute("DELETE FROM rating_changes")  # e.g. a model change: every row must be written again
+    per_transaction, real = [], repo.driver.run_unit  # every write is a unit of work, each one all or nothing
     writes_between = []
 
     async def counted(unit):
@@ -333,7 +333,7 @@ async def test_rebuild_writes_in_short_transactions_between_which_others_write(s
 
         return await real(measured)
 
-    monkeypatch.setattr(repo, "run_unit", counted)
+    monkeypatch.setattr(repo.driver, "run_unit", counted)
 
     async def other_writer():
         while not per_transaction:
