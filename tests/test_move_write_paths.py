@@ -7,6 +7,7 @@ fails this test."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import asyncpg
@@ -14,6 +15,7 @@ import pytest
 
 from bot.domain import MoveWrite, SeatTimers
 from bot.storage import Driver, VersionConflict
+from bot.storage.database import migration_files
 from bot.storage.matches import MatchStore, move_steps
 from bot.storage.postgres import open_pool
 from bot.storage.timers import CLOCK_KINDS
@@ -145,35 +147,14 @@ async def test_a_move_written_by_the_server_function_leaves_every_row_the_unit_l
 
 async def test_the_comparison_sees_a_server_function_that_drifted(twins):
     """The same moves with a server function that forgets to clear a re-armed timer's claim: the rows differ."""
-    await twins[0].write_statements([(DRIFTED, ())])
+    await twins[0].write_statements([(drifted(), ())])
     with pytest.raises(AssertionError, match=r"timers: only by the call \[\(.*'host:1:ab#3'"):
         await play_on_both(twins, 240, seed=38)
 
 
-DRIFTED = """
-CREATE OR REPLACE FUNCTION strategos_commit_move(
-    p_match BIGINT, p_version INTEGER, p_state TEXT, p_now DOUBLE PRECISION,
-    p_seat INTEGER, p_move TEXT, p_private INTEGER, p_events TEXT,
-    p_clock_kinds TEXT[], p_cancel INTEGER[],
-    p_arm_kinds TEXT[], p_arm_seats INTEGER[], p_arm_due DOUBLE PRECISION[]
-) RETURNS INTEGER LANGUAGE plpgsql AS $$
-BEGIN
-    UPDATE matches SET state = p_state, version = p_version + 1, status = 'active', result = NULL,
-                       draw_agreed = NULL, updated_at = p_now, standings = NULL, finished_at = NULL
-    WHERE id = p_match AND version = p_version AND status = 'active';
-    IF NOT FOUND THEN
-        RETURN NULL;
-    END IF;
-    INSERT INTO moves (match_id, version, seat, move, private, events, created_at)
-    VALUES (p_match, p_version + 1, p_seat, p_move, p_private, p_events, p_now);
-    IF cardinality(p_cancel) > 0 THEN
-        DELETE FROM timers WHERE ref_id = p_match AND seat = ANY (p_cancel) AND kind = ANY (p_clock_kinds);
-    END IF;
-    INSERT INTO timers (kind, ref_id, seat, due_at)
-    SELECT armed.kind, p_match, armed.seat, armed.due_at
-    FROM unnest(p_arm_kinds, p_arm_seats, p_arm_due) AS armed (kind, seat, due_at)
-    ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL;
-    RETURN p_version + 1;
-END
-$$
-"""
+def drifted() -> str:
+    """Migration 010's function, forgetting that a re-armed timer is nobody's claim."""
+    (sql,) = [sql for number, _, sql in migration_files("postgresql") if number == 10]
+    drifted, found = re.subn(r", claimed_by = NULL,\s+lease_until = NULL;", ";", sql)
+    assert found == 1
+    return drifted.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION")

@@ -14,18 +14,8 @@ import functools
 import json
 from typing import Any
 
-from bot.domain import (
-    Challenge,
-    ChallengeSeat,
-    LoggedMove,
-    Match,
-    MatchLoad,
-    MemberPrefs,
-    MoveWrite,
-    RatingWrite,
-    Seat,
-    SeatTimers,
-)
+from bot.domain import (Challenge, ChallengeSeat, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, RatingWrite,
+                        Seat, SeatTimers)
 
 from .batched import Batched
 from .driver import Driver
@@ -174,25 +164,24 @@ class MatchStore:
         """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers) and
         the agreements are still `previous` (what the caller read): two answers at once both count, the second
         after reading the first. VersionConflict otherwise."""
-        (cur,) = await self.driver.write_statements([(
-            "UPDATE matches SET draw_agreed = ? WHERE id = ? AND version = ? AND status = 'active'"
-            " AND draw_agreed IS NOT DISTINCT FROM ?",
-            (dumps(agreed) if agreed else None, match_id, version, dumps(previous) if previous else None),
-        )])
-        if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version} with those agreements")
+        await self._set_while("draw_agreed", match_id, version, agreed, previous, "those agreements")
 
     async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None, *,
                            previous: dict[str, Any] | None) -> None:
         """Record a take-back request (or its answers), only while the match is still at `version` and the
         request is still `previous` (what the caller read). VersionConflict otherwise."""
+        await self._set_while("takeback", match_id, version, request, previous, "that request")
+
+    async def _set_while(self, column: str, match_id: int, version: int, value: Any, previous: Any,
+                         what: str) -> None:
+        """Compare-and-set of one JSON column of an active match at `version`, over `previous`."""
         (cur,) = await self.driver.write_statements([(
-            "UPDATE matches SET takeback = ? WHERE id = ? AND version = ? AND status = 'active'"
-            " AND takeback IS NOT DISTINCT FROM ?",
-            (dumps(request) if request else None, match_id, version, dumps(previous) if previous else None),
+            f"UPDATE matches SET {column} = ? WHERE id = ? AND version = ? AND status = 'active'"
+            f" AND {column} IS NOT DISTINCT FROM ?",
+            (dumps(value) if value else None, match_id, version, dumps(previous) if previous else None),
         )])
         if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version} with that request")
+            raise VersionConflict(f"match {match_id} is no longer at version {version} with {what}")
 
     async def matches_of_user(self, user_id: int, *, active_only: bool = True) -> list[Match]:
         sql = (
