@@ -34,11 +34,12 @@ def ratings_tables(rows_ratings, rows_changes):
 
 
 async def tables(service: MatchService):
+    driver = service.repo.driver
     return ratings_tables(
-        await service.repo.driver.fetch("SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak,"
-                                 " recent FROM ratings ORDER BY guild_id, game, member_id"),
-        await service.repo.driver.fetch("SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games"
-                                 " FROM rating_changes ORDER BY match_id, member_id"))
+        await driver.fetch("SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak,"
+                           " recent FROM ratings ORDER BY guild_id, game, member_id"),
+        await driver.fetch("SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games"
+                           " FROM rating_changes ORDER BY match_id, member_id"))
 
 
 async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_consistent_database(

@@ -16,6 +16,7 @@ from bot import rebuild_ratings
 from bot.matches import MatchService, errors
 from bot.storage import (
     DatabaseError,
+    Driver,
     NewerDatabase,
     RatingsMoved,
     Repository,
@@ -269,11 +270,11 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
 # --- group commit -----------------------------------------------------------------------------------------------------
 
 @pytest.fixture
-async def repo(tmp_path):
-    repo = Repository(await open_database(tmp_path / "g.db"))
-    await repo.driver.db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-    yield repo
-    await repo.close()
+async def driver(tmp_path):
+    driver = Driver(await open_database(tmp_path / "g.db"))
+    await driver.db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    yield driver
+    await driver.close()
 
 
 def note(text, *, fail=None):
@@ -285,50 +286,50 @@ def note(text, *, fail=None):
     return unit
 
 
-async def notes(repo):
-    async with repo.driver.db.execute("SELECT text FROM notes ORDER BY id") as cur:
+async def notes(driver):
+    async with driver.db.execute("SELECT text FROM notes ORDER BY id") as cur:
         return [r[0] for r in await cur.fetchall()]
 
 
-async def test_units_waiting_together_commit_together_and_a_failed_guard_undoes_only_its_own(repo):
+async def test_units_waiting_together_commit_together_and_a_failed_guard_undoes_only_its_own(driver):
     transactions = []
-    await repo.driver.db._execute(repo.driver.db._conn.set_trace_callback,
-                           lambda sql: transactions.append(sql) if sql.startswith("BEGIN") else None)
+    await driver.db._execute(driver.db._conn.set_trace_callback,
+                             lambda sql: transactions.append(sql) if sql.startswith("BEGIN") else None)
     results = await asyncio.gather(
-        repo.driver.run_unit(note("a")), repo.driver.run_unit(note("b", fail=VersionConflict("moved on"))),
-        repo.driver.run_unit(note("c")), return_exceptions=True)
+        driver.run_unit(note("a")), driver.run_unit(note("b", fail=VersionConflict("moved on"))),
+        driver.run_unit(note("c")), return_exceptions=True)
     assert results[0] == "a" and isinstance(results[1], VersionConflict) and results[2] == "c"
-    assert await notes(repo) == ["a", "c"]
+    assert await notes(driver) == ["a", "c"]
     assert len(transactions) == 1  # one transaction, one trip to the writer's thread, for the three
 
 
-async def test_an_io_error_fails_every_unit_of_its_group_and_writes_none(repo):
+async def test_an_io_error_fails_every_unit_of_its_group_and_writes_none(driver):
     disk = sqlite3.OperationalError("disk I/O error")
-    results = await asyncio.gather(repo.driver.run_unit(note("a")), repo.driver.run_unit(note("b", fail=disk)),
-                                   repo.driver.run_unit(note("c")), return_exceptions=True)
+    results = await asyncio.gather(driver.run_unit(note("a")), driver.run_unit(note("b", fail=disk)),
+                                   driver.run_unit(note("c")), return_exceptions=True)
     assert all(r is disk for r in results)
-    assert await notes(repo) == []
-    assert await repo.driver.run_unit(note("d")) == "d"  # the writer goes on
-    assert not repo.driver.db.in_transaction
+    assert await notes(driver) == []
+    assert await driver.run_unit(note("d")) == "d"  # the writer goes on
+    assert not driver.db.in_transaction
 
 
-async def test_a_cancelled_callers_unit_is_written_whole_or_not_at_all(repo):
+async def test_a_cancelled_callers_unit_is_written_whole_or_not_at_all(driver):
     # cancelled while it waits behind a running group: dropped, nothing written
-    blocker = asyncio.ensure_future(repo.driver.run_unit(lambda conn: time.sleep(0.2)))
+    blocker = asyncio.ensure_future(driver.run_unit(lambda conn: time.sleep(0.2)))
     await asyncio.sleep(0.05)
-    waiting = asyncio.ensure_future(repo.driver.run_unit(note("dropped")))
+    waiting = asyncio.ensure_future(driver.run_unit(note("dropped")))
     await asyncio.sleep(0.01)
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
     await blocker
     # cancelled while its group runs: written whole, and the caller still learns it was cancelled
-    running = asyncio.ensure_future(repo.driver.run_unit(lambda conn: (time.sleep(0.1), note("whole")(conn))[1]))
+    running = asyncio.ensure_future(driver.run_unit(lambda conn: (time.sleep(0.1), note("whole")(conn))[1]))
     await asyncio.sleep(0.03)
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await running
-    assert await notes(repo) == ["whole"]
+    assert await notes(driver) == ["whole"]
 
 
 async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path):
