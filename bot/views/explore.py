@@ -7,6 +7,7 @@ says so and changes nothing. Share line posts the line in the match thread, and 
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import discord
@@ -172,11 +173,18 @@ async def _show(interaction: discord.Interaction, step: ExploreStep) -> None:
     await interaction.edit_original_response(content=content, view=view, attachments=[file])
 
 
-class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:e:(?P<sid>[0-9a-f]+):s(?P<menu>r|\d)"):
+# Each drawing's menus get ids of their own (the number after the menu): Discord's client keeps showing a menu's
+# last choice when an edit keeps its id, and sends nothing when that value is picked again (after Back, say).
+_DRAWINGS = itertools.count(1)
+
+
+class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select],
+                    template=r"sg:e:(?P<sid>[0-9a-f]+):s(?P<menu>r|\d)(?::\d+)?"):
     def __init__(self, sandbox_id: str, menu: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None):
+        drawing = f":{next(_DRAWINGS)}" if options else ""  # "": rebuilt from a click, its id is not shown again
         super().__init__(discord.ui.Select(
-            custom_id=f"sg:e:{sandbox_id}:s{menu}", options=options or [discord.SelectOption(label="-")],
+            custom_id=f"sg:e:{sandbox_id}:s{menu}{drawing}", options=options or [discord.SelectOption(label="-")],
             placeholder=placeholder, min_values=1, max_values=1,
         ))
         self.sandbox_id, self.menu = sandbox_id, menu
