@@ -79,3 +79,16 @@ async def test_explore_takes_the_same_choice_again_after_back(world):
     assert client.sent == 2
     await client.choose(panel, "-d4")
     assert "1. alice `a1-d4`" in stored(world, panel).content
+
+
+def test_menus_of_one_page_say_which_options_each_holds():
+    from bot.engine.base import PickerOption
+    from bot.views.menus import option_menus
+
+    squares = [PickerOption(f"{c}{r}", f"{c}{r}") for r in range(1, 4) for c in "abcdefghijklmn"]  # 42 pieces
+    menus = option_menus(squares, "Which piece moves?", 0, 4, "en")
+    assert [m.placeholder for m in menus] == ["Which piece moves? (a1–k2)", "Which piece moves? (l2–n3)"]
+    assert [len(m.options) for m in menus] == [25, 17]
+    long = [PickerOption(f"King in the knight on {s.value}", s.value) for s in squares[:27]]
+    assert [m.placeholder for m in option_menus(long, "Which?", 0, 4, "en")] == ["Which? (1–25)", "Which? (26–27)"]
+    assert [m.placeholder for m in option_menus(squares[:5], "Which?", 0, 4, "en")] == ["Which?"]  # one menu
