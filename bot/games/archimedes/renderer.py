@@ -51,7 +51,8 @@ from renderers.common import (
     fit_text,
     text_width,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, paint_mapped, palette_colours, palette_render
+from renderers.tiles import palette_once
 
 SQUARE = 92
 MARGIN = 40
@@ -264,7 +265,7 @@ def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image
     return palette.map(square_tile(colour, look))
 
 
-@built_once(maxsize=4)
+@palette_once(maxsize=4)
 def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     """Chosen from the layer and boards covered with ships and anchors of both sides on every square, plain, as
     the last move (tinted and framed) and destroyed (tinted and crossed); full reserves; sample captions. Turning

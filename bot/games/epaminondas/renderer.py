@@ -40,7 +40,8 @@ from renderers.common import (
     tint_squares,
     say,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, paint_mapped, palette_colours, palette_render
+from renderers.tiles import palette_once
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -170,7 +171,7 @@ def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image
     return palette.map(square_tile(colour, look))
 
 
-@built_once(maxsize=4)
+@palette_once(maxsize=4)
 def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette:
     """Chosen from the layer and the board drawn over with everything a square can show: each stone on every
     square, plain, as the last move (tinted and framed), captured (tinted and crossed), and both. Turning the

@@ -62,7 +62,8 @@ from renderers.common import (
     tint_squares,
     tinted,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, paint_mapped, palette_colours, palette_render
+from renderers.tiles import palette_once
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
@@ -628,7 +629,7 @@ def indexed_tile(palette: Palette, colour: RGB, ops: tuple[Op, ...]) -> Image.Im
     return palette.map(square_tile(colour, ops))
 
 
-@built_once(maxsize=8)
+@palette_once(maxsize=8)
 def board_palette(seated: tuple[int, ...]) -> Palette:
     """Chosen from the layer and boards covered with everything a square can show: every seated army's pieces
     and cargo chips (also struck through) on both square colours, plain and under each kind of highlight, with

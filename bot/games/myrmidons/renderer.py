@@ -63,7 +63,8 @@ from renderers.common import (
     tinted,
     say,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, paint_mapped, palette_colours, palette_render
+from renderers.tiles import palette_once
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -522,7 +523,7 @@ render = palette_render(compose)  # the PNG of a Myrmidons view
 SAMPLE_VALUES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (0, 1, 4))  # every digit a tile can show
 
 
-@built_once(maxsize=4)
+@palette_once(maxsize=4)
 def board_palette(files: int, ranks: int, home_ranks: tuple[int, ...]) -> Palette:
     """Chosen from the layer and boards covered with both sides' tiles (blank, with every digit, commanders) on
     every kind of square, plain, on a path (tinted, framed), in a fight (tinted, crossed, framed as repelled),
