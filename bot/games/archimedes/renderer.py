@@ -51,8 +51,8 @@ from renderers.common import (
     fit_text,
     text_width,
 )
-from renderers.png import Palette, paint_mapped, palette_colours, palette_render
-from renderers.tiles import palette_once
+from renderers.png import Palette, palette_colours
+from renderers.tiles import Picture, TiledBoard, one_square, palette_once
 
 SQUARE = 92
 MARGIN = 40
@@ -155,18 +155,15 @@ def _reserve_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], tuple[int, in
 # --- render -------------------------------------------------------------------------------------------------------
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
-    """The picture as an image; board_only leaves out the caption and the reserves (the /rules diagram)."""
+def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
+    """The picture of a view (renderers/tiles.py): the sea, a tile on each square that shows more, the reserves
+    in the column right of the board, the caption."""
     files, ranks, ports = view["files"], view["ranks"], tuple(view["ports"])
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, ports, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(square_tile(square_colour(f, r, ports), look), grid.origin(f, r))
-    if board_only:
-        return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
-    _draw_reserves(img, grid, view["reserve"])
-    _draw_caption(img, grid.bottom + MARGIN, view, player_names)
-    return img
+    return Picture(grid, (files, ranks, ports, grid.flipped), square_looks(view),
+                   colour=lambda f, r: square_colour(f, r, ports),
+                   caption=lambda img, top: _draw_caption(img, top, view, player_names),
+                   column=lambda img, grid: _draw_reserves(img, grid, view["reserve"]))
 
 
 # --- squares ---------------------------------------------------------------------------------------------------
@@ -205,12 +202,11 @@ def square_colour(f: int, r: int, ports: tuple[str, ...]) -> RGB:
     return sea_colour(f, r)
 
 
-@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     lit, framed, victim, ship, anchor = look
-    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
-    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    tile, one = one_square(SQUARE, colour)
+    here = ["a1"]
     if lit:
         tint_squares(tile, one, here, LAST_MOVE, 0.72)
     if framed:
@@ -228,41 +224,15 @@ def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
-    mapped once and pasted; only the reserves and the caption are drawn and mapped per picture."""
-    files, ranks, ports = view["files"], view["ranks"], tuple(view["ports"])
-    grid = grid_for(files, ranks, is_flipped(view))
-    palette = palette_of(view)
-    img = indexed_layer(palette, files, ranks, ports, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(indexed_tile(palette, square_colour(f, r, ports), look), grid.origin(f, r))
-    layer = board_layer(files, ranks, ports, grid.flipped)
-    column = (grid.right + MARGIN, grid.top, layer.width, grid.bottom)
-    # The reserves drawn on the column alone: the same grid, moved by the column's corner.
-    moved = Grid(files, ranks, SQUARE, grid.left - column[0], grid.top - column[1], grid.flipped)
-    paint_mapped(img, layer, column, palette, lambda part: _draw_reserves(part, moved, view["reserve"]))
-    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
-                 lambda band: _draw_caption(band, 0, view, player_names))
-    return img
-
-
 def palette_of(view: dict) -> Palette:
     """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
     return board_palette(view["files"], view["ranks"], tuple(view["ports"]))
 
 
-render = palette_render(compose)  # the PNG of an Archimedes view
-
-
-@lru_cache(maxsize=8)
-def indexed_layer(palette: Palette, files: int, ranks: int, ports: tuple[str, ...], flipped: bool) -> Image.Image:
-    return palette.map(board_layer(files, ranks, ports, flipped))
-
-
-@lru_cache(maxsize=1024)
-def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
-    return palette.map(square_tile(colour, look))
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, palette_of=palette_of, margin=MARGIN,
+                      tiles=1024)  # mapped tiles ~9 KiB each: at most ~9 MiB
+draw, compose, render = PICTURES.draw, PICTURES.compose, PICTURES.render
+# render: the PNG of an Archimedes view
 
 
 @palette_once(maxsize=4)

@@ -40,8 +40,8 @@ from renderers.common import (
     tint_squares,
     say,
 )
-from renderers.png import Palette, paint_mapped, palette_colours, palette_render
-from renderers.tiles import palette_once
+from renderers.png import Palette, palette_colours
+from renderers.tiles import Picture, TiledBoard, one_square, palette_once
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -79,17 +79,14 @@ def board_layer(files: int, ranks: int, home_rows: tuple[int, ...], flipped: boo
     return img
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
-    """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
+def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
+    """The picture of a view (renderers/tiles.py): the board, a tile on each square that shows more, the
+    caption."""
     files, ranks, home_rows = view["files"], view["ranks"], tuple(view["home_rows"])
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, home_rows, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(square_tile(square_colour(f, r, home_rows), look), grid.origin(f, r))
-    if board_only:
-        return img.crop((0, 0, img.width, grid.bottom + MARGIN))
-    _draw_caption(img, grid.bottom + MARGIN, view, player_names)
-    return img
+    return Picture(grid, (files, ranks, home_rows, grid.flipped), square_looks(view),
+                   colour=lambda f, r: square_colour(f, r, home_rows),
+                   caption=lambda img, top: _draw_caption(img, top, view, player_names))
 
 
 # --- squares ---------------------------------------------------------------------------------------------------
@@ -117,12 +114,11 @@ def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
     return looks
 
 
-@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     lit, framed, victim, stone = look
-    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
-    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    tile, one = one_square(SQUARE, colour)
+    here = ["a1"]
     if lit:
         tint_squares(tile, one, here, LAST_MOVE, 0.55)
     if framed:
@@ -138,37 +134,15 @@ def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
-    mapped once and pasted; only the caption is drawn and mapped per picture."""
-    files, ranks, home_rows = view["files"], view["ranks"], tuple(view["home_rows"])
-    grid = grid_for(files, ranks, is_flipped(view))
-    palette = palette_of(view)
-    img = indexed_layer(palette, files, ranks, home_rows, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(indexed_tile(palette, square_colour(f, r, home_rows), look), grid.origin(f, r))
-    layer = board_layer(files, ranks, home_rows, grid.flipped)
-    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
-                 lambda band: _draw_caption(band, 0, view, player_names))
-    return img
-
-
 def palette_of(view: dict) -> Palette:
     """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
     return board_palette(view["files"], view["ranks"], tuple(view["home_rows"]))
 
 
-render = palette_render(compose)  # the PNG of an Epaminondas view
-
-
-@lru_cache(maxsize=8)
-def indexed_layer(palette: Palette, files: int, ranks: int, home_rows: tuple[int, ...], flipped: bool) -> Image.Image:
-    return palette.map(board_layer(files, ranks, home_rows, flipped))
-
-
-@lru_cache(maxsize=1024)
-def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
-    return palette.map(square_tile(colour, look))
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, palette_of=palette_of, margin=MARGIN,
+                      tiles=1024)  # mapped tiles ~4 KiB each: at most ~4 MiB
+draw, compose, render = PICTURES.draw, PICTURES.compose, PICTURES.render
+# render: the PNG of an Epaminondas view
 
 
 @palette_once(maxsize=4)
