@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image
 
-from .common import RGB, Grid, english, in_language
+from .common import RGB, Grid, cross_squares, english, in_language, outline_squares, tint_squares
 from .png import Palette, built_once, paint_mapped, palette_render
 
 Square = tuple[int, int]  # (file, rank), 0-based
@@ -43,6 +43,22 @@ class Picture:
 def one_square(size: int, colour: RGB) -> tuple[Image.Image, Grid]:
     """A plain tile, and a one-square grid ("a1") to draw on it with the board's own helpers (tint_squares...)."""
     return Image.new("RGB", (size, size), colour), Grid(1, 1, size, 0, 0)
+
+
+def marked_tile(size: int, colour: RGB, lit: bool, framed: bool, victim: int | None,
+                last: tuple[RGB, float, RGB, int], taken: tuple[RGB, float]) -> tuple[Image.Image, Grid]:
+    """A tile with a grid game's marks, as common.mark_for_sample draws them on a palette's samples (`last`, `taken`
+    as there): tinted as a last move's square (lit), framed as where it ended (framed), tinted and crossed where a
+    piece of seat `victim` was taken. With the one-square grid, to draw the piece on it."""
+    tile, one = one_square(size, colour)
+    if lit:
+        tint_squares(tile, one, ["a1"], last[0], last[1])
+    if framed:
+        outline_squares(tile, one, ["a1"], last[2], last[3])
+    if victim is not None:
+        tint_squares(tile, one, ["a1"], *taken)
+        cross_squares(tile, one, [("a1", victim)])
+    return tile, one
 
 
 def palette_once(maxsize: int) -> Callable[[Callable[..., Palette]], Callable[..., Palette]]:

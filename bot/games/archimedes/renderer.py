@@ -27,7 +27,6 @@ from renderers.common import (
     Grid,
     blend,
     caption_samples,
-    cross_squares,
     draw_coordinates,
     draw_player_caption,
     draw_squares,
@@ -37,14 +36,12 @@ from renderers.common import (
     is_flipped,
     mark_for_sample,
     new_canvas,
-    outline_squares,
     palette_reference,
     parse_square,
     paste_centred,
     player_names_for,
     square_name,
     supersampled,
-    tint_squares,
     tinted,
     say,
     wrap_text,
@@ -52,7 +49,7 @@ from renderers.common import (
     text_width,
 )
 from renderers.png import Palette, palette_colours
-from renderers.tiles import Picture, TiledBoard, one_square, palette_once
+from renderers.tiles import Picture, TiledBoard, marked_tile, palette_once
 
 SQUARE = 92
 MARGIN = 40
@@ -68,6 +65,7 @@ PORT_TINT = 0.62  # how far a port square leans toward its owner's ship colour
 LAST_MOVE = YELLOW  # yellow on blue: the pair every kind of colour vision separates
 LAST_MOVE_FRAME = blend(LAST_MOVE, (0, 0, 0), 0.45)
 DESTROYED = VERMILLION
+MARKS = (LAST_MOVE, 0.72, LAST_MOVE_FRAME, 4), (DESTROYED, 0.55)  # a last move's squares (tint, frame), a wreck's
 
 
 def sea_colour(f: int, r: int) -> RGB:
@@ -205,15 +203,7 @@ def square_colour(f: int, r: int, ports: tuple[str, ...]) -> RGB:
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     lit, framed, victim, ship, anchor = look
-    tile, one = one_square(SQUARE, colour)
-    here = ["a1"]
-    if lit:
-        tint_squares(tile, one, here, LAST_MOVE, 0.72)
-    if framed:
-        outline_squares(tile, one, here, LAST_MOVE_FRAME, 4)
-    if victim is not None:
-        tint_squares(tile, one, here, DESTROYED, 0.55)
-        cross_squares(tile, one, [("a1", victim)])
+    tile, one = marked_tile(SQUARE, colour, lit, framed, victim, *MARKS)
     if anchor is not None:
         paste_centred(tile, anchor_sprite(ANCHOR, anchor), one.centre(0, 0))
     if ship is not None:
@@ -224,14 +214,10 @@ def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
 
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["ports"]))
-
-
-PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, palette_of=palette_of, margin=MARGIN,
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(view["files"], view["ranks"], tuple(view["ports"])),
                       tiles=1024)  # mapped tiles ~9 KiB each: at most ~9 MiB
-draw, compose, render = PICTURES.draw, PICTURES.compose, PICTURES.render
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
 # render: the PNG of an Archimedes view
 
 
@@ -253,7 +239,7 @@ def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     for marks in ((), ("last",), ("taken",)):
         for shift in (0, 1, 2):
             img = layer.copy()
-            mark_for_sample(img, grid, names, marks, (LAST_MOVE, 0.72, LAST_MOVE_FRAME, 4), (DESTROYED, 0.55))
+            mark_for_sample(img, grid, names, marks, *MARKS)
             for i, (f, r) in enumerate(squares):
                 kind = (i + shift) % 3  # a ship of either side, or an empty port's anchor
                 sprite = ship_sprite(SHIP, kind) if kind < 2 else anchor_sprite(ANCHOR, (i // 3) % 2)

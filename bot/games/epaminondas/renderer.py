@@ -22,7 +22,6 @@ from renderers.common import (
     Grid,
     blend,
     caption_samples,
-    cross_squares,
     disc_sprite,
     draw_coordinates,
     draw_player_caption,
@@ -31,17 +30,15 @@ from renderers.common import (
     is_flipped,
     mark_for_sample,
     new_canvas,
-    outline_squares,
     palette_reference,
     paste_centred,
     parse_square,
     player_names_for,
     square_name,
-    tint_squares,
     say,
 )
 from renderers.png import Palette, palette_colours
-from renderers.tiles import Picture, TiledBoard, one_square, palette_once
+from renderers.tiles import Picture, TiledBoard, marked_tile, palette_once
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -54,6 +51,7 @@ HOME_TINT = 0.42  # how far a home row's squares lean toward its owner's stone c
 LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
 LAST_MOVE_FRAME = blend(LAST_MOVE, (0, 0, 0), 0.35)
 CAPTURE = REDDISH_PURPLE
+MARKS = (LAST_MOVE, 0.55, LAST_MOVE_FRAME, 3), (CAPTURE, 0.5)  # a last move's squares (tint, frame), a capture's
 
 
 def square_colour(f: int, r: int, home_rows: tuple[int, ...]) -> RGB:
@@ -117,15 +115,7 @@ def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     lit, framed, victim, stone = look
-    tile, one = one_square(SQUARE, colour)
-    here = ["a1"]
-    if lit:
-        tint_squares(tile, one, here, LAST_MOVE, 0.55)
-    if framed:
-        outline_squares(tile, one, here, LAST_MOVE_FRAME, 3)
-    if victim is not None:
-        tint_squares(tile, one, here, CAPTURE, 0.5)
-        cross_squares(tile, one, [("a1", victim)])
+    tile, one = marked_tile(SQUARE, colour, lit, framed, victim, *MARKS)
     if stone is not None:
         paste_centred(tile, disc_sprite(PIECE, stone), one.centre(0, 0))
     return tile
@@ -134,14 +124,10 @@ def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
 
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["home_rows"]))
-
-
-PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, palette_of=palette_of, margin=MARGIN,
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_rows"])),
                       tiles=1024)  # mapped tiles ~4 KiB each: at most ~4 MiB
-draw, compose, render = PICTURES.draw, PICTURES.compose, PICTURES.render
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
 # render: the PNG of an Epaminondas view
 
 
@@ -161,7 +147,7 @@ def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette
     for marks in ((), ("last",), ("taken",), ("last", "taken")):
         for stones in (None, 0, 1):
             img = layer.copy()
-            mark_for_sample(img, grid, names, marks, (LAST_MOVE, 0.55, LAST_MOVE_FRAME, 3), (CAPTURE, 0.5))
+            mark_for_sample(img, grid, names, marks, *MARKS)
             if stones is not None:
                 for f, r in squares:
                     paste_centred(img, disc_sprite(PIECE, (f + r + stones) % 2), grid.centre(f, r))

@@ -590,14 +590,10 @@ def square_tile(colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
 # public picture's bytes cannot depend on anybody's cargo through it.
 
 
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for every seat's view: turning the board changes no colour)."""
-    return board_palette(_seated(view))
-
-
-PICTURES = TiledBoard(layer=framed_layer, tile=square_tile, layout=layout, palette_of=palette_of, margin=MARGIN,
+PICTURES = TiledBoard(layer=framed_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(_seated(view)),
                       tiles=2048, layers=16)  # mapped tiles ~12 KiB each: at most ~25 MiB
-draw, compose, render = PICTURES.draw, PICTURES.compose, PICTURES.render
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
 # render: the PNG of a Mycenae view (default player names: the corners, a1 h8 ...)
 
 

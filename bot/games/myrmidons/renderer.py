@@ -458,14 +458,10 @@ def _paste_in_corner(img: Image.Image, grid: Grid, name: str, sprite: Image.Imag
 # picture's bytes cannot depend on a secret through it.
 
 
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for both sides' views: turning the board adds no colour)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["home_ranks"]))
-
-
-PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, palette_of=palette_of, margin=MARGIN,
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_ranks"])),
                       tiles=1024)  # mapped tiles ~11 KiB each: at most ~12 MiB
-draw, compose, render = PICTURES.draw, PICTURES.compose, PICTURES.render
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
 # render: the PNG of a Myrmidons view
 
 
