@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
+from bot.games.registry import choose_move
 from bot.i18n import N_
 from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
@@ -91,7 +92,7 @@ class StrategosBot(commands.AutoShardedBot):
         self.matches.bus.subscribe(self.presenter)
         self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown
         self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
-        self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
+        self.computers = ComputerPlayers(self.matches, choose_move, self._computer_executor, self._computer_pause)
         self.planner = Planner(self.matches, self.explorer)  # planned replies: played when their move comes
         self.matches.bus.subscribe(PlanPresenter(self.presenter.boards))
         self.tree.on_error = self.on_app_command_error
