@@ -64,9 +64,15 @@ def test_nothing_cites_what_is_not_in_the_repository(pattern, why):
     assert not found, f"{why}:\n" + "\n".join(found)
 
 
+# Laid over a copy of the checkout by tests/test_adding_a_game.py: what it cites exists there, with it.
+NEW_GAME = ROOT / "tests" / "new_game"
+
+
 def test_every_cited_page_of_docs_exists():
     missing = []
     for path in text_files():
+        if NEW_GAME in path.parents:
+            continue
         for citation in DOCS_CITATION.findall(path.read_text(encoding="utf-8")):
             missing += [f"{path.relative_to(ROOT)} cites {citation}" for cited in cited_files(citation)
                         if not cited.is_file()]
