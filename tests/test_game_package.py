@@ -94,6 +94,33 @@ def test_a_declaration_missing_a_part_fails_at_registration(change, complaint):
     assert "tictactoe" not in registry.GAMES
 
 
+CARELESS = """from bot.games.declaration import GameDeclaration
+from tictactoe.declaration import DECLARATION as T
+
+DECLARATION = GameDeclaration(engine=T.engine, renderer=T.renderer, policy=T.policy, guides=T.guides,
+                              side_names=frozenset(), rules_page="docs/rules/careless.md")
+"""
+
+
+@pytest.mark.parametrize("files, module, complaint", [
+    ({"declaration.py": CARELESS}, "engine", "careless has no engine.py"),
+    ({"engine.py": ""}, "engine", "careless.engine declares no ENGINE"),
+    ({"declaration.py": CARELESS}, "declaration",
+     "careless.declaration: GameDeclaration.__init__() missing 1 required keyword-only argument: 'describer'"),
+])
+def test_a_package_that_forgets_a_part_stops_the_start_with_one_line(tmp_path, monkeypatch, files, module, complaint):
+    package = tmp_path / "careless"
+    package.mkdir()
+    for name, text in {"__init__.py": "", **files}.items():
+        (package / name).write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [name for name in sys.modules if name.split(".")[0] == "careless"]:  # another case's package
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(DeclarationError) as refused:
+        engines.declared("careless", module, module.upper())
+    assert str(refused.value) == complaint
+
+
 def test_revealing_events_need_hidden_information():
     perfect = type("OpenTicTacToe", (TicTacToeGame,), {"info": replace(TicTacToeGame.info, hidden_information=False)})
     with pytest.raises(DeclarationError, match="revealing events declared for a game without hidden information"):

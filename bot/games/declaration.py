@@ -86,7 +86,7 @@ class GameDeclaration:
         """Raise DeclarationError unless every part is there: checked when the game is registered, not when a
         player first resigns, the computer first thinks or a screen reader first asks."""
         if not isinstance(self.engine, EngineDeclaration):
-            raise DeclarationError(f"{self.engine!r} is not an engine part (a bot.games.engine_declaration.EngineDeclaration)")
+            raise DeclarationError(f"{self.engine!r} is not an engine part (an EngineDeclaration, in engine.py)")
         self.engine.check()
         key = self.key
         for name in ("render", "draw"):

@@ -1,10 +1,10 @@
 """The engines' catalogue: what the match layer, the ratings and the store know of the games, and nothing more.
 
 Each game package declares its engine part in `engine.py` (`ENGINE = EngineDeclaration(game=GAME, ...)`, see
-engine_declaration.py): the engine, the events that reveal hidden information and the typed moves that need a confirmation. This module
-loads the engine part of every package in PACKAGES and nothing else: no picture, no computer, no Pillow. The
-pictures, the computer and the /rules texts are the registry's (bot/games/registry.py), which the layers above
-import and the composition root (bot/app.py) hands down.
+engine_declaration.py): the engine, the events that reveal hidden information and the typed moves that need a
+confirmation. This module loads the engine part of every package in PACKAGES and nothing else: no picture, no
+computer, no Pillow. The pictures, the computer and the /rules texts are the registry's (bot/games/registry.py),
+which the layers above import and the composition root (bot/app.py) hands down.
 
     from bot.games.engines import get_game
     game = get_game("epaminondas")
@@ -13,6 +13,7 @@ import and the composition root (bot/app.py) hands down.
 from __future__ import annotations
 
 import importlib
+from typing import Any, Mapping, TypeVar
 
 from bot.engine.base import Game
 
@@ -27,6 +28,7 @@ PACKAGES: tuple[str, ...] = (
     "bot.games.archimedes",
 )
 
+T = TypeVar("T")
 
 _ENGINES: dict[str, EngineDeclaration] = {}
 GAMES: dict[str, Game] = {}  # the engines by key, in registration order
@@ -46,11 +48,16 @@ def unregister(key: str) -> None:
     del GAMES[key]
 
 
-def engine_of(key: str) -> EngineDeclaration:
+def by_key(table: Mapping[str, T], key: str) -> T:
+    """`table[key]`, or a KeyError naming the games the table knows."""
     try:
-        return _ENGINES[key]
+        return table[key]
     except KeyError:
-        raise KeyError(f"unknown game {key!r}; known: {', '.join(_ENGINES)}") from None
+        raise KeyError(f"unknown game {key!r}; known: {', '.join(table)}") from None
+
+
+def engine_of(key: str) -> EngineDeclaration:
+    return by_key(_ENGINES, key)
 
 
 def get_game(key: str) -> Game:
@@ -66,13 +73,30 @@ def confirmation_for(key: str, move: str) -> str | None:
     return engine_of(key).confirmations.get(move.split(" ", 1)[0])
 
 
-REGISTERED: tuple[EngineDeclaration, ...] = tuple(
-    importlib.import_module(f"{package}.engine").ENGINE for package in PACKAGES)
+def declared(package: str, module: str, name: str) -> Any:
+    """`package.module.name`, what a game package declares; DeclarationError, in one line, when it lacks it or
+    leaves out a part the declaration's class requires."""
+    try:
+        found = importlib.import_module(f"{package}.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.{module}":
+            raise
+        raise DeclarationError(f"{package} has no {module}.py") from None
+    except TypeError as exc:
+        if "Declaration.__init__()" not in str(exc):
+            raise
+        raise DeclarationError(f"{package}.{module}: {exc}") from None
+    if not hasattr(found, name):
+        raise DeclarationError(f"{package}.{module} declares no {name}")
+    return getattr(found, name)
+
+
+REGISTERED: tuple[EngineDeclaration, ...] = tuple(declared(package, "engine", "ENGINE") for package in PACKAGES)
 for _engine in REGISTERED:
     register(_engine)
 
 
 __all__ = [
-    "DeclarationError", "EngineDeclaration", "GAMES", "PACKAGES", "REGISTERED", "confirmation_for", "engine_of",
-    "get_game", "register", "revealing_events", "unregister",
+    "DeclarationError", "EngineDeclaration", "GAMES", "PACKAGES", "REGISTERED", "by_key", "confirmation_for",
+    "declared", "engine_of", "get_game", "register", "revealing_events", "unregister",
 ]

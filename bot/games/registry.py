@@ -10,7 +10,6 @@ the side names. The engine parts (engines, revealing events, confirmations) are 
 
 from __future__ import annotations
 
-import importlib
 from functools import lru_cache
 from typing import Sequence
 
@@ -49,10 +48,7 @@ def unregister(key: str) -> None:
 
 
 def declaration_of(key: str) -> GameDeclaration:
-    try:
-        return _DECLARATIONS[key]
-    except KeyError:
-        raise KeyError(f"unknown game {key!r}; known: {', '.join(_DECLARATIONS)}") from None
+    return engines.by_key(_DECLARATIONS, key)
 
 
 def renderer_of(key: str) -> BoardRenderer:
@@ -115,7 +111,7 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
 
 
 REGISTERED: tuple[GameDeclaration, ...] = tuple(
-    importlib.import_module(f"{package}.declaration").DECLARATION for package in PACKAGES)  # /play's order
+    engines.declared(package, "declaration", "DECLARATION") for package in PACKAGES)  # /play's order
 for _declaration in REGISTERED:
     register(_declaration)
 
