@@ -98,7 +98,7 @@ CARELESS = """from bot.games.declaration import GameDeclaration
 from tictactoe.declaration import DECLARATION as T
 
 DECLARATION = GameDeclaration(engine=T.engine, renderer=T.renderer, policy=T.policy, guides=T.guides,
-                              side_names=frozenset(), rules_page="docs/rules/careless.md")
+                              side_names=frozenset(), rules_page="careless.md")
 """
 
 
