@@ -143,11 +143,19 @@ def test_the_engines_import_without_pictures_or_the_computer():
     assert loaded_in_a_fresh_interpreter(engines_) == []
 
 
+def every_module(package: str) -> str:
+    folder = Path(__file__).resolve().parents[1].joinpath(*package.split("."))
+    return ", ".join(".".join((package, *path.relative_to(folder).with_suffix("").parts)).removesuffix(".__init__")
+                     for path in sorted(folder.rglob("*.py")))
+
+
 @pytest.mark.parametrize("layer", ["bot.storage", "bot.matches", "bot.ratings", "bot.games.engines"])
 def test_the_lower_layers_reach_the_games_through_the_engines_alone(layer):
-    """The store, the match layer and the ratings know the games by their engines' catalogue: no picture, no
-    renderer, no computer, no registry (bot/app.py hands the computer's choose_move down)."""
+    """The store, the match layer and the ratings, every module of them, know the games by their engines'
+    catalogue: no picture, no renderer, no computer, no registry (bot/app.py hands down the computer's choose_move
+    and its worker)."""
     assert loaded_in_a_fresh_interpreter(layer) == []
+    assert loaded_in_a_fresh_interpreter(every_module(layer) if layer != "bot.games.engines" else layer) == []
 
 
 def test_the_scan_of_a_fresh_interpreter_sees_pictures_and_the_computer():

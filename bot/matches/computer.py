@@ -16,7 +16,6 @@ import logging
 from concurrent.futures import Executor
 from typing import Callable
 
-from bot import workers
 from bot.domain import Match, Timer
 from bot.engine.base import seeded_rng
 
@@ -30,17 +29,13 @@ COMPUTER_MOVE = "computer_move"
 PAUSE_SECONDS = 2.0  # a move that lands the instant the player moved reads like a glitch, not a reply
 
 # The computer's decision, handed in by the composition root (bot/app.py: bot.games.registry.choose_move):
-# choose(view, *, level, seed) -> move. A module-level function, so that it reaches the worker process by name.
+# choose(view, *, level, seed) -> move. A module-level function, so that it reaches the worker process by name,
+# which the executor factory makes (bot/app.py: bot.workers.computer_pool).
 ChooseMove = Callable[..., str]
 
 
-def process_pool() -> Executor:
-    """One worker process (bot/workers.py): a think holds a core for up to two seconds, never the event loop."""
-    return workers.process_pool(1)
-
-
 class ComputerPlayers:
-    def __init__(self, service: MatchService, choose: ChooseMove, executor_factory=process_pool,
+    def __init__(self, service: MatchService, choose: ChooseMove, executor_factory: Callable[[], Executor],
                  pause: float = PAUSE_SECONDS):
         self.service = service
         self._choose = choose
