@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass, replace
 
 from bot.engine.base import JSON, GameInfo, IllegalMoveError, MoveSyntaxError, Outcome, TwoSeatGame, event
+from bot.engine.text import Text
 
 HEAPS = "abc"
 START = (3, 4, 5)
@@ -43,15 +44,23 @@ class NimGame(TwoSeatGame):
     def apply(self, state: State, seat: int, move: str) -> tuple[State, list]:
         move = move.strip().lower()
         if len(move) < 2 or move[0] not in HEAPS or not move[1:].isdigit():
-            raise MoveSyntaxError(f"`{move}` is not a move: a heap and a count, like `c2`")
+            raise MoveSyntaxError(Text("`{move}` is not a move: a heap and a count, like `c2`", move=move))
         if move not in self.legal_moves(state, seat):
-            raise IllegalMoveError(f"`{move}` is not a legal move for you now")
+            raise IllegalMoveError(Text("`{move}` is not a legal move for you now", move=move))
         heaps = list(state.heaps)
         heaps[HEAPS.index(move[0])] -= int(move[1:])
         after = replace(state, heaps=tuple(heaps), last_move=move, ply=state.ply + 1)
         if not any(heaps):
-            after = replace(after, outcome=Outcome((seat,), "took the last counter"))
+            after = replace(after, outcome=Outcome((seat,), Text("took the last counter")))
         return after, [event("take", None, heap=move[0], count=int(move[1:]), seat=seat)]
+
+    def canonical(self, state: State, seat: int, text: str) -> str:
+        move = text.strip().lower()
+        self.apply(state, seat, move)  # refuses what apply refuses
+        return move
+
+    def in_secret_setup(self, state: State) -> bool:
+        return False
 
     def outcome(self, state: State) -> Outcome | None:
         return state.outcome
