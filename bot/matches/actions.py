@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
 from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
-from bot.games.registry import get_game
+from bot.games.engines import get_game
 from bot.i18n import N_
 from bot.storage import RatingsMoved, Repository, VersionConflict
 
