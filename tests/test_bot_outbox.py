@@ -24,7 +24,7 @@ EVENT_TYPES = typing.get_args(events.MatchEvent)
 
 
 async def outbox_rows(world) -> int:
-    return await world.bot.repo.fetchvalue("SELECT COUNT(*) FROM outbox")
+    return await world.bot.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox")
 
 
 async def presented(world) -> None:
@@ -201,7 +201,7 @@ async def test_a_live_process_announces_what_another_process_left_when_it_died(t
         await live.boards.sweep_outbox()  # once announced and forgotten, a second sweep does nothing
         await live.actions.outbox.idle()
         assert shown.shown == [("repair", match_id)]
-        assert await live.repo.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+        assert await live.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
     finally:
         for service in (live, dying):
             await service.drain()
@@ -260,4 +260,4 @@ async def test_a_move_cancelled_after_a_commit_still_plays_the_forced_pass_after
     (played,) = [e for e in seen if isinstance(e, events.MovePlayed)]
     assert played.match.version == now.version and played.move == chosen
     assert [(f.seat, f.move) for f in played.forced] == [(next_seat, "pass")]
-    assert await service.repo.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+    assert await service.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0

@@ -88,8 +88,8 @@ def _decode(value: Any) -> Any:
 class Outbox:
     """This process's side of the outbox: names units, presents what they recorded, forgets it once presented."""
 
-    def __init__(self, repo: Any, bus: EventBus, claimant: str):
-        self.store = OutboxStore(repo)
+    def __init__(self, store: OutboxStore, bus: EventBus, claimant: str):
+        self.store = store
         self.bus = bus
         self._claimant = claimant
         self._units = itertools.count(1)
