@@ -261,3 +261,36 @@ async def test_a_move_cancelled_after_a_commit_still_plays_the_forced_pass_after
     assert played.match.version == now.version and played.move == chosen
     assert [(f.seat, f.move) for f in played.forced] == [(next_seat, "pass")]
     assert await service.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+
+
+@pytest.mark.parametrize("answer", ["draw offer", "take-back request"])
+async def test_an_answer_cancelled_right_after_its_commit_is_still_announced(service, monkeypatch, answer):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                               game_key="epaminondas", invited=[2])
+    match_id = (await service.accept_challenge(challenge.id, 2, "u2")).match_id
+    await service.submit_move(match_id, 1, "a1-a3")
+    await service.actions.outbox.idle()
+    seen: list = []
+    service.bus.subscribe(lambda event: asyncio.sleep(0, seen.append(event)))
+    name = {"draw offer": "set_draw_agreed", "take-back request": "set_takeback"}[answer]
+    real = getattr(service.repo, name)
+
+    async def cancelled_once_written(*args, **kwargs):
+        await real(*args, **kwargs)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(service.repo, name, cancelled_once_written)
+    with pytest.raises(asyncio.CancelledError):
+        if answer == "draw offer":
+            await service.offer_draw(match_id, 2)
+        else:
+            await service.ask_takeback(match_id, 1)
+    await service.actions.outbox.idle()
+    await service.bus.idle()
+
+    (event,) = seen
+    expected = {"draw offer": (events.DrawOffered, 1), "take-back request": (events.TakebackAsked, 0)}[answer]
+    assert (type(event), event.seat) == expected
+    assert event.match == await service.get_match(match_id)  # as the unit wrote it
+    assert await service.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0

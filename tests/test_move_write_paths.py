@@ -73,7 +73,7 @@ def random_unit(rng: random.Random, match_id: int, version: int, now: float) -> 
         now=now,
         timers=SeatTimers(cancel=tuple(sorted(rng.sample(seats, rng.randint(0, 2)))),
                           arm={seat: kinds for seat, kinds in arm.items() if kinds}),
-        outbox=OutboxEntry(f"host:1:ab#a{version}", '[{"~type": "MovePlayed"}]') if rng.random() < 0.8 else None,
+        outbox=OutboxEntry(f"host:1:ab#a{version}", '[{"~type": "MovePlayed"}]', now) if rng.random() < 0.8 else None,
     )
 
 

@@ -180,6 +180,7 @@ class OutboxEntry:
 
     token: str
     events: str
+    at: float  # when the unit was decided (the row's created_at)
 
 
 @dataclass(frozen=True)

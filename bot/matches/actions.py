@@ -17,9 +17,9 @@ import functools
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
-from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
+from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite
 from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.games.engines import get_game
 from bot.i18n import N_
@@ -255,6 +255,18 @@ class MatchActions:
                 raise AnswerRaced() from None
             raise errors.StaleBoard(self.board_link(match)) from None
 
+    async def answer_announced(self, match: Match, event: MatchEvent,
+                               write: Callable[[OutboxEntry], Awaitable[None]]) -> Delivery | None:
+        """An answer's `write` (see answer_guarded) with `event` recorded in its unit, then presented from the
+        outbox as `conclude` presents a move: a command cancelled once it may be written leaves it to the outbox."""
+        token = self.outbox.token()
+        try:
+            await self.answer_guarded(match, lambda: write(self.outbox.entry(token, [event], self.clock())))
+        except asyncio.CancelledError:
+            self.outbox.adopt(token)
+            raise
+        return self.outbox.deliver(token, [event])
+
     # --- the end of every action -----------------------------------------------------------------------------
 
     async def conclude(self, match: Match, action: Action, *, load: MatchLoad | None = None) -> TurnReport:
@@ -391,7 +403,7 @@ class MatchActions:
             if announcing is not None:
                 announcing.events = announcing.build(after, sorted(rating.changes, key=lambda c: c.seat)
                                                      if rating else [])
-                outbox = self.outbox.entry(announcing.token, announcing.events)
+                outbox = self.outbox.entry(announcing.token, announcing.events, now)
             unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
                              now, timers, rating, outbox)
             try:

@@ -101,9 +101,9 @@ class Outbox:
         return f"{self._claimant}#a{next(self._units)}"
 
     @staticmethod
-    def entry(token: str, events: list[MatchEvent]) -> OutboxEntry:
-        """What a unit records of its events."""
-        return OutboxEntry(token, dump_events(events))
+    def entry(token: str, events: list[MatchEvent], now: float) -> OutboxEntry:
+        """What a unit decided at `now` records of its events."""
+        return OutboxEntry(token, dump_events(events), now)
 
     def deliver(self, token: str, events: list[MatchEvent]) -> Delivery | None:
         """Present the events a unit just committed under `token` (in order, after whatever of their match is

@@ -15,8 +15,8 @@ import functools
 import json
 from typing import Any
 
-from bot.domain import (Challenge, ChallengeSeat, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, RatingWrite,
-                        Seat, SeatTimers)
+from bot.domain import (Challenge, ChallengeSeat, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, OutboxEntry,
+                        RatingWrite, Seat, SeatTimers)
 
 from .batched import Batched
 from .driver import Driver
@@ -162,28 +162,28 @@ class MatchStore:
         return [await self._match_from_row(r) for r in rows]
 
     async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None, *,
-                              previous: list[int] | None) -> None:
+                              previous: list[int] | None, outbox: OutboxEntry | None = None) -> None:
         """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers) and
         the agreements are still `previous` (what the caller read): two answers at once both count, the second
-        after reading the first. VersionConflict otherwise."""
-        await self._set_while("draw_agreed", match_id, version, agreed, previous, "those agreements")
+        after reading the first. VersionConflict otherwise. `outbox`: what the unit announces."""
+        await self._set_while("draw_agreed", match_id, version, agreed, previous, "those agreements", outbox)
 
     async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None, *,
-                           previous: dict[str, Any] | None) -> None:
+                           previous: dict[str, Any] | None, outbox: OutboxEntry | None = None) -> None:
         """Record a take-back request (or its answers), only while the match is still at `version` and the
-        request is still `previous` (what the caller read). VersionConflict otherwise."""
-        await self._set_while("takeback", match_id, version, request, previous, "that request")
+        request is still `previous` (what the caller read). VersionConflict otherwise. `outbox`: what the unit
+        announces."""
+        await self._set_while("takeback", match_id, version, request, previous, "that request", outbox)
 
     async def _set_while(self, column: str, match_id: int, version: int, value: Any, previous: Any,
-                         what: str) -> None:
-        """Compare-and-set of one JSON column of an active match at `version`, over `previous`."""
-        (cur,) = await self.driver.write_statements([(
+                         what: str, outbox: OutboxEntry | None) -> None:
+        """Compare-and-set of one JSON column of an active match at `version`, over `previous`, with its outbox
+        row."""
+        await self.driver.write(_set_while_steps(Step(
             f"UPDATE matches SET {column} = ? WHERE id = ? AND version = ? AND status = 'active'"
             f" AND {column} IS NOT DISTINCT FROM ?",
             (dumps(value) if value else None, match_id, version, dumps(previous) if previous else None),
-        )])
-        if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version} with {what}")
+        ), match_id, version, what, outbox))
 
     async def matches_of_user(self, user_id: int, *, active_only: bool = True) -> list[Match]:
         sql = (
@@ -242,6 +242,15 @@ def _match(row: Any, seats: list[Seat]) -> Match:
     )
 
 
+def _set_while_steps(update: Step, match_id: int, version: int, what: str,
+                     outbox: OutboxEntry | None) -> Steps[None]:
+    done = yield update
+    if done.rowcount != 1:
+        raise VersionConflict(f"match {match_id} is no longer at version {version} with {what}")
+    if outbox is not None:
+        yield outbox_step(match_id, version, outbox)
+
+
 def move_steps(unit: MoveWrite) -> Steps[int]:
     """A move as one unit (MatchStore.commit_move): the new version; VersionConflict when the match moved on."""
     new_version = unit.version + 1
@@ -267,7 +276,7 @@ def move_steps(unit: MoveWrite) -> Steps[int]:
     if unit.ratings is not None:
         yield from write_rated_finish(unit.ratings)
     if unit.outbox is not None:
-        yield outbox_step(unit.match_id, new_version, unit.outbox, unit.now)
+        yield outbox_step(unit.match_id, new_version, unit.outbox)
     return new_version
 
 

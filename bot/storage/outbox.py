@@ -30,10 +30,10 @@ class OutboxRow:
     created_at: float
 
 
-def outbox_step(match_id: int, version: int, entry: OutboxEntry, now: float) -> Step:
-    """The statement of a unit that records what it must announce."""
+def outbox_step(match_id: int, version: int, entry: OutboxEntry) -> Step:
+    """The statement of a unit that records what it must announce (the match being at `version` after it)."""
     return Step("INSERT INTO outbox (match_id, version, token, events, created_at) VALUES (?, ?, ?, ?, ?)",
-                (match_id, version, entry.token, entry.events, now))
+                (match_id, version, entry.token, entry.events, entry.at))
 
 
 class OutboxStore:
