@@ -184,7 +184,10 @@ class TimerDispatcher:
         due = await self.claims.next_due()
         if self.sweep_every is not None:
             for sweep in self.sweeps:
-                await sweep()
+                try:
+                    await sweep()
+                except Exception:  # a sweep's failure must not hold up the timers: it runs again next look
+                    log.exception("a periodic sweep failed")
             sweep = self.clock() + self.sweep_every
             due = sweep if due is None else min(due, sweep)
         return due
