@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
 from bot.i18n import N_
-from bot.matches import MatchService
+from bot.matches import MatchService, PrivateChannel
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
 from bot.matches.errors import UserError
@@ -23,7 +23,7 @@ from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
-from bot.presenters import Presenter, pictures
+from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
@@ -86,7 +86,10 @@ class StrategosBot(commands.AutoShardedBot):
         else:
             self.matches.timers.listening = True  # other processes write timers too
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
-        self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
+        dms = DirectMessages(self)
+        private = PrivateChannel(self.repo, dms, utc_timestamp)
+        self.presenter = Presenter(self, self.matches, self.matches.bus, private, dms, DiscordControls(),
+                                   replay_at_end=self._replay_at_end)
         pictures.QUEUE.start()  # the picture workers start now, not with the first board after a restart
         self.matches.bus.subscribe(self.presenter)
         self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown

@@ -75,7 +75,7 @@ async def test_a_whole_match_told_by_events(tmp_path, game_key, players):
         assert recorder.kinds().index("MatchStarted") < recorder.kinds().index("MatchEnded")
         if get_game(game_key).info.hidden_information:  # secret moves are never handed to presenters
             assert all(e.move is None for e in recorder.seen
-                       if isinstance(e, events.MovePlayed) and e.kind == "move" and "deploy" in str(e.events))
+                       if isinstance(e, events.MovePlayed) and e.kind is events.Played.MOVE and "deploy" in str(e.events))
     finally:
         await service.repo.close()
 
@@ -120,7 +120,7 @@ async def test_resign_and_draw_are_events_too(tmp_path):
         await service.bus.idle()
         kinds = recorder.kinds()
         assert kinds.count("MatchStarted") == 1 and "DrawOffered" in kinds and kinds[-1] == "MatchEnded"
-        resigned = next(e for e in recorder.seen if isinstance(e, events.MovePlayed) and e.kind == "resign")
+        resigned = next(e for e in recorder.seen if isinstance(e, events.MovePlayed) and e.kind is events.Played.RESIGN)
         assert resigned.seat == 2 and offer.kind == "draw_offer"
         final = await service.get_match(match_id)
         assert final.result["winners"] == [] and final.standings[-1] == [2]  # the resigned player last

@@ -25,7 +25,7 @@ class Repairs:
         self.seen: list[int] = []
 
     async def __call__(self, event) -> bool:
-        if isinstance(event, events.MovePlayed) and event.kind == "repair":
+        if isinstance(event, events.BoardRepaired):
             self.seen.append(event.match.id)
         return True
 

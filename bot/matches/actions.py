@@ -15,9 +15,9 @@ import contextlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
-from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
+from bot.domain import LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, RatingWrite
 from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.games.registry import get_game
 from bot.i18n import N_
@@ -26,7 +26,7 @@ from bot.storage import ClockStore, RatingsMoved, Repository, VersionConflict
 from . import errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
-from .events import ForcedMove, MatchEnded, MovePlayed, SetupProgress
+from .events import Board, ForcedMove, MatchClock, MatchEnded, MovePlayed, Played, Request, SetupProgress
 from .locks import KeyedLocks
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
@@ -91,7 +91,7 @@ class MatchActions:
         self.ratings = Ratings(repo)
         clock_store = ClockStore(repo)
         self.server_settings = ServerSettings(clock_store)
-        self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act)
+        self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act, self.language)
         self._locks = KeyedLocks()
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
@@ -156,6 +156,30 @@ class MatchActions:
 
     def users_to_act(self, match: Match) -> list[int]:
         return [uid for uid in (match.user_of(s) for s in self.to_act(match)) if uid is not None]
+
+    def in_play(self, match: Match) -> tuple[int, ...]:
+        return tuple(self.game_of(match).in_play(self.state_of(match)))
+
+    def pending_request(self, match: Match) -> Request | None:
+        """The request waiting for an answer, as every player may see it (loading is public)."""
+        pending = self.view(match, None).get("pending") if match.active else None
+        if not pending or pending.get("asked") not in self.to_act(match):
+            return None
+        return Request(pending["requester"], pending["asked"], pending["move"])
+
+    # --- what an event carries for its presenter -------------------------------------------------------------
+
+    async def language(self, guild_id: int | None) -> str:
+        """The language of a server's public posts."""
+        return await self.server_settings.language(guild_id)
+
+    async def board(self, match: Match, clock: MatchClock | None = None) -> Board:
+        """What a board post of `match` shows, computed once; `clock`: the running match's clock when the action
+        knows it (else it is read)."""
+        if match.active and clock is None:
+            clock = await self.clocks.of(match)
+        return Board(self.view(match, None), tuple(self.to_act(match)), self.in_play(match),
+                     self.in_secret_setup(match), self.pending_request(match), clock if match.active else None)
 
     # --- reading a match and the checks every use case makes -------------------------------------------------
 
@@ -247,9 +271,9 @@ class MatchActions:
         """Write `action` as one unit, log it, play the moves that follow it without a choice, end the mover's
         time away, and publish what happened (the end of the match too, when it ended). `load`: what the action
         read (else the clocks and choices are read as needed)."""
-        match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
-                                  events=action.events, new_state=action.new_state, outcome=action.outcome,
-                                  load=load)
+        match, clock, prefs = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
+                                                events=action.events, new_state=action.new_state,
+                                                outcome=action.outcome, load=load)
         log.info("match=%s guild=%s %s version=%s%s", match.id, match.guild_id, action.said, match.version,
                  f" finished={match.result}" if match.result else "")
         forced: list[ForcedMove] = []
@@ -258,14 +282,21 @@ class MatchActions:
         if action.by_user is not None:
             await self.clocks.player_acted(action.by_user, load.prefs if load else None)
         public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
+        lang = await self.language(match.guild_id)
         if action.setup and self.in_secret_setup(match):
-            presented = self.bus.publish(SetupProgress(match, action.seat))
+            presented = self.bus.publish(SetupProgress(match, action.seat, to_act=tuple(self.to_act(match)),
+                                                       lang=lang))
         else:
             rated = await self.ratings.changes_of(match)
-            presented = self.bus.publish(MovePlayed(match, action.announced_as or action.kind, action.seat,
-                                                    action.shown, public, forced, rated))
+            board = await self.board(match, None if forced else clock)  # forced moves moved the clock on
+            if prefs is None:
+                prefs = await self.clocks.prefs(match.member_ids)
+            presented = self.bus.publish(MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
+                                                    action.shown, public, forced, rated, board=board,
+                                                    prefs=dict(prefs), lang=lang))
         if not match.active and match.result:
-            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result)))
+            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result), view=self.view(match, None),
+                                        lang=lang))
         forced_events = [e for f in forced for e in f.events]
         return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
                           Outcome.from_json(match.result), presented)
@@ -281,8 +312,8 @@ class MatchActions:
             if move is None:
                 break
             state, events = game.apply(state, acting[0], move)
-            match = await self.commit(match, seat=acting[0], move=move, private=False, events=events,
-                                      new_state=state)
+            match, _, _ = await self.commit(match, seat=acting[0], move=move, private=False, events=events,
+                                            new_state=state)
             forced.append(ForcedMove(acting[0], move, [e for e in events if is_visible(e, None)]))
             log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, acting[0],
                      move, match.version)
@@ -299,10 +330,11 @@ class MatchActions:
         new_state: Any | None,
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
-    ) -> Match:
+    ) -> tuple[Match, MatchClock | None, Mapping[int, MemberPrefs] | None]:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
         with the clocks of the seats whose turn began or ended and, when a rated match ends, its ratings: one
-        unit of work. `load`: what the action read (the members' choices the clocks need; else read here)."""
+        unit of work. `load`: what the action read (the members' choices the clocks need; else read here).
+        Returns the match as written and, when `load` was given, its clock and members' choices after it."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -351,6 +383,6 @@ class MatchActions:
         if new_state is not None:
             self._states[(match.id, after.version)] = new_state
         self.clocks.armed(timers)
-        if load is not None:
-            self.clocks.remember(after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs)
-        return after
+        if load is None:
+            return after, None, None
+        return after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs

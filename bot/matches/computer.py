@@ -21,7 +21,7 @@ from bot.engine.base import seeded_rng
 from bot.games.registry import choose_move
 
 from . import errors
-from .events import MatchStarted, MovePlayed, SetupProgress
+from .events import BoardRepaired, MatchStarted, MovePlayed, SetupProgress
 from .service import MatchService
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ class ComputerPlayers:
             await self._schedule(match, unless_claimed=True)
 
     async def _on_event(self, event) -> bool:
-        seats = event.match.seats if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)) else []
+        seats = event.match.seats if isinstance(event, (MatchStarted, MovePlayed, BoardRepaired, SetupProgress)) else []
         if any(not seat.is_member for seat in seats):  # a match's seats never change: most have no computer
             match = await self.service.get_match(event.match.id)
             await self._schedule(match)

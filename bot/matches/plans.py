@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.text import Text
@@ -24,7 +24,7 @@ from bot.domain import Match
 from bot.storage.plans import PlanStore, StoredPlan
 
 from . import errors
-from .events import MovePlayed
+from .events import BoardRepaired, MovePlayed, Played
 from .explore import PLAN_LEVELS, Explorer, ExploreStep, Sandbox
 from .locks import KeyedLocks
 from .movelog import effective_moves
@@ -59,6 +59,7 @@ class PlannedReplyPlayed:
     seat: int
     expected: str
     reply: str
+    lang: str = field(kw_only=True)  # the server's: everyone reads the note
 
 
 def view_digest(view: dict[str, Any]) -> str:
@@ -188,22 +189,23 @@ class Planner:
                         await self._drop(match, plan, "the match moved on while the bot was down")
 
     async def _on_event(self, event: Any) -> bool:
-        if isinstance(event, MovePlayed) and event.match.id in self._planned:
+        if isinstance(event, (MovePlayed, BoardRepaired)) and event.match.id in self._planned:
             async with self._locks.hold(event.match.id):
                 await self._played(event)
         return True
 
-    async def _played(self, event: MovePlayed) -> None:
+    async def _played(self, event: MovePlayed | BoardRepaired) -> None:
         plans = await self.store.of_match(event.match.id)
         if not plans:
             self._planned.discard(event.match.id)
         for plan in plans:
             if event.match.version <= plan.version:
                 continue  # the move that made the plan's position (or its own reply), not an answer to it
-            if event.kind in ("move", "repair") and event.match.version == plan.version + 1:
+            kind = event.kind if isinstance(event, MovePlayed) else None
+            if kind in (Played.MOVE, None) and event.match.version == plan.version + 1:
                 await self._answer(event.match, plan)
             else:
-                await self._drop(event.match, plan, f"{event.kind} instead of a planned move")
+                await self._drop(event.match, plan, f"{kind.value if kind else 'repair'} instead of a planned move")
 
     async def _answer(self, played: Match, plan: StoredPlan) -> None:
         match = await self.service.get_match(played.id)
@@ -231,7 +233,8 @@ class Planner:
         await self.store.fired(after.id, plan.seat, after.version, rest, self.service.clock())
         log.info("match=%s guild=%s seat=%s planned reply played version=%s", after.id, after.guild_id, plan.seat,
                  after.version)
-        self.service.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"]))
+        self.service.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"],
+                                                    lang=await self.service.language(after.guild_id)))
 
     async def _drop(self, match: Match, plan: StoredPlan, why: str) -> None:
         if await self.store.drop(match.id, plan.seat):

@@ -69,6 +69,7 @@ class MatchService:
         self.in_secret_setup, self.users_to_act = actions.in_secret_setup, actions.users_to_act
         self.get_match, self.match_for, self.moves_of = actions.get_match, actions.match_for, actions.moves_of
         self.answering, self.answer_guarded = actions.answering, actions.answer_guarded
+        self.language = actions.language
 
         challenges = self.challenges
         self.create_challenge, self.get_challenge = challenges.create_challenge, challenges.get_challenge
@@ -80,7 +81,7 @@ class MatchService:
         self.submit_move, self.move_command = turns.submit_move, turns.move_command
         self.submit_seat_move, self.picker_step = turns.submit_seat_move, turns.picker_step
         self.playable_match, self.matching_moves = turns.playable_match, turns.matching_moves
-        self.private_view, self.pending_request = turns.private_view, turns.pending_request
+        self.private_view, self.pending_request = turns.private_view, actions.pending_request
         self.secret_setup_for, self.matches_of = turns.secret_setup_for, turns.matches_of
 
         self.resign, self.time_out = endings.resign, endings.time_out

@@ -46,7 +46,7 @@ class ExplorePresenter:
         if thread is None:
             raise errors.UserError(N_("That match's thread is gone, so I can't post the line there. Nothing was "
                                       "posted."))
-        lang = await self.service.server_settings.language(match.guild_id)  # a public post: the server's language
+        lang = await self.service.language(match.guild_id)  # a public post: the server's language
         gif = await render_in(lang, replay_gif, shared.views, player_names=shared.names,
                               renderer=renderer_of(match.game))
         await thread.send(fit(localize(lang, shared.text)), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),

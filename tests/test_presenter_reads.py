@@ -1,0 +1,137 @@
+"""Presenters receive what they present: each event carries the match as committed, the server's language and
+what its board shows, so a handler reads at most once per event, never the match it was given, and computes no
+view, no seats to act and no clock of its own.
+
+The presenter's service is wrapped in a counting proxy for whole matches played through the simulated Discord."""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+from typing import Any
+
+import pytest
+
+import bot.app
+from bot.matches import events
+from bot.presenters import Presenter
+from bot_helpers import board_posts, move, start_match
+
+# Calls a handler makes to write what it posted; everything else awaited on the service is a read.
+WRITES = frozenset({"record_board", "mark_announced", "set_thread"})
+# What an event carries: a handler that computes one of these again pulls back what it was given.
+CARRIED = frozenset({"view", "state_of", "to_act", "users_to_act", "in_secret_setup", "pending_request", "in_play"})
+MATCH_READS = frozenset({"get_match", "load", "match_for", "playable_match", "finished_match"})
+
+HANDLING: contextvars.ContextVar[Any] = contextvars.ContextVar("handling", default=None)
+
+
+class Pulls:
+    """What the presenter's handlers asked of the service, per event."""
+
+    def __init__(self) -> None:
+        self.reads: dict[int, list[str]] = {}  # id(event) → the reads its handler made
+        self.events: dict[int, Any] = {}
+        self.computed: list[tuple[str, str]] = []  # (event type, call)
+        self.rereads: list[tuple[str, str]] = []  # (event type, call) reading the event's own match
+        self.handled: set[str] = set()
+
+    def note(self, path: str, args: tuple, result: Any) -> None:
+        event = HANDLING.get()
+        if event is None:
+            return
+        name = path.rsplit(".", 1)[-1]
+        if inspect.isawaitable(result):
+            if name not in WRITES:
+                self.reads.setdefault(id(event), []).append(path)
+                self.events[id(event)] = event
+            match = getattr(event, "match", None)
+            if name in MATCH_READS and match is not None and match.id in args:
+                self.rereads.append((type(event).__name__, path))
+        elif name in CARRIED:
+            self.computed.append((type(event).__name__, path))
+
+
+class Counting:
+    """Stands in for an object (the service, or any part reached through it), noting every call."""
+
+    def __init__(self, target: Any, pulls: Pulls, path: str) -> None:
+        self._target, self._pulls, self._path = target, pulls, path
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        path = f"{self._path}.{name}"
+        if callable(value):
+            def call(*args, **kwargs):
+                result = value(*args, **kwargs)
+                self._pulls.note(path, args, result)
+                return result
+            return call
+        if isinstance(value, (int, float, str, bool, type(None), tuple, frozenset)):
+            return value
+        return Counting(value, self._pulls, path)
+
+
+@pytest.fixture
+def pulls(monkeypatch) -> Pulls:
+    pulls = Pulls()
+
+    class CountingPresenter(Presenter):
+        def __init__(self, client, service, *args, **kwargs):
+            super().__init__(client, Counting(service, pulls, "service"), *args, **kwargs)
+
+        async def __call__(self, event):
+            token = HANDLING.set(event)
+            pulls.handled.add(type(event).__name__)
+            try:
+                return await super().__call__(event)
+            finally:
+                HANDLING.reset(token)
+
+    monkeypatch.setattr(bot.app, "Presenter", CountingPresenter)
+    return pulls
+
+
+@pytest.fixture
+def counted_world(pulls, request):
+    return request.getfixturevalue("world")
+
+
+@pytest.mark.replays  # the end of the match posts its replay: the one read its event needs (the move log)
+async def test_handlers_read_at_most_once_and_never_the_events_match(pulls, counted_world):
+    world = counted_world
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, "a1-d4")
+    await world.bob.click(board_posts(thread)[-1], label="Offer draw")
+    await world.alice.click(thread.last_message, label="Decline draw")
+    await world.carol.slash(world.channel, "board", match=match_id)
+    await move(world.bob, thread, match_id, "f12-f9")
+    asked = await world.alice.click(board_posts(thread)[-1], label="Resign")
+    await world.alice.click(asked.response, label="Yes, resign")
+    await world.bot.matches.bus.idle()
+
+    assert pulls.handled == {"MatchStarted", "MovePlayed", "DrawOffered", "DrawDeclined", "BoardRequested",
+                             "MatchEnded"}
+    assert pulls.rereads == []
+    assert pulls.computed == []
+    assert {type(pulls.events[key]).__name__: reads for key, reads in pulls.reads.items()} \
+        == {"MatchEnded": ["service.moves_of"]}  # the replay's moves: nothing else is read
+
+
+async def test_the_proxy_sees_a_handler_that_reads_its_events_match(pulls, counted_world, monkeypatch):
+    """The test above can fail: a move handler that looks its match up again is caught."""
+    world = counted_world
+    presenter = world.bot.presenter
+    original = presenter._handlers[events.MovePlayed]
+
+    async def rereading(event):
+        await presenter.service.get_match(event.match.id)
+        presenter.service.view(event.match, None)
+        return await original(event)
+
+    monkeypatch.setitem(presenter._handlers, events.MovePlayed, rereading)
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, "a1-d4")
+    await world.bot.matches.bus.idle()
+    assert pulls.rereads == [("MovePlayed", "service.get_match")]
+    assert pulls.computed == [("MovePlayed", "service.view")]
