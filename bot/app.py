@@ -1,13 +1,22 @@
-"""Building and starting the bot. `create_bot()` is how `python -m bot`, the tests and tools all get one."""
+"""Building and starting the bot. `create_bot()` is how `python -m bot`, the tests and tools all get one.
+
+This is the one place the services are composed: `build_match_graph` wires the match service from its parts,
+`build_leagues` the leagues on top of it, and `StrategosBot.setup_hook` hands each service, presenter and cog the
+parts it uses. No service builds another.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import signal
 import sqlite3
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import discord
 from discord.ext import commands
@@ -15,19 +24,37 @@ from discord.ext import commands
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
 from bot.i18n import N_
-from bot.matches import MatchService, PrivateChannel
+from bot.matches import EventBus, MatchService, PrivateChannel, RateLimiter
+from bot.matches.actions import MatchActions
+from bot.matches.archive import MatchArchive
+from bot.matches.boards import Boards
+from bot.matches.challenges import DEFAULT_CHALLENGE_TTL, Challenges
+from bot.matches.clocks import ClockKeeper
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
+from bot.matches.endings import Endings
 from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
-from bot.matches.leagues import LeagueService
+from bot.matches.league_rounds import LeagueRounds
+from bot.matches.leagues import LeagueService, league_bus
+from bot.matches.locks import KeyedLocks
 from bot.matches.plans import Planner
+from bot.matches.rating_service import Ratings
+from bot.matches.rematches import Rematches
 from bot.matches.scope import ProcessScope
+from bot.matches.server_settings import ServerSettings
+from bot.matches.states import MatchStates
+from bot.matches.takebacks import Takebacks
+from bot.matches.timers import TimerDispatcher
+from bot.matches.turns import Turns
 from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
-from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
+from bot.storage import ClockStore, DatabaseError, NewerDatabase, Repository, open_database
+from bot.storage.leagues import LeagueStore
+from bot.storage.plans import PlanStore
+from bot.storage.rating_store import RatingStore
 from bot.storage.opening import open_repository
 from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
@@ -43,6 +70,54 @@ EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.history", "bot.cogs
 def utc_timestamp() -> float:
     # discord.utils.utcnow is the clock the simulated Discord in the tests controls, too.
     return discord.utils.utcnow().timestamp()
+
+
+@dataclass(frozen=True)
+class MatchGraph:
+    """The match service as composed here, and the parts of it the other services are handed."""
+
+    service: MatchService
+    repo: Repository
+    bus: EventBus
+    timers: TimerDispatcher
+    settings: ServerSettings
+    clock: Callable[[], float]
+
+
+def build_match_graph(repo: Repository, *, clock: Callable[[], float] = time.time,
+                      seed_source: Callable[[], int] | None = None, challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
+                      bus: EventBus | None = None, limiter: RateLimiter | None = None,
+                      scope: ProcessScope = ProcessScope(), others: bool | None = None) -> MatchGraph:
+    """The match service over `repo`. `scope`: the shards this process runs; `others`: whether other processes
+    run shards on the same database (None: not known)."""
+    bus = bus or EventBus()
+    timers = TimerDispatcher(repo, clock, others=others)
+    clock_store = ClockStore(repo)
+    settings = ServerSettings(clock_store)
+    states = MatchStates()
+    clocks = ClockKeeper(clock_store, timers, bus, clock, states.to_act, settings.language)
+    actions = MatchActions(repo, states, clock=clock, bus=bus, limiter=limiter or RateLimiter(clock), timers=timers,
+                           ratings=Ratings(repo), clocks=clocks, server_settings=settings)
+    challenges = Challenges(actions, seed_source=seed_source or (lambda: secrets.randbits(62)), ttl=challenge_ttl)
+    service = MatchService(actions, challenges=challenges, turns=Turns(actions), endings=Endings(actions),
+                           takebacks=Takebacks(actions), rematches=Rematches(actions, challenges),
+                           boards=Boards(actions, scope), archive=MatchArchive(actions))
+    return MatchGraph(service, repo, bus, timers, settings, clock)
+
+
+def build_match_service(repo: Repository, **options) -> MatchService:
+    """The match service alone (tests, tools, benchmarks); `options` as build_match_graph takes them."""
+    return build_match_graph(repo, **options).service
+
+
+def build_leagues(graph: MatchGraph) -> LeagueService:
+    """The leagues over a match service; they look again at a league whenever one of its matches ended."""
+    bus, locks, store = league_bus(), KeyedLocks(), LeagueStore(graph.repo)
+    rounds = LeagueRounds(graph.service, store, RatingStore(graph.repo), timers=graph.timers, bus=bus, locks=locks,
+                          clock=graph.clock, language=graph.settings.language)
+    graph.bus.subscribe(rounds.on_match_event)
+    return LeagueService(graph.service, store, rounds, settings=graph.settings, timers=graph.timers, bus=bus,
+                         locks=locks, clock=graph.clock)
 
 
 class StrategosBot(commands.AutoShardedBot):
@@ -73,30 +148,30 @@ class StrategosBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
         # command sync, and last the timers and any announcement a crash cut off.
-        self.repo = await open_repository(self.settings.database)
-        extra = {"seed_source": self._seed_source} if self._seed_source else {}
-        self.matches = MatchService(
-            self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600,
-            scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count), **extra
+        self.repo = repo = await open_repository(self.settings.database)
+        # Alone on the database (every shard here), every timer is written here and wakes the dispatcher, so it
+        # neither listens for other processes nor looks periodically for their timers (an idle bot stays idle).
+        graph = build_match_graph(
+            repo, clock=utc_timestamp, seed_source=self._seed_source,
+            challenge_ttl=self.settings.challenge_ttl_hours * 3600,
+            scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count),
+            others=not self.settings.runs_every_shard,
         )
-        if self.settings.runs_every_shard:
-            # Alone on the database: every timer is written here and wakes the dispatcher, so it neither listens for
-            # other processes nor looks periodically for their timers (an idle bot stays idle).
-            self.matches.timers.sweep_every = None
-        else:
-            self.matches.timers.listening = True  # other processes write timers too
+        self.matches = graph.service
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
         dms = DirectMessages(self)
-        private = PrivateChannel(self.repo, dms, utc_timestamp)
-        self.presenter = Presenter(self, self.matches, self.matches.bus, private, dms, DiscordControls(),
+        private = PrivateChannel(repo, dms, utc_timestamp)
+        self.presenter = Presenter(self, self.matches, graph.bus, private, dms, DiscordControls(),
                                    replay_at_end=self._replay_at_end)
         pictures.QUEUE.start()  # the picture workers start now, not with the first board after a restart
-        self.matches.bus.subscribe(self.presenter)
-        self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown
-        self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
-        self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
-        self.planner = Planner(self.matches, self.explorer)  # planned replies: played when their move comes
-        self.matches.bus.subscribe(PlanPresenter(self.presenter.boards))
+        graph.bus.subscribe(self.presenter)
+        self.leagues = build_leagues(graph)  # after the presenter: a league looks again once a match is shown
+        self.leagues.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
+        self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, self._computer_executor,
+                                         self._computer_pause)
+        # planned replies: played when their move comes
+        self.planner = Planner(self.matches, self.explorer, PlanStore(repo), graph.bus)
+        graph.bus.subscribe(PlanPresenter(self.presenter.boards))
         self.tree.on_error = self.on_app_command_error
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
@@ -130,8 +205,7 @@ class StrategosBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Remember each server's preferred language as Discord reports it: its public posts are written in it."""
         if interaction.guild_id is not None and interaction.guild_locale is not None:
-            await self.matches.server_settings.saw_language(interaction.guild_id,
-                                                            i18n.language_of(interaction.guild_locale))
+            await self.matches.saw_language(interaction.guild_id, i18n.language_of(interaction.guild_locale))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))

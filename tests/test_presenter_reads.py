@@ -1,8 +1,8 @@
-"""Presenters receive what they present: each event carries the match as committed, the server's language and
-what its board shows, so a handler reads at most once per event, never the match it was given, and computes no
-view, no seats to act and no clock of its own.
+"""Presenters receive what they present: each event carries the match (or league) as it was committed, the
+server's language and what its board shows, so a handler reads at most once per event, never the match it was
+given, and computes no view, no seats to act and no clock of its own.
 
-The presenter's service is wrapped in a counting proxy for whole matches played through the simulated Discord."""
+The presenters' services are wrapped in a counting proxy while the simulated Discord plays matches and leagues."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ import pytest
 import bot.app
 from bot.matches import events
 from bot.presenters import Presenter
+from bot.presenters.leagues import LeaguePresenter
 from bot_helpers import board_posts, move, start_match
+from test_bot_leagues import announcement, four_players, open_league, organiser
 
 # Calls a handler makes to write what it posted; everything else awaited on the service is a read.
-WRITES = frozenset({"record_board", "mark_announced", "set_thread"})
+WRITES = frozenset({"record_board", "mark_announced", "set_thread", "set_posts"})
 # What an event carries: a handler that computes one of these again pulls back what it was given.
 CARRIED = frozenset({"view", "state_of", "to_act", "users_to_act", "in_secret_setup", "pending_request", "in_play"})
 MATCH_READS = frozenset({"get_match", "load", "match_for", "playable_match", "finished_match"})
@@ -88,7 +90,20 @@ def pulls(monkeypatch) -> Pulls:
             finally:
                 HANDLING.reset(token)
 
+    class CountingLeaguePresenter(LeaguePresenter):
+        def __init__(self, client, leagues, *args, **kwargs):
+            super().__init__(client, Counting(leagues, pulls, "leagues"), *args, **kwargs)
+
+        async def __call__(self, event):
+            token = HANDLING.set(event)
+            pulls.handled.add(type(event).__name__)
+            try:
+                return await super().__call__(event)
+            finally:
+                HANDLING.reset(token)
+
     monkeypatch.setattr(bot.app, "Presenter", CountingPresenter)
+    monkeypatch.setattr(bot.app, "LeaguePresenter", CountingLeaguePresenter)
     return pulls
 
 
@@ -135,3 +150,19 @@ async def test_the_proxy_sees_a_handler_that_reads_its_events_match(pulls, count
     await world.bot.matches.bus.idle()
     assert pulls.rereads == [("MovePlayed", "service.get_match")]
     assert pulls.computed == [("MovePlayed", "service.view")]
+
+
+async def test_league_handlers_read_nothing_back(pulls, counted_world):
+    """A league's events carry its players and the server's language: showing them reads nothing but a round's
+    tables (their match threads appear as the matches are announced)."""
+    world = counted_world
+    olga = organiser(world)
+    await open_league(world, olga, four_players(world), name="Counted")
+    await world.alice.click(announcement(world), label="Leave")
+    await olga.slash(world.channel, "league start", league="Counted")
+    await world.bot.leagues.idle()
+    await world.bot.matches.bus.idle()
+    assert {"LeagueOpened", "RosterChanged", "RoundStarted"} <= pulls.handled
+    league_reads = {type(pulls.events[key]).__name__: reads for key, reads in pulls.reads.items()
+                    if reads[0].startswith("leagues.")}
+    assert league_reads == {"RoundStarted": ["leagues.round_tables"]}

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from bot.games.registry import get_game
-from bot.matches import MatchService, events
+from bot.app import build_match_service
+from bot.matches import events
 from bot.storage import Repository, open_database
 
 
@@ -35,7 +36,7 @@ class Recorder:
 
 
 async def open_service(path, clock, seed=7):
-    service = MatchService(Repository(await open_database(path)), clock=clock, seed_source=lambda: seed)
+    service = build_match_service(Repository(await open_database(path)), clock=clock, seed_source=lambda: seed)
     recorder = Recorder()
     service.bus.subscribe(recorder)
     await service.start()

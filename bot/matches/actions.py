@@ -13,31 +13,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from bot.domain import LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, RatingWrite
-from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
-from bot.games.registry import get_game
+from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.i18n import N_
-from bot.storage import ClockStore, RatingsMoved, Repository, VersionConflict
+from bot.storage import RatingsMoved, Repository, VersionConflict
 
 from . import errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
-from .events import Board, ForcedMove, MatchClock, MatchEnded, MovePlayed, Played, Request, SetupProgress
+from .events import Board, ForcedMove, MatchClock, MatchEnded, MovePlayed, Played, SetupProgress
 from .locks import KeyedLocks
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
 from .rating_service import ATTEMPTS as RATING_ATTEMPTS
 from .rating_service import Ratings
 from .server_settings import ServerSettings
+from .states import MatchStates
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
 
-STATE_CACHE_SIZE = 4096
 ANSWER_ATTEMPTS = 5  # each retry follows another answer that really landed
 
 
@@ -79,21 +77,25 @@ class Action:
 
 
 class MatchActions:
-    """The parts every use case works with (store, clock, bus, clocks, ratings, timers), the engines' states of the
-    matches, the checks the use cases share, each match's lock, and `conclude`."""
+    """The parts every use case works with (store, clock, bus, clocks, ratings, timers, the engines' states of the
+    matches), the checks the use cases share, each match's lock, and `conclude`."""
 
-    def __init__(self, repo: Repository, *, clock: Callable[[], float], bus: EventBus, limiter: RateLimiter):
+    def __init__(self, repo: Repository, states: MatchStates, *, clock: Callable[[], float], bus: EventBus,
+                 limiter: RateLimiter, timers: TimerDispatcher, ratings: Ratings, clocks: ClockKeeper,
+                 server_settings: ServerSettings):
         self.repo = repo
+        self.states = states
         self.clock = clock
         self.bus = bus
         self.limiter = limiter
-        self.timers = TimerDispatcher(repo, clock)
-        self.ratings = Ratings(repo)
-        clock_store = ClockStore(repo)
-        self.server_settings = ServerSettings(clock_store)
-        self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act, self.language)
+        self.timers = timers
+        self.ratings = ratings
+        self.server_settings = server_settings
+        self.clocks = clocks
+        self.game_of, self.state_of, self.view = states.game_of, states.state_of, states.view
+        self.in_secret_setup, self.to_act, self.users_to_act = states.in_secret_setup, states.to_act, states.users_to_act
+        self.in_play, self.pending_request = states.in_play, states.pending_request
         self._locks = KeyedLocks()
-        self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -123,49 +125,6 @@ class MatchActions:
     async def idle(self) -> None:
         """Wait until no action is in flight."""
         await self._idle.wait()
-
-    # --- engines and views -----------------------------------------------------------------------------------
-
-    @staticmethod
-    def game_of(match: Match) -> Game:
-        return get_game(match.game)
-
-    def state_of(self, match: Match) -> Any:
-        """Engine states are immutable, so one loaded state serves every reader of the same match version."""
-        key = (match.id, match.version)
-        state = self._states.get(key)
-        if state is None:
-            state = self.game_of(match).load(match.state)
-            self._states[key] = state
-            while len(self._states) > STATE_CACHE_SIZE:
-                self._states.popitem(last=False)
-        else:
-            self._states.move_to_end(key)
-        return state
-
-    def view(self, match: Match, viewer: int | None) -> dict[str, Any]:
-        return self.game_of(match).view(self.state_of(match), viewer)
-
-    def in_secret_setup(self, match: Match) -> bool:
-        return match.active and self.game_of(match).in_secret_setup(self.state_of(match))
-
-    def to_act(self, match: Match) -> list[int]:
-        if not match.active:
-            return []
-        return self.game_of(match).to_act(self.state_of(match))
-
-    def users_to_act(self, match: Match) -> list[int]:
-        return [uid for uid in (match.user_of(s) for s in self.to_act(match)) if uid is not None]
-
-    def in_play(self, match: Match) -> tuple[int, ...]:
-        return tuple(self.game_of(match).in_play(self.state_of(match)))
-
-    def pending_request(self, match: Match) -> Request | None:
-        """The request waiting for an answer, as every player may see it (loading is public)."""
-        pending = self.view(match, None).get("pending") if match.active else None
-        if not pending or pending.get("asked") not in self.to_act(match):
-            return None
-        return Request(pending["requester"], pending["asked"], pending["move"])
 
     # --- what an event carries for its presenter -------------------------------------------------------------
 
@@ -381,7 +340,7 @@ class MatchActions:
         else:
             raise errors.UserError(N_("Too many matches are finishing at once; please try that again."))
         if new_state is not None:
-            self._states[(match.id, after.version)] = new_state
+            self.states.keep(after, new_state)
         self.clocks.armed(timers)
         if load is None:
             return after, None, None

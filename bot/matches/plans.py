@@ -24,10 +24,10 @@ from bot.domain import Match
 from bot.storage.plans import PlanStore, StoredPlan
 
 from . import errors
+from .bus import EventBus
 from .events import BoardRepaired, MovePlayed, Played
 from .explore import PLAN_LEVELS, Explorer, ExploreStep, Sandbox
 from .locks import KeyedLocks
-from .movelog import effective_moves
 from .service import MatchService
 
 log = logging.getLogger(__name__)
@@ -67,16 +67,17 @@ def view_digest(view: dict[str, Any]) -> str:
 
 
 class Planner:
-    def __init__(self, service: MatchService, explorer: Explorer):
+    def __init__(self, service: MatchService, explorer: Explorer, store: PlanStore, bus: EventBus):
         self.service = service
         self.explorer = explorer
-        self.store = PlanStore(service.repo)
+        self.store = store
+        self.bus = bus
         # One plan decision at a time per match: a restart's catch-up never races that match's events.
         self._locks = KeyedLocks()
         # Matches that may hold a plan: a move of any other match costs no read (plans are rare, moves are not).
         # Filled at start-up from the stored plans and by every saved plan; a match leaves it once a move finds none.
         self._planned: set[int] = set()
-        service.bus.subscribe(self._on_event)
+        bus.subscribe(self._on_event)
 
     # --- making a plan -----------------------------------------------------------------------------------
 
@@ -209,7 +210,7 @@ class Planner:
 
     async def _answer(self, played: Match, plan: StoredPlan) -> None:
         match = await self.service.get_match(played.id)
-        last = effective_moves(await self.service.repo.moves(match.id))
+        last = await self.service.moves_of(match)
         branch = plan.tree.get(last[-1].move) if last and last[-1].seat != plan.seat else None
         if not match.active or match.version != plan.version + 1 or branch is None:
             await self._drop(match, plan, "an unplanned move")
@@ -233,7 +234,7 @@ class Planner:
         await self.store.fired(after.id, plan.seat, after.version, rest, self.service.clock())
         log.info("match=%s guild=%s seat=%s planned reply played version=%s", after.id, after.guild_id, plan.seat,
                  after.version)
-        self.service.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"],
+        self.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"],
                                                     lang=await self.service.language(after.guild_id)))
 
     async def _drop(self, match: Match, plan: StoredPlan, why: str) -> None:

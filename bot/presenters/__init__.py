@@ -77,6 +77,8 @@ class Presenter:
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(self.boards, dms)
+        # What the views ask of the presenters: a player's messages kept for her My view, a challenge post shown again.
+        self.take_pending, self.refresh_challenge = private.take_pending, self.challenges.refresh
         self._handlers: dict[type, Handler] = {
             ChallengeEnded: self._challenge_ended,
             MatchStarted: self._match_started,
