@@ -51,7 +51,7 @@ from bot.games.registry import GAMES, get_game
 from bot.games.record import rebuild_state
 from bot.matches.events import MovePlayed
 from bot.matches.movelog import effective_moves
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
 from bot.presenters.pictures import RenderQueue

@@ -1,61 +1,40 @@
 """Building and starting the bot. `create_bot()` is how `python -m bot`, the tests and tools all get one.
 
-This is the one place the services are composed: `build_match_graph` wires the match service from its parts,
-`build_leagues` the leagues on top of it, and `StrategosBot.setup_hook` hands each service, presenter and cog the
-parts it uses. No service builds another.
+`StrategosBot.setup_hook` composes the bot: the services (wired by bot/composition.py, which needs no Discord),
+then the presenters, cogs and persistent buttons, each handed the parts it uses. No service builds another.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import signal
 import sqlite3
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import discord
 from discord.ext import commands
 
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
+from bot.composition import build_leagues, build_match_graph
 from bot.i18n import N_
-from bot.matches import EventBus, MatchService, PrivateChannel, RateLimiter
-from bot.matches.actions import MatchActions
-from bot.matches.archive import MatchArchive
-from bot.matches.boards import Boards
-from bot.matches.challenges import DEFAULT_CHALLENGE_TTL, Challenges
-from bot.matches.clocks import ClockKeeper
+from bot.matches import MatchService, PrivateChannel
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers, process_pool
-from bot.matches.endings import Endings
 from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
-from bot.matches.league_rounds import LeagueRounds
-from bot.matches.leagues import LeagueService, league_bus
-from bot.matches.locks import KeyedLocks
+from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
-from bot.matches.rating_service import Ratings
-from bot.matches.rematches import Rematches
 from bot.matches.scope import ProcessScope
-from bot.matches.server_settings import ServerSettings
-from bot.matches.states import MatchStates
-from bot.matches.takebacks import Takebacks
-from bot.matches.timers import TimerDispatcher
-from bot.matches.turns import Turns
 from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
-from bot.storage import ClockStore, DatabaseError, NewerDatabase, Repository, open_database
-from bot.storage.leagues import LeagueStore
-from bot.storage.plans import PlanStore
-from bot.storage.rating_store import RatingStore
+from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
 from bot.storage.opening import open_repository
+from bot.storage.plans import PlanStore
 from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
@@ -70,54 +49,6 @@ EXTENSIONS = ("bot.cogs.play", "bot.cogs.matches", "bot.cogs.history", "bot.cogs
 def utc_timestamp() -> float:
     # discord.utils.utcnow is the clock the simulated Discord in the tests controls, too.
     return discord.utils.utcnow().timestamp()
-
-
-@dataclass(frozen=True)
-class MatchGraph:
-    """The match service as composed here, and the parts of it the other services are handed."""
-
-    service: MatchService
-    repo: Repository
-    bus: EventBus
-    timers: TimerDispatcher
-    settings: ServerSettings
-    clock: Callable[[], float]
-
-
-def build_match_graph(repo: Repository, *, clock: Callable[[], float] = time.time,
-                      seed_source: Callable[[], int] | None = None, challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
-                      bus: EventBus | None = None, limiter: RateLimiter | None = None,
-                      scope: ProcessScope = ProcessScope(), others: bool | None = None) -> MatchGraph:
-    """The match service over `repo`. `scope`: the shards this process runs; `others`: whether other processes
-    run shards on the same database (None: not known)."""
-    bus = bus or EventBus()
-    timers = TimerDispatcher(repo, clock, others=others)
-    clock_store = ClockStore(repo)
-    settings = ServerSettings(clock_store)
-    states = MatchStates()
-    clocks = ClockKeeper(clock_store, timers, bus, clock, states.to_act, settings.language)
-    actions = MatchActions(repo, states, clock=clock, bus=bus, limiter=limiter or RateLimiter(clock), timers=timers,
-                           ratings=Ratings(repo), clocks=clocks, server_settings=settings)
-    challenges = Challenges(actions, seed_source=seed_source or (lambda: secrets.randbits(62)), ttl=challenge_ttl)
-    service = MatchService(actions, challenges=challenges, turns=Turns(actions), endings=Endings(actions),
-                           takebacks=Takebacks(actions), rematches=Rematches(actions, challenges),
-                           boards=Boards(actions, scope), archive=MatchArchive(actions))
-    return MatchGraph(service, repo, bus, timers, settings, clock)
-
-
-def build_match_service(repo: Repository, **options) -> MatchService:
-    """The match service alone (tests, tools, benchmarks); `options` as build_match_graph takes them."""
-    return build_match_graph(repo, **options).service
-
-
-def build_leagues(graph: MatchGraph) -> LeagueService:
-    """The leagues over a match service; they look again at a league whenever one of its matches ended."""
-    bus, locks, store = league_bus(), KeyedLocks(), LeagueStore(graph.repo)
-    rounds = LeagueRounds(graph.service, store, RatingStore(graph.repo), timers=graph.timers, bus=bus, locks=locks,
-                          clock=graph.clock, language=graph.settings.language)
-    graph.bus.subscribe(rounds.on_match_event)
-    return LeagueService(graph.service, store, rounds, settings=graph.settings, timers=graph.timers, bus=bus,
-                         locks=locks, clock=graph.clock)
 
 
 class StrategosBot(commands.AutoShardedBot):

@@ -14,7 +14,7 @@ import simcord
 from PIL import Image
 
 from bot.app import create_bot
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.presenters import pictures
 from bot.settings import Settings
 from bot.storage.opening import open_repository

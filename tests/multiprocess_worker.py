@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.matches import MatchService, errors, timers
 from bot.matches.events import MatchStarted, MovePlayed, SetupProgress
 from bot.matches.scope import ProcessScope, shard_of

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.storage.batched import Batched
 
 

@@ -14,8 +14,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bot.composition import build_match_service
 from bot.games.record import rebuild_state
-from bot.app import build_match_service
 from bot.matches import MatchService
 from bot.matches.movelog import effective_moves
 from bot.matches.ratelimit import RateLimiter

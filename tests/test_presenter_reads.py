@@ -77,34 +77,27 @@ class Counting:
 @pytest.fixture
 def pulls(monkeypatch) -> Pulls:
     pulls = Pulls()
-
-    class CountingPresenter(Presenter):
-        def __init__(self, client, service, *args, **kwargs):
-            super().__init__(client, Counting(service, pulls, "service"), *args, **kwargs)
-
-        async def __call__(self, event):
-            token = HANDLING.set(event)
-            pulls.handled.add(type(event).__name__)
-            try:
-                return await super().__call__(event)
-            finally:
-                HANDLING.reset(token)
-
-    class CountingLeaguePresenter(LeaguePresenter):
-        def __init__(self, client, leagues, *args, **kwargs):
-            super().__init__(client, Counting(leagues, pulls, "leagues"), *args, **kwargs)
-
-        async def __call__(self, event):
-            token = HANDLING.set(event)
-            pulls.handled.add(type(event).__name__)
-            try:
-                return await super().__call__(event)
-            finally:
-                HANDLING.reset(token)
-
-    monkeypatch.setattr(bot.app, "Presenter", CountingPresenter)
-    monkeypatch.setattr(bot.app, "LeaguePresenter", CountingLeaguePresenter)
+    monkeypatch.setattr(bot.app, "Presenter", counting(Presenter, pulls, "service"))
+    monkeypatch.setattr(bot.app, "LeaguePresenter", counting(LeaguePresenter, pulls, "leagues"))
     return pulls
+
+
+def counting(presenter: type, pulls: Pulls, name: str) -> type:
+    """`presenter` with its service (its second argument) behind the proxy, each event's calls noted as its own."""
+
+    class CountingPresenter(presenter):
+        def __init__(self, client, service, *args, **kwargs):
+            super().__init__(client, Counting(service, pulls, name), *args, **kwargs)
+
+        async def __call__(self, event):
+            token = HANDLING.set(event)
+            pulls.handled.add(type(event).__name__)
+            try:
+                return await super().__call__(event)
+            finally:
+                HANDLING.reset(token)
+
+    return CountingPresenter
 
 
 @pytest.fixture

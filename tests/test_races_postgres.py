@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.matches import MatchService, errors
 from bot.matches.rating_service import Ratings
 from bot.storage.opening import open_repository

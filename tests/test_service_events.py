@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.games.registry import get_game
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.matches import events
 from bot.storage import Repository, open_database
 
@@ -76,7 +76,8 @@ async def test_a_whole_match_told_by_events(tmp_path, game_key, players):
         assert recorder.kinds().index("MatchStarted") < recorder.kinds().index("MatchEnded")
         if get_game(game_key).info.hidden_information:  # secret moves are never handed to presenters
             assert all(e.move is None for e in recorder.seen
-                       if isinstance(e, events.MovePlayed) and e.kind is events.Played.MOVE and "deploy" in str(e.events))
+                       if isinstance(e, events.MovePlayed) and e.kind is events.Played.MOVE
+                       and "deploy" in str(e.events))
     finally:
         await service.repo.close()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.matches import events
 from bot.matches.scope import REPAIR_AFTER, ProcessScope, shard_of
 from bot.storage import Repository, open_database
@@ -48,7 +48,8 @@ async def a_match_whose_last_board_was_cut_off(path, clock) -> int:
 
 
 async def restarted(path, clock, scope=ProcessScope(), shared=False):
-    service = build_match_service(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7, scope=scope)
+    service = build_match_service(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7,
+                                  scope=scope)
     service.timers.claims.shared = shared
     repairs = Repairs()
     service.bus.subscribe(repairs)

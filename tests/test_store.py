@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from bot import rebuild_ratings
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot.matches import errors
 from bot.storage import (
     DatabaseError,

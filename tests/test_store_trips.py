@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import ON_BOTH
 
-from bot.app import build_match_service
+from bot.composition import build_match_service
 from bot_helpers import board_posts, move, start_match
 
 

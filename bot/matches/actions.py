@@ -83,18 +83,11 @@ class MatchActions:
     def __init__(self, repo: Repository, states: MatchStates, *, clock: Callable[[], float], bus: EventBus,
                  limiter: RateLimiter, timers: TimerDispatcher, ratings: Ratings, clocks: ClockKeeper,
                  server_settings: ServerSettings):
-        self.repo = repo
-        self.states = states
-        self.clock = clock
-        self.bus = bus
-        self.limiter = limiter
-        self.timers = timers
-        self.ratings = ratings
-        self.server_settings = server_settings
-        self.clocks = clocks
+        self.repo, self.states, self.clock, self.bus, self.limiter = repo, states, clock, bus, limiter
+        self.timers, self.ratings, self.server_settings, self.clocks = timers, ratings, server_settings, clocks
         self.game_of, self.state_of, self.view = states.game_of, states.state_of, states.view
-        self.in_secret_setup, self.to_act, self.users_to_act = states.in_secret_setup, states.to_act, states.users_to_act
-        self.in_play, self.pending_request = states.in_play, states.pending_request
+        self.in_secret_setup, self.to_act, self.in_play = states.in_secret_setup, states.to_act, states.in_play
+        self.users_to_act, self.pending_request = states.users_to_act, states.pending_request
         self._locks = KeyedLocks()
         self._inflight = 0
         self._idle = asyncio.Event()
@@ -242,6 +235,7 @@ class MatchActions:
             await self.clocks.player_acted(action.by_user, load.prefs if load else None)
         public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
         lang = await self.language(match.guild_id)
+        board: Board | None = None
         if action.setup and self.in_secret_setup(match):
             presented = self.bus.publish(SetupProgress(match, action.seat, to_act=tuple(self.to_act(match)),
                                                        lang=lang))
@@ -254,8 +248,8 @@ class MatchActions:
                                                     action.shown, public, forced, rated, board=board,
                                                     prefs=dict(prefs), lang=lang))
         if not match.active and match.result:
-            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result), view=self.view(match, None),
-                                        lang=lang))
+            final = board.view if board is not None else self.view(match, None)
+            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result), view=final, lang=lang))
         forced_events = [e for f in forced for e in f.events]
         return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
                           Outcome.from_json(match.result), presented)

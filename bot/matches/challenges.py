@@ -196,8 +196,8 @@ class Challenges:
         actions.clocks.armed(timers)
         log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
                  challenge.id, match.game, [s.user_id for s in match.seats])
-        actions.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id), board=await actions.board(match),
-                                         lang=await actions.language(match.guild_id)))
+        actions.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id),
+                                         board=await actions.board(match), lang=await actions.language(match.guild_id)))
         return match
 
     async def start_prepared_challenge(self, challenge_id: int) -> int | None:

@@ -50,7 +50,12 @@ class Board:
     clock: MatchClock | None  # None when the match is over
 
     def users_to_act(self, match: Match) -> list[int]:
-        return [uid for uid in (match.user_of(s) for s in self.to_act) if uid is not None]
+        return users_of(match, self.to_act)
+
+
+def users_of(match: Match, seats: tuple[int, ...]) -> list[int]:
+    """The members who hold `seats` (a computer's seat has none)."""
+    return [uid for uid in (match.user_of(s) for s in seats) if uid is not None]
 
 
 class Played(enum.Enum):

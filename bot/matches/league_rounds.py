@@ -43,14 +43,8 @@ class LeagueRounds:
                  language: Callable[[int | None], Awaitable[str]]):
         """`matches`: where a table's match starts; `bus`, `locks`: the league service's; `language`: a server's
         language, which the league's posts are written in."""
-        self.matches = matches
-        self.language = language
-        self.store = store
-        self.ratings = ratings
-        self.timers = timers
-        self.bus = bus
-        self.clock = clock
-        self._locks = locks
+        self.matches, self.store, self.ratings, self.language = matches, store, ratings, language
+        self.timers, self.bus, self.clock, self._locks = timers, bus, clock, locks
         timers.on(STEP_TIMER, self._step_due)
 
     async def get(self, league_id: int) -> League:

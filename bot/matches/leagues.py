@@ -152,14 +152,8 @@ class LeagueService:
     def __init__(self, matches: MatchService, store: LeagueStore, rounds: LeagueRounds, *,
                  settings: ServerSettings, timers: TimerDispatcher, bus: EventBus, locks: KeyedLocks,
                  clock: Callable[[], float]):
-        self.matches = matches
-        self.store = store
-        self.rounds = rounds
-        self.settings = settings
-        self.timers = timers
-        self.bus = bus
-        self.clock = clock
-        self._locks = locks
+        self.matches, self.store, self.rounds, self.settings = matches, store, rounds, settings
+        self.timers, self.bus, self.clock, self._locks = timers, bus, clock, locks
         self.get, self.standings_of = rounds.get, rounds.standings_of
         self.subscribe = bus.subscribe  # the league presenter
         timers.on(SIGNUP_TIMER, self._signup_ended)

@@ -5,7 +5,7 @@ is published as typed events (events.py) on the bus, in order per match, for the
 
 `MatchService` is its one face, and holds no logic of its own: each call is answered by the module of its use case,
 and every one of them ends an action the same way (actions.py: one unit of work, the forced moves, the bus). It
-builds none of them: bot/app.py composes the service (`build_match_service`).
+builds none of them: bot/composition.py composes the service (`build_match_graph`).
 
     challenges.py   challenges, seats, the match a full challenge starts
     turns.py        moves and secret setups, and every check a board's buttons make

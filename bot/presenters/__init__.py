@@ -30,6 +30,7 @@ from bot.matches.events import (
     TakebackAnswered,
     TakebackAsked,
     TurnReminder,
+    users_of,
 )
 from bot.domain import Match
 
@@ -175,7 +176,7 @@ class Presenter:
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
-        ping, allowed = mentions([uid for uid in (match.user_of(s) for s in event.to_act) if uid is not None])
+        ping, allowed = mentions(users_of(match, event.to_act))
         lang = event.lang
         await thread.send(
             fit(t(lang, "🔒 **{player}** has made a secret setup move. Still setting up: {players} — press **Move** "
@@ -234,4 +235,5 @@ class DirectMessages:
             return False
 
 
-__all__ = ["EVENT_TYPES", "DirectMessages", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls", "challenge_text", "challenge_mentions"]
+__all__ = ["EVENT_TYPES", "DirectMessages", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls",
+           "challenge_text", "challenge_mentions"]
