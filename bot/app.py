@@ -19,10 +19,11 @@ from discord.ext import commands
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
 from bot.composition import build_leagues, build_match_graph
+from bot.games.registry import choose_move
 from bot.i18n import N_
 from bot.matches import MatchService, PrivateChannel
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
-from bot.matches.computer import ComputerPlayers, process_pool
+from bot.matches.computer import ComputerPlayers
 from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
@@ -34,11 +35,11 @@ from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
 from bot.storage.opening import open_repository
-from bot.storage.plans import PlanStore
 from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 from bot.views.leagues import league_buttons
+from bot.workers import computer_pool
 
 log = logging.getLogger("bot")
 
@@ -57,7 +58,7 @@ class StrategosBot(commands.AutoShardedBot):
     presenter: Presenter
     leagues: LeagueService
 
-    def __init__(self, settings: Settings, *, seed_source=None, computer_executor=process_pool,
+    def __init__(self, settings: Settings, *, seed_source=None, computer_executor=computer_pool,
                  computer_pause: float = COMPUTER_PAUSE, replay_at_end: bool = True):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
         super().__init__(
@@ -98,10 +99,10 @@ class StrategosBot(commands.AutoShardedBot):
         graph.bus.subscribe(self.presenter)
         self.leagues = build_leagues(graph)  # after the presenter: a league looks again once a match is shown
         self.leagues.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
-        self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, self._computer_executor,
-                                         self._computer_pause)
+        self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, choose_move,
+                                         self._computer_executor, self._computer_pause)
         # planned replies: played when their move comes
-        self.planner = Planner(self.matches, self.explorer, PlanStore(repo), graph.bus)
+        self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
         graph.bus.subscribe(PlanPresenter(self.presenter.boards))
         self.tree.on_error = self.on_app_command_error
         i18n.load()  # every language's catalogue, read once

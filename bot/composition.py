@@ -28,9 +28,7 @@ from bot.matches.states import MatchStates
 from bot.matches.takebacks import Takebacks
 from bot.matches.timers import TimerDispatcher
 from bot.matches.turns import Turns
-from bot.storage import ClockStore, Repository
-from bot.storage.leagues import LeagueStore
-from bot.storage.rating_store import RatingStore
+from bot.storage import Repository
 
 
 @dataclass(frozen=True)
@@ -53,10 +51,9 @@ def build_match_graph(repo: Repository, *, clock: Callable[[], float] = time.tim
     run shards on the same database (None: not known)."""
     bus = bus or EventBus()
     timers = TimerDispatcher(repo, clock, others=others)
-    clock_store = ClockStore(repo)
-    settings = ServerSettings(clock_store)
+    settings = ServerSettings(repo.clocks)
     states = MatchStates()
-    clocks = ClockKeeper(clock_store, timers, bus, clock, states.to_act, settings.language)
+    clocks = ClockKeeper(repo, timers, bus, clock, states.to_act, settings.language)
     actions = MatchActions(repo, states, clock=clock, bus=bus, limiter=limiter or RateLimiter(clock), timers=timers,
                            ratings=Ratings(repo), clocks=clocks, server_settings=settings)
     challenges = Challenges(actions, seed_source=seed_source or (lambda: secrets.randbits(62)), ttl=challenge_ttl)
@@ -73,8 +70,8 @@ def build_match_service(repo: Repository, **options) -> MatchService:
 
 def build_leagues(graph: MatchGraph) -> LeagueService:
     """The leagues over a match service; they look again at a league whenever one of its matches ended."""
-    bus, locks, store = league_bus(), KeyedLocks(), LeagueStore(graph.repo)
-    rounds = LeagueRounds(graph.service, store, RatingStore(graph.repo), timers=graph.timers, bus=bus, locks=locks,
+    bus, locks, store = league_bus(), KeyedLocks(), graph.repo.leagues
+    rounds = LeagueRounds(graph.service, store, graph.repo.ratings, timers=graph.timers, bus=bus, locks=locks,
                           clock=graph.clock, language=graph.settings.language)
     graph.bus.subscribe(rounds.on_match_event)
     return LeagueService(graph.service, store, rounds, settings=graph.settings, timers=graph.timers, bus=bus,

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from bot.games.registry import choose_move, get_game
-from bot.matches.computer import process_pool
+from bot.workers import computer_pool
 from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
 
 
@@ -48,6 +48,9 @@ async def play_against_the_computer(world, thread, match_id, members, patience=2
 @pytest.mark.parametrize("game", ["epaminondas", "archimedes", "myrmidons", "mycenae", "myriath"])
 async def test_a_whole_match_against_the_computer(world, game):
     thread, match_id = await computer_match(world, game)
+    # The challenge names its opponent: the computer, not "anyone".
+    challenge = next(m for m in world.channel.history() if m.content.startswith("⚔️"))
+    assert challenge.content.startswith("⚔️ **alice** challenges **Strategos (easy)** to **"), challenge.content
     first = board_posts(thread)[0]
     assert "Strategos (easy)" in first.content or "Strategos (easy)" in thread.name
     members = {0: world.alice}
@@ -93,7 +96,7 @@ def test_the_computer_thinks_in_a_worker_process_not_forked_from_the_bot():
     view = game.view(game.new_state(2, 3, None), 0)
     default = sys.getrecursionlimit()
     marker = default + 4321
-    pool = process_pool()
+    pool = computer_pool()
     try:
         sys.setrecursionlimit(marker)  # while the worker starts
         inherited = pool.submit(sys.getrecursionlimit).result(timeout=120)

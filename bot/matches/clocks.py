@@ -23,7 +23,7 @@ from typing import Awaitable, Callable, Mapping, Sequence
 
 from bot.i18n import N_
 from bot.domain import Match, MemberPrefs, SeatTimers, Timer
-from bot.storage import ClockStore
+from bot.storage import Repository
 from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors
@@ -43,11 +43,11 @@ def reminder_lead(limit: float) -> float:
 
 
 class ClockKeeper:
-    def __init__(self, store: ClockStore, timers: TimerDispatcher, bus: EventBus, clock: Callable[[], float],
+    def __init__(self, repo: Repository, timers: TimerDispatcher, bus: EventBus, clock: Callable[[], float],
                  to_act: Callable[[Match], list[int]], language: Callable[[int | None], Awaitable[str]]):
         """`language`: the language of a server's public posts, which a reminder is written in."""
-        self.store = store
-        self.repo = store.repo
+        self.store = repo.clocks
+        self.repo = repo
         self.timers = timers
         self.bus = bus
         self.clock = clock

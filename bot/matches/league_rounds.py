@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Awaitable, Callable
 
-from bot.games.registry import get_game
+from bot.games.engines import get_game
 from bot.leagues import (
     GameResult, SwissPlayer, default_swiss_rounds, divisions, round_robin, standings, swiss_round, table_round_robin,
 )

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Collection
 
-from bot.games.registry import get_game
+from bot.games.engines import get_game
 from bot.engine.text import Text
 from bot.i18n import N_
 from bot.leagues import Standing

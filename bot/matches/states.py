@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.domain import Match
 from bot.games import Game
-from bot.games.registry import get_game
+from bot.games.engines import get_game
 
 from .events import Request
 

@@ -26,10 +26,9 @@ from .common import (
     MatchButton, acknowledge, after_presentation, language, service_of, single_view, ui_state, user_action,
 )
 from .history import takeback_offer
+from .menus import option_menus, pages_of
 
-OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 4  # the fifth row holds the buttons
-PAGE_SIZE = OPTIONS_PER_MENU * MENUS_PER_PAGE
 MAX_SESSIONS = 2000
 
 
@@ -42,6 +41,10 @@ class PickerSession:
     simultaneous: bool = False  # a secret setup: other players' moves do not make this picker stale
     path: list[str] = field(default_factory=list)
     page: int = 0
+    # How many times the picker was drawn: its menus' custom ids carry it, so each drawing has menus of its own.
+    # Discord's client keeps showing the last choice of a menu whose id survives an edit and sends nothing when
+    # that value is picked again (the same knight for two pieces in a row could never be chosen).
+    drawing: int = 0
 
 
 def _sessions(interaction: discord.Interaction) -> OrderedDict[str, PickerSession]:
@@ -96,7 +99,8 @@ async def _render(session: PickerSession, step: PickerStep,
                                      lang=lang)
     if choices.options:
         lines.append(localize(lang, choices.prompt))
-    pages = max(1, -(-len(choices.options) // PAGE_SIZE))
+    session.drawing += 1
+    pages = pages_of(choices.options, MENUS_PER_PAGE)
     session.page = min(session.page, pages - 1)
     if pages > 1:
         lines.append(t(lang, "(page {page} of {pages})", page=session.page + 1, pages=pages))
@@ -105,15 +109,10 @@ async def _render(session: PickerSession, step: PickerStep,
 
 def _picker_view(session: PickerSession, step: PickerStep, pages: int, lang: str) -> discord.ui.View:
     items: list[discord.ui.Item] = []
-    start = session.page * PAGE_SIZE
-    shown = step.choices.options[start:start + PAGE_SIZE]
-    for menu in range(0, len(shown), OPTIONS_PER_MENU):
-        chunk = shown[menu:menu + OPTIONS_PER_MENU]
-        items.append(PickerSelect(session.id, menu // OPTIONS_PER_MENU, [
-            discord.SelectOption(label=localize(lang, o.label)[:100], value=o.value[:100],
-                                 description=localize(lang, o.description)[:100] or None)
-            for o in chunk
-        ], placeholder=localize(lang, step.choices.prompt)[:150]))
+    prompt = localize(lang, step.choices.prompt)
+    for menu in option_menus(step.choices.options, prompt, session.page, MENUS_PER_PAGE, lang):
+        items.append(PickerSelect(session.id, menu.number, session.drawing, menu.options,
+                                  placeholder=menu.placeholder))
     items.append(PickerButton(session.id, "back", disabled=not session.path, lang=lang))
     if pages > 1:
         items.append(PickerButton(session.id, "prev", disabled=session.page == 0, lang=lang))
@@ -148,18 +147,21 @@ async def _redraw(interaction: discord.Interaction, session: PickerSession) -> N
     await interaction.edit_original_response(content=content, view=view, attachments=[file] if file else [])
 
 
-class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?P<sid>[0-9a-f]+):s(?P<menu>\d)"):
-    def __init__(self, session_id: str, menu: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None):
+class PickerSelect(discord.ui.DynamicItem[discord.ui.Select],
+                   template=r"sg:p:(?P<sid>[0-9a-f]+):s(?P<menu>\d)(?::(?P<drawing>\d+))?"):
+    def __init__(self, session_id: str, menu: int, drawing: int | None,
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None):
+        suffix = "" if drawing is None else f":{drawing}"
         super().__init__(discord.ui.Select(
-            custom_id=f"sg:p:{session_id}:s{menu}", options=options or [discord.SelectOption(label="-")],
+            custom_id=f"sg:p:{session_id}:s{menu}{suffix}", options=options or [discord.SelectOption(label="-")],
             placeholder=placeholder, min_values=1, max_values=1,
         ))
-        self.session_id = session_id
+        self.session_id, self.drawing = session_id, drawing
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
-        return cls(match["sid"], int(match["menu"]))
+        drawing = match["drawing"]
+        return cls(match["sid"], int(match["menu"]), None if drawing is None else int(drawing))
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -167,6 +169,8 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?
         values = (interaction.data or {}).get("values") or []
         if not values:
             raise errors.UserError(N_("Pick one of the options."))
+        if self.drawing != session.drawing:
+            raise errors.StaleBoard()  # a menu of an earlier step of this picker (a double click, a slow client)
         await acknowledge(interaction, edit=True)  # the step is read from the match: it may queue
         step = await _step(interaction, session)
         if values[0] not in {o.value for o in step.choices.options}:
