@@ -108,7 +108,14 @@ def counted_world(pulls, request):
 @pytest.mark.replays  # the end of the match posts its replay: the one read its event needs (the move log)
 async def test_handlers_read_at_most_once_and_never_the_events_match(pulls, counted_world):
     world = counted_world
+    declined = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.carol)
+    await world.carol.click(world.channel.last_message, label="Decline")
+    assert declined.followups
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    service = world.bot.matches
+    await move(world.alice, thread, match_id, "a1-a3")
+    asked = await service.ask_takeback(match_id, world.alice.id)
+    await service.answer_takeback(match_id, world.bob.id, asked.match.version, True)
     await move(world.alice, thread, match_id, "a1-d4")
     await world.bob.click(board_posts(thread)[-1], label="Offer draw")
     await world.alice.click(thread.last_message, label="Decline draw")
@@ -118,12 +125,24 @@ async def test_handlers_read_at_most_once_and_never_the_events_match(pulls, coun
     await world.alice.click(asked.response, label="Yes, resign")
     await world.bot.matches.bus.idle()
 
-    assert pulls.handled == {"MatchStarted", "MovePlayed", "DrawOffered", "DrawDeclined", "BoardRequested",
-                             "MatchEnded"}
+    assert pulls.handled == {"ChallengeEnded", "MatchStarted", "MovePlayed", "TakebackAsked", "DrawOffered",
+                             "DrawDeclined", "BoardRequested", "MatchEnded"}
     assert pulls.rereads == []
     assert pulls.computed == []
     assert {type(pulls.events[key]).__name__: reads for key, reads in pulls.reads.items()} \
         == {"MatchEnded": ["service.moves_of"]}  # the replay's moves: nothing else is read
+
+
+async def test_a_board_repaired_at_start_up_is_shown_from_its_event(pulls, counted_world):
+    world = counted_world
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500)  # the post dies with the bot
+    await move(world.alice, thread, match_id, "a1-a3")
+    await world.restart()
+    await world.bot.matches.bus.idle()
+    assert "**bob** (Dark) to move" in board_posts(thread)[-1].content
+    assert "BoardRepaired" in pulls.handled
+    assert (pulls.reads, pulls.rereads, pulls.computed) == ({}, [], [])
 
 
 async def test_the_proxy_sees_a_handler_that_reads_its_events_match(pulls, counted_world, monkeypatch):
