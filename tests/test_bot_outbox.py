@@ -10,8 +10,9 @@ import typing
 
 import pytest
 
-from bot.domain import Challenge, ChallengeSeat, Match, Seat
+from bot.domain import Challenge, ChallengeSeat, Match, MemberPrefs, Seat
 from bot.games import Outcome, Text
+from bot.composition import build_match_service
 from bot.matches import MatchService, events
 from bot.matches.outbox import dump_events, load_events
 from bot.matches.scope import REPAIR_AFTER
@@ -29,7 +30,7 @@ async def outbox_rows(world) -> int:
 
 async def presented(world) -> None:
     """Wait until everything handed to the outbox and the bus was shown."""
-    await world.bot.matches.actions.outbox.idle()
+    await world.bot.matches.outbox.idle()
     await world.bot.matches.bus.idle()
 
 
@@ -72,7 +73,7 @@ async def test_a_move_cancelled_right_after_its_commit_shows_its_board_without_a
 async def test_a_move_whose_process_died_before_presenting_it_is_posted_once_after_a_restart(world, monkeypatch):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     # The process dies between the commit and the presentation: nothing of the in-memory hand-over happens.
-    monkeypatch.setattr(world.bot.matches.actions.outbox, "deliver", lambda token, events: None)
+    monkeypatch.setattr(world.bot.matches.outbox, "deliver", lambda token, events: None)
     await move(world.alice, thread, match_id, "a1-a3")
     await presented(world)
     assert len(board_posts(thread)) == 1 and await outbox_rows(world) == 1
@@ -92,7 +93,7 @@ async def test_a_move_whose_process_died_before_presenting_it_is_posted_once_aft
 async def test_rows_of_a_board_already_out_are_forgotten_at_start_up_not_shown_again(world, monkeypatch):
     """The process died after the board post was recorded, before forgetting its row: nothing is posted twice."""
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
-    outbox = world.bot.matches.actions.outbox
+    outbox = world.bot.matches.outbox
     monkeypatch.setattr(outbox.store, "done", lambda token: asyncio.sleep(0))  # dies before the delete
     await move(world.alice, thread, match_id, "a1-a3")
     await presented(world)
@@ -121,6 +122,13 @@ def sample(cls: type) -> object:
                              options={}, challenger_id=21, status="open", created_at=1.0, expires_at=2.0, match_id=3,
                              seats=[ChallengeSeat(0, 21, 21, "alice")]),
         Outcome: Outcome((1,), Text("{player} ran out of moves", player="alice")),
+        events.Played: events.Played.TAKEBACK,
+        events.Board: events.Board({"cells": [[1, None]], "turn": 3}, (1,), (0, 1), False,
+                                   events.Request(0, 1, "load a2"),
+                                   events.MatchClock(600, {1: 1234.5}, {0: 99.0})),
+        dict[int, MemberPrefs]: {21: MemberPrefs(21, True, False, 55.0)},
+        tuple[int, ...]: (0, 2),
+        dict[str, typing.Any]: {"cells": [[0, 1]], "pending": None},
     }
     fields = {}
     for field in dataclasses.fields(cls):
@@ -167,8 +175,8 @@ class Boards:
         self.shown: list[tuple[str, int]] = []
 
     async def __call__(self, event) -> bool:
-        if isinstance(event, events.MovePlayed):
-            self.shown.append((event.kind, event.match.id))
+        if isinstance(event, (events.MovePlayed, events.BoardRepaired)):
+            self.shown.append((type(event).__name__, event.match.id))
             await self.service.mark_announced(event.match.id, event.match.version)
         return True
 
@@ -177,8 +185,8 @@ async def test_a_live_process_announces_what_another_process_left_when_it_died(t
     """Two processes share a database: one writes a move and dies before presenting it. The process serving that
     server announces it once a minute has passed, without a restart, and forgets the row."""
     clock = Clock()
-    live, dying = [MatchService(Repository(await open_database(tmp_path / "s.db")), clock=clock,
-                                seed_source=lambda: 7) for _ in range(2)]
+    live, dying = [build_match_service(Repository(await open_database(tmp_path / "s.db")), clock=clock,
+                                       seed_source=lambda: 7) for _ in range(2)]
     for service in (live, dying):
         service.timers.claims.shared = True
     shown = Boards(live)
@@ -189,7 +197,7 @@ async def test_a_live_process_announces_what_another_process_left_when_it_died(t
                                                  game_key="epaminondas", invited=[101])
         match_id = (await dying.accept_challenge(challenge.id, 101, "u101")).match_id
         await dying.repo.set_thread(match_id, 555)
-        dying.actions.outbox.deliver = lambda token, events: None  # it dies between its commit and presenting
+        dying.outbox.deliver = lambda token, events: None  # it dies between its commit and presenting
         await dying.submit_move(match_id, 100, "a1-a3")
 
         await live.boards.sweep_outbox()
@@ -197,10 +205,10 @@ async def test_a_live_process_announces_what_another_process_left_when_it_died(t
         clock.now += REPAIR_AFTER + 1
         assert live.boards.sweep_outbox in live.timers.sweeps  # run at each periodic look of the timers
         await live.boards.sweep_outbox()
-        await live.actions.outbox.idle()
+        await live.outbox.idle()
         await live.boards.sweep_outbox()  # once announced and forgotten, a second sweep does nothing
-        await live.actions.outbox.idle()
-        assert shown.shown == [("repair", match_id)]
+        await live.outbox.idle()
+        assert shown.shown == [("BoardRepaired", match_id)]
         assert await live.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
     finally:
         for service in (live, dying):
@@ -236,7 +244,7 @@ async def test_a_move_cancelled_after_a_commit_still_plays_the_forced_pass_after
         await service.submit_move(match_id, match.user_of(seat), chosen)
     else:
         pytest.fail("no forced pass in 200 moves")
-    await service.actions.outbox.idle()
+    await service.outbox.idle()
     seen.clear()
     real, units = service.repo.commit_move, []
 
@@ -252,7 +260,7 @@ async def test_a_move_cancelled_after_a_commit_still_plays_the_forced_pass_after
     command = asyncio.ensure_future(service.submit_move(match_id, match.user_of(seat), chosen))
     with pytest.raises(asyncio.CancelledError):
         await command
-    await service.actions.outbox.idle()
+    await service.outbox.idle()
     await service.bus.idle()
 
     now = await service.get_match(match_id)
@@ -269,7 +277,7 @@ async def test_an_answer_cancelled_right_after_its_commit_is_still_announced(ser
                                                game_key="epaminondas", invited=[2])
     match_id = (await service.accept_challenge(challenge.id, 2, "u2")).match_id
     await service.submit_move(match_id, 1, "a1-a3")
-    await service.actions.outbox.idle()
+    await service.outbox.idle()
     seen: list = []
     service.bus.subscribe(lambda event: asyncio.sleep(0, seen.append(event)))
     name = {"draw offer": "set_draw_agreed", "take-back request": "set_takeback"}[answer]
@@ -286,7 +294,7 @@ async def test_an_answer_cancelled_right_after_its_commit_is_still_announced(ser
             await service.offer_draw(match_id, 2)
         else:
             await service.ask_takeback(match_id, 1)
-    await service.actions.outbox.idle()
+    await service.outbox.idle()
     await service.bus.idle()
 
     (event,) = seen

@@ -15,13 +15,11 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 
-from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite
-from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
-from bot.games.engines import get_game
+from bot.domain import LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
+from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.i18n import N_
 from bot.ratings import RatingChange
 from bot.storage import RatingsMoved, Repository, VersionConflict
@@ -29,7 +27,7 @@ from bot.storage import RatingsMoved, Repository, VersionConflict
 from . import errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
-from .events import ForcedMove, MatchEnded, MatchEvent, MovePlayed, SetupProgress
+from .events import Board, ForcedMove, MatchClock, MatchEnded, MatchEvent, MovePlayed, Played, SetupProgress
 from .locks import KeyedLocks
 from .movelog import effective_moves
 from .outbox import Outbox
@@ -37,11 +35,11 @@ from .ratelimit import RateLimiter
 from .rating_service import ATTEMPTS as RATING_ATTEMPTS
 from .rating_service import Ratings
 from .server_settings import ServerSettings
+from .states import MatchStates
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
 
-STATE_CACHE_SIZE = 4096
 ANSWER_ATTEMPTS = 5  # each retry follows another answer that really landed
 
 
@@ -65,10 +63,10 @@ class TurnReport:
 
 @dataclass
 class Announcing:
-    """What the last unit of an action announces, under `token`: `build` makes the events from the match as that
-    unit writes it and how the match moved the ratings; `events` holds what it made."""
+    """What the last unit of an action announces, under `token`: `build` makes the events from what that unit
+    writes (see MatchActions._announcement); `events` holds what it made."""
 
-    build: Callable[[Match, list[RatingChange]], list[MatchEvent]]
+    build: Callable[..., Awaitable[list[MatchEvent]]]
     token: str
     events: list[MatchEvent] = field(default_factory=list)
 
@@ -93,21 +91,19 @@ class Action:
 
 
 class MatchActions:
-    """The parts every use case works with (store, clock, bus, clocks, ratings, timers), the engines' states of the
-    matches, the checks the use cases share, each match's lock, and `conclude`."""
+    """The parts every use case works with (store, clock, bus, clocks, ratings, timers, the engines' states of the
+    matches), the checks the use cases share, each match's lock, and `conclude`."""
 
-    def __init__(self, repo: Repository, *, clock: Callable[[], float], bus: EventBus, limiter: RateLimiter):
-        self.repo = repo
-        self.clock = clock
-        self.bus = bus
-        self.limiter = limiter
-        self.timers = TimerDispatcher(repo, clock)
-        self.outbox = Outbox(repo.outbox, bus, self.timers.claimant)
-        self.ratings = Ratings(repo)
-        self.server_settings = ServerSettings(repo.clocks)
-        self.clocks = ClockKeeper(repo, self.timers, self.bus, clock, self.to_act)
+    def __init__(self, repo: Repository, states: MatchStates, *, clock: Callable[[], float], bus: EventBus,
+                 limiter: RateLimiter, timers: TimerDispatcher, ratings: Ratings, clocks: ClockKeeper,
+                 server_settings: ServerSettings, outbox: Outbox):
+        self.repo, self.states, self.clock, self.bus, self.limiter = repo, states, clock, bus, limiter
+        self.outbox = outbox
+        self.timers, self.ratings, self.server_settings, self.clocks = timers, ratings, server_settings, clocks
+        self.game_of, self.state_of, self.view = states.game_of, states.state_of, states.view
+        self.in_secret_setup, self.to_act, self.in_play = states.in_secret_setup, states.to_act, states.in_play
+        self.users_to_act, self.pending_request = states.users_to_act, states.pending_request
         self._locks = KeyedLocks()
-        self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -138,38 +134,18 @@ class MatchActions:
         """Wait until no action is in flight."""
         await self._idle.wait()
 
-    # --- engines and views -----------------------------------------------------------------------------------
+    # --- what an event carries for its presenter -------------------------------------------------------------
 
-    @staticmethod
-    def game_of(match: Match) -> Game:
-        return get_game(match.game)
+    async def language(self, guild_id: int | None) -> str:
+        """The language of a server's public posts."""
+        return await self.server_settings.language(guild_id)
 
-    def state_of(self, match: Match) -> Any:
-        """Engine states are immutable, so one loaded state serves every reader of the same match version."""
-        key = (match.id, match.version)
-        state = self._states.get(key)
-        if state is None:
-            state = self.game_of(match).load(match.state)
-            self._states[key] = state
-            while len(self._states) > STATE_CACHE_SIZE:
-                self._states.popitem(last=False)
-        else:
-            self._states.move_to_end(key)
-        return state
-
-    def view(self, match: Match, viewer: int | None) -> dict[str, Any]:
-        return self.game_of(match).view(self.state_of(match), viewer)
-
-    def in_secret_setup(self, match: Match) -> bool:
-        return match.active and self.game_of(match).in_secret_setup(self.state_of(match))
-
-    def to_act(self, match: Match) -> list[int]:
-        if not match.active:
-            return []
-        return self.game_of(match).to_act(self.state_of(match))
-
-    def users_to_act(self, match: Match) -> list[int]:
-        return [uid for uid in (match.user_of(s) for s in self.to_act(match)) if uid is not None]
+    async def board(self, match: Match, clock: MatchClock | None = None) -> Board:
+        """What a board post of `match` shows, computed once; `clock`: the running match's clock when the action
+        knows it (else it is read)."""
+        if match.active and clock is None:
+            clock = await self.clocks.of(match)
+        return _board(self.states, match, clock)
 
     # --- reading a match and the checks every use case makes -------------------------------------------------
 
@@ -279,11 +255,14 @@ class MatchActions:
         forced = self.forced_moves(match, action)
         public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
         shown = [ForcedMove(seat, move, [e for e in events if is_visible(e, None)]) for seat, move, events, _ in forced]
-        announcing = Announcing(functools.partial(self._announcement, action, public, shown), self.outbox.token())
+        lang = await self.language(match.guild_id)
+        announcing = Announcing(functools.partial(self._announcement, action, public, shown, lang, load),
+                                self.outbox.token())
         try:
-            match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
-                                      events=action.events, new_state=action.new_state, outcome=action.outcome,
-                                      load=load, announcing=None if forced else announcing)
+            match, _, _ = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
+                                            events=action.events, new_state=action.new_state,
+                                            outcome=action.outcome, load=load,
+                                            announcing=None if forced else announcing)
         except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
             after = asyncio.ensure_future(self._forced_after_cancel(match, action, forced, announcing)) if forced \
                 else None
@@ -304,16 +283,27 @@ class MatchActions:
         return TurnReport(match, action.kind, action.seat, action.shown, public + [e for f in shown for e in f.events],
                           Outcome.from_json(match.result), presented)
 
-    def _announcement(self, action: Action, public: list[Event], forced: list[ForcedMove], match: Match,
-                      ratings: list[RatingChange]) -> list[MatchEvent]:
-        """What `action` announces (its public events, the forced moves after it), once `match` is as its last
-        unit writes it and `ratings` as that unit moves them."""
-        if action.setup and self.in_secret_setup(match):
-            return [SetupProgress(match, action.seat)]
-        events: list[MatchEvent] = [MovePlayed(match, action.announced_as or action.kind, action.seat, action.shown,
-                                               public, forced, ratings)]
+    async def _announcement(self, action: Action, public: list[Event], forced: list[ForcedMove], lang: str,
+                            load: MatchLoad | None, match: Match, state: Any, timers: SeatTimers,
+                            ratings: list[RatingChange]) -> list[MatchEvent]:
+        """What `action` announces (its public events, the forced moves after it, in `lang`), once `match` is
+        as its last unit writes it: `state` its engine state, `timers` the clock timers and `ratings` the
+        ratings that unit writes. `load`: what the action read (else the clock and choices are read here)."""
+        states = MatchStates()  # the unit is not written yet: its state stays out of the shared cache until it is
+        states.keep(match, state)
+        if action.setup and states.in_secret_setup(match):
+            return [SetupProgress(match, action.seat, to_act=tuple(states.to_act(match)), lang=lang)]
+        prefs = load.prefs if load is not None else await self.clocks.prefs(match.member_ids)
+        clock = None
+        if match.active:
+            deadlines = load.deadlines if load is not None and not forced else (await self.clocks.of(match)).deadlines
+            clock = self.clocks.after_commit(match, deadlines, timers, prefs)
+        board = _board(states, match, clock)
+        events: list[MatchEvent] = [MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
+                                               action.shown, public, forced, ratings, board=board, prefs=dict(prefs),
+                                               lang=lang)]
         if not match.active and match.result:
-            events.append(MatchEnded(match, Outcome.from_json(match.result)))
+            events.append(MatchEnded(match, Outcome.from_json(match.result), view=board.view, lang=lang))
         return events
 
     def forced_moves(self, match: Match, action: Action) -> list[tuple[int, str, list[Event], Any]]:
@@ -347,8 +337,8 @@ class MatchActions:
         """Write the forced moves, each logged as that seat's move (so the thread can say what happened); the
         last one carries the action's announcement."""
         for i, (seat, move, events, state) in enumerate(forced):
-            match = await self.commit(match, seat=seat, move=move, private=False, events=events, new_state=state,
-                                      announcing=announcing if i == len(forced) - 1 else None)
+            match, _, _ = await self.commit(match, seat=seat, move=move, private=False, events=events,
+                                            new_state=state, announcing=announcing if i == len(forced) - 1 else None)
             log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, seat, move,
                      match.version)
         return match
@@ -365,11 +355,12 @@ class MatchActions:
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
         announcing: Announcing | None = None,
-    ) -> Match:
+    ) -> tuple[Match, MatchClock | None, Mapping[int, MemberPrefs] | None]:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
         with the clocks of the seats whose turn began or ended, when a rated match ends its ratings and, with
         `announcing`, what it announces (the outbox): one unit of work. `load`: what the action read (the
-        members' choices the clocks need; else read here)."""
+        members' choices the clocks need; else read here).
+        Returns the match as written and, when `load` was given, its clock and members' choices after it."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -401,8 +392,9 @@ class MatchActions:
             rating: RatingWrite | None = await self.ratings.plan(after)
             outbox = None
             if announcing is not None:
-                announcing.events = announcing.build(after, sorted(rating.changes, key=lambda c: c.seat)
-                                                     if rating else [])
+                announcing.events = await announcing.build(
+                    after, new_state if new_state is not None else self.state_of(match), timers,
+                    sorted(rating.changes, key=lambda c: c.seat) if rating else [])
                 outbox = self.outbox.entry(announcing.token, announcing.events, now)
             unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
                              now, timers, rating, outbox)
@@ -421,8 +413,13 @@ class MatchActions:
         else:
             raise errors.UserError(N_("Too many matches are finishing at once; please try that again."))
         if new_state is not None:
-            self._states[(match.id, after.version)] = new_state
+            self.states.keep(after, new_state)
         self.clocks.armed(timers)
-        if load is not None:
-            self.clocks.remember(after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs)
-        return after
+        if load is None:
+            return after, None, None
+        return after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs
+
+
+def _board(states: MatchStates, match: Match, clock: MatchClock | None) -> Board:
+    return Board(states.view(match, None), tuple(states.to_act(match)), states.in_play(match),
+                 states.in_secret_setup(match), states.pending_request(match), clock if match.active else None)

@@ -10,7 +10,7 @@ from bot.storage.outbox import OutboxRow
 
 from . import errors
 from .actions import MatchActions, TurnReport
-from .events import BoardRequested, MatchEnded, MovePlayed
+from .events import BoardRepaired, BoardRequested, MatchEnded
 from .scope import REPAIR_AFTER, ProcessScope
 
 log = logging.getLogger(__name__)
@@ -27,6 +27,7 @@ class Boards:
         self.repo = actions.repo
         self.outbox = actions.outbox
         self.scope = scope
+        self._repaired: set[tuple[int, int]] = set()  # (match, version) whose board this process repaired
         actions.timers.on(BOARD_REPAIR, self._repair_board)
         actions.timers.sweeps.append(self.sweep_outbox)
 
@@ -44,7 +45,7 @@ class Boards:
                 timers.wake(match.updated_at + REPAIR_AFTER)
                 left.pop(match.id, None)
                 continue
-            self._repair(match, left.pop(match.id, []))
+            await self._repair(match, left.pop(match.id, []))
         for rows in left.values():
             if self.scope.owns(rows[0].guild_id) and not self._young(rows):
                 # Their boards are out, so the stop came after them: what followed may be out too, and a second
@@ -59,7 +60,7 @@ class Boards:
                 continue
             match = await self.repo.get_match(rows[0].match_id)
             if match is not None and match.updated_at <= self.actions.clock() - REPAIR_AFTER:
-                self._announce_left(match, rows)  # else it moved a moment ago: whoever moved it announces it
+                await self._announce_left(match, rows)  # else it moved a moment ago: whoever moved it announces it
 
     async def _left_by_match(self) -> dict[int, list[OutboxRow]]:
         left: dict[int, list[OutboxRow]] = {}
@@ -72,12 +73,18 @@ class Boards:
         shared = self.actions.timers.claims.shared
         return shared and bool(rows) and rows[-1].created_at > self.actions.clock() - REPAIR_AFTER
 
-    def _repair(self, match: Match, left: list[OutboxRow]) -> None:
+    async def _repair(self, match: Match, left: list[OutboxRow]) -> None:
         """Post (or adopt) the board a stop cut off, then what the stopped process left in the outbox beyond it:
-        the board post is what exactly once is kept for, by finding a post the stop left unrecorded."""
+        the board post is what exactly once is kept for, by finding a post the stop left unrecorded. Once per
+        version in this process (a repair timer and a sweep may both find it)."""
+        if (match.id, match.version) in self._repaired:
+            return
+        self._repaired.add((match.id, match.version))
         log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id, match.guild_id,
                  match.version)
-        self.actions.bus.publish(MovePlayed(match, "repair", -1, None))
+        actions = self.actions
+        actions.bus.publish(BoardRepaired(match, board=await actions.board(match),
+                                          lang=await actions.language(match.guild_id)))
         self.outbox.replay(left, keep=AFTER_THE_BOARD)
 
     async def _repair_board(self, timer: Timer) -> None:
@@ -85,13 +92,13 @@ class Boards:
         if match is None:
             return
         left = await self.outbox.of_match(match.id)
-        self._announce_left(match, [] if self._young(left) else left)
+        await self._announce_left(match, [] if self._young(left) else left)
 
-    def _announce_left(self, match: Match, rows: list[OutboxRow]) -> None:
+    async def _announce_left(self, match: Match, rows: list[OutboxRow]) -> None:
         """What a stopped process left of `match`: its board repaired if it is not out (with what follows the
         board), else its rows forgotten."""
         if match.announced_version < match.version and match.thread_id is not None:
-            self._repair(match, rows)
+            await self._repair(match, rows)
         else:
             self.outbox.replay(rows, keep=())
 
@@ -115,5 +122,6 @@ class Boards:
             raise errors.UserError(N_("That match's thread is gone, so I can't post its board."))
         actions.limiter.check("board", user_id)
         player = match.seat_of(user_id) is not None
-        presented = actions.bus.publish(BoardRequested(match, ping=player))
+        presented = actions.bus.publish(BoardRequested(match, ping=player, board=await actions.board(match),
+                                                       lang=await actions.language(match.guild_id)))
         return TurnReport(match, "board", match.seat_of(user_id) or -1, presented=presented)

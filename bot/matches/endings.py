@@ -91,9 +91,10 @@ class Endings:
         agreed = sorted(set(match.draw_agreed or []) | {seat})
         if not set(in_play) <= set(agreed):
             offered = replace(match, draw_agreed=agreed)
-            presented = await actions.answer_announced(match, DrawOffered(offered, seat), lambda outbox: (
-                actions.repo.set_draw_agreed(match.id, match.version, agreed, previous=match.draw_agreed,
-                                             outbox=outbox)))
+            event = DrawOffered(offered, seat, in_play=actions.in_play(match),
+                                lang=await actions.language(match.guild_id))
+            presented = await actions.answer_announced(match, event, lambda outbox: actions.repo.set_draw_agreed(
+                match.id, match.version, agreed, previous=match.draw_agreed, outbox=outbox))
             log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
             return TurnReport(offered, "draw_offer", seat, presented=presented)
         return await actions.conclude(match, Action(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import enum
 import itertools
 import json
 import logging
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 # Every record an event may carry, by name: the events themselves and what they hold.
 _TYPES: dict[str, type] = {
     cls.__name__: cls for cls in (*vars(events_module).values(), Seat, ChallengeSeat)
-    if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+    if isinstance(cls, type) and (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum))
 }
 
 
@@ -49,14 +50,13 @@ def load_events(text: str) -> list[MatchEvent]:
 def _encode(value: Any) -> Any:
     if isinstance(value, Text):
         return {"~text": value.to_json()}
+    if isinstance(value, enum.Enum):
+        return {"~enum": [_known(type(value)), value.value]}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        name = type(value).__name__
-        if _TYPES.get(name) is not type(value):
-            raise TypeError(f"{name} cannot be written to the outbox: add it to its types")
-        return {"~type": name, **{f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)
-                                  if f.init}}
+        return {"~type": _known(type(value)), **{f.name: _encode(getattr(value, f.name))
+                                                 for f in dataclasses.fields(value) if f.init}}
     if isinstance(value, tuple):
         return {"~tuple": [_encode(v) for v in value]}
     if isinstance(value, list):
@@ -68,6 +68,12 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} cannot be written to the outbox")
 
 
+def _known(cls: type) -> str:
+    if _TYPES.get(cls.__name__) is not cls:
+        raise TypeError(f"{cls.__name__} cannot be written to the outbox: add it to its types")
+    return cls.__name__
+
+
 def _decode(value: Any) -> Any:
     if isinstance(value, list):
         return [_decode(v) for v in value]
@@ -76,6 +82,9 @@ def _decode(value: Any) -> Any:
     if "~type" in value:
         cls = _TYPES[value["~type"]]
         return cls(**{k: _decode(v) for k, v in value.items() if k != "~type"})
+    if "~enum" in value:
+        name, raw = value["~enum"]
+        return _TYPES[name](raw)
     if "~text" in value:
         return Text.from_json(value["~text"])
     if "~tuple" in value:

@@ -80,7 +80,8 @@ class Takebacks:
         request = {"seat": seat, "version": match.version, "agreed": [seat], "undone": last.version,
                    "move": last.move}
         asked = replace(match, takeback=request)
-        presented = await self._store(match, request, TakebackAsked(asked, seat, last.move))
+        presented = await self._store(match, request, TakebackAsked(
+            asked, seat, last.move, in_play=actions.in_play(match), lang=await actions.language(match.guild_id)))
         log.info("match=%s guild=%s user=%s seat=%s asked to take back %s", match.id, match.guild_id, user_id,
                  seat, last.move)
         return TurnReport(asked, "takeback_asked", seat, last.move, presented=presented)
