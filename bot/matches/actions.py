@@ -16,9 +16,9 @@ import contextlib
 import functools
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable
 
-from bot.domain import LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
+from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
 from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.i18n import N_
 from bot.ratings import RatingChange
@@ -259,10 +259,9 @@ class MatchActions:
         announcing = Announcing(functools.partial(self._announcement, action, public, shown, lang, load),
                                 self.outbox.token())
         try:
-            match, _, _ = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
-                                            events=action.events, new_state=action.new_state,
-                                            outcome=action.outcome, load=load,
-                                            announcing=None if forced else announcing)
+            match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
+                                      events=action.events, new_state=action.new_state, outcome=action.outcome,
+                                      load=load, announcing=None if forced else announcing)
         except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
             after = asyncio.ensure_future(self._forced_after_cancel(match, action, forced, announcing)) if forced \
                 else None
@@ -337,8 +336,8 @@ class MatchActions:
         """Write the forced moves, each logged as that seat's move (so the thread can say what happened); the
         last one carries the action's announcement."""
         for i, (seat, move, events, state) in enumerate(forced):
-            match, _, _ = await self.commit(match, seat=seat, move=move, private=False, events=events,
-                                            new_state=state, announcing=announcing if i == len(forced) - 1 else None)
+            match = await self.commit(match, seat=seat, move=move, private=False, events=events, new_state=state,
+                                      announcing=announcing if i == len(forced) - 1 else None)
             log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, seat, move,
                      match.version)
         return match
@@ -355,12 +354,11 @@ class MatchActions:
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
         announcing: Announcing | None = None,
-    ) -> tuple[Match, MatchClock | None, Mapping[int, MemberPrefs] | None]:
+    ) -> Match:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
         with the clocks of the seats whose turn began or ended, when a rated match ends its ratings and, with
         `announcing`, what it announces (the outbox): one unit of work. `load`: what the action read (the
-        members' choices the clocks need; else read here).
-        Returns the match as written and, when `load` was given, its clock and members' choices after it."""
+        members' choices the clocks need; else read here). Returns the match as written."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -415,9 +413,7 @@ class MatchActions:
         if new_state is not None:
             self.states.keep(after, new_state)
         self.clocks.armed(timers)
-        if load is None:
-            return after, None, None
-        return after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs
+        return after
 
 
 def _board(states: MatchStates, match: Match, clock: MatchClock | None) -> Board:
