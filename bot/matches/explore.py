@@ -262,11 +262,15 @@ class Explorer:
         longest = 2 * PLAN_LEVELS if sandbox.planning else MAX_LINE
         if acting and not sandbox.pending and len(sandbox.line) < longest:
             seat = sandbox.viewer if sandbox.viewer in acting else acting[0]
-            choices = game.choices(state, seat, list(sandbox.path))
+            choices = (game.choices(state, seat, list(sandbox.path)) if sandbox.finished else
+                       game.choices_seen_by(state, seat, list(sandbox.path), sandbox.viewer))
         return ExploreStep(sandbox, view, seat, choices, results, self.line_text(sandbox))
 
     def _play(self, sandbox: Sandbox, seat: int, move: str) -> ExploreStep:
         results = results_of(sandbox, seat, move)
+        if not results:
+            raise errors.UserError(N_("None of the positions drawn from what you can see allows `{move}`. Pick "
+                                      "another move; nothing was changed."), move=move)
         if sandbox.planning:
             _check_plannable(sandbox, move, results)  # refused before anything changes
         sandbox.path.clear()
@@ -332,7 +336,9 @@ class Explorer:
 
 def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
     """The ways `move` may turn out as the explorer would see them: one for a perfect-information game or a
-    known position; where it depends on what she can't see, one per distinct outcome over many draws."""
+    known position; where it depends on what she can't see, one per distinct outcome over many draws. The picker
+    offers a hidden piece every move its unseen values might allow: draws that rule the move out are skipped, and
+    the line goes on from one that allows it (what she then sees is the same in all of them)."""
     game, state = sandbox.game, sandbox.state
     candidates = [state]
     if game.info.hidden_information and not sandbox.finished:
