@@ -235,7 +235,7 @@ class Explorer:
 
     def reset(self, sandbox_id: str, user_id: int) -> ExploreStep:
         """⟲: back to the first position; in a hidden-information game, with what the explorer can't see drawn
-        again (the moves offered for a hidden piece follow its drawn values)."""
+        again (which results a move may have follows the draws, never what the board shows her)."""
         sandbox = self.sandbox(sandbox_id, user_id)
         sandbox.line.clear()
         del sandbox.states[1:]

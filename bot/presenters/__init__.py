@@ -153,11 +153,15 @@ class Presenter:
         await self.private.send(match, request.asked, text, buttons=self.controls.consent(match, lang))
 
     async def _setup_progress(self, event: SetupProgress) -> bool:
-        """One player finished a secret setup step: say so (nothing more) and remind whoever is still at it."""
+        """One player finished a secret setup step: say so, remind whoever is still at it, and redraw the board in
+        place so that it no longer says she is setting up."""
         match = event.match
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
+        current = await self.service.get_match(match.id)
+        if current.version == match.version:  # else a later step or move shows it already
+            await self.boards.redraw(current)
         ping, allowed = mentions(self.service.users_to_act(match))
         lang = await self.service.server_settings.language(match.guild_id)
         await thread.send(
