@@ -289,3 +289,29 @@ async def test_twin_sandboxes_show_the_explorer_nothing_that_was_drawn(world, mo
         seen.append(screens)
     assert drawn[0] != drawn[1]  # the twins' hidden values differ...
     assert seen[0] == seen[1]  # ...and nothing alice was shown does
+
+
+async def test_twin_mycenae_sandboxes_unload_cargo_the_explorer_cant_see_alike(world, monkeypatch):
+    """bob explores alice's turn: her knights are offered as holding any of her unseen pieces, whichever knight
+    the draw put them in, and her King unloaded from c1 is played in a draw where c1 holds it."""
+    thread, match_id = await open_match(world, "mycenae", [world.alice, world.bob])
+    await move(world.alice, thread, match_id, "cargo b2:K,R,B,B,P,P,P")  # all in b2: c1 is empty, really
+    seen, drawn = [], []
+    for seed in (1, 2):
+        monkeypatch.setattr(explore_module.secrets, "randbits", lambda bits, seed=seed: seed)
+        panel = (await world.bob.click(board_posts(thread)[-1], label="Explore")).response
+        sandbox = sandbox_of(world, panel)
+        drawn.append(sandbox.state.cargo)
+        screens = [await _screen(world, panel)]
+        for token in ("c1", "unload", "K"):
+            await choose(world, world.bob, panel, token)
+            screens.append(await _screen(world, panel))
+        square = next(o.value for row in stored(world, panel).components for c in row.children
+                      for o in getattr(c, "options", []))
+        await choose(world, world.bob, panel, square)
+        await world.bob.click(panel, label="Play it")
+        screens.append(await _screen(world, panel))
+        assert f"2. alice `unload c1 K@{square}`" in stored(world, panel).content
+        seen.append(screens)
+    assert drawn[0] != drawn[1]
+    assert seen[0] == seen[1]

@@ -19,7 +19,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, is_visible, narrate
 from bot.games.engines import get_game, revealing_events
@@ -34,6 +34,7 @@ SANDBOX_TTL = 3600.0  # an hour after its last step; the README says so
 MAX_SANDBOXES = 2000
 MAX_LINE = 60  # moves a line may hold: far beyond what anyone reads ahead, and a GIF that stays small
 SAMPLES = 48  # determinisations tried for a move whose result may depend on what the explorer can't see
+MAX_DRAWS = 16 * SAMPLES  # tried at most for a move that what she can't see may rule out (a picker offers it)
 MAX_RESULTS = 25  # one select menu
 PLAN_LEVELS = 3  # planned replies: an expected opponent move and the answer to it, at most three times over
 LABEL_LIMIT = 100  # a select option's label
@@ -338,13 +339,11 @@ def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
     known position; where it depends on what she can't see, one per distinct outcome over many draws. The picker
     offers a hidden piece every move its unseen values might allow: draws that rule the move out are skipped, and
     the line goes on from one that allows it (what she then sees is the same in all of them)."""
-    game, state = sandbox.game, sandbox.state
-    candidates = [state]
-    if game.info.hidden_information and not sandbox.finished:
-        view = game.view(state, sandbox.viewer)
-        candidates += [game.sample_state(view, sandbox.rng) for _ in range(SAMPLES)]
+    game = sandbox.game
     outcomes: OrderedDict[str, Result] = OrderedDict()
-    for candidate in candidates:
+    for tried, candidate in enumerate(_candidates(sandbox)):
+        if tried > SAMPLES and outcomes:
+            break
         try:
             new_state, events = game.apply(candidate, seat, move)
         except (IllegalMoveError, MoveSyntaxError):
@@ -361,6 +360,18 @@ def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
             results[i] = Result(Text("{result} ({count})", result=result.label, count=seen[result.label]),
                                 result.state, result.events)
     return results
+
+
+def _candidates(sandbox: Sandbox) -> Iterator[Any]:
+    """The sandbox's position, then (hidden information) positions drawn from the explorer's view of it: SAMPLES
+    are tried, and up to MAX_DRAWS while none allows the move (four pawns unloaded from one of three knights fit
+    one draw in 81)."""
+    game, state = sandbox.game, sandbox.state
+    yield state
+    if game.info.hidden_information and not sandbox.finished:
+        view = game.view(state, sandbox.viewer)
+        for _ in range(MAX_DRAWS):
+            yield game.sample_state(view, sandbox.rng)
 
 
 def _check_plannable(sandbox: Sandbox, move: str, results: list[Result]) -> None:
