@@ -1086,3 +1086,15 @@ def test_the_picker_of_pieces_the_explorer_cant_see_is_the_same_whatever_was_dra
     assert all(tree == trees[0] for tree in trees)
     assert "Give an order with the Commander" in str(trees[0][0]) and "hidden myrmidon" in str(trees[0][0])
     assert not any(kind.name in str(trees[0]) for kind in TYPES)
+
+
+def test_an_army_drafted_in_secret_is_not_deployed_by_an_explorer_who_cant_see_it():
+    """Its types in her sandbox would be a random draw: its deployment is not offered, and the prompt says why."""
+    state = GAME.new_state(2, 4, {"army": "draft"})
+    state = GAME.apply(state, 1, GAME.legal_moves(state, 1)[0])[0]
+    view = GAME.view(state, 0)
+    drawn = GAME.sample_state(view, random.Random(1))
+    assert GAME.choices_seen_by(drawn, 1, [], 1).options  # his own sandbox: his army, his choice
+    seen = GAME.choices_seen_by(drawn, 1, [], 0)
+    assert not seen.options and seen.move is None and "drafted in secret" in seen.prompt
+    assert GAME.choices_seen_by(drawn, 0, [], 0).options  # her own draft is hers to choose
