@@ -290,14 +290,14 @@ class MatchActions:
         ratings that unit writes. `load`: what the action read (else the clock and choices are read here)."""
         states = MatchStates()  # the unit is not written yet: its state stays out of the shared cache until it is
         states.keep(match, state)
-        if action.setup and states.in_secret_setup(match):
-            return [SetupProgress(match, action.seat, to_act=tuple(states.to_act(match)), lang=lang)]
         prefs = load.prefs if load is not None else await self.clocks.prefs(match.member_ids)
         clock = None
         if match.active:
             deadlines = load.deadlines if load is not None and not forced else (await self.clocks.of(match)).deadlines
             clock = self.clocks.after_commit(match, deadlines, timers, prefs)
         board = _board(states, match, clock)
+        if action.setup and states.in_secret_setup(match):
+            return [SetupProgress(match, action.seat, board=board, lang=lang)]
         events: list[MatchEvent] = [MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
                                                action.shown, public, forced, ratings, board=board, prefs=dict(prefs),
                                                lang=lang)]
