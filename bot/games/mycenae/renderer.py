@@ -781,15 +781,17 @@ def badge_image(badge: Badge) -> Image.Image:
     # a little smaller before shortening: a four-player badge is narrow
     name_font = font(fitting_size(badge.name + you, right - text_x, (26, TEXT_MIN), bold=True), bold=True)
     name = fit_text(badge.name, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
-    draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm")
+    draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm",
+              room=(text_x - 4, 0, right + 4, 42))
     tag_font, detail_font = font(TEXT_MIN, bold=True), font(TEXT_MIN)
     x = text_x
+    line = (text_x - 4, 42, right + 4, BADGE_HEIGHT)
     if badge.tag_words:
-        draw.text((x, 56), badge.tag_words, font=tag_font, fill=badge.tag_colour, anchor="lm")
-        x += round(draw.textlength(badge.tag_words, font=tag_font)) + 8
-    # a narrow badge says less rather than cut it: the corner alone, or nothing (its emblem shows the corner)
-    detail = first_fitting((badge.detail, badge.short_detail, ""), right - x, detail_font)
-    draw.text((x, 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
+        draw_text(img, (x, 56), badge.tag_words, tag_font, badge.tag_colour, "lm", room=line)
+        x += round(text_width(badge.tag_words, tag_font)) + 8
+    # a narrow badge says less rather than cut it: the corner alone (the player's side: it stays)
+    detail = first_fitting((badge.detail, badge.short_detail), right - x, detail_font)
+    draw_text(img, (x, 56), detail, detail_font, TEXT_DIM, "lm", room=line)
     return img
 
 
@@ -798,8 +800,8 @@ def text_line(text: str, sizes: tuple[int, ...], bold: bool, colour: RGB, width:
     """One caption line on the background, at the largest of the sizes that fits (shortened only if the smallest
     does not: a very long name). Cached: the public and private boards of one move share their lines."""
     fnt = font(fitting_size(text, width, sizes, bold), bold)
-    img = Image.new("RGB", (width, round(sizes[0] * 1.3)), BACKGROUND)
-    draw_text(img, (0, img.height // 2), fit_text(text, fnt, width), fnt, colour, "lm")
+    img = Image.new("RGB", (width + 4, round(sizes[0] * 1.3)), BACKGROUND)  # 2 px each side for overhanging ink
+    draw_text(img, (2, img.height // 2), fit_text(text, fnt, width), fnt, colour, "lm")
     return img
 
 
@@ -878,9 +880,9 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], 
     room = img.width - 2 * _PAD - 8
     quoted = [short_name(name) for name in names]  # a status line's own words always fit
     line = text_line(_fitting_status(view, quoted, room), STATUS_SIZES, True, TEXT, room)
-    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 36 - line.height // 2))
+    img.paste(line, (_PAD + 2, top + BADGE_HEIGHT + 36 - line.height // 2))
     line = text_line(history(view, quoted), HISTORY_SIZES, False, TEXT_DIM, room)
-    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 74 - line.height // 2))
+    img.paste(line, (_PAD + 2, top + BADGE_HEIGHT + 74 - line.height // 2))
 
 
 STATUS_SIZES = (31, 28, 26, TEXT_MIN)
