@@ -570,7 +570,7 @@ class Badge:
 
 
 def player_names_for(view: dict, player_names: Sequence[str] | None) -> list[str]:
-    names = list(player_names) if player_names else list(view.get("seat_names") or [])
+    names = list(player_names) if player_names else [say(side) for side in view.get("seat_names") or []]
     while len(names) < view["num_players"]:
         names.append(say("Seat {seat}", seat=len(names) + 1))
     return names
@@ -623,7 +623,8 @@ def player_badges(
     acting = set(view.get("to_act") or [])
     badges = []
     for seat in range(view["num_players"]):
-        side = say(sides[seat]) if seat < len(sides) and sides[seat] != names[seat] else ""
+        side = say(sides[seat]) if seat < len(sides) else ""
+        side = "" if side == names[seat] else side  # a seat named by its side (no player's name)
         details = detail_wordings(side, counts(seat).split(" · "))
         badges.append(Badge(
             sprite=sprite(seat),

@@ -121,3 +121,21 @@ def _text_caches(key: str) -> list:
     picture's words are all recorded."""
     module = registry.renderer_of(key)
     return [getattr(module, name) for name in ("badge_image", "text_line") if hasattr(module, name)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_diagrams_name_the_seats_in_the_pictures_language(lang):
+    """/rules pictures have no players: their seats are named by their sides, in the server's language ("Süd
+    (du)", "Nord am Zug"; never "South (du)")."""
+    translate = picture_words(lang)
+    for declaration in registry.REGISTERED:
+        if not declaration.rules_example or not registry.can_render(declaration.key):
+            continue
+        _clear_caches()
+        _, drawn = common.recording_drawn(common.in_language, translate, registry.rules_diagram.__wrapped__,
+                                          declaration.key, lang)
+        words = " ".join(d.text for d in drawn)
+        view = renderers.rules_example_view(declaration.game, declaration.rules_example)
+        for side in view["seat_names"]:
+            if translate(side, {}) != side:
+                assert translate(side, {}) in words and side not in words, (declaration.key, side, words)
