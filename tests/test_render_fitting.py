@@ -32,16 +32,12 @@ NAME_SETS = [
 ]
 
 
-# Mycenae's three and four badges share one row: a computer's name does not fit there yet (issue 39, left to do).
-WIDEST = {"mycenae": 2}
-
-
 def sample_views(key: str) -> list[dict]:
     """Seeded random games for each player count: the start (the setup phases, where a game has them), two
     positions in the middle and the end, publicly and from the first seat; and the /rules example."""
     game = GAMES[key]
     views = []
-    for players in sorted({game.info.min_players, WIDEST.get(key, game.info.max_players)}):
+    for players in sorted({game.info.min_players, game.info.max_players}):
         plies = list(random_plies(game, players, seed=5))
         last = plies[-1]
         states = [plies[i].state for i in sorted({0, 1, 2, len(plies) // 3, 2 * len(plies) // 3})]

@@ -346,7 +346,7 @@ def board_layer(corners: tuple[int, ...], turns: int, legend: tuple[str, ...] = 
     """Everything that never changes in a match: squares, coordinates on every edge, each seated army's emblem
     beside its board corner, the empty caption band and its legend (`legend`: its words, see legend_words)."""
     grid = grid_for(turns)
-    img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + CAPTION_HEIGHT)
+    img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + caption_height(len(corners)))
     draw = ImageDraw.Draw(img)
     for f in range(BOARD):
         for r in range(BOARD):
@@ -648,8 +648,7 @@ def board_palette(seated: tuple[int, ...]) -> Palette:
 
 def _caption_samples(width: int, seated: tuple[int, ...]) -> Image.Image:
     """Badges of every state for each seated army at this player count's width, and both caption lines."""
-    count = len(seated)
-    slot = (width - _PAD * (count + 1)) // count
+    slot = badge_width(width, len(seated))
     tags = [("TO MOVE", SKY_BLUE), ("WINNER", YELLOW), ("ASKED", YELLOW), ("OUT", TEXT), ("SETTING UP", SKY_BLUE),
             ("READY", TEXT_DIM), ("", TEXT_DIM)]
     img = new_canvas(width, len(tags) * (BADGE_HEIGHT + 8) + 170 + LEGEND_ROW)
@@ -708,6 +707,7 @@ def _dashed_frame(img: Image.Image, grid: Grid, name: str, colour: RGB, width: i
 
 _PAD = 14
 BADGE_HEIGHT = 76
+BADGE_ROW = BADGE_HEIGHT + 8  # from one row of badges to the next
 
 
 BADGE_TAGS = (N_("WINNER"), N_("OUT"), N_("SETTING UP"), N_("READY"), N_("ASKED"), N_("TO MOVE"))  # said by say()
@@ -873,16 +873,34 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], 
     """One badge per player (emblem, name, state, corner and army), then whose turn in large type, then the last
     move."""
     count = view["num_players"]
-    slot = (img.width - _PAD * (count + 1)) // count
+    slot, per_row = badge_width(img.width, count), badges_per_row(count)
     for seat in range(count):
         badge = badge_image(_badge(view, seat, names[seat], corners[seat], slot))
-        img.paste(badge, (_PAD + seat * (slot + _PAD), top + 6))
+        row, column = divmod(seat, per_row)
+        img.paste(badge, (_PAD + column * (slot + _PAD), top + 6 + row * BADGE_ROW))
+    top += caption_height(count) - CAPTION_HEIGHT  # the lines under the last row of badges
     room = img.width - 2 * _PAD - 8
     quoted = [short_name(name) for name in names]  # a status line's own words always fit
     line = text_line(_fitting_status(view, quoted, room), STATUS_SIZES, True, TEXT, room)
     img.paste(line, (_PAD + 2, top + BADGE_HEIGHT + 36 - line.height // 2))
     line = text_line(history(view, quoted), HISTORY_SIZES, False, TEXT_DIM, room)
     img.paste(line, (_PAD + 2, top + BADGE_HEIGHT + 74 - line.height // 2))
+
+
+def badges_per_row(count: int) -> int:
+    """Three or four badges side by side leave no room for a computer's name and a badge's state: two rows."""
+    return 2 if count >= 3 else count
+
+
+def badge_width(width: int, count: int) -> int:
+    per_row = badges_per_row(count)
+    return (width - _PAD * (per_row + 1)) // per_row
+
+
+def caption_height(count: int) -> int:
+    """The caption band's height for `count` players: a row of badges more for three or four."""
+    rows = -(-count // badges_per_row(count))
+    return CAPTION_HEIGHT + (rows - 1) * BADGE_ROW
 
 
 STATUS_SIZES = (31, 28, 26, TEXT_MIN)
