@@ -135,3 +135,23 @@ def test_rules_diagrams_name_the_seats_in_the_pictures_language(lang):
         for side in view["seat_names"]:
             if translate(side, {}) != side:
                 assert translate(side, {}) in words and side not in words, (declaration.key, side, words)
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_myrmidons_fights_show_their_result_beside_the_square_clear_of_the_pieces(lang):
+    """The result word ("resistió", "a tenu", "siegte") sat under the marker between the two pieces and was cut or
+    touched them; with more fights than the panel holds, it says how many more."""
+    view = next(v for v in sample_views("myrmidons") if v.get("last_action") and v["last_action"]["fights"])
+    fight = view["last_action"]["fights"][0]
+    fights = [fight, {**fight, "result": "win" if fight["result"] != "win" else "repelled"}, fight]
+    view = {**view, "last_action": {**view["last_action"], "fights": fights}}
+    _clear_caches()
+    translate = picture_words(lang)
+    _, drawn = common.recording_drawn(common.in_language, translate, registry.renderer_of("myrmidons").draw, view,
+                                      NAME_SETS[0][:2])
+    assert not problems(drawn, NAME_SETS[0][:2])
+    words = [d.text for d in drawn]
+    shown = sum(1 for d in drawn if not d.text) // 2  # each fight shown: its two pieces, clear of every word
+    assert shown >= 1 and translate("won" if fights[0]["result"] == "win" else "held", {}) in words
+    more = translate("+1 more fight", {}) if shown == 2 else translate("+{count} more fights", {"count": 3 - shown})
+    assert more in " ".join(words)  # on one line or wrapped

@@ -581,7 +581,12 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
     attacker, the result marker and the defender; as many fights as the panel holds, then how many more."""
     x0, y0, x1, y1 = box
     _panel_title(img, (x0, y0 + 2, x1, y1), say("Last fight") if len(fights) == 1 else say("Last fights"))
-    rows = max(1, (y1 - y0 - FIGHTS_TOP - 30) // FIGHT_ROW)
+    rows = max(1, (y1 - y0 - FIGHTS_TOP) // FIGHT_ROW)
+    more: list[str] = []
+    if len(fights) > rows:  # room at the bottom for how many more, on as many lines as that takes
+        more = _more_fights(len(fights) - rows, x1 - x0 - 24)
+        rows = max(1, (y1 - y0 - FIGHTS_TOP - 28 * len(more) - 4) // FIGHT_ROW)
+        more = _more_fights(len(fights) - rows, x1 - x0 - 24)
     for i, fight in enumerate(fights[:rows]):
         top = y0 + FIGHTS_TOP + i * FIGHT_ROW
         won = fight["result"] == "win"
@@ -599,11 +604,14 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
         defender = piece_sprite(MINI, fight["defender"])
         img.paste(defender, (x1 - 10 - MINI, chips), defender)
         note_shape(img, (x1 - 10 - MINI, chips, x1 - 10, chips + MINI))
-    if len(fights) > rows:
-        more = len(fights) - rows
-        draw_text(img, (x0 + 12, y1 - 16), say("+1 more fight") if more == 1 else
-                                               say("+{count} more fights", count=more), font(TEXT_MIN), TEXT_DIM,
-                  "lm", room=(x0, y1 - 30, x1, y1))
+    for i, line in enumerate(more):
+        y = y1 - 16 - 28 * (len(more) - 1 - i)
+        draw_text(img, (x0 + 12, y), line, font(TEXT_MIN), TEXT_DIM, "lm", room=(x0 + 4, y - 14, x1 - 4, y + 14))
+
+
+def _more_fights(count: int, width: int) -> list[str]:
+    words = say("+1 more fight") if count == 1 else say("+{count} more fights", count=count)
+    return wrap_text(words, font(TEXT_MIN), width)
 
 
 def _draw_setup_panel(img: Image.Image, box, view: dict) -> None:
