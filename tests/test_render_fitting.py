@@ -32,6 +32,10 @@ NAME_SETS = [
 ]
 
 
+SETUP_OPTIONS = {"myrmidons": [lambda players: {"army": "draft"}],
+                 "mycenae": [lambda players: {"armies": ["mycenae"] * players}]}
+
+
 def sample_views(key: str) -> list[dict]:
     """Seeded random games for each player count: the start (the setup phases, where a game has them), two
     positions in the middle and the end, publicly and from the first seat; and the /rules example."""
@@ -43,6 +47,10 @@ def sample_views(key: str) -> list[dict]:
         states = [plies[i].state for i in sorted({0, 1, 2, len(plies) // 3, 2 * len(plies) // 3})]
         states.append(game.apply(last.state, last.seat, last.move)[0])
         views += [game.view(state, viewer) for state in states for viewer in (None, 0)]
+    for options in SETUP_OPTIONS.get(key, []):  # the other setup phases: choosing an army, loading cargo
+        players = game.info.max_players
+        plies = list(random_plies(game, players, seed=5, options=options(players), max_plies=3))
+        views += [game.view(ply.state, viewer) for ply in plies for viewer in (None, 0)]
     example = next((d.rules_example for d in registry.REGISTERED if d.key == key and d.rules_example), None)
     if example:
         views.append(renderers.rules_example_view(game, example))
