@@ -695,7 +695,7 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
     band = (_PAD, top + 10 + BADGE_HEIGHT, width - _PAD, top + CAPTION_HEIGHT)
     if status:
         size = fitting_size(status, room, (26, TEXT_MIN), bold=True)
-        lines = [status] if text_width(status, font(size, True)) <= room else wrap_text(status, font(size, True), room)
+        lines = status_lines(status, font(size, True), room)
         if len(lines) > 1:  # two lines, and the last move a little lower
             line_y -= 8
             for line in lines[:-1]:
@@ -706,6 +706,17 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
         history_font = font(TEXT_MIN)
         draw_text(img, (_PAD + 4, line_y + 34), fit_text(history, history_font, room), history_font, TEXT_DIM, "lm",
                   room=band)
+
+
+def status_lines(status: str, fnt: ImageFont.FreeTypeFont, room: float) -> list[str]:
+    """The status line, or two when it does not fit: split at its dash ("Alice wins —" / the reason) when both
+    halves fit, else wrapped word by word."""
+    if text_width(status, fnt) <= room:
+        return [status]
+    head, dash, reason = status.partition(" — ")
+    if dash and text_width(head + " —", fnt) <= room and text_width(reason, fnt) <= room:
+        return [head + " —", reason]
+    return wrap_text(status, fnt, room)
 
 
 NAME_SIZES = (28, 26, TEXT_MIN)

@@ -163,3 +163,16 @@ def test_myrmidons_fights_show_their_result_beside_the_square_clear_of_the_piece
     assert shown >= 1 and translate("won" if fights[0]["result"] == "win" else "held", {}) in words
     more = translate("+1 more fight", {}) if shown == 2 else translate("+{count} more fights", {"count": 3 - shown})
     assert more in " ".join(words)  # on one line or wrapped
+
+
+def test_a_status_line_too_long_for_one_line_breaks_at_its_dash():
+    """'Strategos (normal) gewinnt — Dunkel hat mehr Steine drüben (1 z…' was cut; it now reads on two lines, the
+    result then its reason, when each fits a line."""
+    status = "Strategos (normal) gewinnt — Dunkel hat mehr Steine drüben (1 zu 0)"
+    fnt = common.font(common.TEXT_MIN, bold=True)
+    room = common.text_width(status, fnt) * 0.7
+    assert common.status_lines(status, fnt, room) == ["Strategos (normal) gewinnt —",
+                                                       "Dunkel hat mehr Steine drüben (1 zu 0)"]
+    assert common.status_lines(status, fnt, room * 2) == [status]
+    narrow = common.status_lines(status, fnt, common.text_width("Dunkel hat mehr Steine", fnt))
+    assert " ".join(narrow) == status and len(narrow) > 2  # word by word when a half does not fit either
