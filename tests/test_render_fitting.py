@@ -96,12 +96,13 @@ def problems(drawn: list[common.Drawn], names: list[str]) -> list[str]:
 
 
 def _sides_shown(view: dict, drawn: list[common.Drawn], names: list[str], lang: str) -> list[str]:
-    """A badge whose player's name differs from her side's still names the side, in the picture's language."""
-    words = " ".join(d.text for d in drawn)
+    """A badge whose player's name differs from her side's still names the side, in the picture's language, first
+    on its detail line ("Süd · 6 auf dem Brett", or the side alone)."""
     sides = view.get("seat_names") or []
     translate = picture_words(lang)
     return [f"side {side!r} of {names[seat]!r} not shown" for seat, side in enumerate(sides)
-            if side != names[seat] and translate(side, {}) not in words]
+            if side != names[seat] and not any(d.text == translate(side, {}) or
+                                               d.text.startswith(translate(side, {}) + " · ") for d in drawn)]
 
 
 @pytest.mark.parametrize("lang", ["en", *LANGUAGES])
