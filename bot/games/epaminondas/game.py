@@ -315,7 +315,8 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
     if n == 1:
         raise IllegalMoveError(Text("A single piece can never capture"))
     if k >= n:
-        raise IllegalMoveError(Text("Your {count} pieces cannot capture a line of {line}: it must be strictly shorter",
+        raise IllegalMoveError(Text("Your {count} piece cannot capture a line of {line}: it must be strictly shorter",
+                                    plural="Your {count} pieces cannot capture a line of {line}: it must be strictly shorter",
                                     count=n, line=k))
     if not move.capture:
         raise IllegalMoveError(Text("{dest} holds an enemy piece: write {tail}x{dest} to capture it", tail=tail,
@@ -572,7 +573,7 @@ class EpaminondasGame(TwoSeatGame):
             for tail, _, _ in moves:
                 per_tail[tail] = per_tail.get(tail, 0) + 1
             options = [
-                PickerOption(NAMES[t], NAMES[t], Text("{count} moves", count=c) if c > 1 else Text("1 move"))
+                PickerOption(NAMES[t], NAMES[t], Text("{count} move", plural="{count} moves", count=c))
                 for t, c in per_tail.items()
             ]
             return Choices(prompt, options)

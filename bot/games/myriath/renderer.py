@@ -605,10 +605,10 @@ def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
     score = view["scores_text"][seat]
     passing = [say("passed")] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
     colour_name = [say(view["seat_names"][seat])] if view["seat_names"][seat] != name else []
-    points, tiles = say("{score} points", score=score), say("{count} tiles left", count=left)
+    points, tiles = say("{score} points", score=score), say("{count} tile left", plural="{count} tiles left", count=left)
     variants = [colour_name + [points] + passing + [tiles],
                 [points] + passing + [tiles],
-                [say("{score} pts", score=score)] + passing + [say("{count} left", count=left)]]
+                [say("{score} pts", score=score)] + passing + [say("{count} left", plural="{count} left", count=left)]]
     room = badge_detail_room(WIDTH, badges_per_row(view["num_players"]), BADGE_TILE)
     return first_fitting([" · ".join(parts) for parts in variants], room, font(TEXT_MIN))
 

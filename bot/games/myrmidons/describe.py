@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.describing import Describer, Player, View, square_order
-from bot.i18n import t
+from bot.i18n import t, tn
 
 
 def myrmidon(lang: str, cell: View) -> str:
@@ -30,7 +30,8 @@ def material(lang: str, view: View) -> list[str]:
     on_board = [0, 0]
     for cell in view["cells"].values():
         on_board[cell["owner"]] += 1
-    return [t(lang, "{pieces} on the board, {lost} eliminated", pieces=n, lost=lost)
+    return [tn(lang, "{pieces} on the board, {count} eliminated", "{pieces} on the board, {count} eliminated", lost,
+               pieces=n)
             for n, lost in zip(on_board, view["eliminated"])]
 
 

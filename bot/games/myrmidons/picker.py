@@ -100,7 +100,7 @@ def _participant_option(state: State, token: str) -> PickerOption:
     src, dst = _pair(token)
     distance = LINE_TO[(src, dst)][1]
     kind = state.pieces[state.board[src]].kind
-    steps = (Text("{count} squares", count=distance) if distance > 1 else Text("1 square"))
+    steps = Text("{count} square", plural="{count} squares", count=distance)
     label = join([f"{NAMES[src]} {kind.name} → {NAMES[dst]}", steps], ", ")
     if state.board[dst] != EMPTY:
         label = Text("{move} (attack)", move=label)

@@ -599,9 +599,8 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
         img.paste(defender, (x1 - 10 - MINI, top), defender)
     if len(fights) > rows:
         more = len(fights) - rows
-        draw_text(img, (x0 + 12, y1 - 16), say("+1 more fight") if more == 1 else
-                                               say("+{count} more fights", count=more), font(TEXT_MIN), TEXT_DIM,
-                  "lm")
+        draw_text(img, (x0 + 12, y1 - 16), say("+{count} more fight", plural="+{count} more fights", count=more),
+                  font(TEXT_MIN), TEXT_DIM, "lm")
 
 
 def _draw_setup_panel(img: Image.Image, box, view: dict) -> None:
@@ -656,7 +655,8 @@ def _counts(view: dict, seat: int) -> str:
     if view["phase"] == "setup":
         return _seat_setup_word(view["setup"][seat])
     on_board = sum(1 for cell in view["cells"].values() if cell["owner"] == seat)
-    return say("{count} on board · {lost} lost", count=on_board, lost=view["eliminated"][seat])
+    return say("{on_board} on board · {count} lost", plural="{on_board} on board · {count} lost", on_board=on_board,
+               count=view["eliminated"][seat])
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) -> None:
