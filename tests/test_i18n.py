@@ -568,3 +568,18 @@ def test_a_leagues_season_reads_in_each_language(lang, expected):
                     results_shown=0, message_id=None, thread_id=None)
     assert t(language_of(lang), league_title(league)) == expected
     assert league_title(replace(league, season=1)) == "Monthly"
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("es", Text("{side} has more pieces across ({mine} to {theirs})", side=Text("Dark"), mine=3, theirs=1),
+     "Las Oscuras tienen más piezas al otro lado (3 a 1)"),
+    ("fr", Text("{side} plays {move}", side=Text("Light"), move="a1-a3"), "Les Clairs jouent a1-a3"),
+    ("pt_BR", Text("{side} has no pieces left", side=Text("Dark")), "As Escuras não têm mais peças"),
+    ("es", Text("{side} has no legal move", side=Text("Dark")), "No hay ninguna jugada legal para Oscuras"),
+    ("de", Text("Choosing cargo: {players}", players="alice"), "Ladung wird gewählt: alice"),
+    ("de", Text("{side}'s {piece} (sword {sword}, shield {shield}, move {move})", side=Text("South"),
+                piece="Shieldbearer", sword=2, shield=5, move=2),
+     "Shieldbearer von Süd (Schwert 2, Schild 5, Bewegung 2)"),
+])
+def test_sides_named_in_the_plural_take_a_plural_verb_and_other_words_read_right(lang, text, expected):
+    assert t(lang, text) == expected

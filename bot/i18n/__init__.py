@@ -155,6 +155,20 @@ def tn(lang: str, singular: str, plural: str | None, n: Any, /, context: str | N
     return english.format(**params) if params else english
 
 
+def story_text(lines: Iterable[str]) -> str:
+    """What happened, told in one run and without the final full stop (the line adds its own): clauses joined by
+    semicolons ("b4: Dark's knight is captured; burnt: the pawn on c3"), but a game's whole sentence (it ends with a
+    full stop) stays a sentence, so that what follows it starts a sentence too ("South has deployed. Both armies
+    stand ready.")."""
+    told = ""
+    for line in lines:
+        if told:
+            whole = told.endswith((".", "!", "?")) or line.endswith((".", "!", "?"))
+            told = told.rstrip(".") + (". " if whole else "; ")
+        told += line
+    return told.rstrip(".")
+
+
 def localize(lang: str, value: Any) -> Any:
     """An engine's `Text` in `lang`; any other value (notation, a name) as it is."""
     return t(lang, value) if isinstance(value, Text) else value

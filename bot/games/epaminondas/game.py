@@ -539,8 +539,8 @@ class EpaminondasGame(TwoSeatGame):
                 return Text("{side} plays {move} ({count} pieces)", side=side, move=ev["move"], count=pieces)
             return Text("{side} plays {move}", side=side, move=ev["move"])
         if kind == "capture":
-            return Text("{move} captures {count} ({squares})", move=ev["move"], count=ev["count"],
-                        squares=", ".join(ev["squares"]))
+            return Text("captures {count} piece: {squares}", plural="captures {count} pieces: {squares}",
+                        count=ev["count"], squares=", ".join(ev["squares"]))
         if kind == "win":
             return Text("{reason}: {side} wins", reason=ev["reason"],
                         side=Text(SEAT_NAMES[ev["winner"]]))
@@ -557,7 +557,7 @@ class EpaminondasGame(TwoSeatGame):
 
     def step_prompt(self, chosen: Sequence[str]) -> str:
         if not chosen:
-            return Text("Which piece leads from behind? (tail)")
+            return Text("Which piece moves? For a phalanx, pick its rear piece")
         if len(chosen) == 1:
             return Text("Where to?")
         return Text("Confirm the move")

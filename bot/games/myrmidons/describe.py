@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.games.describing import Describer, Player, View, square_order
 from bot.i18n import t, tn
+from .game import fighter_text
 
 
 def myrmidon(lang: str, cell: View) -> str:
@@ -22,7 +23,7 @@ def last_move(lang: str, view: View) -> tuple[int | None, str]:
         outcome = t(lang, "wins") if fight["result"] == "win" else \
             t(lang, "is repelled to {square}", square=fight["attacker_end"])
         did.append(t(lang, "fight on {square}: {attacker} attacks {defender} and {outcome}", square=fight["square"],
-                     attacker=f"{a['name']} {a['code']}", defender=f"{d['name']} {d['code']}", outcome=outcome))
+                     attacker=t(lang, fighter_text(a)), defender=t(lang, fighter_text(d)), outcome=outcome))
     return action.get("seat"), "; ".join(did)
 
 

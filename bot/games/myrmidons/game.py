@@ -517,9 +517,18 @@ def _cell_text(cell: JSON | None) -> str:
     return f"{letter}{cell['sword']}{cell['shield']}{cell['move']}" + ("*" if cell["revealed"] else " ")
 
 
+def fighter_text(piece: JSON) -> Text:
+    """A piece in a fight, in words: whose it is, its name, and its values said out ("North's Messenger (sword 1,
+    shield 3, move 5)"), not its code."""
+    side = Text(SEAT_NAMES[piece["owner"]])
+    if piece["commander"]:
+        return Text("{side}'s Commander", side=side)
+    return Text("{side}'s {piece} (sword {sword}, shield {shield}, move {move})", side=side, piece=piece["name"],
+                sword=piece["sword"], shield=piece["shield"], move=piece["move"])
+
+
 def _fight_text(fight: JSON) -> str:
-    a, d = fight["attacker"], fight["defender"]
-    attacker, defender = f"{a['id']} {a['name']} {a['code']}", f"{d['id']} {d['name']} {d['code']}"
+    attacker, defender = fighter_text(fight["attacker"]), fighter_text(fight["defender"])
     if fight["result"] == "win":
         return Text("Fight on {square}: {attacker} attacks {defender} and wins.", square=fight["square"],
                     attacker=attacker, defender=defender)
