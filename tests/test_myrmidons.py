@@ -776,7 +776,7 @@ def test_render_text_and_describe():
     text = GAME.render_text(GAME.view(state, 0))
     assert "S324*" in text and "N ???" in text and "Fight on c2" in text
     lines = [GAME.describe(e) for e in events]
-    assert lines[0] == "South: c1-c2" and "repelled to c1" in lines[1]
+    assert lines[0] == "South: c1-c2" and "is repelled by North's " in lines[1] and lines[1].endswith(", back to c1.")
 
 
 # --- the picker ------------------------------------------------------------------------------------------------

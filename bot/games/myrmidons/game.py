@@ -528,11 +528,13 @@ def fighter_text(piece: JSON) -> Text:
 
 
 def _fight_text(fight: JSON) -> str:
+    """The result comes before the defender's values: a menu that cuts the line (Explore's outcomes) still shows
+    who won."""
     attacker, defender = fighter_text(fight["attacker"]), fighter_text(fight["defender"])
     if fight["result"] == "win":
-        return Text("Fight on {square}: {attacker} attacks {defender} and wins.", square=fight["square"],
-                    attacker=attacker, defender=defender)
-    return Text("Fight on {square}: {attacker} attacks {defender} and is repelled to {end}.", square=fight["square"],
+        return Text("Fight on {square}: {attacker} beats {defender}.", square=fight["square"], attacker=attacker,
+                    defender=defender)
+    return Text("Fight on {square}: {attacker} is repelled by {defender}, back to {end}.", square=fight["square"],
                 attacker=attacker, defender=defender, end=fight["attacker_end"])
 
 
