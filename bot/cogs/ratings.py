@@ -29,7 +29,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)
-        page = await service_of(interaction).ratings.leaderboard(interaction.guild_id, game, interaction.user.id)
+        page = await service_of(interaction).leaderboard(interaction.guild_id, game, interaction.user.id)
         lang = language(interaction)
         await interaction.followup.send(embed=leaderboard_embed(page, lang), view=leaderboard_buttons(page, lang),
                                         ephemeral=True)
@@ -42,7 +42,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if who.bot:
             raise errors.UserError(N_("Bots have no ratings: only members who play rated matches do."))
         await acknowledge(interaction)
-        games = await service_of(interaction).ratings.profile(interaction.guild_id, who.id)
+        games = await service_of(interaction).rating_profile(interaction.guild_id, who.id)
         if not games:
             await answer(interaction, t(lang, "**{player}** has no rated matches on this server yet.",
                                         player=who.display_name))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from typing import Any, Awaitable, Callable
 
 from .events import MatchEvent, match_id_of
@@ -49,7 +50,7 @@ class EventBus:
         """`key`: what orders delivery (events with one key are delivered in order): the match, by default."""
         self._key = key
         self._subscribers: list[Subscriber] = []
-        self._queues: dict[int, asyncio.Queue[tuple[MatchEvent, asyncio.Future[bool]]]] = {}
+        self._queues: dict[int, deque[tuple[MatchEvent, asyncio.Future[bool]]]] = {}
         self._drains: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
 
@@ -64,18 +65,27 @@ class EventBus:
         key = self._key(event)
         queue = self._queues.get(key)
         if queue is None:
-            queue = self._queues[key] = asyncio.Queue()
+            queue = self._queues[key] = deque()
             task = asyncio.create_task(self._drain(key, queue), name=f"present-{key}")
             self._drains[key] = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        queue.put_nowait((event, done))
+        queue.append((event, done))
         return Delivery(self._drains[key], done)
 
-    async def _drain(self, key: int, queue: asyncio.Queue) -> None:
+    def superseded(self, event: MatchEvent) -> bool:
+        """Whether an event of a newer version of the same match waits behind `event`: a board posted for it
+        would be out of date before anyone saw it."""
+        match = getattr(event, "match", None)
+        if match is None:
+            return False
+        return any(getattr(later, "match", match).version > match.version
+                   for later, _ in self._queues.get(self._key(event), ()))
+
+    async def _drain(self, key: int, queue: deque) -> None:
         try:
-            while not queue.empty():
-                event, done = queue.get_nowait()
+            while queue:
+                event, done = queue.popleft()
                 ok = True
                 for subscriber in self._subscribers:
                     try:
@@ -91,8 +101,8 @@ class EventBus:
         finally:
             self._queues.pop(key, None)
             self._drains.pop(key, None)
-            while not queue.empty():  # cancelled mid-way: tell waiting callers rather than hang them
-                _, done = queue.get_nowait()
+            while queue:  # cancelled mid-way: tell waiting callers rather than hang them
+                _, done = queue.popleft()
                 done.cancel()
 
     async def idle(self) -> None:

@@ -28,7 +28,6 @@ from bot.engine.text import Text, join
 from bot.i18n import N_
 
 from . import errors
-from .movelog import effective_moves
 from .service import MatchService
 
 SANDBOX_TTL = 3600.0  # an hour after its last step; the README says so
@@ -135,7 +134,7 @@ class Explorer:
         if move is not None and match.active:
             raise errors.UserError(N_("`move:` works once the match is over, when its whole record is known. "
                                       "Leave it out to explore from the position now."))
-        entries = effective_moves(await self.service.repo.moves(match.id))
+        entries = await self.service.moves_of(match)
         if match.active:
             try:
                 state = game.sample_state(self.service.view(match, viewer), rng)

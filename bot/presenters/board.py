@@ -11,8 +11,7 @@ import logging
 import discord
 
 from bot.matches import MatchService
-from bot.matches.clocks import MatchClock
-from bot.matches.events import MovePlayed
+from bot.matches.events import Board, MovePlayed
 from bot.domain import Match
 
 from .captions import turn_caption
@@ -42,26 +41,26 @@ class BoardPresenter:
             return None
         return messageable(self.client, match.thread_id, match.guild_id)
 
-    async def post(self, match: Match, *, played: MovePlayed | None = None, ping: bool = True,
-                   retire: tuple[int, ...] = (), keep_previous: bool = False, clock: MatchClock | None = None,
+    async def post(self, match: Match, board: Board, lang: str, *, played: MovePlayed | None = None,
+                   ping: bool = True, retire: tuple[int, ...] = (), keep_previous: bool = False,
                    announce: bool = False) -> discord.Message | None:
-        """Post the current board in the match thread and retire the previous board post's buttons.
+        """Post the board of `match` (as `board` shows it, in the server's language `lang`) in the match thread
+        and retire the previous board post's buttons.
 
         `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged.
         `keep_previous`: the previous post keeps its buttons (a finished match's final post shown again keeps
-        Rematch on both; a Rematch pressed twice still makes one match). `clock`: the match's clock when the
-        caller knows it. `announce`: record this version as shown, with the post."""
+        Rematch on both; a Rematch pressed twice still makes one match). `announce`: record this version as
+        shown, with the post."""
         thread = await self.thread_of(match)
         if thread is None:
             return None
         service = self.service
-        view = service.view(match, None)
-        lang = await service.server_settings.language(match.guild_id)
+        view = board.view
         caption = turn_caption(service.game_of(match), match, view, played=played,
-                               secret_setup=service.in_secret_setup(match), lang=lang)
-        if match.active:
-            caption = "\n".join([caption, *clock_lines(match, clock or await service.clocks.of(match), lang)])
-        pinged = service.users_to_act(match) if match.active else match.member_ids
+                               secret_setup=board.secret_setup, lang=lang)
+        if match.active and board.clock is not None:
+            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
+        pinged = board.users_to_act(match) if match.active else match.member_ids
         ping_text, allowed = mentions(pinged)
         if not ping:
             allowed = discord.AllowedMentions.none()
@@ -74,24 +73,23 @@ class BoardPresenter:
         previous = match.board_message_id
         if not await service.record_board(match, message.id, announced=announce):
             # A newer version's board was recorded while this one was drawn: this post is the old one.
-            await self.retire(thread, message.id, match)
+            await self.retire(thread, message.id, match, lang)
             return message
         for old in {None if keep_previous else previous, *retire} - {None, message.id}:
-            await self.retire(thread, old, match)
+            await self.retire(thread, old, match, lang)
         if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
             await archive(self.client, thread, match)
         return message
 
-    async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match) -> None:
+    async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""
-        lang = await self.service.server_settings.language(match.guild_id)
         try:
             await thread.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
                 view=self.controls.board(match, disabled=True, lang=lang))
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 
-    async def repair(self, match: Match, *, announce: bool = False) -> bool:
+    async def repair(self, match: Match, board: Board, lang: str, *, announce: bool = False) -> bool:
         """The bot stopped after writing a move but before its board post was recorded. Find a post of the
         current version the crash left unrecorded and adopt it, or post the board once; retire every other live
         board post of the match."""
@@ -110,11 +108,11 @@ class BoardPresenter:
         current = next((m for m in reversed(found) if _shows_version(m, match)), None)
         stale = tuple(m.id for m in found if m is not current)
         if current is None:
-            return await self.post(match, retire=stale, announce=announce) is not None
+            return await self.post(match, board, lang, retire=stale, announce=announce) is not None
         previous = match.board_message_id
         await self.service.record_board(match, current.id, announced=announce)
         for old in {previous, *stale} - {None, current.id}:
-            await self.retire(thread, old, match)
+            await self.retire(thread, old, match, lang)
         return True
 
 
