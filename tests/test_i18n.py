@@ -583,3 +583,11 @@ def test_a_leagues_season_reads_in_each_language(lang, expected):
 ])
 def test_sides_named_in_the_plural_take_a_plural_verb_and_other_words_read_right(lang, text, expected):
     assert t(lang, text) == expected
+
+
+def test_a_tables_text_marked_with_a_plural_takes_its_form_from_the_count_it_is_shown_with():
+    assert t("fr", "only {count} signed up when sign-up ended", count=1) == \
+        "seulement 1 inscrit à la fin des inscriptions"
+    assert t("fr", "only {count} signed up when sign-up ended", count=3) == \
+        "seulement 3 inscrits à la fin des inscriptions"
+    assert t("en", "only {count} signed up when sign-up ended", count=1) == "only 1 signed up when sign-up ended"

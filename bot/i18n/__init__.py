@@ -174,6 +174,8 @@ def localize(lang: str, value: Any) -> Any:
     return t(lang, value) if isinstance(value, Text) else value
 
 
-def N_(text: str) -> str:
-    """Marks a text for translation where it is defined (a table); `t` translates it where it is shown."""
+def N_(text: str, plural: str | None = None) -> str:
+    """Marks a text for translation where it is defined (a table); `t` translates it where it is shown. With a
+    `plural` (English's words the same for every count, as "only {count} signed up"), it is a plural entry, and
+    `t(lang, text, count=n)` picks the form its language gives `n`."""
     return text
