@@ -6,9 +6,9 @@
 A tool at the top of the program: it builds the bot to read its command tree.
 
 Two sources: the texts the code passes to `t(lang, "…")` or marks with `N_("…")` (read from the source, so no
-text is missed for want of running it; a text with a count, `tn(lang, "…", "…", n)` or `Text("…", plural="…")` or
-`say("…", plural="…")`, is a plural entry, msgid and msgid_plural), and the slash commands' names, descriptions and choices (read from the
-command tree the bot builds, under the context discord.py's translator gives them).
+text is missed for want of running it; a text with a count, `tn(lang, "…", "…", n)`, `Text("…", plural="…")` or
+`say("…", plural="…")`, is a plural entry, msgid and msgid_plural), and the slash commands' names, descriptions
+and choices (read from the command tree the bot builds, under the context discord.py's translator gives them).
 
 A game whose guide is in English only (bot/games/<game>/guide/en.md and no other) is an English-only game: its
 package's texts stay out of the template, so adding it leaves the catalogues complete, and members of every

@@ -53,10 +53,10 @@ class RatingsCog(commands.Cog, name="Ratings"):
             rank = " · " + t(lang, "#{rank} of {total}", rank=profile.rank, total=profile.total) if profile else ""
             lines.append(f"**{title}** — {rating.label}{rank}")
             lines.append(tn(lang, "{count} game: {wins} won, {draws} drawn, {losses} lost · streak {streak} · last "
-                                  "{recent}", "{count} games: {wins} won, {draws} drawn, {losses} lost · streak {streak} · "
-                                  "last {recent}", rating.games, wins=rating.wins, draws=rating.draws,
-                           losses=rating.losses, streak=rating.streak_text or "—",
-                           recent=rating.recent[-RECENT_RESULTS:] or "—"))
+                                  "{recent}", "{count} games: {wins} won, {draws} drawn, {losses} lost · streak "
+                                  "{streak} · last {recent}", rating.games, wins=rating.wins, draws=rating.draws,
+                            losses=rating.losses, streak=rating.streak_text or "—",
+                            recent=rating.recent[-RECENT_RESULTS:] or "—"))
             if charted is None or (profile and len(profile.history) > len(charted[1].history)):
                 charted = (title, profile) if profile else charted
         embed = discord.Embed(title=t(lang, "{player} on this server", player=who.display_name),

@@ -33,7 +33,8 @@ class RulesCog(commands.Cog, name="Rules"):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)  # before the guide is read from the package and the diagram drawn
         info, lang = catalogue.info(game), language(interaction)
-        players = (tn(lang, "{count} player", "{count} players", info.min_players) if info.min_players == info.max_players
+        players = (tn(lang, "{count} player", "{count} players", info.min_players)
+                   if info.min_players == info.max_players
                    else t(lang, "{low}–{high} players", low=info.min_players, high=info.max_players))
         embed = discord.Embed(title=t(lang, "{game} — how to play", game=info.title),
                               description=guide_text(game, lang)[:EMBED_DESCRIPTION_LIMIT])

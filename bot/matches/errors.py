@@ -82,7 +82,8 @@ class BadMove(UserError):
 class RateLimited(UserError):
     def __init__(self, retry_after: float) -> None:
         super().__init__(Text("Slow down a little: try again in {count} second.",
-                              plural="Slow down a little: try again in {count} seconds.", count=max(1, round(retry_after))))
+                              plural="Slow down a little: try again in {count} seconds.",
+                              count=max(1, round(retry_after))))
 
 
 def engine_message(exc: Exception) -> str:

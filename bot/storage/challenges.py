@@ -37,8 +37,9 @@ class ChallengeStore:
         computer_names: dict[int, str] | None = None,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
-        open seats are the computer's, named by position in `computer_names`. The challenger sits at `challenger_position` (a rematch rotates the seats);
-        the invited fill the other positions in order. `clock_seconds`: the time for each move, None for no clock."""
+        open seats are the computer's, named by position in `computer_names`. The challenger sits at
+        `challenger_position` (a rematch rotates the seats); the invited fill the other positions in order.
+        `clock_seconds`: the time for each move, None for no clock."""
         def unit() -> Steps[int]:
             done = yield Step(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"

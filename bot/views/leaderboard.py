@@ -25,15 +25,16 @@ def leaderboard_embed(page: LeaderboardPage, lang: str = ENGLISH) -> discord.Emb
     if not lines:
         lines.append(t(lang, "Nobody has played a rated match of this game here yet. Start one with `/play`."))
     if page.me is not None and page.me not in page.entries:
-        lines += ["", tn(lang, "You: **{rank}.** {rating} · {count} game", "You: **{rank}.** {rating} · {count} games",
-                         page.me.rating.games, rank=page.me.rank, rating=page.me.rating.label)]
+        lines += ["", tn(lang, "You: **{rank}.** {rating} · {count} game",
+                         "You: **{rank}.** {rating} · {count} games", page.me.rating.games, rank=page.me.rank,
+                         rating=page.me.rating.label)]
     pages = max(1, -(-page.total // page.limit))
     embed = discord.Embed(title=t(lang, "{game} leaderboard", game=title),
                           description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
     embed.set_footer(text=tn(lang, "Page {page} of {pages} · {count} rated player · a ? marks a provisional rating "
-                                   "(fewer than 5 games)", "Page {page} of {pages} · {count} rated players · a ? marks a "
-                                   "provisional rating (fewer than 5 games)", page.total,
-                             page=page.offset // page.limit + 1, pages=pages))
+                                   "(fewer than 5 games)",
+                             "Page {page} of {pages} · {count} rated players · a ? marks a provisional rating "
+                             "(fewer than 5 games)", page.total, page=page.offset // page.limit + 1, pages=pages))
     return embed
 
 

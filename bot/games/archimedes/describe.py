@@ -18,8 +18,8 @@ def last_move(lang: str, view: View) -> tuple[int | None, str]:
 
 
 def material(lang: str, view: View) -> list[str]:
-    return [tn(lang, "{count} ship, {reserve} in reserve, port {port}", "{count} ships, {reserve} in reserve, port {port}",
-               s, reserve=r, port=p)
+    return [tn(lang, "{count} ship, {reserve} in reserve, port {port}",
+               "{count} ships, {reserve} in reserve, port {port}", s, reserve=r, port=p)
             for s, r, p in zip(view["ships"], view["reserve"], view["ports"])]
 
 

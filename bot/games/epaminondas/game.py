@@ -315,9 +315,9 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
     if n == 1:
         raise IllegalMoveError(Text("A single piece can never capture"))
     if k >= n:
-        raise IllegalMoveError(Text("Your {count} piece cannot capture a line of {line}: it must be strictly shorter",
-                                    plural="Your {count} pieces cannot capture a line of {line}: it must be strictly shorter",
-                                    count=n, line=k))
+        raise IllegalMoveError(Text(
+            "Your {count} piece cannot capture a line of {line}: it must be strictly shorter",
+            plural="Your {count} pieces cannot capture a line of {line}: it must be strictly shorter", count=n, line=k))
     if not move.capture:
         raise IllegalMoveError(Text("{dest} holds an enemy piece: write {tail}x{dest} to capture it", tail=tail,
                                     dest=dest))

@@ -40,7 +40,8 @@ def pieces(lang: str, view: View) -> list[list[str]]:
         text = f"{piece['square']} {piece_name(lang, piece)}"
         square = piece["square"]
         if square in own:  # the viewer's own knight: she knows its cargo
-            carried = t(lang, "carrying {cargo}", cargo=cargo_text(lang, own[square])) if own[square] else t(lang, "empty")
+            carried = (t(lang, "carrying {cargo}", cargo=cargo_text(lang, own[square])) if own[square]
+                       else t(lang, "empty"))
             text += " (" + carried + ")"
         elif square in known and known[square]:  # what everyone saw it load
             text += " (" + t(lang, "known to carry {cargo}", cargo=cargo_text(lang, known[square])) + ")"

@@ -605,7 +605,8 @@ def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
     score = view["scores_text"][seat]
     passing = [say("passed")] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
     colour_name = [say(view["seat_names"][seat])] if view["seat_names"][seat] != name else []
-    points, tiles = say("{score} points", score=score), say("{count} tile left", plural="{count} tiles left", count=left)
+    points = say("{score} points", score=score)
+    tiles = say("{count} tile left", plural="{count} tiles left", count=left)
     variants = [colour_name + [points] + passing + [tiles],
                 [points] + passing + [tiles],
                 [say("{score} pts", score=score)] + passing + [say("{count} left", plural="{count} left", count=left)]]
