@@ -360,7 +360,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
         if text == "b4-d4":  # a fight's report names both pieces' values, in the thread for everyone
             assert ("Fight on d4: North's Messenger (sword 1, shield 3, move 5) beats South's Raider (sword 5, "
                     "shield 1, move 3)." in board.content)
-            assert "South's S4 on d4 is eliminated" in board.content
+            assert "South's Raider on d4 is eliminated" in board.content
             assert not GAME.view(ref.state, None)["cells"]["d4"]["known"]  # memory on: the picture shows it blank
         if text == "e1-e5":
             repelled = ("Fight on e5: South's Messenger (sword 1, shield 3, move 5) is repelled by North's "

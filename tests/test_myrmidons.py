@@ -1060,3 +1060,12 @@ def test_the_hard_level_takes_its_commander_out_of_reach(seed, setup, defender):
     move = choose_move(GAME.view(state, defender), level="hard", seed=seed + len(setup))
     after, _ = GAME.apply(state, defender, move)
     assert not _commander_attacked(after, defender), move
+
+
+def test_an_eliminated_piece_is_named_and_an_event_stored_before_names_still_reads():
+    eliminated = {"type": "eliminate", "piece": "S4", "owner": 0, "square": "d4", "by": "N2"}
+    assert GAME.describe(eliminated) == "South's S4 on d4 is eliminated."
+    assert GAME.describe({**eliminated, "name": "Raider", "commander": False}) == \
+        "South's Raider on d4 is eliminated."
+    assert GAME.describe({**eliminated, "name": "Commander", "commander": True}) == \
+        "South's Commander on d4 is eliminated."

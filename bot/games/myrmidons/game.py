@@ -268,7 +268,8 @@ class MyrmidonsGame(TwoSeatGame):
             if fight["result"] == "win":
                 loser = fight["defender"]
                 events.append(event("eliminate", None, piece=loser["id"], owner=loser["owner"],
-                                    square=fight["square"], by=fight["attacker"]["id"]))
+                                    square=fight["square"], by=fight["attacker"]["id"], name=loser["name"],
+                                    commander=loser["commander"]))
         return events
 
     def outcome(self, state: State) -> Outcome | None:
@@ -467,8 +468,10 @@ class MyrmidonsGame(TwoSeatGame):
         if kind == "fight":
             return _fight_text(ev)
         if kind == "eliminate":
+            # by its name, as the fight said it (events stored before they named it give its id, "S4")
+            piece = Text("Commander") if ev.get("commander") else ev.get("name", ev["piece"])
             return Text("{side}'s {piece} on {square} is eliminated.", side=Text(SEAT_NAMES[ev["owner"]]),
-                        piece=ev["piece"], square=ev["square"])
+                        piece=piece, square=ev["square"])
         if kind == "win":
             return Text("{reason}.", reason=ev["reason"])
         return None
