@@ -81,7 +81,8 @@ def read_catalogue(lang: str) -> Catalogue:
     """The texts the catalogue translates (fuzzy ones left out), and its plural rule."""
     with catalogue_path(lang).open("rb") as file:
         catalog = read_po(file)
-    found = Catalogue(form=gettext.c2py(catalog.plural_expr))  # the header's C expression, parsed, never eval'd
+    # the header's C expression, which gettext checks token by token before it makes it a function
+    found = Catalogue(form=gettext.c2py(catalog.plural_expr))
     for message in catalog:
         if not message.id or not message.string or message.fuzzy:
             continue
