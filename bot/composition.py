@@ -18,7 +18,8 @@ from bot.matches.challenges import DEFAULT_CHALLENGE_TTL, Challenges
 from bot.matches.clocks import ClockKeeper
 from bot.matches.endings import Endings
 from bot.matches.league_rounds import LeagueRounds
-from bot.matches.leagues import LeagueService, league_bus
+from bot.matches.league_events import league_bus
+from bot.matches.leagues import LeagueService
 from bot.matches.locks import KeyedLocks
 from bot.matches.rating_service import Ratings
 from bot.matches.rematches import Rematches

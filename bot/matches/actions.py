@@ -235,21 +235,18 @@ class MatchActions:
             await self.clocks.player_acted(action.by_user, load.prefs if load else None)
         public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
         lang = await self.language(match.guild_id)
-        board: Board | None = None
+        board = await self.board(match, None if forced else clock)  # forced moves moved the clock on
         if action.setup and self.in_secret_setup(match):
-            presented = self.bus.publish(SetupProgress(match, action.seat, to_act=tuple(self.to_act(match)),
-                                                       lang=lang))
+            presented = self.bus.publish(SetupProgress(match, action.seat, board=board, lang=lang))
         else:
             rated = await self.ratings.changes_of(match)
-            board = await self.board(match, None if forced else clock)  # forced moves moved the clock on
             if prefs is None:
                 prefs = await self.clocks.prefs(match.member_ids)
             presented = self.bus.publish(MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
                                                     action.shown, public, forced, rated, board=board,
                                                     prefs=dict(prefs), lang=lang))
         if not match.active and match.result:
-            final = board.view if board is not None else self.view(match, None)
-            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result), view=final, lang=lang))
+            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result), view=board.view, lang=lang))
         forced_events = [e for f in forced for e in f.events]
         return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
                           Outcome.from_json(match.result), presented)

@@ -91,7 +91,7 @@ class SetupProgress:
 
     match: Match
     seat: int
-    to_act: tuple[int, ...] = field(kw_only=True)  # the seats still setting up
+    board: Board = field(kw_only=True)  # redrawn in place: its `to_act` are the seats still setting up
     lang: str = field(kw_only=True)
 
 

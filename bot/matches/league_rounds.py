@@ -26,7 +26,7 @@ from . import errors
 from .bus import EventBus
 from .catalogue import checked_options, default_options
 from .events import MatchEnded, MatchEvent
-from .leagues import (
+from .league_events import (
     SEASON_SECONDS, SIGNUP_TIMER, STEP_TIMER, UNRATED, DivisionTable, LeagueFinished, LeagueOpened, RoundStarted,
     StandingsChanged, player_names,
 )

@@ -11,31 +11,28 @@ step simply runs it again (start-up looks at every running league).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Collection
+from dataclasses import dataclass
+from typing import Any, Callable, Collection
 
 from bot.games.engines import get_game
 from bot.engine.text import Text
 from bot.i18n import N_
-from bot.leagues import Standing
 from bot.domain import League, LeaguePlayer, LeagueTable
 from bot.storage.leagues import LeagueStore
 
 from . import errors
 from .bus import Delivery, EventBus
+from .league_events import SIGNUP_TIMER, STEP_TIMER, LeagueCancelled, LeagueOpened, RosterChanged, player_names
+from .league_rounds import LeagueRounds
 from .catalogue import info, is_offered
 from .locks import KeyedLocks
 from .server_settings import ORGANISER_ROLE, ServerSettings
 from .service import MatchService
 from .timers import TimerDispatcher
 
-if TYPE_CHECKING:  # the rounds module builds on this one's events
-    from .league_rounds import LeagueRounds
 
 log = logging.getLogger(__name__)
 
-SIGNUP_TIMER = "league_signup"
-STEP_TIMER = "league_step"
 FORMATS = {"round_robin": N_("round robin"), "swiss": N_("Swiss")}
 REPEATS = ("none", "monthly")
 NOT_IN_SERVER = N_("Leagues live in servers: use league commands in a server, not in DMs.")
@@ -45,8 +42,6 @@ DEFAULT_DIVISION_SIZE = 10
 MAX_DIVISION_SIZE = 40
 MAX_NAME_LENGTH = 50
 MAX_ROUNDS = 20
-SEASON_SECONDS = 30 * 24 * 3600.0  # "monthly": the next season starts a month after this one started
-UNRATED = 1500  # the displayed rating of a member without one: the model's starting point
 
 
 def league_title(league: League) -> str:
@@ -54,78 +49,6 @@ def league_title(league: League) -> str:
     if league.season == 1:
         return league.name
     return Text("{name} (season {season})", name=league.name, season=league.season)
-
-
-# --- events: what the league presenter shows -------------------------------------------------------------------
-# Each carries the league as it is after the change, its players and the server's language (`lang`), so the
-# presenter reads nothing back to show it.
-
-@dataclass(frozen=True)
-class DivisionTable:
-    division: int
-    rows: list[Standing]
-
-
-@dataclass(frozen=True)
-class LeagueOpened:
-    """A league (or its next season) opened for sign-up: post the announcement and open its thread."""
-
-    league: League
-    players: list[LeaguePlayer] = field(default_factory=list)
-    lang: str = field(kw_only=True)
-
-
-@dataclass(frozen=True)
-class RosterChanged:
-    league: League
-    players: list[LeaguePlayer]
-    lang: str = field(kw_only=True)
-
-
-@dataclass(frozen=True)
-class RoundStarted:
-    league: League
-    round: int
-    tables: list[LeagueTable]
-    names: dict[int, str]
-    players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
-
-
-@dataclass(frozen=True)
-class StandingsChanged:
-    league: League
-    divisions: list[DivisionTable]
-    names: dict[int, str]
-    players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
-
-
-@dataclass(frozen=True)
-class LeagueFinished:
-    league: League
-    divisions: list[DivisionTable]
-    names: dict[int, str]
-    next_season: League | None
-    players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
-
-
-@dataclass(frozen=True)
-class LeagueCancelled:
-    league: League
-    reason: str  # English, with {placeholders} filled from reason_params when shown
-    reason_params: dict[str, Any] = field(default_factory=dict)
-    players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
-
-
-LeagueEvent = LeagueOpened | RosterChanged | RoundStarted | StandingsChanged | LeagueFinished | LeagueCancelled
-
-
-def league_bus() -> EventBus:
-    """League events are delivered like match events, in order per league."""
-    return EventBus(key=lambda event: event.league.id)
 
 
 # --- the service -----------------------------------------------------------------------------------------------
@@ -402,5 +325,3 @@ class LeagueService:
         return await self.store.tables(league_id, round_)
 
 
-def player_names(players: list[LeaguePlayer]) -> dict[int, str]:
-    return {p.user_id: p.user_name for p in players}

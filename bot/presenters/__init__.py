@@ -30,7 +30,6 @@ from bot.matches.events import (
     TakebackAnswered,
     TakebackAsked,
     TurnReminder,
-    users_of,
 )
 from bot.domain import Match
 
@@ -171,12 +170,15 @@ class Presenter:
             await self.service.mark_announced(match_id, version)
 
     async def _setup_progress(self, event: SetupProgress) -> bool:
-        """One player finished a secret setup step: say so (nothing more) and remind whoever is still at it."""
+        """One player finished a secret setup step: say so, remind whoever is still at it, and redraw the board in
+        place so that it no longer says she is setting up."""
         match = event.match
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
-        ping, allowed = mentions(users_of(match, event.to_act))
+        if not self.bus.superseded(event):  # else a later step or move shows it already
+            await self.boards.redraw(match, event.board, event.lang)
+        ping, allowed = mentions(event.board.users_to_act(match))
         lang = event.lang
         await thread.send(
             fit(t(lang, "🔒 **{player}** has made a secret setup move. Still setting up: {players} — press **Move** "

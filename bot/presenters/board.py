@@ -55,19 +55,11 @@ class BoardPresenter:
         if thread is None:
             return None
         service = self.service
-        view = board.view
-        caption = turn_caption(service.game_of(match), match, view, played=played,
-                               secret_setup=board.secret_setup, lang=lang)
-        if match.active and board.clock is not None:
-            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
-        pinged = board.users_to_act(match) if match.active else match.member_ids
-        ping_text, allowed = mentions(pinged)
+        content, file, allowed = await self._board(match, board, lang, played)
         if not ping:
             allowed = discord.AllowedMentions.none()
-        description = alt_text(service.game_of(match).info.title, view, match.names, match_id=match.id, lang=lang)
-        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
         message = await thread.send(
-            fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
+            content, file=file, allowed_mentions=allowed,
             view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),
         )
         previous = match.board_message_id
@@ -80,6 +72,36 @@ class BoardPresenter:
         if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
             await archive(self.client, thread, match)
         return message
+
+    async def redraw(self, match: Match, board: Board, lang: str) -> bool:
+        """Show `board` on the match's current board post, in place: a secret setup step changes only who is
+        still setting up, which the board must not keep saying of a player who is done, and earns no new post.
+        The public view only, as every board; the edit pings nobody (the step's own line does)."""
+        thread = await self.thread_of(match)
+        if thread is None or match.board_message_id is None:
+            return False
+        content, file, _ = await self._board(match, board, lang)
+        try:
+            await thread.get_partial_message(match.board_message_id).edit(  # type: ignore[attr-defined]
+                content=content, attachments=[file], view=self.controls.board(match, lang=lang),
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("match=%s could not redraw board message %s", match.id, match.board_message_id)
+            return False
+        return await self.service.record_board(match, match.board_message_id, announced=False)
+
+    async def _board(self, match: Match, board: Board, lang: str,
+                     played: MovePlayed | None = None) -> tuple[str, discord.File, discord.AllowedMentions]:
+        """A board post's words (caption, clock, mentions of whoever must act), its picture of the public view
+        with alt text, and who the mentions may ping."""
+        game, view = self.service.game_of(match), board.view
+        caption = turn_caption(game, match, view, played=played, secret_setup=board.secret_setup, lang=lang)
+        if match.active and board.clock is not None:
+            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
+        ping_text, allowed = mentions(board.users_to_act(match) if match.active else match.member_ids)
+        description = alt_text(game.info.title, view, match.names, match_id=match.id, lang=lang)
+        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
+        return fit(f"{caption}\n{ping_text}".strip()), file, allowed
 
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""

@@ -12,10 +12,11 @@ import discord
 from bot.i18n import ENGLISH, N_, localize, t, tn
 from bot.leagues import POINT, points_text
 from bot.matches import catalogue
-from bot.matches.leagues import (
-    FORMATS, DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, LeagueService, RosterChanged,
-    RoundStarted, StandingsChanged, league_title,
+from bot.matches.league_events import (
+    DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, RosterChanged, RoundStarted,
+    StandingsChanged,
 )
+from bot.matches.leagues import FORMATS, LeagueService, league_title
 from bot.domain import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
 
