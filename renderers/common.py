@@ -510,29 +510,36 @@ def cross_squares(img: Image.Image, grid: Grid, squares: Iterable[tuple[str, int
 # A picture's words are written in English, `say("{count} pieces", count=3)`; the caller of a render may give a
 # translation for them (`in_language`: English template and params → the words in a language), which `say`
 # applies (and `python -m bot.extract_texts` collects every `say("…")`). Renderers import nothing of the bot, so
-# the translation comes in as a function. Nothing cached across renders holds translated words.
-Translate = Callable[[str, dict], str]
+# the translation comes in as a function. Nothing cached across renders holds translated words. Words that show a
+# count have a plural, `say("{count} piece", plural="{count} pieces", count=n)`: the translation is then also given
+# the plural, and picks its language's form for `count`.
+Translate = Callable[..., str]  # (template, params) or (template, params, plural) → the words
 
 
-def english(template: str, params: dict) -> str:
+def english(template: str, params: dict, plural: str | None = None) -> str:
+    if plural is not None and params.get("count") != 1:
+        template = plural
     return template.format(**params) if params else template
 
 
 _translate: ContextVar[Translate] = ContextVar("translate", default=english)
 
 
-def say(template: str, /, **params: Any) -> str:
-    """A picture's words in the language being drawn (English unless the render runs `in_language`)."""
-    return _translate.get()(template, params)
+def say(template: str, /, plural: str | None = None, **params: Any) -> str:
+    """A picture's words in the language being drawn (English unless the render runs `in_language`); with a
+    `plural`, the form that `params["count"]` takes."""
+    if plural is None:
+        return _translate.get()(template, params)
+    return _translate.get()(template, params, plural)
 
 
 def say_text(data: Any) -> str:
-    """An engine's text kept as JSON in a view ({"text": template, "params": {...}}, see bot.engine.text), in the
-    language being drawn; a plain string as it is."""
+    """An engine's text kept as JSON in a view ({"text": template, "plural": …, "params": {...}}, see
+    bot.engine.text), in the language being drawn; a plain string as it is."""
     if not (isinstance(data, dict) and isinstance(data.get("text"), str)):
         return "" if data is None else str(data)
-    return say(data["text"], **{k: say_text(v) if isinstance(v, dict) else v
-                                for k, v in (data.get("params") or {}).items()})
+    return say(data["text"], plural=data.get("plural"), **{k: say_text(v) if isinstance(v, dict) else v
+                                                           for k, v in (data.get("params") or {}).items()})
 
 
 def N_(template: str) -> str:

@@ -162,7 +162,7 @@ def test_myrmidons_fights_show_their_result_beside_the_square_clear_of_the_piece
     words = [d.text for d in drawn]
     shown = sum(1 for d in drawn if not d.text) // 2  # each fight shown: its two pieces, clear of every word
     assert shown >= 1 and translate("won" if fights[0]["result"] == "win" else "held", {}) in words
-    more = translate("+1 more fight", {}) if shown == 2 else translate("+{count} more fights", {"count": 3 - shown})
+    more = translate("+{count} more fight", {"count": 3 - shown}, "+{count} more fights")
     assert more in " ".join(words)  # on one line or wrapped
 
 

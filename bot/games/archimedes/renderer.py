@@ -280,12 +280,12 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
 
 
 def _ships(count: int) -> str:
-    return say("1 ship") if count == 1 else say("{count} ships", count=count)
+    return say("{count} ship", plural="{count} ships", count=count)
 
 
 def _history(view: dict) -> str:
     last = view.get("last") or {}
     destroyed = len(last.get("destroyed") or [])
     detail = ((say(" (rebuilt)") if last.get("rebuild") else "")
-              + (say(" · {count} destroyed", count=destroyed) if destroyed else ""))
+              + (say(" · {count} destroyed", plural=" · {count} destroyed", count=destroyed) if destroyed else ""))
     return history_line(view, detail)

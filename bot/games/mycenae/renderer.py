@@ -811,7 +811,7 @@ def _fitting_status(view: dict, names: Sequence[str], room: int) -> str:
     waiting = view["setup"]["waiting"]
     if view.get("outcome") or not waiting:
         return text
-    players = say("1 player") if len(waiting) == 1 else say("{count} players", count=len(waiting))
+    players = say("{count} player", plural="{count} players", count=len(waiting))
     variants = (text, say("Choosing cargo: {players}", players=", ".join(names[s] for s in waiting)),
                 say("Secret setup: {players} still choosing cargo", players=players))
     return first_fitting(variants, room, font(STATUS_SIZES[-1], bold=True))

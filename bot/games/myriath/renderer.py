@@ -603,9 +603,11 @@ def _details(view: dict, seat: int, passed: set[int], name: str) -> list[str]:
     score = view["scores_text"][seat]
     passing = [say("passed")] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
     colour_name = [say(view["seat_names"][seat])] if say(view["seat_names"][seat]) != name else []
-    points, tiles = say("{score} points", score=score), say("{count} tiles left", count=left)
+    points = say("{score} points", score=score)
+    tiles = say("{count} tile left", plural="{count} tiles left", count=left)
     variants = [colour_name + [points] + passing + [tiles],
-                colour_name + [say("{score} pts", score=score)] + passing + [say("{count} left", count=left)],
+                colour_name + [say("{score} pts", score=score)] + passing
+                + [say("{count} left", plural="{count} left", count=left)],
                 colour_name + [points] + passing,
                 colour_name + [say("{score} pts", score=score)] + passing,
                 colour_name + [say("{score} pts", score=score)]]

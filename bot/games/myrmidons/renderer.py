@@ -610,7 +610,7 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
 
 
 def _more_fights(count: int, width: int) -> list[str]:
-    words = say("+1 more fight") if count == 1 else say("+{count} more fights", count=count)
+    words = say("+{count} more fight", plural="+{count} more fights", count=count)
     return wrap_text(words, font(TEXT_MIN), width)
 
 
@@ -666,7 +666,8 @@ def _counts(view: dict, seat: int) -> str:
     if view["phase"] == "setup":
         return _seat_setup_word(view["setup"][seat])
     on_board = sum(1 for cell in view["cells"].values() if cell["owner"] == seat)
-    return say("{count} on board · {lost} lost", count=on_board, lost=view["eliminated"][seat])
+    return say("{on_board} on board · {count} lost", plural="{on_board} on board · {count} lost", on_board=on_board,
+               count=view["eliminated"][seat])
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) -> None:
