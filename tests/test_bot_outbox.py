@@ -419,3 +419,43 @@ async def test_a_challenge_that_expired_as_its_process_died_shows_it_after_a_res
 
     assert "⌛ This challenge expired unanswered." in current(world, post).content
     assert await outbox_rows(world) == 0
+
+
+async def test_a_live_process_presents_a_start_and_a_challenge_end_another_process_left_when_it_died(tmp_path):
+    """Two processes share a database; one starts a match and closes a challenge and dies before presenting
+    either. The process serving that server presents both, as recovered, once a minute has passed, once."""
+    clock = Clock()
+    live, dying = [build_match_service(Repository(await open_database(tmp_path / "s.db")), clock=clock,
+                                       seed_source=lambda: 7) for _ in range(2)]
+    for service in (live, dying):
+        service.timers.claims.shared = True
+    shown: list = []
+    live.bus.subscribe(lambda event: asyncio.sleep(0, shown.append(event)))
+    try:
+        await live.start()
+        dying.outbox.deliver = lambda token, events: None  # it dies between its commits and presenting them
+        started = await dying.create_challenge(guild_id=5, channel_id=2, challenger_id=100, challenger_name="u100",
+                                               game_key="epaminondas", invited=[101])
+        match_id = (await dying.accept_challenge(started.id, 101, "u101")).match_id
+        declined = await dying.create_challenge(guild_id=5, channel_id=2, challenger_id=100,
+                                                challenger_name="u100", game_key="epaminondas", invited=[102])
+        await dying.decline_challenge(declined.id, 102)
+
+        await live.boards.sweep_outbox()
+        assert shown == []  # a moment ago: the writer may still be presenting them
+        clock.now += REPAIR_AFTER + 1
+        for _ in range(2):  # once presented and forgotten, a second sweep does nothing
+            await live.boards.sweep_outbox()
+            await live.outbox.idle()
+            await live.bus.idle()
+        assert sorted((type(e).__name__, e.recovered) for e in shown) == [("ChallengeEnded", True),
+                                                                         ("MatchStarted", True)]
+        (start,) = [e for e in shown if isinstance(e, events.MatchStarted)]
+        (end,) = [e for e in shown if isinstance(e, events.ChallengeEnded)]
+        assert start.match == await live.get_match(match_id) and start.challenge.status == "started"
+        assert (end.challenge.id, end.challenge.status, end.by_user) == (declined.id, "declined", 102)
+        assert await live.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+    finally:
+        for service in (live, dying):
+            await service.drain()
+            await service.repo.close()
