@@ -33,7 +33,7 @@ from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
-from bot.storage import DatabaseError, NewerDatabase, Repository, open_database
+from bot.storage import DatabaseError, NewerDatabase, Repository, UnwritableDatabase, open_database
 from bot.storage.opening import open_repository
 from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
@@ -188,6 +188,9 @@ async def check_database(path: Path | str) -> str | None:
         db = await open_database(path)
     except NewerDatabase as exc:
         return f"refusing the database at {path}: {exc}."
+    except UnwritableDatabase as exc:
+        return (f"cannot write the database at {path}: {exc}. Mount it read-write, or give the file and its folder "
+                "to the user the bot runs as (the Docker image's is uid 10001).")
     except DatabaseError as exc:
         return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a Strategos "
                 "database, or a new file, in a folder that exists.")

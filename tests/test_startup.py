@@ -259,3 +259,120 @@ async def test_the_bot_starts_on_postgresql_with_its_schema_migrated(postgres_ds
         assert await schema_version(conn) == migration_files("postgresql")[-1][0]
     finally:
         await conn.close()
+
+
+# --- a database the bot may read but not write: one line saying so, not "not a SQLite database" ----------------
+
+def start_bot(database, *, read_only_mount):
+    """`python -m bot` with a token and `database`, with `read_only_mount` (folder, view) bound read-only in a mount
+    namespace of the process's own (the tests run as root)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("STRATEGOS_", "DISCORD_"))}
+    env.update(DISCORD_TOKEN="token", STRATEGOS_DATABASE=str(database))
+    command = ["unshare", "--mount", "sh", "-c", 'mount --bind -o ro "$1" "$2" && shift 2 && exec "$@"', "sh",
+               *map(str, read_only_mount), sys.executable, "-m", "bot"]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, cwd="/")
+
+
+def check_as(uid, database):
+    """What the start-up check says of `database` to a process of user `uid` (a fork of this one: the Python
+    this runs on lies in root's home, where another user may not reach)."""
+    import asyncio
+
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            os.setgroups([]), os.setgid(uid), os.setuid(uid)
+            os.write(write, (asyncio.run(app.check_database(database)) or "None").encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as said:
+        line = said.read()
+    os.waitpid(child, 0)
+    return line
+
+
+def migrated(path):
+    """A database as the bot leaves it: migrated, in WAL mode, closed (no -wal or -shm file left)."""
+    import asyncio
+
+    from bot.storage import open_database
+
+    async def make():
+        await (await open_database(path)).close()
+
+    asyncio.run(make())
+    return path
+
+
+@pytest.mark.parametrize("kind", ["a database of the bot", "a new file"])
+def test_a_read_only_mount_is_one_line_saying_so(tmp_path, kind):
+    # Finding 6: the Docker image with /data mounted read-only said "the file is not a SQLite database".
+    data, view = tmp_path / "data", tmp_path / "view"
+    data.mkdir(), view.mkdir()
+    if kind == "a database of the bot":
+        migrated(data / "strategos.db")
+    result = start_bot(view / "strategos.db", read_only_mount=(data, view))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"strategos: cannot write the database at {view}/strategos.db: the folder {view} is mounted read-only. "
+        "Mount it read-write, or give the file and its folder to the user the bot runs as (the Docker image's is "
+        "uid 10001)."]
+
+
+@pytest.fixture
+def shared_folder():
+    """A folder another user can reach (pytest's own are root's alone), removed afterwards."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="strategos-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+NOBODY = 65534
+
+
+def test_a_database_file_of_another_user_is_one_line_saying_so(shared_folder):
+    path = migrated(shared_folder / "strategos.db")  # root's, 0644; the folder is anybody's to write in
+    shared_folder.chmod(0o777)
+    assert check_as(NOBODY, path) == (
+        f"cannot write the database at {path}: this user (uid {NOBODY}) may not write the file {path}. "
+        "Mount it read-write, or give the file and its folder to the user the bot runs as (the Docker image's is "
+        "uid 10001).")
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == migration_files()[-1][0]
+
+
+def test_a_database_folder_of_another_user_is_one_line_saying_so(shared_folder):
+    path = migrated(shared_folder / "strategos.db")
+    os.chown(path, NOBODY, NOBODY)  # the file is the bot's; the folder, where the -wal file goes, is root's
+    assert check_as(NOBODY, path) == (
+        f"cannot write the database at {path}: this user (uid {NOBODY}) may not write in the folder "
+        f"{shared_folder}, where SQLite keeps the -wal and -shm files. Mount it read-write, or give the file and its "
+        "folder to the user the bot runs as (the Docker image's is uid 10001).")
+
+
+def test_what_sqlite_says_is_told_apart(tmp_path):
+    """Each error SQLite raises at the start, as it raises it: a read-only file is not "not a database"."""
+    from bot.storage.database import DatabaseError, UnwritableDatabase, _classified
+
+    path = migrated(tmp_path / "strategos.db")
+    with pytest.raises(sqlite3.OperationalError) as read_only:
+        sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute("CREATE TABLE t (x)")
+    said = _classified(read_only.value, path)
+    assert isinstance(said, UnwritableDatabase) and "attempt to write a readonly database" in str(said)
+    with pytest.raises(sqlite3.OperationalError) as cannot_open:
+        sqlite3.connect(f"file:{tmp_path}/missing.db?mode=ro", uri=True).execute("PRAGMA schema_version")
+    assert isinstance(_classified(cannot_open.value, path), UnwritableDatabase)
+    notes = tmp_path / "notes.db"
+    notes.write_text("my notes " * 100)
+    with pytest.raises(sqlite3.DatabaseError) as foreign:
+        sqlite3.connect(notes).execute("PRAGMA schema_version")
+    said = _classified(foreign.value, notes)
+    assert type(said) is DatabaseError and str(said) == "the file is not a SQLite database (file is not a database)"
+    with pytest.raises(sqlite3.OperationalError) as other:
+        sqlite3.connect(path).execute("SELECT nothing FROM nowhere")
+    assert _classified(other.value, path) is None  # a mistake of ours stays what it is

@@ -2,13 +2,13 @@
 dialects) under one store per aggregate; `Repository` gives the match service its stores (repository.py)."""
 
 from .clocks import ClockStore, SeatDeadline
-from .database import DatabaseError, NewerDatabase, migrate, open_database, open_reader
+from .database import DatabaseError, NewerDatabase, UnwritableDatabase, migrate, open_database, open_reader
 from .rating_rows import RatingsMoved
 from .driver import Driver
 from .matches import VersionConflict
 from .repository import Repository
 
 __all__ = [
-    "open_database", "open_reader", "migrate", "DatabaseError", "NewerDatabase", "Repository", "VersionConflict", "RatingsMoved",
+    "open_database", "open_reader", "migrate", "DatabaseError", "NewerDatabase", "UnwritableDatabase", "Repository", "VersionConflict", "RatingsMoved",
     "ClockStore", "SeatDeadline", "Driver",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import sqlite3
 from importlib import resources
@@ -18,6 +19,10 @@ _MIGRATION_NAME = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
 
 class DatabaseError(Exception):
     """A database this Strategos cannot use; the message is one line that says what to do."""
+
+
+class UnwritableDatabase(DatabaseError):
+    """The database file or its folder cannot be written by this process: a read-only mount, or another user's."""
 
 
 class NewerDatabase(DatabaseError):
@@ -53,6 +58,7 @@ async def open_database(path: str | Path, *, synchronous: str = SYNCHRONOUS) -> 
         if not folder.exists():
             # Creating it would turn a typo in the path into a second, empty database somewhere else.
             raise DatabaseError(f"the folder {folder} does not exist; create it first")
+        _check_writable(Path(path).absolute())
         # Probe with plain sqlite3 first: a failed aiosqlite connect leaves its worker thread answering a loop
         # that may be gone by then (a burst of "Event loop is closed" tracebacks after the error line).
         await asyncio.to_thread(_probe, str(path))
@@ -68,11 +74,14 @@ async def open_database(path: str | Path, *, synchronous: str = SYNCHRONOUS) -> 
             async with db.execute(f"PRAGMA {pragma}"):
                 pass  # some pragmas answer with a row; close the cursor so COMMIT is never blocked by it
         await migrate(db)
-    except BaseException:
+    except BaseException as exc:
         # A read-only file fails here, after connecting: close the connection, whose worker thread would
         # otherwise outlive the event loop that reports the error.
         await db.close()
-        raise
+        said = _classified(exc, Path(str(path))) if isinstance(exc, sqlite3.Error) else None
+        if said is None:
+            raise
+        raise said from exc
     return db
 
 
@@ -91,12 +100,50 @@ async def open_reader(path: str | Path) -> aiosqlite.Connection:
     return db
 
 
+def _check_writable(path: Path) -> None:
+    """Refuse, in words, a database the bot could read but not write: SQLite opens such a file read-only without
+    a word and the first write fails (or, in WAL mode, the open fails as "unable to open database file")."""
+    folder = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UnwritableDatabase(_read_only(folder) or f"this user (uid {os.getuid()}) may not write the file "
+                                                       f"{path}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UnwritableDatabase(_read_only(folder) or f"this user (uid {os.getuid()}) may not write in the folder "
+                                                       f"{folder}, where SQLite keeps the -wal and -shm files")
+
+
+def _read_only(folder: Path) -> str | None:
+    if os.statvfs(folder).f_flag & os.ST_RDONLY:
+        return f"the folder {folder} is mounted read-only"
+    return None
+
+
+# What SQLite answers when it may not write (a read-only file, folder or mount; the primary code of READONLY_*
+# too) or cannot open the file it was given to read, as opposed to a file whose header is not SQLite's.
+_UNWRITABLE = {"SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM"}
+
+
+def _classified(exc: sqlite3.Error, path: Path) -> DatabaseError | None:
+    """The error SQLite raised at start-up as one line that says which failure it is; None for another kind."""
+    name = getattr(exc, "sqlite_errorname", "")  # the extended name: SQLITE_READONLY_DIRECTORY, …
+    if name == "SQLITE_NOTADB":
+        return DatabaseError(f"the file is not a SQLite database ({exc})")
+    if name.startswith("SQLITE_CORRUPT"):
+        return DatabaseError(f"the file is a damaged SQLite database ({exc}); restore it from a backup")
+    if any(name == code or name.startswith(code + "_") for code in _UNWRITABLE):
+        return UnwritableDatabase(f"SQLite may not write {path} or its folder ({exc})")
+    return None
+
+
 def _probe(path: str) -> None:
     connection = sqlite3.connect(path)
     try:
         connection.execute("PRAGMA schema_version")  # reads the header: any file that is not SQLite fails here
-    except sqlite3.DatabaseError as exc:
-        raise DatabaseError(f"the file is not a SQLite database ({exc})") from None
+    except sqlite3.Error as exc:
+        said = _classified(exc, Path(path))
+        if said is None:
+            raise
+        raise said from None
     finally:
         connection.close()
 
