@@ -29,6 +29,14 @@ class NewerDatabase(DatabaseError):
     """The database was written by a newer Strategos: its schema is ahead of the migrations shipped here."""
 
 
+def is_storage_full(exc: BaseException) -> bool:
+    """The database could not write for want of space: SQLite's SQLITE_FULL ("database or disk is full", also at
+    its page limit) or PostgreSQL's disk_full (SQLSTATE 53100). The write was rolled back whole."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorname", "").startswith("SQLITE_FULL")
+    return getattr(exc, "sqlstate", None) == "53100"  # asyncpg's DiskFullError, without importing asyncpg here
+
+
 def migration_files(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
     """(number, name, sql) for every migration shipped in bot/storage/migrations/<dialect>, in order. Each dialect
     (sqlite, postgresql) has its own folder; a number means the same schema in both."""

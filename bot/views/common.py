@@ -20,6 +20,10 @@ GENERIC_FAILURE = N_("Something went wrong on my side. Nothing was changed; plea
 # connection comes back by itself, so the answer is to try again.
 DATABASE_UNAVAILABLE = N_("I lost my connection to the database for a moment (it may be restarting). Please try "
                           "again in a few seconds; if the thread already shows your action, it counts.")
+# The database's disk is full (or SQLite's page limit reached): the action was rolled back whole; the bot goes on
+# by itself once the operator has freed space.
+STORAGE_FULL = N_("My storage is full, so nothing was changed. Please try again later: the bot's operator has to "
+                  "free some space first.")
 NOT_POSTED = N_("Your action counts, but I could not post the new board in the match thread. "
                 "`/board` posts it again once I can write there.")
 
@@ -81,6 +85,12 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
             log.warning("%s met a lost database connection for user=%s guild=%s: %s", where, interaction.user.id,
                         interaction.guild_id, error)
             await answer(interaction, t(language(interaction), DATABASE_UNAVAILABLE))
+            return
+        if errors.is_storage_full(error):
+            # One line, no traceback: the cause is the disk, not the code.
+            log.error("%s could not be written for user=%s guild=%s: the database's storage is full (%s); free "
+                      "space on its disk", where, interaction.user.id, interaction.guild_id, error)
+            await answer(interaction, t(language(interaction), STORAGE_FULL))
             return
         log.error("%s failed for user=%s guild=%s", where, interaction.user.id, interaction.guild_id,
                   exc_info=error)
