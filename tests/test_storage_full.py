@@ -77,3 +77,25 @@ def test_what_is_a_full_storage_on_either_database(tmp_path):
     assert is_storage_full(asyncpg.exceptions.DiskFullError("could not extend file"))
     assert not is_storage_full(asyncpg.exceptions.UniqueViolationError("duplicate key"))
     assert not is_storage_full(OSError(28, "No space left on device"))  # not the database's own word
+
+
+async def test_the_wal_gives_its_space_back_once_checkpointed(tmp_path, monkeypatch):
+    # On a small disk a burst grew the WAL until the disk was full, and it stayed that size after the burst.
+    from bot.storage import database
+    from bot.storage.opening import open_repository
+
+    monkeypatch.setattr(database, "WAL_SIZE_LIMIT", 1 << 20)
+    repo = await open_repository(tmp_path / "strategos.db")
+    wal = tmp_path / "strategos.db-wal"
+    try:
+        driver = repo.driver
+        async with driver.transaction():  # 4 MB in one go: the WAL holds all of it until the commit's checkpoint
+            await driver.db.execute("CREATE TABLE burst (x)")
+            await driver.db.executemany("INSERT INTO burst VALUES (randomblob(4000))", [()] * 1000)
+        assert wal.stat().st_size > 4_000_000
+        await driver.fetch("SELECT count(*) FROM burst")  # the reader moves past the checkpointed frames
+        for _ in range(2):  # the next writes start the WAL over, and cut it back
+            await driver.write_statements([("DELETE FROM burst WHERE rowid = (SELECT min(rowid) FROM burst)", ())])
+        assert wal.stat().st_size <= 1 << 20
+    finally:
+        await repo.close()

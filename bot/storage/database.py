@@ -52,6 +52,9 @@ def migration_files(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
 # group commit it costs one flush per group of units, which measured within noise of NORMAL in a burst of 1,000
 # moves on a quiet machine (move-written p99 medians 655 and 707 ms; docs/performance.md): the 10 % it was allowed.
 SYNCHRONOUS = "FULL"
+# The WAL grows as far as the largest run of writes between two checkpoints (a burst, or a disk filling up) and by
+# itself never shrinks: once checkpointed, SQLite cuts it back to this size, so the space comes back.
+WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 
 async def open_database(path: str | Path, *, synchronous: str = SYNCHRONOUS) -> aiosqlite.Connection:
@@ -78,6 +81,7 @@ async def open_database(path: str | Path, *, synchronous: str = SYNCHRONOUS) -> 
             "foreign_keys=ON",
             "busy_timeout=5000",
             f"synchronous={synchronous}",
+            f"journal_size_limit={WAL_SIZE_LIMIT}",
         ):
             async with db.execute(f"PRAGMA {pragma}"):
                 pass  # some pragmas answer with a row; close the cursor so COMMIT is never blocked by it
