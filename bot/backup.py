@@ -42,7 +42,7 @@ def parser() -> argparse.ArgumentParser:
                     "Restore by stopping the bot and putting the copy in the database's place (docs/operating.md).")
     p.add_argument("path", type=Path, metavar="PATH", help="the file to write the copy to")
     p.add_argument("--force", action="store_true", help="replace PATH if it exists")
-    p.add_argument("--database", help="SQLite file (default: STRATEGOS_DATABASE from the settings)")
+    p.add_argument("--database", metavar="FILE", help="SQLite file (default: STRATEGOS_DATABASE from the settings)")
     return p
 
 
