@@ -60,9 +60,11 @@ def read_catalogue(lang: str) -> dict[tuple[str | None, str], str]:
     """(context, English text) → translation, for the texts the catalogue translates (fuzzy ones left out)."""
     with catalogue_path(lang).open("rb") as file:
         catalog = read_po(file)
-    found = {}
+    found: dict[tuple[str | None, str], str] = {}
     for message in catalog:
         if not message.id or not message.string or message.fuzzy:
+            continue
+        if not isinstance(message.id, str) or not isinstance(message.string, str):  # plural forms: none looked up
             continue
         found[(message.context, message.id)] = message.string
     return found
@@ -101,7 +103,8 @@ def t(lang: str, text: str, /, context: str | None = None, **params: Any) -> str
     does not fit its placeholders. An engine's `Text` brings its own template and params; a param that is a
     `Text` is translated too."""
     if isinstance(text, Text):
-        text, params = text.template, {**text.params, **params}
+        params = {**text.params, **params}
+        text = text.template
     params = {name: t(lang, value) if isinstance(value, Text) else value for name, value in params.items()}
     translated = translate(lang, text, context)
     if translated is not None:

@@ -1,0 +1,51 @@
+"""The type checker (mypy, configured in pyproject.toml's [tool.mypy]) passes over bot/ and renderers/, and is strict
+enough to catch a wrong call into the engine contract or the store."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def mypy(*args: str, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """mypy with the project's configuration, from the checkout's root (so `bot` is found there). The cache in
+    .mypy_cache makes a second run take about a second instead of about ten."""
+    cache_args = ["--cache-dir", str(cache)] if cache else []
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
+                           "--no-error-summary", "--no-pretty", *cache_args, *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_bot_and_renderers_have_no_type_errors():
+    result = mypy()  # the files of [tool.mypy]: bot/ and renderers/
+    assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
+
+
+PROBE = '''\
+from bot.engine.base import Game
+from bot.storage import Repository
+
+
+async def probe(game: Game, store: Repository, state: object) -> None:
+    game.apply(state, 0, "a1-a2")
+    game.apply(state, "0", "a1-a2")  # wrong: a seat is an int
+    game.apply(state, 0, 12)  # wrong: a move is its text
+    await store.get_match(7)
+    await store.get_match("7")  # wrong: a match id is an int
+    match = await store.get_match(7)
+    match.version  # wrong: there may be no such match
+'''
+
+
+def test_a_wrong_call_into_the_engine_or_the_store_is_reported(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(PROBE, encoding="utf-8")
+    # A cache of its own: two runs of mypy sharing one cache at once (two test workers) could block each other.
+    result = mypy(str(probe), cache=tmp_path / "cache")
+    reported = sorted((int(line), code) for line, code in re.findall(r"probe\.py:(\d+): error: .*\[([a-z-]+)\]$",
+                                                                    result.stdout, re.MULTILINE))
+    assert reported == [(7, "arg-type"), (8, "arg-type"), (10, "arg-type"), (12, "union-attr")], result.stdout
