@@ -50,7 +50,7 @@ def _step_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
     if not chosen:
         options = []
         for src in dict.fromkeys(m.src for m in moves):
-            kind = state.pieces[state.board[src]].kind
+            kind = state.piece(state.board[src]).kind
             options.append(PickerOption(label=f"{NAMES[src]}: {_type_label(kind)}", value=NAMES[src]))
         if orders(state, seat):
             options.append(PickerOption(label=Text("Give an order with the Commander"), value="order"))
@@ -99,7 +99,7 @@ def _order_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
 def _participant_option(state: State, token: str) -> PickerOption:
     src, dst = _pair(token)
     distance = LINE_TO[(src, dst)][1]
-    kind = state.pieces[state.board[src]].kind
+    kind = state.piece(state.board[src]).kind
     steps = (Text("{count} squares", count=distance) if distance > 1 else Text("1 square"))
     label = join([f"{NAMES[src]} {kind.name} → {NAMES[dst]}", steps], ", ")
     if state.board[dst] != EMPTY:
