@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -35,6 +36,19 @@ def read_dotenv(path: Path) -> dict[str, str]:
     except UnicodeDecodeError:
         raise SettingsError(f"{path} is not UTF-8 text; save it as UTF-8") from None
     return {key: value for key, value in values.items() if value is not None}
+
+
+# "scheme://": what a URL starts with. Any scheme but PostgreSQL's is refused rather than read as a file path
+# (a "mysql://..." or "sqlite://..." database would otherwise become a folder named "mysql:").
+_URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _database(text: str) -> str:
+    scheme = _URL_SCHEME.match(text)
+    if scheme and not is_postgres_dsn(text):
+        raise SettingsError(f"STRATEGOS_DATABASE: {scheme.group(1)}:// databases are not supported; give a SQLite "
+                            "file path (such as strategos.db or /data/strategos.db) or a postgresql:// URL")
+    return text
 
 
 def _challenge_hours(text: str) -> float:
@@ -107,7 +121,7 @@ class Settings:
         log_level = (get("STRATEGOS_LOG_LEVEL") or "INFO").upper()
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-        database = get("STRATEGOS_DATABASE") or "strategos.db"
+        database = _database(get("STRATEGOS_DATABASE") or "strategos.db")
         count_text, shards_text = get("STRATEGOS_SHARD_COUNT"), get("STRATEGOS_SHARDS")
         shard_count = _shard_count(count_text) if count_text is not None else None
         if shards_text is not None and shard_count is None:

@@ -44,6 +44,24 @@ def test_missing_token_is_one_clear_line(monkeypatch, capsys, tmp_path):
                    "to try Strategos without one: python -m bot demo"]
 
 
+@pytest.mark.parametrize("url", ["mysql://root@localhost/strategos", "sqlite:///data/strategos.db",
+                                 "SQLITE://strategos.db", "redis://localhost"])
+def test_a_database_url_of_another_kind_is_refused_in_one_line(url):
+    # Read as a path, "mysql://x" became a folder "mysql:" that did not exist: a puzzling answer to a clear mistake.
+    with pytest.raises(SettingsError) as refused:
+        Settings.load(environ={"STRATEGOS_DATABASE": url}, dotenv=None)
+    message = str(refused.value)
+    assert "\n" not in message and "not supported" in message
+    assert "SQLite file path" in message and "postgresql://" in message
+
+
+@pytest.mark.parametrize("database", ["strategos.db", "/data/strategos.db", "./a:b.db", "postgres://u@h/db",
+                                      "POSTGRESQL://u@h/db"])
+def test_paths_and_postgresql_urls_are_still_accepted(database):
+    assert str(Settings.load(environ={"STRATEGOS_DATABASE": database}, dotenv=None).database) in (database,
+                                                                                                   database[2:])
+
+
 def test_rejected_token_is_one_clear_line(monkeypatch, capsys, tmp_path):
     import discord
 

@@ -42,6 +42,10 @@ class PickerSession:
     simultaneous: bool = False  # a secret setup: other players' moves do not make this picker stale
     path: list[str] = field(default_factory=list)
     page: int = 0
+    # How many times the picker was drawn: its menus' custom ids carry it, so each drawing has menus of its own.
+    # Discord's client keeps showing the last choice of a menu whose id survives an edit and sends nothing when
+    # that value is picked again (the same knight for two pieces in a row could never be chosen).
+    drawing: int = 0
 
 
 def _sessions(interaction: discord.Interaction) -> OrderedDict[str, PickerSession]:
@@ -96,6 +100,7 @@ async def _render(session: PickerSession, step: PickerStep,
                                      lang=lang)
     if choices.options:
         lines.append(localize(lang, choices.prompt))
+    session.drawing += 1
     pages = max(1, -(-len(choices.options) // PAGE_SIZE))
     session.page = min(session.page, pages - 1)
     if pages > 1:
@@ -109,7 +114,7 @@ def _picker_view(session: PickerSession, step: PickerStep, pages: int, lang: str
     shown = step.choices.options[start:start + PAGE_SIZE]
     for menu in range(0, len(shown), OPTIONS_PER_MENU):
         chunk = shown[menu:menu + OPTIONS_PER_MENU]
-        items.append(PickerSelect(session.id, menu // OPTIONS_PER_MENU, [
+        items.append(PickerSelect(session.id, menu // OPTIONS_PER_MENU, session.drawing, [
             discord.SelectOption(label=localize(lang, o.label)[:100], value=o.value[:100],
                                  description=localize(lang, o.description)[:100] or None)
             for o in chunk
@@ -148,18 +153,21 @@ async def _redraw(interaction: discord.Interaction, session: PickerSession) -> N
     await interaction.edit_original_response(content=content, view=view, attachments=[file] if file else [])
 
 
-class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?P<sid>[0-9a-f]+):s(?P<menu>\d)"):
-    def __init__(self, session_id: str, menu: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None):
+class PickerSelect(discord.ui.DynamicItem[discord.ui.Select],
+                   template=r"sg:p:(?P<sid>[0-9a-f]+):s(?P<menu>\d)(?::(?P<drawing>\d+))?"):
+    def __init__(self, session_id: str, menu: int, drawing: int | None,
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None):
+        suffix = "" if drawing is None else f":{drawing}"
         super().__init__(discord.ui.Select(
-            custom_id=f"sg:p:{session_id}:s{menu}", options=options or [discord.SelectOption(label="-")],
+            custom_id=f"sg:p:{session_id}:s{menu}{suffix}", options=options or [discord.SelectOption(label="-")],
             placeholder=placeholder, min_values=1, max_values=1,
         ))
-        self.session_id = session_id
+        self.session_id, self.drawing = session_id, drawing
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
-        return cls(match["sid"], int(match["menu"]))
+        drawing = match["drawing"]
+        return cls(match["sid"], int(match["menu"]), None if drawing is None else int(drawing))
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -167,6 +175,8 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:p:(?
         values = (interaction.data or {}).get("values") or []
         if not values:
             raise errors.UserError(N_("Pick one of the options."))
+        if self.drawing != session.drawing:
+            raise errors.StaleBoard()  # a menu of an earlier step of this picker (a double click, a slow client)
         await acknowledge(interaction, edit=True)  # the step is read from the match: it may queue
         step = await _step(interaction, session)
         if values[0] not in {o.value for o in step.choices.options}:
