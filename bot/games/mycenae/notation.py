@@ -135,8 +135,8 @@ def parse_move(text: str) -> Move:
 
 
 def parse_load(text: str) -> Load:
-    """A load kept as text (a pending or refused request)."""
+    """A load kept in the state as text (a pending or refused request)."""
     move = parse_move(text)
     if not isinstance(move, Load):
-        raise MoveSyntaxError(Text("'{text}' is not a load", text=text))
+        raise ValueError(f"not a load: {text!r}")
     return move
