@@ -60,8 +60,9 @@ class StrategosBot(commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             # Each process runs its shards (a server's events all come to one shard); None: Discord's count, all here.
+            # (ignore: discord.py types shard_ids as a list, though None is its own default)
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self._seed_source = seed_source
@@ -94,7 +95,7 @@ class StrategosBot(commands.AutoShardedBot):
         self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
         self.planner = Planner(self.matches, self.explorer)  # planned replies: played when their move comes
         self.matches.bus.subscribe(PlanPresenter(self.presenter.boards))
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

@@ -15,7 +15,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, AsyncIterator, Callable
 
 from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
 from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
@@ -26,7 +26,7 @@ from bot.storage import ClockStore, RatingsMoved, Repository, VersionConflict
 from . import errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
-from .events import ForcedMove, MatchEnded, MovePlayed, SetupProgress
+from .events import ForcedMove, MatchEnded, MatchEvent, MovePlayed, SetupProgress
 from .locks import KeyedLocks
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
@@ -82,7 +82,8 @@ class MatchActions:
     """The parts every use case works with (store, clock, bus, clocks, ratings, timers), the engines' states of the
     matches, the checks the use cases share, each match's lock, and `conclude`."""
 
-    def __init__(self, repo: Repository, *, clock: Callable[[], float], bus: EventBus, limiter: RateLimiter):
+    def __init__(self, repo: Repository, *, clock: Callable[[], float], bus: EventBus[MatchEvent],
+                 limiter: RateLimiter):
         self.repo = repo
         self.clock = clock
         self.bus = bus
@@ -102,7 +103,7 @@ class MatchActions:
     # --- one action at a time per match ----------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def operation(self, lock_key: int | None = None):
+    async def operation(self, lock_key: int | None = None) -> AsyncIterator[None]:
         """An action in flight (refused once the service is closing), under the lock of `lock_key` (a match id;
         a challenge's negated id), so actions on one match never interleave."""
         if self.closing:
@@ -264,8 +265,8 @@ class MatchActions:
             rated = await self.ratings.changes_of(match)
             presented = self.bus.publish(MovePlayed(match, action.announced_as or action.kind, action.seat,
                                                     action.shown, public, forced, rated))
-        if not match.active and match.result:
-            self.bus.publish(MatchEnded(match, Outcome.from_json(match.result)))
+        if not match.active and (outcome := Outcome.from_json(match.result)) is not None:
+            self.bus.publish(MatchEnded(match, outcome))
         forced_events = [e for f in forced for e in f.events]
         return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
                           Outcome.from_json(match.result), presented)

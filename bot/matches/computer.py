@@ -14,6 +14,7 @@ import asyncio
 import functools
 import logging
 from concurrent.futures import Executor
+from typing import Callable
 
 from bot import workers
 from bot.domain import Match, Timer
@@ -21,7 +22,7 @@ from bot.engine.base import seeded_rng
 from bot.games.registry import choose_move
 
 from . import errors
-from .events import MatchStarted, MovePlayed, SetupProgress
+from .events import MatchEvent, MatchStarted, MovePlayed, SetupProgress
 from .service import MatchService
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,8 @@ def process_pool() -> Executor:
 
 
 class ComputerPlayers:
-    def __init__(self, service: MatchService, executor_factory=process_pool, pause: float = PAUSE_SECONDS):
+    def __init__(self, service: MatchService, executor_factory: Callable[[], Executor] = process_pool,
+                 pause: float = PAUSE_SECONDS):
         self.service = service
         self.pause = pause
         self._executor_factory = executor_factory
@@ -50,9 +52,9 @@ class ComputerPlayers:
         for match in await self.service.repo.active_matches_with_computers():
             await self._schedule(match, unless_claimed=True)
 
-    async def _on_event(self, event) -> bool:
-        seats = event.match.seats if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)) else []
-        if any(not seat.is_member for seat in seats):  # a match's seats never change: most have no computer
+    async def _on_event(self, event: MatchEvent) -> bool:
+        if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)) and any(
+                not seat.is_member for seat in event.match.seats):  # a match's seats never change: most have no computer
             match = await self.service.get_match(event.match.id)
             await self._schedule(match)
         return True

@@ -127,7 +127,7 @@ class Planner:
         if match.version != sandbox.match_version:
             raise errors.UserError(N_("The match moved on since you opened this board: press **Plan replies** on "
                                       "the new board. Nothing was saved."))
-        seat = match.seat_of(sandbox.user_id)
+        seat = match.player_seat(sandbox.user_id)  # refusal() found her seat
         line = sandbox.line
         if not line or len(line) % 2:
             raise errors.UserError(N_("A plan needs your reply after each opponent move you expect: play your answer, "
@@ -231,7 +231,8 @@ class Planner:
         await self.store.fired(after.id, plan.seat, after.version, rest, self.service.clock())
         log.info("match=%s guild=%s seat=%s planned reply played version=%s", after.id, after.guild_id, plan.seat,
                  after.version)
-        self.service.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"]))
+        # ignore: a planned reply's event rides the match bus though it is declared here, not among MatchEvent
+        self.service.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"]))  # type: ignore[arg-type]
 
     async def _drop(self, match: Match, plan: StoredPlan, why: str) -> None:
         if await self.store.drop(match.id, plan.seat):

@@ -27,6 +27,7 @@ from .actions import MatchActions
 from .archive import MatchArchive
 from .boards import Boards
 from .bus import EventBus
+from .events import MatchEvent
 from .challenges import DEFAULT_CHALLENGE_TTL, Challenges
 from .endings import Endings
 from .ratelimit import RateLimiter
@@ -47,7 +48,7 @@ class MatchService:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
-        bus: EventBus | None = None,
+        bus: EventBus[MatchEvent] | None = None,
         limiter: RateLimiter | None = None,
         scope: ProcessScope = ProcessScope(),
     ):
