@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Awaitable, Callable, get_args
+from typing import Any, Awaitable, Callable, get_args
 
 import discord
 
@@ -36,7 +36,7 @@ from .text import fit, mentions
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[MatchEvent], Awaitable[bool]]
+Handler = Callable[[Any], Awaitable[bool]]  # each takes the event type it is filed under
 EVENT_TYPES: tuple[type, ...] = get_args(MatchEvent)  # every event the match service reports
 
 

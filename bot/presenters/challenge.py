@@ -90,7 +90,8 @@ class ChallengePresenter:
         channel = messageable(self.client, challenge.channel_id, challenge.guild_id)  # it may be another shard's
         lang = await self.service.server_settings.language(challenge.guild_id)
         try:
-            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[union-attr]
+            # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
+            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
                 content=fit(challenge_text(challenge, lang) + extra), view=self.controls.challenge(challenge, lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -125,7 +126,8 @@ class ChallengePresenter:
             channel = channel.parent  # a thread cannot hold threads: open the match beside it
         title = f"{catalogue.info(match.game).title} #{match.id}: " + " vs ".join(match.names)
         try:
-            return await channel.create_thread(  # type: ignore[union-attr]
+            # ignore: a challenge is posted in a text channel (or a thread's, taken above), which opens threads so
+            return await channel.create_thread(  # type: ignore[union-attr, call-overload]
                 name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080,
             )
         except discord.HTTPException as exc:
@@ -133,7 +135,7 @@ class ChallengePresenter:
             log.warning("match=%s guild=%s could not create a thread (%s); playing in the channel", match.id,
                         match.guild_id, exc)
             try:
-                await channel.send(  # type: ignore[union-attr]
+                await channel.send(  # type: ignore[union-attr]  # a text channel, as above
                     f"I couldn't open a thread for match #{match.id} (I need the *Create Public Threads* "
                     "permission), so it is played right here.", allowed_mentions=discord.AllowedMentions.none(),
                 )
