@@ -60,8 +60,8 @@ class StrategosBot(commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             # Each process runs its shards (a server's events all come to one shard); None: Discord's count, all here.
-            # (ignore: discord.py types shard_ids as a list, though None is its own default)
             shard_count=settings.shard_count,
+            # ignore: discord.py types shard_ids as a list, though None is its own default
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings

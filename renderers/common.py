@@ -440,8 +440,8 @@ def paste_centred(img: Image.Image, sprite: Image.Image, centre: tuple[int, int]
 
 def tinted(square: RGB, colour: RGB, strength: float) -> RGB:
     """The colour tint_squares gives a plain square of colour `square` (Image.blend's rounding included)."""
-    # ignore: Pillow types getpixel for every mode; an "RGB" image's pixel is an RGB tuple
     blended = Image.blend(Image.new("RGB", (1, 1), square), Image.new("RGB", (1, 1), colour), strength)
+    # ignore: Pillow types getpixel for every mode; an "RGB" image's pixel is an RGB tuple
     return blended.getpixel((0, 0))  # type: ignore[return-value]
 
 

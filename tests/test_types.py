@@ -25,6 +25,35 @@ def test_bot_and_renderers_have_no_type_errors():
     assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
 
 
+def unexplained_ignores(text: str) -> list[int]:
+    """Lines whose `type: ignore` says no why: neither a `# reason` after it on the line, nor an `# ignore: reason`
+    comment on the line above it (or above the run of ignored lines it belongs to)."""
+    lines = text.splitlines()
+    found = []
+    for number, line in enumerate(lines):
+        if "type: ignore" not in line or re.search(r"# type: ignore\[[a-z, -]+\]  # \S", line):
+            continue
+        above = number - 1
+        while above >= 0 and "type: ignore" in lines[above]:
+            above -= 1
+        if above < 0 or not lines[above].strip().startswith("# ignore: "):
+            found.append(number + 1)
+    return found
+
+
+def test_the_rule_for_ignores_reads_both_forms():
+    assert unexplained_ignores("x = f()  # type: ignore[arg-type]  # f lies\n"
+                               "# ignore: g lies\ny = g()  # type: ignore[arg-type]\nz = g()  # type: ignore[arg-type]\n"
+                               "u = 1\nw = h()  # type: ignore[arg-type]\nv = h()  # type: ignore\n") == [6, 7]
+
+
+def test_each_type_ignore_says_why():
+    files = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "renderers").rglob("*.py")])
+    unexplained = [f"{path.relative_to(ROOT)}:{number}" for path in files
+                   for number in unexplained_ignores(path.read_text(encoding="utf-8"))]
+    assert unexplained == []
+
+
 PROBE = '''\
 from bot.engine.base import Game
 from bot.storage import Repository
