@@ -7,8 +7,8 @@
     python -m benchmarks.bursts --skip-render --skip-apply --bursts 1000 --processes 2 --database postgresql://user@host/db
 
 Everything runs against a real SQLite file in a temporary directory (or the PostgreSQL database `--database` names), through `MatchService` exactly as the cogs
-use it; no Discord. Prints Markdown tables for the README (budgets in docs/design.md: render ≤ 8 ms median, apply +
-persist ≤ 10 ms median). Times are wall-clock milliseconds.
+use it; no Discord. Prints Markdown tables for docs/performance.md (budgets in docs/design.md: render ≤ 8 ms
+median, apply + persist ≤ 10 ms median). Times are wall-clock milliseconds.
 
 - render: `registry.render(view, player_names=...)` over public and private views from seeded random games.
 - apply + persist: `MatchService.submit_move` one move at a time (engine apply, version-guarded write, reload).

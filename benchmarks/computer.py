@@ -23,7 +23,7 @@ with `--jobs 1` on a quiet machine: other work on the cores inflates CPU times t
 
 A run prints its table and writes nothing, unless `--out DIR` names a folder (outside the package): its numbers are
 then merged into DIR/bench_results.json and DIR/BENCH.md is rewritten from all of them, so the benchmark can be
-run in parts. The README keeps the table of record.
+run in parts. docs/performance.md keeps the table of record.
 
     python -m benchmarks.computer mycenae --out bench-out
 """

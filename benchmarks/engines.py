@@ -3,7 +3,7 @@
     python -m benchmarks.engines                 # every game, every player count
     python -m benchmarks.engines mycenae --games 20
 
-Prints a Markdown table for the README. Times are per call, in milliseconds, in two kinds:
+Prints a Markdown table for docs/performance.md. Times are per call, in milliseconds, in two kinds:
 
 - warm: the best of three calls in a row, as a player clicking through menus meets them (engines remember
   recent move lists, and the scheduler noise of a shared machine is filtered out);

@@ -25,8 +25,9 @@ def bench(key: str, games: int, every: int) -> dict[str, float]:
     game = get_game(key)
     rng = random.Random(7)
     pictures, boards, steps = [], [], []
-    # A running bot has built each layer's palette long before (once per layer and process, see README): warm every
-    # view a step can show (public and each seat's, with and without the "assumed" mark), and time that apart.
+    # A running bot has built each layer's palette long before (once per layer and process, docs/performance.md):
+    # warm every view a step can show (public and each seat's, with and without the "assumed" mark), and time that
+    # apart.
     start = game.new_state(2, 0, None)
     t0 = time.perf_counter()
     for viewer in (None, 0, 1):

@@ -3,7 +3,7 @@
     python -m benchmarks.renders                     # every game with a renderer and an engine, every player count
     python -m benchmarks.renders archimedes --games 20
 
-Prints a Markdown table for the README. The budget (docs/design.md, Performance) is a render median of at most
+Prints a Markdown table for docs/performance.md. The budget (docs/design.md, Performance) is a render median of at most
 1.2x the time of a PNG encode of a flat image of the same size; the "flat encode" column measures that reference
 here, on this machine, so the two can be compared under the same load.
 

@@ -42,7 +42,7 @@ TRANSPARENT = 255  # the palette index kept free for "unchanged since the previo
 
 @dataclass(frozen=True)
 class GifReport:
-    """What `build_replay_gif` made, for logs and the README's measurements."""
+    """What `build_replay_gif` made, for logs and docs/performance.md's measurements."""
 
     data: bytes
     frames: int  # frames in the file (identical neighbours merged)

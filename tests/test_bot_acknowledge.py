@@ -2,7 +2,8 @@
 call held back, a slash command, a button, a select, the picker's Move / select / Confirm, Consent and /board
 still get their acknowledgement, and finish once the database answers.
 
-(Strategos shows no modals. Autocomplete cannot be deferred: it answers from one bounded read, see the README.)
+(Strategos shows no modals. Autocomplete cannot be deferred: it answers from one bounded read, see
+docs/performance.md.)
 """
 
 from __future__ import annotations

@@ -136,7 +136,9 @@ async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_sha
     assert "`b4-d4` depends on what you can't see" in asking.content
     results = [o for row in asking.components for c in row.children for o in getattr(c, "options", [])]
     assert len(results) > 1
-    chosen = await world.bob.select(panel, ["0"], custom_id=f"sg:e:{sandbox_of(world, panel).id}:sr")
+    result_menu = next(c.custom_id for row in asking.components for c in row.children
+                       if c.custom_id.startswith(f"sg:e:{sandbox_of(world, panel).id}:sr"))
+    chosen = await world.bob.select(panel, ["0"], custom_id=result_menu)
     assert chosen.followups == []  # the choice alone: no other handler answered it too
     assumed = stored(world, panel)
     assert f"`b4-d4` [assumed: {results[0].label}]" in assumed.content

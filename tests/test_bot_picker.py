@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from bot_helpers import buttons, is_disabled, open_match, stored
+from bot_helpers import board_posts, buttons, is_disabled, open_match, start_match, stored
 
 
 class DiscordClient:
@@ -67,3 +67,28 @@ async def test_each_step_of_a_picker_has_menus_of_its_own(world):
         await world.alice.user.select(picker, [knight], custom_id=next(iter(ids)))
     await world.alice.user.click(picker, label="Back")
     assert not menu_ids() & seen  # Back too: the step shown again is a new menu
+
+
+async def test_explore_takes_the_same_choice_again_after_back(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    panel = (await world.bob.click(board_posts(thread)[-1], label="Explore")).response
+    client = DiscordClient(world, world.bob)
+    await client.choose(panel, "a1")
+    await world.bob.click(panel, label="◀ Back")
+    await client.choose(panel, "a1")  # the same piece again, in the menu the Back drew
+    assert client.sent == 2
+    await client.choose(panel, "-d4")
+    assert "1. alice `a1-d4`" in stored(world, panel).content
+
+
+def test_menus_of_one_page_say_which_options_each_holds():
+    from bot.engine.base import PickerOption
+    from bot.views.menus import option_menus
+
+    squares = [PickerOption(f"{c}{r}", f"{c}{r}") for r in range(1, 4) for c in "abcdefghijklmn"]  # 42 pieces
+    menus = option_menus(squares, "Which piece moves?", 0, 4, "en")
+    assert [m.placeholder for m in menus] == ["Which piece moves? (a1–k2)", "Which piece moves? (l2–n3)"]
+    assert [len(m.options) for m in menus] == [25, 17]
+    long = [PickerOption(f"King in the knight on {s.value}", s.value) for s in squares[:27]]
+    assert [m.placeholder for m in option_menus(long, "Which?", 0, 4, "en")] == ["Which? (1–25)", "Which? (26–27)"]
+    assert [m.placeholder for m in option_menus(squares[:5], "Which?", 0, 4, "en")] == ["Which?"]  # one menu

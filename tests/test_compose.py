@@ -1,4 +1,4 @@
-"""compose.yaml: the bot beside a PostgreSQL 15 server, as the README's "Running on PostgreSQL" describes it.
+"""compose.yaml: the bot beside a PostgreSQL 15 server, as docs/operating.md's "Running on PostgreSQL" describes it.
 
 No YAML library is a dependency of Strategos, so compose.yaml keeps to the block subset of YAML read below
 (mappings, lists, plain or quoted scalars, flow lists of quoted strings) and anything beyond it fails the test
@@ -110,14 +110,17 @@ def test_the_database_url_comes_from_the_environment_and_no_password_is_committe
     assert url == ("${STRATEGOS_DATABASE:-postgresql://strategos:" + password + "@db:5432/strategos}")
     text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
     assert text.count(default) == 2  # nowhere but in those two defaults
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "POSTGRES_PASSWORD" in readme and default in readme  # the default is documented as local-only
+    operating = (ROOT / "docs" / "operating.md").read_text(encoding="utf-8")
+    assert "POSTGRES_PASSWORD" in operating and default in operating  # the default is documented as local-only
 
 
-def test_the_readme_says_how_to_run_on_postgresql():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Running on PostgreSQL", 1)[1].split("\n## ", 1)[0]
+def test_the_operating_guide_says_how_to_run_on_postgresql_and_the_readme_points_there():
+    operating = (ROOT / "docs" / "operating.md").read_text(encoding="utf-8")
+    section = operating.split("## Running on PostgreSQL", 1)[1].split("\n## ", 1)[0]
     assert "STRATEGOS_DATABASE=postgresql://" in section and "docker compose up" in section
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "STRATEGOS_DATABASE=postgresql://" in readme and "docker compose up" in readme
+    assert "docs/operating.md#running-on-postgresql" in readme
 
 
 def test_the_dockerfile_still_runs_the_bot_as_an_unprivileged_user_with_sqlite_by_default():

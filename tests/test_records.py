@@ -351,7 +351,7 @@ def indented_example(text: str) -> str:
 
 
 def test_the_documented_examples_replay():
-    doc = (Path(record_module.__file__).parents[2] / "README.md").read_text(encoding="utf-8")  # its records section
+    doc = (Path(record_module.__file__).parents[2] / "docs" / "operating.md").read_text(encoding="utf-8")  # records
     for text in (indented_example(record_module.__doc__), indented_example(doc)):
         run = replay(text)
         assert run.complete and run.outcome is not None and run.outcome.reason == "alice resigned"

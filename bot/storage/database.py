@@ -37,7 +37,7 @@ def migration_files(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
 
 # FULL: a committed move survives a power loss of the machine, not only a crash of the bot (NORMAL with WAL). With
 # group commit it costs one flush per group of units, which measured within noise of NORMAL in a burst of 1,000
-# moves on a quiet machine (move-written p99 medians 655 and 707 ms; README, Performance): the 10 % it was allowed.
+# moves on a quiet machine (move-written p99 medians 655 and 707 ms; docs/performance.md): the 10 % it was allowed.
 SYNCHRONOUS = "FULL"
 
 

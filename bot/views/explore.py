@@ -7,6 +7,7 @@ says so and changes nothing. Share line posts the line in the match thread, and 
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import discord
@@ -21,10 +22,9 @@ from bot.presenters.text import fit
 from .common import (
     MatchButton, acknowledge, answer, language, presenter_of, selected, service_of, single_view, user_action,
 )
+from .menus import option_menus, pages_of
 
-OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 3  # two rows left for the buttons
-PAGE_SIZE = OPTIONS_PER_MENU * MENUS_PER_PAGE
 LINE_SHOWN = 900  # characters of a long line shown (its end): the message keeps room for the prompt
 
 
@@ -102,7 +102,7 @@ def explore_message(step: ExploreStep, plan: list[str] | None = None,
                            move=step.choices.move))
         if step.choices.options:
             lines.append(localize(lang, step.choices.prompt))
-        pages = max(1, -(-len(step.choices.options) // PAGE_SIZE))
+        pages = pages_of(step.choices.options, MENUS_PER_PAGE)
         sandbox.page = min(sandbox.page, pages - 1)
         if pages > 1:
             lines.append(t(lang, "(page {page} of {pages})", page=sandbox.page + 1, pages=pages))
@@ -122,14 +122,9 @@ def _explore_view(step: ExploreStep, pages: int, lang: str = ENGLISH) -> discord
             for i, label in enumerate(step.results)
         ], placeholder=t(lang, "The result to assume")))
     elif step.choices is not None:
-        start = sandbox.page * PAGE_SIZE
-        shown = step.choices.options[start:start + PAGE_SIZE]
-        for menu in range(0, len(shown), OPTIONS_PER_MENU):
-            chunk = shown[menu:menu + OPTIONS_PER_MENU]
-            items.append(ExploreSelect(sandbox.id, str(menu // OPTIONS_PER_MENU), [
-                discord.SelectOption(label=localize(lang, o.label)[:100], value=o.value[:100],
-                                     description=localize(lang, o.description)[:100] or None) for o in chunk
-            ], placeholder=localize(lang, step.choices.prompt)[:150]))
+        prompt = localize(lang, step.choices.prompt)
+        for menu in option_menus(step.choices.options, prompt, sandbox.page, MENUS_PER_PAGE, lang):
+            items.append(ExploreSelect(sandbox.id, str(menu.number), menu.options, placeholder=menu.placeholder))
     nothing_to_undo = not (sandbox.pending or sandbox.path or sandbox.line)
     items.append(ExploreAction(sandbox.id, "back", disabled=nothing_to_undo, lang=lang))
     if pages > 1:
@@ -174,11 +169,18 @@ async def _show(interaction: discord.Interaction, step: ExploreStep) -> None:
     await interaction.edit_original_response(content=content, view=view, attachments=[file])
 
 
-class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:e:(?P<sid>[0-9a-f]+):s(?P<menu>r|\d)"):
+# Each drawing's menus get ids of their own (the number after the menu): Discord's client keeps showing a menu's
+# last choice when an edit keeps its id, and sends nothing when that value is picked again (after Back, say).
+_DRAWINGS = itertools.count(1)
+
+
+class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select],
+                    template=r"sg:e:(?P<sid>[0-9a-f]+):s(?P<menu>r|\d)(?::\d+)?"):
     def __init__(self, sandbox_id: str, menu: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None):
+        drawing = f":{next(_DRAWINGS)}" if options else ""  # "": rebuilt from a click, its id is not shown again
         super().__init__(discord.ui.Select(
-            custom_id=f"sg:e:{sandbox_id}:s{menu}", options=options or [discord.SelectOption(label="-")],
+            custom_id=f"sg:e:{sandbox_id}:s{menu}{drawing}", options=options or [discord.SelectOption(label="-")],
             placeholder=placeholder, min_values=1, max_values=1,
         ))
         self.sandbox_id, self.menu = sandbox_id, menu

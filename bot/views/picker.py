@@ -27,10 +27,9 @@ from .common import (
     user_action,
 )
 from .history import takeback_offer
+from .menus import option_menus, pages_of
 
-OPTIONS_PER_MENU = 25
 MENUS_PER_PAGE = 4  # the fifth row holds the buttons
-PAGE_SIZE = OPTIONS_PER_MENU * MENUS_PER_PAGE
 MAX_SESSIONS = 2000
 
 
@@ -103,7 +102,7 @@ async def _render(session: PickerSession, step: PickerStep,
     if choices.options:
         lines.append(localize(lang, choices.prompt))
     session.drawing += 1
-    pages = max(1, -(-len(choices.options) // PAGE_SIZE))
+    pages = pages_of(choices.options, MENUS_PER_PAGE)
     session.page = min(session.page, pages - 1)
     if pages > 1:
         lines.append(t(lang, "(page {page} of {pages})", page=session.page + 1, pages=pages))
@@ -112,15 +111,10 @@ async def _render(session: PickerSession, step: PickerStep,
 
 def _picker_view(session: PickerSession, step: PickerStep, pages: int, lang: str) -> discord.ui.View:
     items: list[discord.ui.Item] = []
-    start = session.page * PAGE_SIZE
-    shown = step.choices.options[start:start + PAGE_SIZE]
-    for menu in range(0, len(shown), OPTIONS_PER_MENU):
-        chunk = shown[menu:menu + OPTIONS_PER_MENU]
-        items.append(PickerSelect(session.id, menu // OPTIONS_PER_MENU, session.drawing, [
-            discord.SelectOption(label=localize(lang, o.label)[:100], value=o.value[:100],
-                                 description=localize(lang, o.description)[:100] or None)
-            for o in chunk
-        ], placeholder=localize(lang, step.choices.prompt)[:150]))
+    prompt = localize(lang, step.choices.prompt)
+    for menu in option_menus(step.choices.options, prompt, session.page, MENUS_PER_PAGE, lang):
+        items.append(PickerSelect(session.id, menu.number, session.drawing, menu.options,
+                                  placeholder=menu.placeholder))
     items.append(PickerButton(session.id, "back", disabled=not session.path, lang=lang))
     if pages > 1:
         items.append(PickerButton(session.id, "prev", disabled=session.page == 0, lang=lang))

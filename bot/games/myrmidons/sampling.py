@@ -111,7 +111,7 @@ def draft_worth(code: str) -> float:
 
 # How likely a player is to draft each type (any scale): an unseen draft is guessed hard-hitting and fast far more
 # often than slow and thick (the weights run from 1 for 5/1/3, the best worth, down to about 1/55 for 1/5/3),
-# without ruling anything out: what fights show is known, whatever the guess. The README has what it measured.
+# without ruling anything out: what fights show is known, whatever the guess. docs/performance.md says why.
 _BEST_WORTH = max(map(draft_worth, TYPE_CODES))
 _DRAFT_PRIOR = {code: math.exp(2.5 * (draft_worth(code) - _BEST_WORTH)) for code in TYPE_CODES}
 
