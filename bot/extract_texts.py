@@ -54,7 +54,7 @@ def code_texts(roots: Sequence[Path] = SOURCE_DIRS) -> dict[Key, str]:
             if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
                 continue
             context = next((k.value.value for k in node.keywords if k.arg == "context"
-                            and isinstance(k.value, ast.Constant)), None)
+                            and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
             found.setdefault((context, text.value), f"{path.relative_to(root.parent)}:{node.lineno}")
     return found
 
@@ -96,13 +96,15 @@ def template() -> Catalog:
     texts = {**code_texts(), **command_texts()}
     for (context, text), where in sorted(texts.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
         flags = ["python-brace-format"] if "{" in text else []
-        catalog.add(text, context=context, locations=[(where, None)] if ":" in where else [], flags=flags,
+        # ignore: Babel takes a location without a line number (None), though it types the number as int
+        locations: list[tuple[str, int]] = [(where, None)] if ":" in where else []  # type: ignore[list-item]
+        catalog.add(text, context=context, locations=locations, flags=flags,
                     auto_comments=[] if ":" in where else [where])
     return catalog
 
 
 def keys_of(catalog: Catalog) -> set[Key]:
-    return {(m.context, m.id) for m in catalog if m.id}
+    return {(m.context, m.id) for m in catalog if m.id and isinstance(m.id, str)}  # no plural forms here
 
 
 def render(catalog: Catalog) -> bytes:
