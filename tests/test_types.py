@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def mypy(*args: str, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """mypy with the project's configuration, from the checkout's root (so `bot` is found there). The cache in
-    .mypy_cache makes a second run take about a second instead of about ten."""
+    """mypy with the project's configuration, from the checkout's root (so `bot` is found there). Its cache in
+    .mypy_cache (gitignored) makes a later run take about a second instead of ten or more."""
     cache_args = ["--cache-dir", str(cache)] if cache else []
     return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
                            "--no-error-summary", "--no-pretty", *cache_args, *args],
@@ -73,8 +73,9 @@ async def probe(game: Game, store: Repository, state: object) -> None:
 def test_a_wrong_call_into_the_engine_or_the_store_is_reported(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE, encoding="utf-8")
-    # A cache of its own: two runs of mypy sharing one cache at once (two test workers) could block each other.
-    result = mypy(str(probe), cache=tmp_path / "cache")
+    # A cache of its own, kept like the other (two test workers running mypy on one cache at once could block each
+    # other): after the first run only the probe is checked again.
+    result = mypy(str(probe), cache=ROOT / ".mypy_cache" / "probe")
     reported = sorted((int(line), code) for line, code in re.findall(r"probe\.py:(\d+): error: .*\[([a-z-]+)\]$",
                                                                     result.stdout, re.MULTILINE))
     assert reported == [(7, "arg-type"), (8, "arg-type"), (10, "arg-type"), (12, "union-attr")], result.stdout
