@@ -1,8 +1,9 @@
 """Board pictures: pure functions from an engine's view (bot.engine, view()) to PNG bytes. No Discord, no storage.
 
 Each game draws its own boards (bot/games/<game>/renderer.py, a `BoardRenderer`) with the shared drawing here:
-common.py (shapes and text in any script), png.py (palettes and the PNG writer), explore.py (Explore's banner),
-replay.py (replay GIFs), league.py and rating_chart.py. Which game a view belongs to is the registry's to know
+common.py (shapes and text in any script), png.py (palettes and the PNG writer), tiles.py (a board of squares
+drawn and composed from square tiles), explore.py (Explore's banner), replay.py (replay GIFs), league.py and
+rating_chart.py. Which game a view belongs to is the registry's to know
 (bot/games/registry.py), so nothing here knows any game by name.
 """
 

@@ -48,6 +48,9 @@ async def play_against_the_computer(world, thread, match_id, members, patience=2
 @pytest.mark.parametrize("game", ["epaminondas", "archimedes", "myrmidons", "mycenae", "myriath"])
 async def test_a_whole_match_against_the_computer(world, game):
     thread, match_id = await computer_match(world, game)
+    # The challenge names its opponent: the computer, not "anyone".
+    challenge = next(m for m in world.channel.history() if m.content.startswith("⚔️"))
+    assert challenge.content.startswith("⚔️ **alice** challenges **Strategos (easy)** to **"), challenge.content
     first = board_posts(thread)[0]
     assert "Strategos (easy)" in first.content or "Strategos (easy)" in thread.name
     members = {0: world.alice}

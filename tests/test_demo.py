@@ -115,6 +115,23 @@ def test_either_member_opens_any_channel_and_their_own_dms(demo):
     assert status == 200 and json.loads(body)["channel"] == games
 
 
+def diagnostic_codes(value) -> set[str]:
+    """Every diagnostic code anywhere in SimCord's page data."""
+    if isinstance(value, dict):
+        codes = {value["code"]} if isinstance(value.get("code"), str) else set()
+        return codes.union(*(diagnostic_codes(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(diagnostic_codes(v) for v in value))
+    return set()
+
+
+def test_the_page_warns_of_nothing_from_its_first_second(demo):
+    # The commands are synced everywhere (as an owner's "@Strategos sync" does), so no "not synced" warning.
+    status, body = demo.request("/api/pages", headers={"X-Simcord-Capability": demo.secret}, body={})
+    assert status == 200
+    assert "commands-unsynced" not in diagnostic_codes(json.loads(body))
+
+
 def find_browser() -> str | None:
     for name in BROWSERS:
         path = shutil.which(name)
@@ -151,8 +168,16 @@ def test_a_match_against_the_computer_in_a_real_browser():
             discord.locator('.command-suggestion[data-value="easy"]').click()
             discord.locator("#send-message").click()
             expect(discord.locator(".channel-message", has_text="the match has started")).to_be_visible()
-            # The match's thread, from the channel list beside the simulated Discord.
-            page.locator("#channels button.thread").first.click()
+            # The page's own "Viewing as" names only the member the channel list plays as.
+            expect(discord.locator("#viewer-picker option")).to_have_text(["visitor"])
+            # The match's thread, from the link /games gives (a discord.com address, opened here in the demo).
+            composer.click()
+            composer.type("/games")
+            discord.locator('.command-entry[data-entry-key$=":games"]').click()
+            discord.locator("#send-message").click()
+            discord.locator(".channel-message a[href*='discord.com/channels/']").last.click()
+            expect(page.locator("#channels button.thread").first).to_have_attribute("aria-current", "true")
+            assert len(page.context.pages) == 1  # no new tab
             boards = discord.locator('.channel-message:has(img[alt^="Epaminondas board, match #"])')  # a board picture, by its alt text
             expect(boards).to_have_count(1)
             first_board = boards.first.get_attribute("data-message-id")

@@ -170,3 +170,10 @@ async def test_describe_survives_a_restart(world):
     assert described.ephemeral
     assert described.response.content.startswith(f"Archimedes, match #{match_id}, move 0: your view as alice (White).")
     assert "alice (White), 12 on the board: a2, a3, a4, b1," in described.response.content
+
+
+@pytest.mark.parametrize(("score", "text"), [(0, "0"), (0.5, "½"), (2, "2"), (2.5, "2½"), (12.5, "12½")])
+def test_a_half_point_reads_as_one_not_as_zero_and_a_half(score, text):
+    from bot.presenters.captions import format_score
+
+    assert format_score(score) == text

@@ -37,7 +37,8 @@ class ChannelEntry:
 
 class DemoWorld:
     def __init__(self, database: Path):
-        settings = Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="WARNING")
+        # No development server: the world syncs the commands globally (start), so that they are there in DMs too.
+        settings = Settings(token=None, database=database, dev_guild=None, log_level="WARNING")
         pictures.draw_in_threads()  # inside the simulated Discord (pictures.draw_in_threads says why)
         self.bot: StrategosBot = create_bot(settings)
         # A generous patience: an action waits for the bot, and the computer's hardest think takes ~2 s.
@@ -57,6 +58,9 @@ class DemoWorld:
     async def start(self) -> None:
         self.guild = self.env.create_guild("Strategos demo", id=GUILD_ID)
         await self.env.start()
+        # As an owner's "@Strategos sync" would: the commands everywhere, the server and the DMs alike (else the
+        # page warns from its first second that the commands are not synced).
+        await self.bot.tree.sync()
         # SimCord names every bot "TestBot"; the bot renames itself as an owner could on Discord.
         assert self.bot.user is not None  # logged in by env.start()
         await self.bot.user.edit(username="Strategos")
@@ -98,11 +102,8 @@ class DemoWorld:
         member = self.members[member_id]
         async with self._lock:
             handle = self._handle(channel_id, member)
-            viewers: list[simcord.UserHandle | simcord.MemberActor]
-            if handle.guild is None:
-                viewers = [member.user]  # a DM is seen by its owner alone
-            else:
-                viewers = [member, *(other for other in self.members.values() if other is not member)]
+            # Only the member played as: the page's own "Viewing as" then always says who the channel list says.
+            viewers = [member.user] if handle.guild is None else [member]
             if self.preview is not None:
                 await self.preview.close()
                 self.preview = None

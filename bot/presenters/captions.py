@@ -113,5 +113,8 @@ def story_of(game: Game, events: Sequence[dict[str, Any]], lang: str = ENGLISH) 
 
 
 def format_score(value: float) -> str:
+    """'3', '2½', and '½' alone (not '0½') for a score that counts half points."""
     whole = int(value)
-    return f"{whole}½" if value - whole >= 0.5 else str(whole)
+    if value - whole < 0.5:
+        return str(whole)
+    return f"{whole}½" if whole else "½"

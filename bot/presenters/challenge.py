@@ -32,9 +32,12 @@ def challenge_text(challenge: Challenge, lang: str = ENGLISH) -> str:
     """The challenge post, in the server's language `lang`."""
     title = catalogue.info(challenge.game).title
     challenger = next(s.user_name for s in challenge.seats if s.user_id == challenge.challenger_id)
-    invited = [f"<@{s.invited_id}>" for s in challenge.seats
-               if s.invited_id and s.invited_id != challenge.challenger_id]
-    target = t(lang, " and ").join(invited) if invited else t(lang, "anyone")
+    # Whom the challenge is to: the members invited and the computer's seats by name; "anyone" only when no one
+    # is named, which leaves every other seat open.
+    named = [f"<@{s.invited_id}>" for s in challenge.seats
+             if s.invited_id and s.invited_id != challenge.challenger_id]
+    named += [f"**{s.user_name}**" for s in challenge.seats if s.kind == "computer"]
+    target = t(lang, " and ").join(named) if named else t(lang, "anyone")
     lines = [t(lang, "⚔️ **{challenger}** challenges {target} to **{game}**!", challenger=challenger, target=target,
                game=title)]
     seats = []

@@ -69,6 +69,31 @@ function render() {
 
 let firstLoad = true;
 
+// Links to a match (in DMs, /games, a "current board" link) name discord.com, where the demo's server does not
+// exist: inside the demo they open the channel here instead, as Discord's own client would.
+const DISCORD_LINK = /^https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/channels\/(\d+|@me)\/(\d+)/;
+
+function channelOfLink(href) {
+  const link = DISCORD_LINK.exec(href);
+  if (!link) return undefined;
+  const known = state && state.channels.find((channel) => channel.id === link[2]);
+  if (known) return known.id;
+  return link[1] === "@me" ? "dm" : null;  // null: a channel this member cannot open, so nothing happens
+}
+
+frame.addEventListener("load", () => {
+  const page = frame.contentDocument;  // the same origin: the preview is relayed through this server
+  if (!page) return;
+  page.addEventListener("click", (event) => {
+    const anchor = event.target instanceof page.defaultView.Element ? event.target.closest("a[href]") : null;
+    const channel = anchor ? channelOfLink(anchor.href) : undefined;
+    if (channel === undefined) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (channel !== null) void open(channel, state.member).catch(console.error);
+  }, true);
+});
+
 async function poll() {
   try {
     state = await call("/demo/state");

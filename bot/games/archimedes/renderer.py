@@ -27,7 +27,6 @@ from renderers.common import (
     Grid,
     blend,
     caption_samples,
-    cross_squares,
     draw_coordinates,
     draw_player_caption,
     draw_squares,
@@ -37,21 +36,20 @@ from renderers.common import (
     is_flipped,
     mark_for_sample,
     new_canvas,
-    outline_squares,
     palette_reference,
     parse_square,
     paste_centred,
     player_names_for,
     square_name,
     supersampled,
-    tint_squares,
     tinted,
     say,
     wrap_text,
     fit_text,
     text_width,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, palette_colours
+from renderers.tiles import Picture, TiledBoard, marked_tile, palette_once
 
 SQUARE = 92
 MARGIN = 40
@@ -67,6 +65,7 @@ PORT_TINT = 0.62  # how far a port square leans toward its owner's ship colour
 LAST_MOVE = YELLOW  # yellow on blue: the pair every kind of colour vision separates
 LAST_MOVE_FRAME = blend(LAST_MOVE, (0, 0, 0), 0.45)
 DESTROYED = VERMILLION
+MARKS = (LAST_MOVE, 0.72, LAST_MOVE_FRAME, 4), (DESTROYED, 0.55)  # a last move's squares (tint, frame), a wreck's
 
 
 def sea_colour(f: int, r: int) -> RGB:
@@ -154,18 +153,15 @@ def _reserve_boxes(grid: Grid) -> tuple[tuple[int, int, int, int], tuple[int, in
 # --- render -------------------------------------------------------------------------------------------------------
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
-    """The picture as an image; board_only leaves out the caption and the reserves (the /rules diagram)."""
+def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
+    """The picture of a view (renderers/tiles.py): the sea, a tile on each square that shows more, the reserves
+    in the column right of the board, the caption."""
     files, ranks, ports = view["files"], view["ranks"], tuple(view["ports"])
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, ports, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(square_tile(square_colour(f, r, ports), look), grid.origin(f, r))
-    if board_only:
-        return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
-    _draw_reserves(img, grid, view["reserve"])
-    _draw_caption(img, grid.bottom + MARGIN, view, player_names)
-    return img
+    return Picture(grid, (files, ranks, ports, grid.flipped), square_looks(view),
+                   colour=lambda f, r: square_colour(f, r, ports),
+                   caption=lambda img, top: _draw_caption(img, top, view, player_names),
+                   column=lambda img, grid: _draw_reserves(img, grid, view["reserve"]))
 
 
 # --- squares ---------------------------------------------------------------------------------------------------
@@ -204,19 +200,10 @@ def square_colour(f: int, r: int, ports: tuple[str, ...]) -> RGB:
     return sea_colour(f, r)
 
 
-@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     lit, framed, victim, ship, anchor = look
-    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
-    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
-    if lit:
-        tint_squares(tile, one, here, LAST_MOVE, 0.72)
-    if framed:
-        outline_squares(tile, one, here, LAST_MOVE_FRAME, 4)
-    if victim is not None:
-        tint_squares(tile, one, here, DESTROYED, 0.55)
-        cross_squares(tile, one, [("a1", victim)])
+    tile, one = marked_tile(SQUARE, colour, lit, framed, victim, *MARKS)
     if anchor is not None:
         paste_centred(tile, anchor_sprite(ANCHOR, anchor), one.centre(0, 0))
     if ship is not None:
@@ -227,44 +214,14 @@ def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
-    mapped once and pasted; only the reserves and the caption are drawn and mapped per picture."""
-    files, ranks, ports = view["files"], view["ranks"], tuple(view["ports"])
-    grid = grid_for(files, ranks, is_flipped(view))
-    palette = palette_of(view)
-    img = indexed_layer(palette, files, ranks, ports, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(indexed_tile(palette, square_colour(f, r, ports), look), grid.origin(f, r))
-    layer = board_layer(files, ranks, ports, grid.flipped)
-    column = (grid.right + MARGIN, grid.top, layer.width, grid.bottom)
-    # The reserves drawn on the column alone: the same grid, moved by the column's corner.
-    moved = Grid(files, ranks, SQUARE, grid.left - column[0], grid.top - column[1], grid.flipped)
-    paint_mapped(img, layer, column, palette, lambda part: _draw_reserves(part, moved, view["reserve"]))
-    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
-                 lambda band: _draw_caption(band, 0, view, player_names))
-    return img
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(view["files"], view["ranks"], tuple(view["ports"])),
+                      tiles=1024)  # mapped tiles ~9 KiB each: at most ~9 MiB
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
+# render: the PNG of an Archimedes view
 
 
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["ports"]))
-
-
-render = palette_render(compose)  # the PNG of an Archimedes view
-
-
-@lru_cache(maxsize=8)
-def indexed_layer(palette: Palette, files: int, ranks: int, ports: tuple[str, ...], flipped: bool) -> Image.Image:
-    return palette.map(board_layer(files, ranks, ports, flipped))
-
-
-@lru_cache(maxsize=1024)
-def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
-    return palette.map(square_tile(colour, look))
-
-
-@built_once(maxsize=4)
+@palette_once(maxsize=4)
 def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     """Chosen from the layer and boards covered with ships and anchors of both sides on every square, plain, as
     the last move (tinted and framed) and destroyed (tinted and crossed); full reserves; sample captions. Turning
@@ -282,7 +239,7 @@ def board_palette(files: int, ranks: int, ports: tuple[str, ...]) -> Palette:
     for marks in ((), ("last",), ("taken",)):
         for shift in (0, 1, 2):
             img = layer.copy()
-            mark_for_sample(img, grid, names, marks, (LAST_MOVE, 0.72, LAST_MOVE_FRAME, 4), (DESTROYED, 0.55))
+            mark_for_sample(img, grid, names, marks, *MARKS)
             for i, (f, r) in enumerate(squares):
                 kind = (i + shift) % 3  # a ship of either side, or an empty port's anchor
                 sprite = ship_sprite(SHIP, kind) if kind < 2 else anchor_sprite(ANCHOR, (i // 3) % 2)

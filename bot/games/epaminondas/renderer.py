@@ -22,7 +22,6 @@ from renderers.common import (
     Grid,
     blend,
     caption_samples,
-    cross_squares,
     disc_sprite,
     draw_coordinates,
     draw_player_caption,
@@ -31,16 +30,15 @@ from renderers.common import (
     is_flipped,
     mark_for_sample,
     new_canvas,
-    outline_squares,
     palette_reference,
     paste_centred,
     parse_square,
     player_names_for,
     square_name,
-    tint_squares,
     say,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, palette_colours
+from renderers.tiles import Picture, TiledBoard, marked_tile, palette_once
 
 SQUARE = 64
 MARGIN = 40  # room for the coordinates on every edge
@@ -53,6 +51,7 @@ HOME_TINT = 0.42  # how far a home row's squares lean toward its owner's stone c
 LAST_MOVE = SKY_BLUE  # blue on warm wood: the pair every kind of colour vision separates
 LAST_MOVE_FRAME = blend(LAST_MOVE, (0, 0, 0), 0.35)
 CAPTURE = REDDISH_PURPLE
+MARKS = (LAST_MOVE, 0.55, LAST_MOVE_FRAME, 3), (CAPTURE, 0.5)  # a last move's squares (tint, frame), a capture's
 
 
 def square_colour(f: int, r: int, home_rows: tuple[int, ...]) -> RGB:
@@ -78,17 +77,14 @@ def board_layer(files: int, ranks: int, home_rows: tuple[int, ...], flipped: boo
     return img
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
-    """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
+def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
+    """The picture of a view (renderers/tiles.py): the board, a tile on each square that shows more, the
+    caption."""
     files, ranks, home_rows = view["files"], view["ranks"], tuple(view["home_rows"])
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, home_rows, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(square_tile(square_colour(f, r, home_rows), look), grid.origin(f, r))
-    if board_only:
-        return img.crop((0, 0, img.width, grid.bottom + MARGIN))
-    _draw_caption(img, grid.bottom + MARGIN, view, player_names)
-    return img
+    return Picture(grid, (files, ranks, home_rows, grid.flipped), square_looks(view),
+                   colour=lambda f, r: square_colour(f, r, home_rows),
+                   caption=lambda img, top: _draw_caption(img, top, view, player_names))
 
 
 # --- squares ---------------------------------------------------------------------------------------------------
@@ -116,19 +112,10 @@ def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
     return looks
 
 
-@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     lit, framed, victim, stone = look
-    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
-    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
-    if lit:
-        tint_squares(tile, one, here, LAST_MOVE, 0.55)
-    if framed:
-        outline_squares(tile, one, here, LAST_MOVE_FRAME, 3)
-    if victim is not None:
-        tint_squares(tile, one, here, CAPTURE, 0.5)
-        cross_squares(tile, one, [("a1", victim)])
+    tile, one = marked_tile(SQUARE, colour, lit, framed, victim, *MARKS)
     if stone is not None:
         paste_centred(tile, disc_sprite(PIECE, stone), one.centre(0, 0))
     return tile
@@ -137,40 +124,14 @@ def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
 # --- the picture on a palette chosen once per layer (common.py, "pictures on a palette chosen once") ----------
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
-    mapped once and pasted; only the caption is drawn and mapped per picture."""
-    files, ranks, home_rows = view["files"], view["ranks"], tuple(view["home_rows"])
-    grid = grid_for(files, ranks, is_flipped(view))
-    palette = palette_of(view)
-    img = indexed_layer(palette, files, ranks, home_rows, grid.flipped).copy()
-    for (f, r), look in square_looks(view).items():
-        img.paste(indexed_tile(palette, square_colour(f, r, home_rows), look), grid.origin(f, r))
-    layer = board_layer(files, ranks, home_rows, grid.flipped)
-    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
-                 lambda band: _draw_caption(band, 0, view, player_names))
-    return img
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_rows"])),
+                      tiles=1024)  # mapped tiles ~4 KiB each: at most ~4 MiB
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
+# render: the PNG of an Epaminondas view
 
 
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for both sides' views: turning the board changes no colour)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["home_rows"]))
-
-
-render = palette_render(compose)  # the PNG of an Epaminondas view
-
-
-@lru_cache(maxsize=8)
-def indexed_layer(palette: Palette, files: int, ranks: int, home_rows: tuple[int, ...], flipped: bool) -> Image.Image:
-    return palette.map(board_layer(files, ranks, home_rows, flipped))
-
-
-@lru_cache(maxsize=1024)
-def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
-    return palette.map(square_tile(colour, look))
-
-
-@built_once(maxsize=4)
+@palette_once(maxsize=4)
 def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette:
     """Chosen from the layer and the board drawn over with everything a square can show: each stone on every
     square, plain, as the last move (tinted and framed), captured (tinted and crossed), and both. Turning the
@@ -186,7 +147,7 @@ def board_palette(files: int, ranks: int, home_rows: tuple[int, ...]) -> Palette
     for marks in ((), ("last",), ("taken",), ("last", "taken")):
         for stones in (None, 0, 1):
             img = layer.copy()
-            mark_for_sample(img, grid, names, marks, (LAST_MOVE, 0.55, LAST_MOVE_FRAME, 3), (CAPTURE, 0.5))
+            mark_for_sample(img, grid, names, marks, *MARKS)
             if stones is not None:
                 for f, r in squares:
                     paste_centred(img, disc_sprite(PIECE, (f + r + stones) % 2), grid.centre(f, r))

@@ -62,7 +62,8 @@ from renderers.common import (
     tint_squares,
     tinted,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, palette_colours
+from renderers.tiles import Picture, TiledBoard, one_square, palette_once
 
 SQUARE = 112
 MARGIN = 40  # room for the coordinates on every edge
@@ -448,18 +449,14 @@ def _seated(view: dict) -> tuple[int, ...]:
     return tuple(sorted(corner_index(view, s) for s in range(view["num_players"])))
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
-    """The picture as an image; board_only leaves out the caption (the /rules diagram)."""
+def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
+    """The picture of a view (renderers/tiles.py): the framed layer, a tile on each square that shows more, the
+    caption."""
     grid = grid_for(turns_for(view))
-    seated = _seated(view)
-    img = framed_layer(seated, grid.turns, legend_words()).copy()
-    for name, ops in square_ops(view, grid).items():
-        img.paste(square_tile(square_colour(*parse_square(name)), ops), grid.origin_of(name))
-    if board_only:
-        return img.crop((0, 0, img.width, grid.bottom + MARGIN))
     corners = [corner_index(view, s) for s in range(view["num_players"])]
-    _draw_caption(img, grid.bottom + MARGIN, view, player_names_for(view, player_names), corners)
-    return img
+    names = player_names_for(view, player_names)
+    return Picture(grid, (_seated(view), grid.turns, legend_words()), square_ops(view, grid), colour=square_colour,
+                   caption=lambda img, top: _draw_caption(img, top, view, names, corners))
 
 
 @lru_cache(maxsize=16)
@@ -482,8 +479,8 @@ Op = tuple  # ("tint", colour, strength), ("cross",), ("flame",), ("outline", co
 # ("dashed", colour, width)
 
 
-def square_ops(view: dict, grid: "TurnedGrid") -> dict[str, tuple[Op, ...]]:
-    """What is drawn on each square that shows more than the framed layer, by name."""
+def square_ops(view: dict, grid: "TurnedGrid") -> dict[tuple[int, int], tuple[Op, ...]]:
+    """What is drawn on each square that shows more than the framed layer."""
     ops: dict[str, list[Op]] = {}
 
     def add(name: str, *op: object) -> None:
@@ -519,7 +516,7 @@ def square_ops(view: dict, grid: "TurnedGrid") -> dict[str, tuple[Op, ...]]:
         for name in pending["squares"]:
             add(name, "dashed", REQUEST, 5)
         add(pending["knight"], "ask")
-    return {name: tuple(square) for name, square in ops.items() if square}
+    return {parse_square(name): tuple(square) for name, square in ops.items() if square}
 
 
 def _chip_key(counts: list[tuple[int, str, int]], corners: list[int]) -> tuple[tuple[int, str, int], ...]:
@@ -556,12 +553,11 @@ def _last_move_ops(view: dict, add) -> None:
         add(name, "outline", LAST_MOVE_FRAME, 4)
 
 
-@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
     """One square of colour `colour` with `ops` drawn on it in order, with the board's own helpers on a one-square
     grid."""
-    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
-    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    tile, one = one_square(SQUARE, colour)
+    here = ["a1"]
     centre = one.centre(0, 0)
     for kind, *args in ops:
         if kind == "tint":
@@ -595,41 +591,14 @@ def square_tile(colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
 # public picture's bytes cannot depend on anybody's cargo through it.
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the framed layer and the square tiles
-    are mapped once and pasted; only the caption is drawn and mapped per picture."""
-    grid = grid_for(turns_for(view))
-    seated, legend, palette = _seated(view), legend_words(), palette_of(view)
-    img = indexed_layer(palette, seated, grid.turns, legend).copy()
-    for name, ops in square_ops(view, grid).items():
-        img.paste(indexed_tile(palette, square_colour(*parse_square(name)), ops), grid.origin_of(name))
-    layer = framed_layer(seated, grid.turns, legend)
-    corners = [corner_index(view, s) for s in range(view["num_players"])]
-    names = player_names_for(view, player_names)
-    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
-                 lambda band: _draw_caption(band, 0, view, names, corners))
-    return img
+PICTURES = TiledBoard(layer=framed_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(_seated(view)),
+                      tiles=2048, layers=16)  # mapped tiles ~12 KiB each: at most ~25 MiB
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
+# render: the PNG of a Mycenae view (default player names: the corners, a1 h8 ...)
 
 
-render = palette_render(compose)  # the PNG of a Mycenae view (default player names: the corners, a1 h8 ...)
-
-
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for every seat's view: turning the board changes no colour)."""
-    return board_palette(_seated(view))
-
-
-@lru_cache(maxsize=16)
-def indexed_layer(palette: Palette, seated: tuple[int, ...], turns: int, legend: tuple[str, ...]) -> Image.Image:
-    return palette.map(framed_layer(seated, turns, legend))
-
-
-@lru_cache(maxsize=2048)  # ~12 KiB each: at most ~25 MiB
-def indexed_tile(palette: Palette, colour: RGB, ops: tuple[Op, ...]) -> Image.Image:
-    return palette.map(square_tile(colour, ops))
-
-
-@built_once(maxsize=8)
+@palette_once(maxsize=8)
 def board_palette(seated: tuple[int, ...]) -> Palette:
     """Chosen from the layer and boards covered with everything a square can show: every seated army's pieces
     and cargo chips (also struck through) on both square colours, plain and under each kind of highlight, with

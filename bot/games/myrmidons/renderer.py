@@ -63,7 +63,8 @@ from renderers.common import (
     tinted,
     say,
 )
-from renderers.png import Palette, built_once, paint_mapped, palette_colours, palette_render
+from renderers.png import Palette, palette_colours
+from renderers.tiles import Picture, TiledBoard, one_square, palette_once
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -361,21 +362,17 @@ def _draw_legend(img: Image.Image, box: tuple[int, int, int, int], words: Sequen
 # --- render -------------------------------------------------------------------------------------------------------
 
 
-def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: bool = False) -> Image.Image:
-    """The picture as an image; board_only leaves out the caption and the tray (the /rules diagram)."""
+def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
+    """The picture of a view (renderers/tiles.py): the board, a tile on each square that shows more, the corner
+    badges over them, the tray in the column right of the board, the caption."""
     files, ranks, home_ranks = view["files"], view["ranks"], tuple(view["home_ranks"])
     grid = grid_for(files, ranks, is_flipped(view))
-    img = board_layer(files, ranks, home_ranks, grid.flipped, legend_words()).copy()
-    for name, look in square_looks(view).items():
-        img.paste(square_tile(square_colour(*parse_square(name), home_ranks), look), grid.origin_of(name))
-    for sprite, (x, y) in corner_badges(view, grid):
-        img.paste(sprite, (x, y), sprite)
-    if board_only:
-        return img.crop((0, 0, grid.right + MARGIN, grid.bottom + MARGIN))
     names = player_names_for(view, player_names)
-    _draw_tray(img, grid, view, names)
-    _draw_caption(img, grid.bottom + MARGIN, view, names)
-    return img
+    return Picture(grid, (files, ranks, home_ranks, grid.flipped, legend_words()), square_looks(view),
+                   colour=lambda f, r: square_colour(f, r, home_ranks),
+                   caption=lambda img, top: _draw_caption(img, top, view, names),
+                   column=lambda img, grid: _draw_tray(img, grid, view, names),
+                   badges=corner_badges(view, grid))
 
 
 # --- squares ---------------------------------------------------------------------------------------------------
@@ -389,8 +386,8 @@ def draw(view: dict, player_names: Sequence[str] | None = None, *, board_only: b
 SquareLook = tuple["tuple[RGB, float] | None", "int | None", "tuple[RGB, int] | None", "tuple | None", "int | None"]
 
 
-def square_looks(view: dict) -> dict[str, SquareLook]:
-    """The look of every square that shows more than the layer, by name."""
+def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
+    """The look of every square that shows more than the layer."""
     tints: dict[str, tuple[RGB, float]] = {}
     victims: dict[str, int] = {}
     frames: dict[str, tuple[RGB, int]] = {}
@@ -412,16 +409,15 @@ def square_looks(view: dict) -> dict[str, SquareLook]:
             if not status["deployed"]:
                 rank = view["home_ranks"][seat] - 1
                 waiting.update({square_name(f, rank): seat for f in range(view["files"])})
-    return {name: (tints.get(name), victims.get(name), frames.get(name), pieces.get(name), waiting.get(name))
-            for name in {*tints, *victims, *frames, *pieces, *waiting}}
+    return {parse_square(name): (tints.get(name), victims.get(name), frames.get(name), pieces.get(name),
+                                 waiting.get(name)) for name in {*tints, *victims, *frames, *pieces, *waiting}}
 
 
-@lru_cache(maxsize=256)  # RGB: mostly to build the mapped tiles below, which are kept longer
 def square_tile(colour: RGB, look: SquareLook) -> Image.Image:
     """One square of colour `colour` as `look` shows it, drawn with the board's own helpers on a one-square grid."""
     tint, victim, frame, piece, waiting = look
-    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
-    one, here = Grid(1, 1, SQUARE, 0, 0), ["a1"]
+    tile, one = one_square(SQUARE, colour)
+    here = ["a1"]
     if tint:
         tint_squares(tile, one, here, *tint)
     if victim is not None:
@@ -462,67 +458,17 @@ def _paste_in_corner(img: Image.Image, grid: Grid, name: str, sprite: Image.Imag
 # picture's bytes cannot depend on a secret through it.
 
 
-def compose(view: dict, player_names: Sequence[str] | None = None) -> Image.Image:
-    """draw()'s picture as a "P" image of board_palette, pixel for pixel: the layer and the square tiles are
-    mapped once and pasted; the badges' corners, the tray and the caption are drawn and mapped per picture."""
-    files, ranks, home_ranks = view["files"], view["ranks"], tuple(view["home_ranks"])
-    grid = grid_for(files, ranks, is_flipped(view))
-    palette, legend = palette_of(view), legend_words()
-    layer = board_layer(files, ranks, home_ranks, grid.flipped, legend)
-    img = indexed_layer(palette, files, ranks, home_ranks, grid.flipped, legend).copy()
-    looks = square_looks(view)
-    for name, look in looks.items():
-        img.paste(indexed_tile(palette, square_colour(*parse_square(name), home_ranks), look), grid.origin_of(name))
-    badges = corner_badges(view, grid)
-    for sprite, (x, y) in badges:
-        # The badge's box drawn again in RGB from everything under and over it (the tiles it reaches, every badge
-        # that overlaps it, in drawing order), then mapped: the same pixels draw() has there.
-        box = (x, y, x + sprite.width, y + sprite.height)
-        paint_mapped(img, layer, box, palette, lambda part: _redraw_box(part, box, grid, looks, home_ranks, badges))
-    names = player_names_for(view, player_names)
-    column = (grid.right + MARGIN, grid.top, layer.width, grid.bottom)
-    moved = Grid(files, ranks, SQUARE, grid.left - column[0], grid.top - column[1], grid.flipped)
-    paint_mapped(img, layer, column, palette, lambda part: _draw_tray(part, moved, view, names))
-    paint_mapped(img, layer, (0, grid.bottom + MARGIN, layer.width, layer.height), palette,
-                 lambda band: _draw_caption(band, 0, view, names))
-    return img
-
-
-def _redraw_box(part: Image.Image, box: tuple[int, int, int, int], grid: Grid, looks: dict[str, SquareLook],
-                home_ranks: tuple[int, ...], badges: list[tuple[Image.Image, tuple[int, int]]]) -> None:
-    x0, y0, x1, y1 = box
-    for name, look in looks.items():
-        sx0, sy0, sx1, sy1 = grid.box_of(name)
-        if sx0 < x1 and x0 < sx1 and sy0 < y1 and y0 < sy1:
-            part.paste(square_tile(square_colour(*parse_square(name), home_ranks), look), (sx0 - x0, sy0 - y0))
-    for sprite, (bx, by) in badges:
-        if bx < x1 and x0 < bx + sprite.width and by < y1 and y0 < by + sprite.height:
-            part.paste(sprite, (bx - x0, by - y0), sprite)
-
-
-def palette_of(view: dict) -> Palette:
-    """The palette of the view's layer (one for both sides' views: turning the board adds no colour)."""
-    return board_palette(view["files"], view["ranks"], tuple(view["home_ranks"]))
-
-
-@lru_cache(maxsize=8)
-def indexed_layer(palette: Palette, files: int, ranks: int, home_ranks: tuple[int, ...], flipped: bool,
-                  legend: tuple[str, ...]) -> Image.Image:
-    return palette.map(board_layer(files, ranks, home_ranks, flipped, legend))
-
-
-@lru_cache(maxsize=1024)  # ~11 KiB each: at most ~12 MiB
-def indexed_tile(palette: Palette, colour: RGB, look: SquareLook) -> Image.Image:
-    return palette.map(square_tile(colour, look))
-
-
-render = palette_render(compose)  # the PNG of a Myrmidons view
+PICTURES = TiledBoard(layer=board_layer, tile=square_tile, layout=layout, margin=MARGIN,
+                      palette_of=lambda view: board_palette(view["files"], view["ranks"], tuple(view["home_ranks"])),
+                      tiles=1024)  # mapped tiles ~11 KiB each: at most ~12 MiB
+draw, compose, render, palette_of = PICTURES.draw, PICTURES.compose, PICTURES.render, PICTURES.palette_of
+# render: the PNG of a Myrmidons view
 
 
 SAMPLE_VALUES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (0, 1, 4))  # every digit a tile can show
 
 
-@built_once(maxsize=4)
+@palette_once(maxsize=4)
 def board_palette(files: int, ranks: int, home_ranks: tuple[int, ...]) -> Palette:
     """Chosen from the layer and boards covered with both sides' tiles (blank, with every digit, commanders) on
     every kind of square, plain, on a path (tinted, framed), in a fight (tinted, crossed, framed as repelled),
