@@ -43,7 +43,7 @@ import bot
 import renderers
 from bot.engine.base import seeded_rng
 from bot.engine.playout import random_plies
-from bot.games.registry import GAMES, choose_move, get_game, policy_for, prepare_games
+from bot.games.registry import GAMES, REGISTERED, choose_move, get_game, policy_for, prepare_games
 from bot.ai.mcts import Budget, Search
 from bot.ai.policy import Meter, Policy
 
@@ -55,12 +55,10 @@ MATCHUPS = ("hard-random", "hard-easy", "normal-easy", "hard-uct")
 HARD_BUDGET = 2.0  # CPU seconds: what the hard level's iterations and work are calibrated to
 BUDGETS = {"easy": 0.05, "normal": 0.5, "hard": HARD_BUDGET}  # CPU seconds per move, at the median
 WORST = 1.5  # no move over this many times its level's budget
-# Every game at every player count, and each army option that changes what the computer decides (drafts).
-POSITION_SIZES = (
-    ("myrmidons", 2, None), ("myrmidons", 2, {"army": "draft"}), ("myriath", 2, None), ("myriath", 3, None),
-    ("myriath", 4, None), ("mycenae", 2, None), ("mycenae", 3, None), ("mycenae", 4, None), ("epaminondas", 2, None),
-    ("archimedes", 2, None),
-)
+# Every game at every player count, and each army option that changes what the computer decides (drafts): what
+# each declares as its benchmark positions.
+POSITION_SIZES = tuple((declaration.key, players, options) for declaration in REGISTERED
+                       for players, options in declaration.positions)
 SEARCHED = 0.05  # CPU seconds: a hard move quicker than this was decided without search (a forced move, a set-up)
 
 

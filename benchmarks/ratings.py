@@ -76,7 +76,7 @@ async def fill(path: Path, members: int, games_each: int, veteran_games: int, se
         rng.shuffle(plays)
 
         start = time.time() - 365 * DAY
-        await RatingStore(repo).add_finished(
+        await repo.ratings.add_finished(
             FinishedResult(match_id, guild, game, seats, standings, start + match_id * (365 * DAY / len(plays)),
                            reason="bench")
             for match_id, (guild, game, seats, standings) in enumerate(plays, start=1))
@@ -110,19 +110,19 @@ async def time_query(path: Path, query: Query, *, runs: int, cold: bool) -> list
     repo = None if cold else Repository(await open_database(path))
     try:
         if repo is not None:
-            await query(RatingStore(repo))  # warm-up: fill SQLite's page cache
+            await query(repo.ratings)  # warm-up: fill SQLite's page cache
         for _ in range(runs):
             if cold:
                 fresh = Repository(await open_database(path))
                 try:
                     started = time.perf_counter()
-                    await query(RatingStore(fresh))
+                    await query(fresh.ratings)
                     seconds.append(time.perf_counter() - started)
                 finally:
                     await fresh.close()
             else:
                 started = time.perf_counter()
-                await query(RatingStore(repo))
+                await query(repo.ratings)
                 seconds.append(time.perf_counter() - started)
     finally:
         if repo is not None:
@@ -133,7 +133,7 @@ async def time_query(path: Path, query: Query, *, runs: int, cold: bool) -> list
 async def profile_points(path: Path, member: int) -> list[tuple[float, int]]:
     repo = Repository(await open_database(path))
     try:
-        return (await RatingStore(repo).profile(GUILD, GAME, member)).chart_points()
+        return (await repo.ratings.profile(GUILD, GAME, member)).chart_points()
     finally:
         await repo.close()
 
@@ -142,7 +142,7 @@ async def pick_members(path: Path, veteran: int) -> dict[str, int]:
     """A member near the bottom of the board (her rank is not on the page asked for) and a regular player."""
     repo = Repository(await open_database(path))
     try:
-        store = RatingStore(repo)
+        store = repo.ratings
         page = await store.leaderboard(GUILD, GAME, offset=0, limit=100)
         last = await store.leaderboard(GUILD, GAME, offset=page.total - 1, limit=1)
         regular = next(e.rating for e in page.entries if e.rating.member_id != veteran)
@@ -231,7 +231,7 @@ async def run_beside_writer(members: int, games_each: int, veteran_games: int) -
         for case in ("every row new", "nothing changed"):
             if case == "every row new":  # the worst case: a first rebuild, or a changed rating model
                 repo = Repository(await open_database(path))
-                await RatingStore(repo).converge([], [])
+                await repo.ratings.converge([], [])
                 await repo.close()
             r = await beside_writer(path, command)
             print(f"| {case} | {r['rebuild_s']:.1f} s | {r['writes']} | {r['median_ms']:.1f} ms | {r['p99_ms']:.1f} ms"

@@ -33,6 +33,12 @@ if arguments:
     print(f"python -m bot: unknown arguments: {' '.join(arguments)}", file=sys.stderr)
     raise SystemExit(2)
 
-from bot.app import main  # noqa: E402  (only when starting: --help must not need the bot's dependencies loaded)
+from bot.games.engine_declaration import DeclarationError  # noqa: E402
+
+try:
+    from bot.app import main  # noqa: E402  (only when starting: --help must not need the bot's dependencies loaded)
+except DeclarationError as exc:  # a game package that lacks a part: one line saying which, no traceback
+    print(f"python -m bot: {exc}", file=sys.stderr)
+    raise SystemExit(2)
 
 raise SystemExit(main())

@@ -14,10 +14,11 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
+from bot.games.registry import choose_move
 from bot.i18n import N_
 from bot.matches import MatchService
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
-from bot.matches.computer import ComputerPlayers, process_pool
+from bot.matches.computer import ComputerPlayers
 from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
@@ -33,6 +34,7 @@ from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
 from bot.views.leagues import league_buttons
+from bot.workers import computer_pool
 
 log = logging.getLogger("bot")
 
@@ -51,7 +53,7 @@ class StrategosBot(commands.AutoShardedBot):
     presenter: Presenter
     leagues: LeagueService
 
-    def __init__(self, settings: Settings, *, seed_source=None, computer_executor=process_pool,
+    def __init__(self, settings: Settings, *, seed_source=None, computer_executor=computer_pool,
                  computer_pause: float = COMPUTER_PAUSE, replay_at_end: bool = True):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
         super().__init__(
@@ -92,7 +94,7 @@ class StrategosBot(commands.AutoShardedBot):
         self.matches.bus.subscribe(self.presenter)
         self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown
         self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
-        self.computers = ComputerPlayers(self.matches, self._computer_executor, self._computer_pause)
+        self.computers = ComputerPlayers(self.matches, choose_move, self._computer_executor, self._computer_pause)
         self.planner = Planner(self.matches, self.explorer)  # planned replies: played when their move comes
         self.matches.bus.subscribe(PlanPresenter(self.presenter.boards))
         self.tree.error(self.on_app_command_error)

@@ -1,13 +1,18 @@
 """Collect every translatable text into the template `bot/i18n/locales/strategos.pot`.
 
-    python -m bot.extract_texts          # rewrite the template
-    python -m bot.extract_texts --check  # exit 1 if the template is out of date
+    python -m bot.extract_texts          # rewrite the template, and report what is untranslated
+    python -m bot.extract_texts --check  # exit 1 if the template is out of date; report what is untranslated
 
 A tool at the top of the program: it builds the bot to read its command tree.
 
 Two sources: the texts the code passes to `t(lang, "…")` or marks with `N_("…")` (read from the source, so no
 text is missed for want of running it), and the slash commands' names, descriptions and choices (read from the
 command tree the bot builds, under the context discord.py's translator gives them).
+
+A game whose guide is in English only (bot/games/<game>/guide/en.md and no other) is an English-only game: its
+package's texts stay out of the template, so adding it leaves the catalogues complete, and members of every
+language read it in English. Both commands end with a report of what is untranslated: each language's missing
+texts and each English-only game. Translating a game is its guide/<lang>.md, then this command and the catalogue.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
 from bot.app import EXTENSIONS, create_bot
-from bot.games.registry import GAMES
-from bot.i18n import DOMAIN, LOCALES_DIR
+from bot.games.registry import GAMES, declaration_of
+from bot.i18n import DOMAIN, LANGUAGES, LOCALES_DIR, catalogue_path
 from bot.settings import Settings
 
 BOT_DIR = Path(__file__).resolve().parent
@@ -35,11 +40,18 @@ TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 Key = tuple[str | None, str]  # (context, English text)
 
 
-def code_texts(roots: Sequence[Path] = SOURCE_DIRS) -> dict[Key, str]:
+def english_only() -> dict[str, Path]:
+    """The registered games whose guide is in English only, each with its package folder."""
+    return {key: declaration_of(key).package for key in GAMES if not declaration_of(key).translations()}
+
+
+def code_texts(roots: Sequence[Path] = SOURCE_DIRS, leave_out: Sequence[Path] = ()) -> dict[Key, str]:
     """(context, text) → where it is first used, for every literal passed to t(), N_(), Text() or say() (an
-    engine's or a picture's words) under `roots`."""
+    engine's or a picture's words) under `roots`, except in the folders `leave_out`."""
     found: dict[Key, str] = {}
     for path in sorted(p for root in roots for p in root.rglob("*.py")):
+        if any(folder in path.parents for folder in leave_out):
+            continue
         root = next(r for r in roots if r in path.parents)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
@@ -93,7 +105,7 @@ def command_texts() -> dict[Key, str]:
 
 def template() -> Catalog:
     catalog = Catalog(project="Strategos", domain=DOMAIN, fuzzy=False)
-    texts = {**code_texts(), **command_texts()}
+    texts = {**code_texts(leave_out=tuple(english_only().values())), **command_texts()}
     for (context, text), where in sorted(texts.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
         flags = ["python-brace-format"] if "{" in text else []
         # ignore: Babel takes a location without a line number (None), though it types the number as int
@@ -113,6 +125,36 @@ def render(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
+def untranslated(template_keys: set[Key]) -> list[str]:
+    """What members of another language read in English: per language, the template's texts its catalogue lacks
+    and the games whose guide it lacks; and the English-only games, whose texts no catalogue holds."""
+    lines = []
+    for lang in LANGUAGES:
+        try:
+            with catalogue_path(lang).open("rb") as file:
+                done = {(m.context, m.id) for m in read_po(file) if m.id and m.string and not m.fuzzy}
+        except OSError:
+            done = set()
+        missing = template_keys - done
+        if missing:
+            lines.append(f"{lang}: {len(missing)} texts untranslated, e.g. {sorted(missing, key=str)[0][1]!r}")
+        guides = [key for key in GAMES if lang not in declaration_of(key).translations()]
+        if guides:
+            lines.append(f"{lang}: no guide for {', '.join(guides)} (the English one is shown)")
+    for key, package in english_only().items():
+        texts = code_texts((package,))
+        lines.append(f"{key}: English only, its {len(texts)} texts in no catalogue ({package.name}/guide has en.md "
+                     f"alone)")
+    return lines
+
+
+def report(template_keys: set[Key]) -> None:
+    lines = untranslated(template_keys)
+    print("Untranslated (shown in English):" if lines else "Everything is translated.")
+    for line in lines:
+        print(f"  {line}")
+
+
 def main(argv: list[str]) -> int:
     fresh = template()
     if "--check" in argv:
@@ -121,9 +163,11 @@ def main(argv: list[str]) -> int:
         if keys_of(stored) != keys_of(fresh):
             print(f"{TEMPLATE} is out of date: run python -m bot.extract_texts", file=sys.stderr)
             return 1
+        report(keys_of(fresh))
         return 0
     TEMPLATE.write_bytes(render(fresh))
     print(f"wrote {len(keys_of(fresh))} texts to {TEMPLATE}")
+    report(keys_of(fresh))
     return 0
 
 

@@ -41,6 +41,12 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker)
 
 
+def computer_pool() -> ProcessPoolExecutor:
+    """The computer's worker (bot/matches/computer.py): one process, since a think holds a core for up to two
+    seconds, never the event loop."""
+    return process_pool(1)
+
+
 def _start_worker() -> None:
     # Ctrl+C in a terminal reaches every process of the group, but stopping is the bot's to do (it shuts the pools
     # down), so a worker must not die on it with a traceback of its own.

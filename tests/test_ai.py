@@ -27,6 +27,7 @@ from bot.ai.policy import Policy, stratified
 from bot.games.registry import choose_move, get_game, policy_for
 from bot.games.mycenae import position
 from bot.engine.playout import random_plies
+from bot.workers import computer_pool
 
 SIZES = [
     ("epaminondas", 2, None),
@@ -299,8 +300,7 @@ def test_the_computers_worker_starts_with_every_first_use_table_built():
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["1", "1"]
-    from bot.matches.computer import process_pool
-    with process_pool() as pool:  # and the bot's pool gives its workers exactly that module first
+    with computer_pool() as pool:  # and the bot's pool gives its workers exactly that module first
         assert pool.submit(_warm_tables).result(timeout=60) == (1, 1)
 
 

@@ -65,15 +65,15 @@ async def test_matches_loaded_together_are_each_whole_and_current(store):
             ids.append((await service.accept_challenge(challenge.id, 20 + n, f"v{n}")).match_id)
         await service.submit_move(ids[1], 11, "a1-a3")  # committed before the loads are asked for: they see it
         statements = []
-        fetch = store.fetch
+        fetch = store.driver.fetch
 
         async def counted(sql, params=()):
             statements.append(sql)
             return await fetch(sql, params)
 
-        store.fetch = counted
+        store.driver.fetch = counted
         loads = await asyncio.gather(*(store.load_match(i) for i in ids), store.load_match(999_999))
-        store.fetch = fetch
+        store.driver.fetch = fetch
         assert len(statements) == 1
         assert [load.match.id for load in loads[:3]] == ids and loads[3] is None
         assert [load.match.version for load in loads[:3]] == [0, 1, 0]

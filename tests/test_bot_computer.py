@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from bot.games.registry import choose_move, get_game
-from bot.matches.computer import process_pool
+from bot.workers import computer_pool
 from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
 
 
@@ -96,7 +96,7 @@ def test_the_computer_thinks_in_a_worker_process_not_forked_from_the_bot():
     view = game.view(game.new_state(2, 3, None), 0)
     default = sys.getrecursionlimit()
     marker = default + 4321
-    pool = process_pool()
+    pool = computer_pool()
     try:
         sys.setrecursionlimit(marker)  # while the worker starts
         inherited = pool.submit(sys.getrecursionlimit).result(timeout=120)

@@ -115,7 +115,7 @@ async def test_round_robin_of_four_played_to_its_champion(world):
 
 
 async def rated_matches(world) -> int:
-    return await world.bot.repo.fetchvalue("SELECT COUNT(DISTINCT match_id) FROM rating_changes")
+    return await world.bot.repo.driver.fetchvalue("SELECT COUNT(DISTINCT match_id) FROM rating_changes")
 
 
 async def test_swiss_of_seven_over_three_rounds_with_byes(world):
@@ -350,7 +350,7 @@ async def test_divisions_by_rating_each_a_round_robin_with_its_champion(world):
                                      for n in ("erin", "finn", "gus", "hal", "ida")]
     by_id = {m.id: m for m in members}
     for rank, member in enumerate(members):  # alice strongest … ida weakest
-        await world.bot.repo.db.execute(
+        await world.bot.repo.driver.db.execute(
             "INSERT INTO ratings (guild_id, game, member_id, name, mu, sigma, games, wins, draws, losses, streak,"
             " recent, provisional) VALUES (?, 'epaminondas', ?, ?, ?, 5, 10, 5, 0, 5, 1, 'W', 0)",
             (world.guild.id, member.id, f"m{rank}", 40.0 - rank))

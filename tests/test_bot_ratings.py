@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage.rating_store import RatingStore
 from bot_helpers import (
     EPAMINONDAS_LIGHT_WINS, board_posts, buttons, match_id_of, play_moves, posted_challenge, start_match, thread_of,
 )
@@ -30,7 +29,7 @@ async def test_final_post_of_a_rated_match_shows_how_ratings_moved(world):
 async def test_unrated_match_changes_nothing(world):
     final = await win_as_alice(world, rated=False)
     assert "Ratings:" not in final.content
-    ratings = RatingStore(world.bot.repo)
+    ratings = world.bot.repo.ratings
     assert [await ratings.member_ratings(world.guild.id, m.id) for m in (world.alice, world.bob)] == [[], []]
     board = await world.alice.slash(world.channel, "leaderboard", game="epaminondas")
     assert board.ephemeral and "Nobody has played a rated match" in board.response.embeds[0].description

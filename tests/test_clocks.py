@@ -25,7 +25,7 @@ DAY = 24 * HOUR
 
 def clocks(world) -> ClockStore:
     """The bot's timers, members' choices and server settings, read as the bot reads them."""
-    return ClockStore(world.bot.repo)
+    return world.bot.repo.clocks
 
 
 def as_a_stop_left_it(world, sql: str, *params) -> None:
@@ -490,6 +490,6 @@ async def test_running_clocks_are_rows_not_tasks(service):
         c = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=first, challenger_name="a",
                                            game_key="epaminondas", invited=[first + 1], clock="3 days")
         await service.accept_challenge(c.id, first + 1, "b")
-    assert await service.repo.fetchvalue("SELECT COUNT(*) FROM timers WHERE kind = 'turn_deadline'") == 100
+    assert await service.repo.driver.fetchvalue("SELECT COUNT(*) FROM timers WHERE kind = 'turn_deadline'") == 100
     tasks = [t for t in asyncio.all_tasks() if not t.done() and t.get_name() == "timer-dispatcher"]
     assert len(tasks) == 1

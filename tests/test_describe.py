@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.games.registry import GAMES
+from bot.games.registry import GAMES, declaration_of
 from bot.presenters.describe import (
     MAX_ALT_TEXT, MAX_MESSAGE, alt_text, pack, rating_chart_alt_text, rules_alt_text, text_board,
 )
@@ -44,21 +44,36 @@ def test_descriptions_fit_discords_limits_at_every_ply(key, players):
 
 @pytest.mark.parametrize("key,players", CASES)
 def test_text_board_lists_every_piece_by_square(key, players):
+    """The text board lists, per seat, every piece its game's describer finds, by square."""
     title = GAMES[key].info.title
     *_, (public, private) = walk(key, players, seed=5, plies=30)
     board = "\n".join(text_board(title, private, LONG_NAMES[:players]))
-    squares = {
-        "epaminondas": lambda v: [f"{chr(97 + f)}{r + 1}" for r, row in enumerate(v["board"])
-                                  for f, o in enumerate(row) if o is not None],
-        "archimedes": lambda v: [f"{chr(97 + f)}{r + 1}" for r, row in enumerate(v["board"])
-                                 for f, o in enumerate(row) if o is not None],
-        "myrmidons": lambda v: list(v["cells"]),
-        "mycenae": lambda v: [p["square"] for p in v["board"]],
-        "myriath": lambda v: [tile["move"] for tile in v["tiles"]],
-    }[key](private)
-    assert squares
-    for square in squares:
-        assert f" {square}," in board or f" {square} " in board or f" {square}." in board, square
+    pieces = declaration_of(key).describer.pieces("en", private)
+    for seat, items in enumerate(pieces):
+        assert f", {len(items)} on the board: " in board
+        for item in items:
+            assert f" {item}," in board or f" {item}." in board, item
+
+
+# What the built-in games' describers list: every occupied square of their views.
+SQUARES = {
+    "epaminondas": lambda v: [f"{chr(97 + f)}{r + 1}" for r, row in enumerate(v["board"])
+                              for f, o in enumerate(row) if o is not None],
+    "archimedes": lambda v: [f"{chr(97 + f)}{r + 1}" for r, row in enumerate(v["board"])
+                             for f, o in enumerate(row) if o is not None],
+    "myrmidons": lambda v: list(v["cells"]),
+    "mycenae": lambda v: [p["square"] for p in v["board"]],
+    "myriath": lambda v: [tile["move"] for tile in v["tiles"]],
+}
+
+
+@pytest.mark.parametrize("key", SQUARES)
+def test_the_built_in_describers_name_every_occupied_square(key):
+    game = GAMES[key]
+    *_, (public, private) = walk(key, game.info.max_players, seed=5, plies=30)
+    listed = " ".join(item for items in declaration_of(key).describer.pieces("en", private) for item in items)
+    squares = SQUARES[key](private)
+    assert squares and all(square in listed.split() for square in squares)
 
 
 def test_alt_text_states_the_game_the_turn_the_last_move_and_the_material():

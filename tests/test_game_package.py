@@ -14,9 +14,10 @@ import pytest
 from PIL import Image
 
 from bot.engine.base import Game
-from bot.games import registry
+from bot.games import engines, registry
 from bot.games.declaration import DeclarationError
-from bot.matches import errors
+from bot.games.engines import PACKAGES
+from bot.matches import catalogue, errors
 from bot.matches.events import MatchEnded, MovePlayed
 from bot_helpers import board_posts, move, start_match, stored
 from tictactoe.declaration import DECLARATION as TICTACTOE
@@ -49,8 +50,9 @@ async def world(tictactoe, world):
 # --- registration -------------------------------------------------------------------------------------------------
 
 def test_the_built_in_games_are_registered_in_the_order_play_offers_them():
-    assert list(registry.GAMES) == ["myrmidons", "myriath", "mycenae", "epaminondas", "archimedes"]
-    assert [d.key for d in registry.REGISTERED] == list(registry.GAMES)
+    assert [d.key for d in registry.REGISTERED] == list(registry.GAMES) == [p.rsplit(".", 1)[1] for p in PACKAGES]
+    assert [info.key for info in catalogue.offered()] == list(registry.GAMES)
+    assert all(d.engine is engines.engine_of(d.key) for d in registry.REGISTERED)  # one engine part per game
 
 
 def test_a_game_is_known_only_while_registered(tictactoe):
@@ -69,7 +71,7 @@ def engine_without(method: str) -> Game:
 
 @pytest.mark.parametrize("method", ["eliminate", "sample_state"])
 def test_an_engine_missing_a_method_of_the_contract_fails_at_registration(method):
-    careless = replace(TICTACTOE, game=engine_without(method))
+    careless = replace(TICTACTOE, engine=replace(TICTACTOE.engine, game=engine_without(method)))
     with pytest.raises(DeclarationError, match=f"tictactoe: the engine .* does not implement {method}"):
         registry.register(careless)
     assert "tictactoe" not in registry.GAMES
@@ -79,7 +81,12 @@ def test_an_engine_missing_a_method_of_the_contract_fails_at_registration(method
     ({"renderer": sys.modules[__name__]}, "the renderer has no render"),
     ({"policy": object}, "the policy must be a bot.ai.policy.Policy class"),
     ({"guides": Path(__file__).parent}, "no guide at"),
-    ({"game": "tictactoe"}, "is not an engine"),
+    ({"engine": replace(TICTACTOE.engine, game="tictactoe")}, "is not an engine"),
+    ({"engine": TICTACTOE.game}, "is not an engine part"),
+    ({"describer": None}, "the describer must be a bot.games.describing.Describer"),
+    ({"side_names": ("Hider",)}, "side_names must be a frozenset"),
+    ({"rules_page": None}, "rules_page must name its rules page"),
+    ({"benchmark_positions": ((3, None),)}, "a benchmark position for 3 players"),
 ])
 def test_a_declaration_missing_a_part_fails_at_registration(change, complaint):
     with pytest.raises(DeclarationError, match=complaint):
@@ -87,21 +94,73 @@ def test_a_declaration_missing_a_part_fails_at_registration(change, complaint):
     assert "tictactoe" not in registry.GAMES
 
 
+CARELESS = """from bot.games.declaration import GameDeclaration
+from tictactoe.declaration import DECLARATION as T
+
+DECLARATION = GameDeclaration(engine=T.engine, renderer=T.renderer, policy=T.policy, guides=T.guides,
+                              side_names=frozenset(), rules_page="careless.md")
+"""
+
+
+@pytest.mark.parametrize("files, module, complaint", [
+    ({"declaration.py": CARELESS}, "engine", "careless has no engine.py"),
+    ({"engine.py": ""}, "engine", "careless.engine declares no ENGINE"),
+    ({"declaration.py": CARELESS}, "declaration",
+     "careless.declaration: GameDeclaration.__init__() missing 1 required keyword-only argument: 'describer'"),
+])
+def test_a_package_that_forgets_a_part_stops_the_start_with_one_line(tmp_path, monkeypatch, files, module, complaint):
+    package = tmp_path / "careless"
+    package.mkdir()
+    for name, text in {"__init__.py": "", **files}.items():
+        (package / name).write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [name for name in sys.modules if name.split(".")[0] == "careless"]:  # another case's package
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(DeclarationError) as refused:
+        engines.declared("careless", module, module.upper())
+    assert str(refused.value) == complaint
+
+
 def test_revealing_events_need_hidden_information():
     perfect = type("OpenTicTacToe", (TicTacToeGame,), {"info": replace(TicTacToeGame.info, hidden_information=False)})
     with pytest.raises(DeclarationError, match="revealing events declared for a game without hidden information"):
-        registry.register(replace(TICTACTOE, game=perfect()))
+        registry.register(replace(TICTACTOE, engine=replace(TICTACTOE.engine, game=perfect())))
+
+
+def loaded_in_a_fresh_interpreter(imports: str) -> list[str]:
+    """The modules of pictures and of the computer a fresh interpreter has loaded after `import <imports>`."""
+    script = (f"import sys, {imports}\n"
+              "print([m for m in sys.modules if m.split('.')[0] in ('PIL', 'renderers') or m.startswith('bot.ai')\n"
+              "       or m.endswith(('.renderer', '.policy', '.declaration', '.describe', 'registry'))])")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1]).stdout
+    return eval(out)
 
 
 def test_the_engines_import_without_pictures_or_the_computer():
-    """Each game's engine is pure: importing it loads neither Pillow nor the computer's code."""
-    engines = ", ".join(f"bot.games.{key}.game" for key in registry.GAMES)
-    script = (f"import sys, {engines}\n"
-              "loaded = [m for m in sys.modules if m.split('.')[0] in ('PIL', 'renderers') or m.startswith('bot.ai')]\n"
-              "print(loaded)")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[1]).stdout
-    assert out.strip() == "[]"
+    """Each game's engine and engine part are pure: importing them loads neither Pillow nor the computer's code."""
+    engines_ = ", ".join(f"{package}.game, {package}.engine" for package in PACKAGES)
+    assert loaded_in_a_fresh_interpreter(engines_) == []
+
+
+def every_module(package: str) -> str:
+    folder = Path(__file__).resolve().parents[1].joinpath(*package.split("."))
+    return ", ".join(".".join((package, *path.relative_to(folder).with_suffix("").parts)).removesuffix(".__init__")
+                     for path in sorted(folder.rglob("*.py")))
+
+
+@pytest.mark.parametrize("layer", ["bot.storage", "bot.matches", "bot.ratings", "bot.games.engines"])
+def test_the_lower_layers_reach_the_games_through_the_engines_alone(layer):
+    """The store, the match layer and the ratings, every module of them, know the games by their engines'
+    catalogue: no picture, no renderer, no computer, no registry (bot/app.py hands down the computer's choose_move
+    and its worker)."""
+    assert loaded_in_a_fresh_interpreter(layer) == []
+    assert loaded_in_a_fresh_interpreter(every_module(layer) if layer != "bot.games.engines" else layer) == []
+
+
+def test_the_scan_of_a_fresh_interpreter_sees_pictures_and_the_computer():
+    loaded = loaded_in_a_fresh_interpreter("bot.games.registry")
+    assert {"PIL", "renderers", "bot.ai", "bot.games.registry", "bot.games.epaminondas.renderer"} <= set(loaded)
 
 
 # --- through the match service ------------------------------------------------------------------------------------

@@ -9,12 +9,10 @@ import pytest
 
 from bot.cogs.rules import guide_text
 from bot.games import IllegalMoveError
-from bot.games.registry import get_game
+from bot.games.registry import GAMES, get_game
 from bot.games.epaminondas.game import position_from_squares
 from bot.games.myrmidons import INFO as MYRMIDONS
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
-
-GAMES = ["archimedes", "epaminondas", "mycenae", "myriath", "myrmidons"]
 
 
 def occupied(game, state, seat):

@@ -37,7 +37,7 @@ def reaching(folder: str, forbidden: tuple[str, ...]) -> list[str]:
 
 
 def test_the_scan_reads_relative_imports():
-    assert "bot.domain.Match" in imported(ROOT / "bot/storage/repository.py")
+    assert "bot.domain.Match" in imported(ROOT / "bot/storage/matches.py")
     assert "bot.matches.actions.MatchActions" in imported(ROOT / "bot/matches/turns.py")
 
 

@@ -34,11 +34,12 @@ def ratings_tables(rows_ratings, rows_changes):
 
 
 async def tables(service: MatchService):
+    driver = service.repo.driver
     return ratings_tables(
-        await service.repo.fetch("SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak,"
-                                 " recent FROM ratings ORDER BY guild_id, game, member_id"),
-        await service.repo.fetch("SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games"
-                                 " FROM rating_changes ORDER BY match_id, member_id"))
+        await driver.fetch("SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak,"
+                           " recent FROM ratings ORDER BY guild_id, game, member_id"),
+        await driver.fetch("SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games"
+                           " FROM rating_changes ORDER BY match_id, member_id"))
 
 
 async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_consistent_database(
@@ -103,7 +104,7 @@ async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_
         fired = Counter((timer_id, due_at) for r in reports for timer_id, due_at, _ in r["fired"])
         assert fired and max(fired.values()) == 1  # every timer fired by one process, once
         end = min(r["clock_at_end"] for r in reports)
-        left = await service.repo.fetch("SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at < ?",
+        left = await service.repo.driver.fetch("SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at < ?",
                                         (end - SPEED,))  # due a second of real time before the end: fired
         assert left[0][0] == 0
 

@@ -93,10 +93,10 @@ async def test_postgres_away_and_back_at_once_leave_the_clock_as_one_of_them_aft
 
 
 async def ratings_tables(service: MatchService) -> tuple[list, list]:
-    ratings = await service.repo.fetch(
+    ratings = await service.repo.driver.fetch(
         "SELECT guild_id, game, member_id, mu, sigma, games, wins, draws, losses, streak, recent FROM ratings"
         " ORDER BY guild_id, game, member_id")
-    changes = await service.repo.fetch(
+    changes = await service.repo.driver.fetch(
         "SELECT match_id, member_id, mu_before, sigma_before, mu_after, sigma_after, games FROM rating_changes"
         " ORDER BY match_id, member_id")
     return [tuple(r) for r in ratings], [tuple(r) for r in changes]

@@ -106,3 +106,23 @@ async def test_each_board_palette_is_built_once_when_two_threads_meet_it_at_once
                                           for view in views for _ in range(2)))
     assert all(pictures[i] == pictures[i + 1] for i in range(0, len(pictures), 2))
     assert sorted(built) == sorted(view["game"] for view in views), f"{len(built)} palettes for {len(views)} boards"
+
+
+async def test_explore_pictures_and_shared_lines_reach_a_worker_process(monkeypatch):
+    # What a job carries must pickle: a renderer module does not, so Explore's pictures name the game instead.
+    from types import SimpleNamespace
+
+    from bot.presenters import explore as explore_presenter, pictures
+
+    queue = RenderQueue(workers=1)
+    monkeypatch.setattr(pictures, "QUEUE", queue)
+    game = get_game("myrmidons")
+    view = game.view(game.new_state(2, 1, None), 0)
+    sandbox = SimpleNamespace(names=["Ann", "Bo"], assumed=False, line=[], match_id=7, planning=False)
+    try:
+        picture = await explore_presenter.explore_file(SimpleNamespace(sandbox=sandbox, view=view))
+        assert picture.fp.read().startswith(b"\x89PNG")
+        gif = await render_in("en", explore_presenter.line_gif, [view, view], player_names=["Ann", "Bo"])
+        assert gif.startswith(b"GIF8")
+    finally:
+        queue.close()

@@ -145,7 +145,7 @@ async def test_board_by_an_outsider_pings_nobody_and_reposts_are_limited(world):
 
 def hold_the_writer(repo, seconds: float):
     """A unit that keeps the writer's thread busy, as other matches' moves ahead in a burst would."""
-    return asyncio.ensure_future(repo.run_unit(lambda conn: time.sleep(seconds)))
+    return asyncio.ensure_future(repo.driver.run_unit(lambda conn: time.sleep(seconds)))
 
 
 @pytest.mark.parametrize("when", ["waiting", "written"])
@@ -167,7 +167,7 @@ async def test_a_move_cancelled_around_its_unit_is_whole_or_absent_and_blocks_no
     with pytest.raises(asyncio.CancelledError):
         await task
     await ahead
-    assert not repo.db.in_transaction
+    assert not repo.driver.db.in_transaction
     await world.bot.matches.bus.idle()
     assert await moves_stored(world, match_id) == (1 if when == "written" else 0)
 
@@ -187,7 +187,7 @@ async def test_moves_cancelled_at_random_points_leave_the_connection_usable(worl
         await asyncio.sleep(delay)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
-        assert not world.bot.repo.db.in_transaction
+        assert not world.bot.repo.driver.db.in_transaction
         if await moves_stored(world, match_id):
             break
     await service.bus.idle()

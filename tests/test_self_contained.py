@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games.registry import GAMES
+from bot.games.registry import GAMES, declaration_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", "build", "dist", "bench-out"}
@@ -64,9 +64,15 @@ def test_nothing_cites_what_is_not_in_the_repository(pattern, why):
     assert not found, f"{why}:\n" + "\n".join(found)
 
 
+# Laid over a copy of the checkout by tests/test_adding_a_game.py: what it cites exists there, with it.
+NEW_GAME = ROOT / "tests" / "new_game"
+
+
 def test_every_cited_page_of_docs_exists():
     missing = []
     for path in text_files():
+        if NEW_GAME in path.parents:
+            continue
         for citation in DOCS_CITATION.findall(path.read_text(encoding="utf-8")):
             missing += [f"{path.relative_to(ROOT)} cites {citation}" for cited in cited_files(citation)
                         if not cited.is_file()]
@@ -74,6 +80,7 @@ def test_every_cited_page_of_docs_exists():
 
 
 def test_every_game_has_its_rules_page():
-    for key, game in GAMES.items():
-        page = ROOT / "docs" / "rules" / f"{key}.md"
-        assert page.read_text(encoding="utf-8").startswith(f"# {game.info.title} — the rules this project plays")
+    """Each game declares its rules page, docs/rules/<game>.md: any Markdown, no heading required."""
+    for key in GAMES:
+        page = declaration_of(key).rules_page
+        assert page == f"docs/rules/{key}.md" and (ROOT / page).read_text(encoding="utf-8").strip(), key

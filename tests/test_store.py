@@ -16,6 +16,7 @@ from bot import rebuild_ratings
 from bot.matches import MatchService, errors
 from bot.storage import (
     DatabaseError,
+    Driver,
     NewerDatabase,
     RatingsMoved,
     Repository,
@@ -23,11 +24,11 @@ from bot.storage import (
     database,
     open_database,
     open_reader,
-    repository,
 )
 from bot.storage.opening import open_repository
-from bot.storage.repository import _finish
-from bot.storage.timer_claims import TimerClaims
+from bot.storage import matches as match_store
+from bot.storage.driver import finish
+from bot.storage.sql import Step
 
 
 # --- a cancellation never gets lost around a commit ----------------------------------------------------------------
@@ -43,7 +44,7 @@ async def test_a_cancellation_arriving_as_the_commit_finishes_is_raised_after_it
         committed.append(True)
 
     async def run():
-        await _finish(commit())
+        await finish(commit())
         return "went on"
 
     caller = asyncio.ensure_future(run())
@@ -61,7 +62,7 @@ async def test_a_cancellation_during_the_commit_waits_for_it_and_is_raised():
         await release.wait()
         committed.append(True)
 
-    caller = asyncio.ensure_future(_finish(commit()))
+    caller = asyncio.ensure_future(finish(commit()))
     await started.wait()
     caller.cancel()
     await asyncio.sleep(0)
@@ -152,15 +153,15 @@ def test_help_prints_usage_instead_of_starting(tmp_path):
 async def plans_of(repo, search) -> list[str]:
     """The query plans of every statement `search()` runs on the repository's connection."""
     statements: list[str] = []
-    await repo.db._execute(repo.db._conn.set_trace_callback, statements.append)
+    await repo.driver.db._execute(repo.driver.db._conn.set_trace_callback, statements.append)
     try:
         await search()
     finally:
-        await repo.db._execute(repo.db._conn.set_trace_callback, None)
+        await repo.driver.db._execute(repo.driver.db._conn.set_trace_callback, None)
     plans = []
     for sql in statements:
         if sql.lstrip().upper().startswith("SELECT"):
-            async with repo.db.execute(f"EXPLAIN QUERY PLAN {sql}") as cur:
+            async with repo.driver.db.execute(f"EXPLAIN QUERY PLAN {sql}") as cur:
                 plans.append(" / ".join(row[3] for row in await cur.fetchall()))
     return plans
 
@@ -244,36 +245,36 @@ async def test_a_move_and_its_clock_timers_land_together_or_not_at_all(service, 
                                                game_key="epaminondas", invited=[20], clock="1 day")
     match_id = (await service.accept_challenge(challenge.id, 20, "u20")).match_id
     deadlines = "SELECT seat FROM timers WHERE ref_id = ? AND kind = 'turn_deadline'"
-    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]  # started with the match
-    real, real_call = repository._seat_timer_statements, repository._commit_move_call
+    assert [r[0] for r in await service.repo.driver.fetch(deadlines, (match_id,))] == [0]  # started with the match
+    real, real_call = match_store.seat_timer_steps, match_store.move_call
 
     def failing(match_id, timers):  # the unit dies after its timers were written (a disk error)
-        return real(match_id, timers) + [("SELECT * FROM a_table_that_is_gone", ())]
+        return real(match_id, timers) + [Step("SELECT * FROM a_table_that_is_gone")]
 
     def failing_call(unit):  # PostgreSQL's one call: its statement fails once the function has written everything
         step = real_call(unit)
         return step._replace(sql=step.sql + " / 0")
 
-    repository._seat_timer_statements, repository._commit_move_call = failing, failing_call
+    match_store.seat_timer_steps, match_store.move_call = failing, failing_call
     try:
         with pytest.raises((sqlite3.OperationalError, asyncpg.DivisionByZeroError)):
             await service.submit_move(match_id, 10, "a1-a3")
     finally:
-        repository._seat_timer_statements, repository._commit_move_call = real, real_call
+        match_store.seat_timer_steps, match_store.move_call = real, real_call
     assert (await service.get_match(match_id)).version == 0
-    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [0]
+    assert [r[0] for r in await service.repo.driver.fetch(deadlines, (match_id,))] == [0]
     await service.submit_move(match_id, 10, "a1-a3")
-    assert [r[0] for r in await service.repo.fetch(deadlines, (match_id,))] == [1]
+    assert [r[0] for r in await service.repo.driver.fetch(deadlines, (match_id,))] == [1]
 
 
 # --- group commit -----------------------------------------------------------------------------------------------------
 
 @pytest.fixture
-async def repo(tmp_path):
-    repo = Repository(await open_database(tmp_path / "g.db"))
-    await repo.db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-    yield repo
-    await repo.close()
+async def driver(tmp_path):
+    driver = Driver(await open_database(tmp_path / "g.db"))
+    await driver.db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    yield driver
+    await driver.close()
 
 
 def note(text, *, fail=None):
@@ -285,50 +286,50 @@ def note(text, *, fail=None):
     return unit
 
 
-async def notes(repo):
-    async with repo.db.execute("SELECT text FROM notes ORDER BY id") as cur:
+async def notes(driver):
+    async with driver.db.execute("SELECT text FROM notes ORDER BY id") as cur:
         return [r[0] for r in await cur.fetchall()]
 
 
-async def test_units_waiting_together_commit_together_and_a_failed_guard_undoes_only_its_own(repo):
+async def test_units_waiting_together_commit_together_and_a_failed_guard_undoes_only_its_own(driver):
     transactions = []
-    await repo.db._execute(repo.db._conn.set_trace_callback,
-                           lambda sql: transactions.append(sql) if sql.startswith("BEGIN") else None)
+    await driver.db._execute(driver.db._conn.set_trace_callback,
+                             lambda sql: transactions.append(sql) if sql.startswith("BEGIN") else None)
     results = await asyncio.gather(
-        repo.run_unit(note("a")), repo.run_unit(note("b", fail=VersionConflict("moved on"))),
-        repo.run_unit(note("c")), return_exceptions=True)
+        driver.run_unit(note("a")), driver.run_unit(note("b", fail=VersionConflict("moved on"))),
+        driver.run_unit(note("c")), return_exceptions=True)
     assert results[0] == "a" and isinstance(results[1], VersionConflict) and results[2] == "c"
-    assert await notes(repo) == ["a", "c"]
+    assert await notes(driver) == ["a", "c"]
     assert len(transactions) == 1  # one transaction, one trip to the writer's thread, for the three
 
 
-async def test_an_io_error_fails_every_unit_of_its_group_and_writes_none(repo):
+async def test_an_io_error_fails_every_unit_of_its_group_and_writes_none(driver):
     disk = sqlite3.OperationalError("disk I/O error")
-    results = await asyncio.gather(repo.run_unit(note("a")), repo.run_unit(note("b", fail=disk)),
-                                   repo.run_unit(note("c")), return_exceptions=True)
+    results = await asyncio.gather(driver.run_unit(note("a")), driver.run_unit(note("b", fail=disk)),
+                                   driver.run_unit(note("c")), return_exceptions=True)
     assert all(r is disk for r in results)
-    assert await notes(repo) == []
-    assert await repo.run_unit(note("d")) == "d"  # the writer goes on
-    assert not repo.db.in_transaction
+    assert await notes(driver) == []
+    assert await driver.run_unit(note("d")) == "d"  # the writer goes on
+    assert not driver.db.in_transaction
 
 
-async def test_a_cancelled_callers_unit_is_written_whole_or_not_at_all(repo):
+async def test_a_cancelled_callers_unit_is_written_whole_or_not_at_all(driver):
     # cancelled while it waits behind a running group: dropped, nothing written
-    blocker = asyncio.ensure_future(repo.run_unit(lambda conn: time.sleep(0.2)))
+    blocker = asyncio.ensure_future(driver.run_unit(lambda conn: time.sleep(0.2)))
     await asyncio.sleep(0.05)
-    waiting = asyncio.ensure_future(repo.run_unit(note("dropped")))
+    waiting = asyncio.ensure_future(driver.run_unit(note("dropped")))
     await asyncio.sleep(0.01)
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
     await blocker
     # cancelled while its group runs: written whole, and the caller still learns it was cancelled
-    running = asyncio.ensure_future(repo.run_unit(lambda conn: (time.sleep(0.1), note("whole")(conn))[1]))
+    running = asyncio.ensure_future(driver.run_unit(lambda conn: (time.sleep(0.1), note("whole")(conn))[1]))
     await asyncio.sleep(0.03)
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await running
-    assert await notes(repo) == ["whole"]
+    assert await notes(driver) == ["whole"]
 
 
 async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path):
@@ -343,7 +344,7 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
 
         async def others_reading():
             while not done:
-                await asyncio.gather(*(repo.get_match(m) for m in matches), TimerClaims(repo).next_due())
+                await asyncio.gather(*(repo.get_match(m) for m in matches), repo.timer_claims().next_due())
 
         async def move_then_read(match_id, player):
             report = await service.submit_move(match_id, player, "a1-a3")
@@ -436,7 +437,7 @@ async def test_two_members_taking_the_last_seat_from_two_processes_start_one_mat
         taken = [r for r in results if not isinstance(r, BaseException)]
         assert len(taken) == 1 and taken[0].status == "started"
         assert isinstance([r for r in results if isinstance(r, BaseException)][0], errors.UserError)
-        assert await first.repo.fetchvalue("SELECT COUNT(*) FROM matches") == 1
+        assert await first.repo.driver.fetchvalue("SELECT COUNT(*) FROM matches") == 1
     finally:
         await first.repo.close()
         await second.repo.close()

@@ -44,18 +44,19 @@ class Trace:
 async def trace_repository(repo) -> Trace:
     trace = Trace()
     if repo.dialect == "sqlite":
-        for connection in {id(c): c for c in (repo.db, repo.reader)}.values():  # the writer's and the readers'
+        driver = repo.driver
+        for connection in {id(c): c for c in (driver.db, driver.reader)}.values():  # the writer's and the readers'
             await connection._execute(connection._conn.set_trace_callback, trace)  # sqlite3's hook, on its thread
     else:
-        trace_postgres(repo, trace)
+        trace_postgres(repo.driver, trace)
     return trace
 
 
-def trace_postgres(repo, trace: Trace) -> None:
-    """On PostgreSQL every statement goes through the store's doors: `fetch` (a read on a pooled connection),
-    `apply` (a unit: one transaction on one, each statement a step of its generator) and `_one_statement` (a unit
-    of one statement)."""
-    fetch, apply = repo.fetch, repo.apply
+def trace_postgres(driver, trace: Trace) -> None:
+    """On PostgreSQL every statement goes through the driver's doors: `fetch` (a read on a pooled connection),
+    `write` (a unit: one transaction on one, each statement a step of its generator) and `_one_statement` (a unit
+    of one statement, behind `write_statements`)."""
+    fetch, write = driver.fetch, driver.write
 
     async def traced_fetch(sql, params=()):
         trace(sql)
@@ -74,10 +75,10 @@ def trace_postgres(repo, trace: Trace) -> None:
                 trace(sql)
             return stop.value
 
-    async def traced_apply(steps):
-        return await apply(recorded(steps))
+    async def traced_write(steps):
+        return await write(recorded(steps))
 
-    one_statement = repo._one_statement
+    one_statement = driver._one_statement
 
     async def traced_one_statement(step):  # a unit of one statement: atomic without BEGIN and COMMIT
         done = await one_statement(step)
@@ -85,7 +86,7 @@ def trace_postgres(repo, trace: Trace) -> None:
             trace(sql)
         return done
 
-    repo.fetch, repo.apply, repo._one_statement = traced_fetch, traced_apply, traced_one_statement
+    driver.fetch, driver.write, driver._one_statement = traced_fetch, traced_write, traced_one_statement
 
 
 async def traced(world) -> Trace:

@@ -10,7 +10,6 @@ import pytest
 
 from bot.matches.timers import LEASE_SECONDS, TimerDispatcher
 from bot.storage import Repository, postgres_schema
-from bot.storage.timer_claims import PostgresTimerClaims
 
 
 class Clock:
@@ -34,7 +33,7 @@ async def pool(postgres_dsn):
 def dispatchers(pool, dsn, clock, count: int, fired: list) -> list[TimerDispatcher]:
     made = []
     for _ in range(count):
-        dispatcher = TimerDispatcher(None, clock, claims=PostgresTimerClaims(Repository(pool=pool)))
+        dispatcher = TimerDispatcher(None, clock, claims=Repository(pool=pool).timer_claims())
         dispatcher.listening = True  # one of several processes
 
         async def handler(timer, dispatcher=dispatcher):
@@ -82,7 +81,7 @@ async def test_postgres_a_thousand_due_timers_with_two_dispatchers_each_fire_onc
 async def test_postgres_a_claimant_that_dies_has_its_timer_fired_once_after_the_lease(pool, postgres_dsn):
     clock, fired = Clock(), []
     await add_timers(pool, 3, clock.now)
-    dead = PostgresTimerClaims(Repository(pool=pool))  # claimed, then the process died before any handler ran
+    dead = Repository(pool=pool).timer_claims()  # claimed, then the process died before any handler ran
     assert len(await dead.claim_due("dead#1", clock.now, clock.now + LEASE_SECONDS, 10)) == 3
     (alive,) = dispatchers(pool, postgres_dsn, clock, 1, fired)
     assert await alive.fire_due() == 0

@@ -1,64 +1,94 @@
 """What a game package declares: everything the rest of Strategos needs from one game, in one object.
 
-Each game is a package under bot/games/ (`game.py` the pure engine, `renderer.py` its pictures, `policy.py` the
-computer's judgement, `guide/` the /rules texts) whose `declaration.py` ties them together; the registry
-(registry.py) lists the declarations, checks each one as it is registered and derives every lookup by key from
-them.
+Each game is a package under bot/games/ (`game.py` the pure engine, `engine.py` its engine part, `renderer.py` its
+pictures, `policy.py` the computer's judgement, `describe.py` its words for the alt text and the text board,
+`guide/` the /rules texts) whose `declaration.py` ties them together. The engines' catalogue (engines.py) lists the
+packages and loads their engine parts alone; the registry (registry.py) loads the declarations, checks each one as
+it is registered and derives every lookup by key from them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from bot.ai.policy import Policy
 from bot.engine.base import Game
 from renderers import BoardRenderer
 from renderers.rules_examples import RulesExample
 
+from .describing import Describer
+from .engine_declaration import DeclarationError, EngineDeclaration
+
 GUIDE_LANGUAGE = "en"  # every game has a guide in English (guide/en.md); other languages are guide/<lang>.md
+RULES_PAGES = "docs/rules/"  # where the full rules live, in the repository (not shipped with the bot)
+
+# A position the benchmarks play from: (players, options or None for the defaults).
+BenchmarkPosition = tuple[int, Mapping[str, Any] | None]
 
 
-class DeclarationError(TypeError):
-    """A game package declares something the rest of Strategos cannot use: the message says what and why."""
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameDeclaration:
-    game: Game  # the engine
+    engine: EngineDeclaration  # the engine part, what the match layer sees (the package's engine.py)
     renderer: BoardRenderer  # the module drawing its boards: render(view, *, player_names) and draw(view, ...)
     policy: Callable[[Game], Policy]  # the computer opponent's knowledge of the game, given the engine
     guides: Path  # the /rules texts: en.md, and <lang>.md for each translation
+    describer: Describer  # its words for the alt text and the text board (the package's describe.py)
+    # The seat names of its views that are words, marked N_ to be translated where they are shown ("Light");
+    # seat names that are not words (Mycenae's corner squares) stay as they are.
+    side_names: frozenset[str]
+    rules_page: str  # its full rules in the repository, docs/rules/<game>.md: any Markdown
     # The /rules picture: a short example position, or None for the start position (which explains it already).
     rules_example: RulesExample | None = None
-    # Engine event types that show something hidden: a move that caused one can't be taken back, and Explore
-    # treats its result as unknown (a Myrmidons fight names both pieces' values).
-    revealing_events: frozenset[str] = frozenset()
-    # Typed moves played only after the player confirms them: first word of the move -> the question.
-    confirmations: Mapping[str, str] = field(default_factory=dict)
+    # The positions `python -m benchmarks.computer --positions` times the computer on; None: every player count
+    # with the default options. Add the options that change what the computer decides (Myrmidons' drafts).
+    benchmark_positions: tuple[BenchmarkPosition, ...] | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.engine.game
 
     @property
     def key(self) -> str:
-        return self.game.info.key
+        return self.engine.key
+
+    @property
+    def revealing_events(self) -> frozenset[str]:
+        return self.engine.revealing_events
+
+    @property
+    def confirmations(self) -> Mapping[str, str]:
+        return self.engine.confirmations
+
+    @property
+    def package(self) -> Path:
+        """The game's package folder (its guides are in it)."""
+        return self.guides.parent
+
+    @property
+    def positions(self) -> tuple[BenchmarkPosition, ...]:
+        info = self.game.info
+        if self.benchmark_positions is not None:
+            return self.benchmark_positions
+        return tuple((players, None) for players in range(info.min_players, info.max_players + 1))
 
     def guide(self, lang: str) -> Path:
         """The guide in `lang`, else the English one."""
         translated = self.guides / f"{lang}.md"
         return translated if translated.is_file() else self.guides / f"{GUIDE_LANGUAGE}.md"
 
+    def translations(self) -> list[str]:
+        """The languages its guide is translated into: a game without any is English only."""
+        return sorted(path.stem for path in self.guides.glob("*.md") if path.stem != GUIDE_LANGUAGE)
+
     def check(self) -> None:
         """Raise DeclarationError unless every part is there: checked when the game is registered, not when a
-        player first resigns or the computer first thinks."""
-        if not isinstance(self.game, Game):
-            raise DeclarationError(f"{self.game!r} is not an engine (a bot.engine.base.Game)")
+        player first resigns, the computer first thinks or a screen reader first asks."""
+        if not isinstance(self.engine, EngineDeclaration):
+            raise DeclarationError(f"{self.engine!r} is not an engine part (an EngineDeclaration, in engine.py)")
+        self.engine.check()
         key = self.key
-        engine = type(self.game)
-        # Every match can end by resignation or time-out (eliminate); Explore and the computer rebuild positions
-        # from a view (sample_state). The contract's defaults only raise.
-        missing = [name for name in ("eliminate", "sample_state") if getattr(engine, name) is getattr(Game, name)]
-        if missing:
-            raise DeclarationError(f"{key}: the engine {engine.__name__} does not implement {', '.join(missing)}")
         for name in ("render", "draw"):
             if not callable(getattr(self.renderer, name, None)):
                 raise DeclarationError(f"{key}: the renderer has no {name}()")
@@ -66,8 +96,16 @@ class GameDeclaration:
             raise DeclarationError(f"{key}: the policy must be a bot.ai.policy.Policy class")
         if not (self.guides / f"{GUIDE_LANGUAGE}.md").is_file():
             raise DeclarationError(f"{key}: no guide at {self.guides / f'{GUIDE_LANGUAGE}.md'}")
-        if self.revealing_events and not self.game.info.hidden_information:
-            raise DeclarationError(f"{key}: revealing events declared for a game without hidden information")
+        if not isinstance(self.describer, Describer):
+            raise DeclarationError(f"{key}: the describer must be a bot.games.describing.Describer")
+        if not (isinstance(self.side_names, frozenset) and all(isinstance(s, str) for s in self.side_names)):
+            raise DeclarationError(f"{key}: side_names must be a frozenset of the seat names that are words")
+        if not (isinstance(self.rules_page, str) and self.rules_page.endswith(".md")):
+            raise DeclarationError(f"{key}: rules_page must name its rules page, {RULES_PAGES}{key}.md")
+        info = self.game.info
+        for players, _options in self.positions:
+            if not info.min_players <= players <= info.max_players:
+                raise DeclarationError(f"{key}: a benchmark position for {players} players, who cannot play it")
 
 
-__all__ = ["DeclarationError", "GUIDE_LANGUAGE", "GameDeclaration"]
+__all__ = ["BenchmarkPosition", "DeclarationError", "GUIDE_LANGUAGE", "GameDeclaration"]

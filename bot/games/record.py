@@ -76,7 +76,7 @@ from typing import Any, Iterable, Sequence
 from bot.engine.base import JSON, Event, Game, IllegalMoveError, MoveSyntaxError, Outcome
 from bot.engine.text import Text
 
-from .registry import GAMES, get_game
+from .engines import GAMES, get_game
 
 FORMAT_LINE = "Strategos match record 1"
 HIDDEN = "<secret>"  # the logs write secret moves the same way

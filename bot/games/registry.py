@@ -1,6 +1,7 @@
-"""The games Strategos hosts: one declaration per game package (declaration.py), registered here, and every lookup
-by key derived from them: engines, pictures, the computer's policies, /rules guides, the events that reveal hidden
-information and the moves that ask for a confirmation. Adding a game is one line in REGISTERED.
+"""The games Strategos hosts, whole: one declaration per game package (declaration.py), registered here, and every
+lookup by key derived from them: pictures, the computer's policies, /rules guides, the words for the alt text and
+the side names. The engine parts (engines, revealing events, confirmations) are the engines' catalogue's
+(bot/games/engines.py), which lists the packages: adding a game is one line in its PACKAGES.
 
     from bot.games.registry import get_game, render
     game = get_game("epaminondas")
@@ -15,49 +16,39 @@ from typing import Sequence
 import renderers
 from bot.ai import decide
 from bot.ai.policy import Policy
-from bot.engine.base import JSON, Game
+from bot.engine.base import JSON
 from renderers import BoardRenderer
 
-from .archimedes.declaration import DECLARATION as ARCHIMEDES
+from . import engines
 from .declaration import DeclarationError, GameDeclaration
-from .epaminondas.declaration import DECLARATION as EPAMINONDAS
-from .mycenae.declaration import DECLARATION as MYCENAE
-from .myriath.declaration import DECLARATION as MYRIATH
-from .myrmidons.declaration import DECLARATION as MYRMIDONS
-
-REGISTERED: tuple[GameDeclaration, ...] = (MYRMIDONS, MYRIATH, MYCENAE, EPAMINONDAS, ARCHIMEDES)  # /play's order
+from .engines import GAMES, PACKAGES, confirmation_for, get_game, revealing_events
 
 _DECLARATIONS: dict[str, GameDeclaration] = {}
-GAMES: dict[str, Game] = {}  # the engines by key, in registration order
 _POLICIES: dict[str, Policy] = {}
 
 
 def register(declaration: GameDeclaration) -> None:
-    """Check a game's declaration (DeclarationError says what is missing) and offer the game from now on."""
+    """Check a game's declaration (DeclarationError says what is missing) and offer the game from now on. Its
+    engine part joins the engines' catalogue unless it is there already (the packages' engines load with it)."""
     declaration.check()
-    if declaration.key in _DECLARATIONS:
-        raise DeclarationError(f"a game {declaration.key!r} is registered already")
-    _DECLARATIONS[declaration.key] = declaration
-    GAMES[declaration.key] = declaration.game
+    key = declaration.key
+    if key in _DECLARATIONS or (key in GAMES and engines.engine_of(key) is not declaration.engine):
+        raise DeclarationError(f"a game {key!r} is registered already")
+    if key not in GAMES:
+        engines.register(declaration.engine)
+    _DECLARATIONS[key] = declaration
 
 
 def unregister(key: str) -> None:
     """Forget a game registered by `register` (tests register games of their own and take them away again)."""
     del _DECLARATIONS[key]
-    del GAMES[key]
+    engines.unregister(key)
     _POLICIES.pop(key, None)
     rules_diagram.cache_clear()
 
 
 def declaration_of(key: str) -> GameDeclaration:
-    try:
-        return _DECLARATIONS[key]
-    except KeyError:
-        raise KeyError(f"unknown game {key!r}; known: {', '.join(_DECLARATIONS)}") from None
-
-
-def get_game(key: str) -> Game:
-    return declaration_of(key).game
+    return engines.by_key(_DECLARATIONS, key)
 
 
 def renderer_of(key: str) -> BoardRenderer:
@@ -119,20 +110,13 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     return decide(policy_for(view["game"]), view, level=level, seed=seed)
 
 
-def revealing_events(key: str) -> frozenset[str]:
-    return declaration_of(key).revealing_events
-
-
-def confirmation_for(key: str, move: str) -> str | None:
-    """The question asked before a typed `move` of that game is played, or None."""
-    return declaration_of(key).confirmations.get(move.split(" ", 1)[0])
-
-
+REGISTERED: tuple[GameDeclaration, ...] = tuple(
+    engines.declared(package, "declaration", "DECLARATION") for package in PACKAGES)  # /play's order
 for _declaration in REGISTERED:
     register(_declaration)
 
 
 __all__ = [
-    "GAMES", "REGISTERED", "can_render", "choose_move", "confirmation_for", "declaration_of", "get_game",
+    "GAMES", "PACKAGES", "REGISTERED", "can_render", "choose_move", "confirmation_for", "declaration_of", "get_game",
     "policy_for", "register", "render", "renderer_of", "revealing_events", "rules_diagram", "unregister",
 ]

@@ -19,9 +19,9 @@ from typing import Any, AsyncIterator, Callable
 
 from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
 from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
-from bot.games.registry import get_game
+from bot.games.engines import get_game
 from bot.i18n import N_
-from bot.storage import ClockStore, RatingsMoved, Repository, VersionConflict
+from bot.storage import RatingsMoved, Repository, VersionConflict
 
 from . import errors
 from .bus import Delivery, EventBus
@@ -90,9 +90,8 @@ class MatchActions:
         self.limiter = limiter
         self.timers = TimerDispatcher(repo, clock)
         self.ratings = Ratings(repo)
-        clock_store = ClockStore(repo)
-        self.server_settings = ServerSettings(clock_store)
-        self.clocks = ClockKeeper(clock_store, self.timers, self.bus, clock, self.to_act)
+        self.server_settings = ServerSettings(repo.clocks)
+        self.clocks = ClockKeeper(repo, self.timers, self.bus, clock, self.to_act)
         self._locks = KeyedLocks()
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0

@@ -15,7 +15,6 @@ from typing import Any, Sequence
 from bot.domain import LoggedMove, Match
 from bot.games.record import format_record, replay_moves
 from bot.i18n import ENGLISH, N_, t
-from bot.storage.plans import PlanStore
 
 from . import errors
 from .actions import MatchActions
@@ -55,7 +54,7 @@ class MatchArchive:
         lines = history_lines(game, entries, match.names, match.seat_of(user_id), finished=not match.active,
                               sides=[t(lang, side) for side in sides] if sides else sides, lang=lang)
         if not match.active:  # which moves were planned replies stays with their player until the end
-            lines = mark_planned(lines, entries, await PlanStore(self.repo).planned_versions(match.id), lang)
+            lines = mark_planned(lines, entries, await self.repo.plans.planned_versions(match.id), lang)
         pages = paginate(lines)
         page = min(max(page, 0), len(pages) - 1)
         title = t(lang, "{game} · match #{match} — history", game=game.info.title, match=match.id)

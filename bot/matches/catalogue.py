@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import Game, GameInfo, registry
-from bot.games.registry import GAMES, get_game
+from bot.games import Game, GameInfo, engines
+from bot.games.engines import GAMES, get_game
 from bot.i18n import N_
 
 from . import errors
@@ -15,12 +15,13 @@ COMPUTER_LEVELS = ("easy", "normal", "hard")
 
 
 def offered() -> list[GameInfo]:
-    """Games with an engine and a picture: the ones /play offers."""
-    return [game.info for key, game in GAMES.items() if registry.can_render(key)]
+    """The games /play offers: every game of the engines' catalogue (bot/games/engines.py), whose declarations
+    the registry checked for their pictures before any command was built."""
+    return [game.info for game in GAMES.values()]
 
 
 def is_offered(key: str) -> bool:
-    return key in GAMES and registry.can_render(key)
+    return key in GAMES
 
 
 def all_games() -> list[GameInfo]:
@@ -68,4 +69,4 @@ def checked_options(game: Game, options: dict[str, Any], players: int) -> dict[s
 
 def confirmation_for(game_key: str, move: str) -> str | None:
     """The question asked before a typed move is played (the picker's Confirm already is one), or None."""
-    return registry.confirmation_for(game_key, move)
+    return engines.confirmation_for(game_key, move)

@@ -7,7 +7,7 @@ import logging
 from typing import Any, Callable, Sequence
 
 from bot.domain import Challenge, Match, Seat, Timer
-from bot.games.registry import get_game
+from bot.games.engines import get_game
 from bot.i18n import N_
 from bot.storage import VersionConflict
 

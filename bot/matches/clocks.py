@@ -25,7 +25,7 @@ from typing import Callable, Mapping, Sequence
 
 from bot.i18n import N_
 from bot.domain import Match, MemberPrefs, SeatTimers, Timer
-from bot.storage import ClockStore
+from bot.storage import Repository
 from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors
@@ -55,10 +55,10 @@ class MatchClock:
 
 
 class ClockKeeper:
-    def __init__(self, store: ClockStore, timers: TimerDispatcher, bus: EventBus[MatchEvent], clock: Callable[[], float],
+    def __init__(self, repo: Repository, timers: TimerDispatcher, bus: EventBus[MatchEvent], clock: Callable[[], float],
                  to_act: Callable[[Match], list[int]]):
-        self.store = store
-        self.repo = store.repo
+        self.store = repo.clocks
+        self.repo = repo
         self.timers = timers
         self.bus = bus
         self.clock = clock

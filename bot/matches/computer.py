@@ -16,10 +16,8 @@ import logging
 from concurrent.futures import Executor
 from typing import Callable
 
-from bot import workers
 from bot.domain import Match, Timer
 from bot.engine.base import seeded_rng
-from bot.games.registry import choose_move
 
 from . import errors
 from .events import MatchEvent, MatchStarted, MovePlayed, SetupProgress
@@ -30,16 +28,17 @@ log = logging.getLogger(__name__)
 COMPUTER_MOVE = "computer_move"
 PAUSE_SECONDS = 2.0  # a move that lands the instant the player moved reads like a glitch, not a reply
 
-
-def process_pool() -> Executor:
-    """One worker process (bot/workers.py): a think holds a core for up to two seconds, never the event loop."""
-    return workers.process_pool(1)
+# The computer's decision, handed in by the composition root (bot/app.py: bot.games.registry.choose_move):
+# choose(view, *, level, seed) -> move. A module-level function, so that it reaches the worker process by name,
+# which the executor factory makes (bot/app.py: bot.workers.computer_pool).
+ChooseMove = Callable[..., str]
 
 
 class ComputerPlayers:
-    def __init__(self, service: MatchService, executor_factory: Callable[[], Executor] = process_pool,
+    def __init__(self, service: MatchService, choose: ChooseMove, executor_factory: Callable[[], Executor],
                  pause: float = PAUSE_SECONDS):
         self.service = service
+        self._choose = choose
         self.pause = pause
         self._executor_factory = executor_factory
         self._executor: Executor | None = None
@@ -82,7 +81,7 @@ class ComputerPlayers:
         seed = seeded_rng(match.seed, "computer", match.version, timer.seat).randrange(2**31)
         loop = asyncio.get_running_loop()
         move = await loop.run_in_executor(
-            self._worker(), functools.partial(choose_move, view, level=seat.level or "normal", seed=seed))
+            self._worker(), functools.partial(self._choose, view, level=seat.level or "normal", seed=seed))
         try:
             await self.service.submit_seat_move(match.id, timer.seat, move, expected_version=match.version)
         except errors.UserError as exc:  # the match moved on meanwhile (a resignation, a draw): nothing to do

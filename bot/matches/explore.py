@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, is_visible, narrate
-from bot.games.registry import get_game, revealing_events
+from bot.games.engines import get_game, revealing_events
 from bot.games.record import RecordError, replay_moves
 from bot.engine.text import Text, join
 from bot.i18n import N_

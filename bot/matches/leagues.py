@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Collection
 
-from bot.games.registry import get_game
+from bot.games.engines import get_game
 from bot.engine.text import Text
 from bot.i18n import N_
 from bot.leagues import (
@@ -24,7 +24,6 @@ from bot.leagues import (
 from bot.leagues.pairing import NoPairing, max_swiss_rounds
 from bot.ratings import display_rating
 from bot.domain import League, LeaguePlayer, LeagueTable
-from bot.storage.leagues import LeagueStore
 
 from . import errors
 from .bus import Delivery, EventBus
@@ -138,7 +137,7 @@ class LeagueMatches:
 class LeagueService:
     def __init__(self, matches: MatchService):
         self.matches = matches
-        self.store = LeagueStore(matches.repo)
+        self.store = matches.repo.leagues
         self.clock = matches.clock
         self.bus = league_bus()
         self._locks = KeyedLocks()

@@ -21,7 +21,7 @@ from typing import Any
 from bot.engine.text import Text
 from bot.i18n import N_
 from bot.domain import Match
-from bot.storage.plans import PlanStore, StoredPlan
+from bot.storage.plans import StoredPlan
 
 from . import errors
 from .events import MovePlayed
@@ -69,7 +69,7 @@ class Planner:
     def __init__(self, service: MatchService, explorer: Explorer):
         self.service = service
         self.explorer = explorer
-        self.store = PlanStore(service.repo)
+        self.store = service.repo.plans
         # One plan decision at a time per match: a restart's catch-up never races that match's events.
         self._locks = KeyedLocks()
         # Matches that may hold a plan: a move of any other match costs no read (plans are rare, moves are not).

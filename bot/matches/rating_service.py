@@ -17,7 +17,6 @@ from bot.i18n import N_
 from bot.ratings import LeaderboardPage, MatchResult, Profile, Rating, RatingChange, RatingError, rate_match, replay
 from bot.domain import Match, RatingWrite
 from bot.storage import RatingsMoved, Repository
-from bot.storage.rating_store import RatingStore
 
 from . import catalogue, errors
 
@@ -57,7 +56,7 @@ def standings_from_row(standings_json: str | None, result_json: str | None, seat
 class Ratings:
     def __init__(self, repo: Repository):
         self.repo = repo
-        self.store = RatingStore(repo)
+        self.store = repo.ratings
 
     # --- rating a finish --------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from bot.games import Event, Game, is_visible
 from bot.games.record import MATCH_ACTIONS, rebuild_state, replay_moves
-from bot.games.registry import revealing_events
+from bot.games.engines import revealing_events
 from bot.i18n import N_
 from bot.domain import LoggedMove, Match
 

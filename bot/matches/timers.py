@@ -21,7 +21,7 @@ from typing import Awaitable, Callable
 
 from bot.domain import Timer
 from bot.storage import Repository
-from bot.storage.timer_claims import PostgresTimerClaims, TimerClaims
+from bot.storage.timer_claims import TimerClaims
 
 from . import errors
 
@@ -35,9 +35,9 @@ BATCH = 32  # timers claimed at once: a look's share, leaving the rest to other 
 SWEEP_SECONDS = 30.0  # with a shared database: the longest a dispatcher sleeps without looking
 
 
-def claims_of(repo: Repository) -> TimerClaims | PostgresTimerClaims:
-    """The timer claims of the store's database (a PostgreSQL store has a pool)."""
-    return PostgresTimerClaims(repo) if repo.dialect == "postgresql" else TimerClaims(repo)
+def claims_of(repo: Repository) -> TimerClaims:
+    """The timer claims of the store's database (on PostgreSQL shared by every process, with a listener)."""
+    return repo.timer_claims()
 
 
 def claimant_name() -> str:

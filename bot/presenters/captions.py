@@ -8,24 +8,21 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bot.games import Game, Outcome, narrate
-from bot.i18n import ENGLISH, N_, localize, t
+from bot.games.registry import declaration_of
+from bot.i18n import ENGLISH, localize, t
 from bot.matches.events import MovePlayed
 from bot.domain import Match
 
 
-# The games name their sides in English; these are translated where they are shown (Mycenae's corners, like
-# "a1", are squares and stay as they are).
-SIDE_NAMES = frozenset({N_("Light"), N_("Dark"), N_("White"), N_("Black"), N_("South"), N_("North"),
-                        N_("Vermilion"), N_("Blue"), N_("Yellow"), N_("Green")})
-
-
 def side_name(view: dict[str, Any], seat: int, lang: str = ENGLISH) -> str | None:
-    """The name of a seat's side in `lang` ("Dark", "Oscuras"), or None when the game names none."""
+    """The name of a seat's side in `lang` ("Dark", "Oscuras"), or None when the game names none. The games name
+    their sides in English and declare which names are words to translate (Mycenae's corners, like "a1", are
+    squares and stay as they are)."""
     seat_names = view.get("seat_names") or []
     if seat >= len(seat_names):
         return None
     name = seat_names[seat]
-    return t(lang, name) if name in SIDE_NAMES else name
+    return t(lang, name) if name in declaration_of(view["game"]).side_names else name
 
 
 def seat_label(view: dict[str, Any], names: Sequence[str], seat: int, lang: str = ENGLISH) -> str:

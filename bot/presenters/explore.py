@@ -26,11 +26,22 @@ EXPLORE_FILENAME = "explore.png"
 LINE_FILENAME = "line.gif"
 
 
+# Drawn in a picture worker process: what reaches it must pickle, so the game's renderer (a module, which does not)
+# is looked up there, by the view's game.
+
+def explore_picture(view: dict, names: list[str], banner: str, *, assumed: bool) -> bytes:
+    return explore_png(view, names, banner, assumed=assumed, renderer=renderer_of(view["game"]))
+
+
+def line_gif(views: list[dict], *, player_names: list[str]) -> bytes:
+    return replay_gif(views, player_names=player_names, renderer=renderer_of(views[0]["game"]))
+
+
 async def explore_file(step: ExploreStep, lang: str = ENGLISH) -> discord.File:
     """The step's picture, its banner and caption in `lang` (the explorer's: the board is hers alone)."""
     sandbox = step.sandbox
-    png = await render_in(lang, explore_png, step.view, sandbox.names, localize(lang, picture_banner(sandbox)),
-                          assumed=sandbox.assumed, renderer=renderer_of(step.view["game"]))
+    png = await render_in(lang, explore_picture, step.view, list(sandbox.names),
+                          localize(lang, picture_banner(sandbox)), assumed=sandbox.assumed)
     return discord.File(io.BytesIO(png), filename=EXPLORE_FILENAME)
 
 
@@ -47,8 +58,7 @@ class ExplorePresenter:
             raise errors.UserError(N_("That match's thread is gone, so I can't post the line there. Nothing was "
                                       "posted."))
         lang = await self.service.server_settings.language(match.guild_id)  # a public post: the server's language
-        gif = await render_in(lang, replay_gif, shared.views, player_names=shared.names,
-                              renderer=renderer_of(match.game))
+        gif = await render_in(lang, line_gif, shared.views, player_names=list(shared.names))
         await thread.send(fit(localize(lang, shared.text)), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),
                           allowed_mentions=discord.AllowedMentions.none())
 

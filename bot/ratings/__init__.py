@@ -1,7 +1,8 @@
 """Ratings per member, per game, per server, derived from finished rated matches (openskill's Plackett-Luce).
 
-Pure: imports openskill and the game registry, never Discord or storage. The store (bot/storage/rating_store.py) keeps
-the results of this module in SQL and rebuilds them from the stored matches.
+Pure: imports openskill and the engines' catalogue (bot/games/engines.py), never Discord, storage or pictures. The
+store (bot/storage/rating_store.py) keeps the results of this module in SQL and rebuilds them from the stored
+matches.
 """
 
 from .model import (

@@ -32,7 +32,7 @@ from typing import Iterable, Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
-from bot.games.registry import GAMES
+from bot.games.engines import GAMES
 
 # The library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300), spelled out: changing any of them changes every
 # stored number, so it must be a deliberate edit followed by a rebuild.

@@ -1,11 +1,14 @@
-"""Storage: the only layer that writes SQL (aiosqlite, WAL, numbered migrations)."""
+"""Storage: the only layer that writes SQL. A driver (driver.py: connections, units of work, group commit, the two
+dialects) under one store per aggregate; `Repository` gives the match service its stores (repository.py)."""
 
 from .clocks import ClockStore, SeatDeadline
 from .database import DatabaseError, NewerDatabase, migrate, open_database, open_reader
 from .rating_rows import RatingsMoved
-from .repository import Repository, VersionConflict
+from .driver import Driver
+from .matches import VersionConflict
+from .repository import Repository
 
 __all__ = [
     "open_database", "open_reader", "migrate", "DatabaseError", "NewerDatabase", "Repository", "VersionConflict", "RatingsMoved",
-    "ClockStore", "SeatDeadline",
+    "ClockStore", "SeatDeadline", "Driver",
 ]

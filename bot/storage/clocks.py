@@ -1,8 +1,8 @@
 """The SQL of clocks and the choices around them: the deadline and reminder timers of each seat, members' time
 away and notification choices, and per-server settings.
 
-ClockStore's writes are units of the Repository (all or nothing, and on SQLite never interleaved with a move being
-saved); its reads are the Repository's reads. Each unit's SQL is written once, for both databases.
+ClockStore's writes are units of the driver (all or nothing, and on SQLite never interleaved with a move being
+saved); its reads are the driver's reads. Each unit's SQL is written once, for both databases.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from typing import Any, Iterable, Sequence
 
 from bot.domain import MemberPrefs
 
-from .repository import CLOCK_KINDS, Repository
+from .driver import Driver
 from .sql import Step, Steps
+from .timers import CLOCK_KINDS
 
 DEADLINE, REMINDER = CLOCK_KINDS
 
@@ -27,16 +28,13 @@ class SeatDeadline:
 
 
 class ClockStore:
-    def __init__(self, repo: Repository):
-        self.repo = repo
-
-    async def _write(self, statements: list[tuple[str, tuple]]) -> list[Any]:
-        return await self.repo._write(statements)
+    def __init__(self, driver: Driver):
+        self.driver = driver
 
     # --- deadlines and reminders -------------------------------------------------------------------------
 
     async def timer_due(self, kind: str, match_id: int, seat: int) -> float | None:
-        return await self.repo.fetchvalue(
+        return await self.driver.fetchvalue(
             "SELECT due_at FROM timers WHERE kind = ? AND ref_id = ? AND seat = ?", (kind, match_id, seat))
 
     async def deadlines(self, match_ids: Sequence[int]) -> list[SeatDeadline]:
@@ -44,21 +42,21 @@ class ClockStore:
         if not match_ids:
             return []
         marks = ",".join("?" * len(match_ids))
-        return [SeatDeadline(r[0], r[1], r[2]) for r in await self.repo.fetch(
+        return [SeatDeadline(r[0], r[1], r[2]) for r in await self.driver.fetch(
             f"SELECT ref_id, seat, due_at FROM timers WHERE kind = ? AND ref_id IN ({marks}) ORDER BY ref_id, seat",
             (DEADLINE, *match_ids),
         )]
 
     async def clocked_matches_without_deadlines(self) -> list[int]:
         """Active matches with a clock and no deadline at all: a stop between a move and its clocks' start."""
-        return [r[0] for r in await self.repo.fetch(
+        return [r[0] for r in await self.driver.fetch(
             "SELECT id FROM matches m WHERE status = 'active' AND clock_seconds IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.ref_id = m.id AND t.kind = ?) ORDER BY id", (DEADLINE,),
         )]
 
     async def drop_fired(self, kind: str, match_id: int, seat: int, due_at: float) -> None:
         """Delete a claimed timer that has done its work (unless it was re-armed for another time meanwhile)."""
-        await self._write([(
+        await self.driver.write_statements([(
             "DELETE FROM timers WHERE kind = ? AND ref_id = ? AND seat = ? AND due_at = ?",
             (kind, match_id, seat, due_at),
         )])
@@ -72,7 +70,7 @@ class ClockStore:
         if not ids:
             return found
         marks = ",".join("?" * len(ids))
-        for r in await self.repo.fetch(
+        for r in await self.driver.fetch(
             f"SELECT user_id, turn_dms, reminders, away_until FROM members WHERE user_id IN ({marks})", ids
         ):
             found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3])
@@ -84,7 +82,7 @@ class ClockStore:
             steps.append(Step("UPDATE members SET turn_dms = ? WHERE user_id = ?", (int(turn_dms), user_id)))
         if reminders is not None:
             steps.append(Step("UPDATE members SET reminders = ? WHERE user_id = ?", (int(reminders), user_id)))
-        await self.repo._write(steps)
+        await self.driver.write_statements(steps)
 
     async def set_away(self, user_id: int, until: float | None, now: float) -> float | None:
         """Set (or end, with None) the member's time away, moving her running deadlines and reminders so that her
@@ -113,16 +111,16 @@ class ClockStore:
             yield Step("UPDATE members SET away_until = ? WHERE user_id = ?", (until, user_id))
             return previous
 
-        return await self.repo.apply(unit())
+        return await self.driver.write(unit())
 
     # --- server settings ---------------------------------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
-        return {r[0]: json.loads(r[1]) for r in await self.repo.fetch(
+        return {r[0]: json.loads(r[1]) for r in await self.driver.fetch(
             "SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,))}
 
     async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
-        await self._write([(
+        await self.driver.write_statements([(
             "INSERT INTO server_settings (guild_id, key, value) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, json.dumps(value)),

@@ -12,8 +12,9 @@ from typing import Any, Iterable, Sequence
 
 from bot.domain import League, LeaguePlayer, LeagueTable
 
-from .repository import Repository, _dumps
-from .sql import Step, Steps, UnitRefused
+from .driver import Driver
+from .sql import Step, Steps, UnitRefused, dumps
+from .timers import arm_step
 
 
 class AlreadyLinked(UnitRefused):
@@ -37,14 +38,14 @@ def _league(row: Any) -> League:
 
 
 class LeagueStore:
-    def __init__(self, repo: Repository):
-        self.repo = repo
+    def __init__(self, driver: Driver):
+        self.driver = driver
 
     async def _one(self, sql: str, params: tuple) -> Any:
-        return await self.repo.fetchone(sql, params)
+        return await self.driver.fetchone(sql, params)
 
     async def _all(self, sql: str, params: tuple) -> list[Any]:
-        return await self.repo.fetch(sql, params)
+        return await self.driver.fetch(sql, params)
 
     # --- leagues -------------------------------------------------------------------------------------------
 
@@ -59,12 +60,12 @@ class LeagueStore:
                 return None
             return (yield from _insert(guild_id=guild_id, name=name, signup_timer=signup_timer, now=now, **fields))
 
-        league_id = await self.repo.apply(unit())
+        league_id = await self.driver.write(unit())
         return await self.get(league_id) if league_id is not None else None
 
     async def set_timer(self, kind: str, league_id: int, due_at: float) -> None:
         """A league timer on its own: a unit of the store's group commit, like a match's timer."""
-        await self.repo.set_timer(kind, -league_id, due_at)
+        await self.driver.write_statements([_league_timer(kind, league_id, due_at)])
 
     async def get(self, league_id: int) -> League | None:
         row = await self._one(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
@@ -84,11 +85,11 @@ class LeagueStore:
         return [_league(r) for r in rows]
 
     async def set_posts(self, league_id: int, message_id: int | None, thread_id: int | None) -> None:
-        await self.repo._write([("UPDATE leagues SET message_id = ?, thread_id = ? WHERE id = ?",
+        await self.driver.write_statements([("UPDATE leagues SET message_id = ?, thread_id = ? WHERE id = ?",
                                  (message_id, thread_id, league_id))])
 
     async def set_results_shown(self, league_id: int, count: int) -> None:
-        await self.repo._write([("UPDATE leagues SET results_shown = ? WHERE id = ?", (count, league_id))])
+        await self.driver.write_statements([("UPDATE leagues SET results_shown = ? WHERE id = ?", (count, league_id))])
 
     # --- players -------------------------------------------------------------------------------------------
 
@@ -119,17 +120,17 @@ class LeagueStore:
                 (league_id, user_id, user_name, now))
             return bool(done.rows)
 
-        return await self.repo.apply(unit())
+        return await self.driver.write(unit())
 
     async def remove_player(self, league_id: int, user_id: int) -> bool:
         """Leaving before the start: no trace. False when she was not signed up or the league started."""
-        (done,) = await self.repo._write([(
+        (done,) = await self.driver.write_statements([(
             "DELETE FROM league_players WHERE league_id = ? AND user_id = ?"
             " AND (SELECT status FROM leagues WHERE id = ?) = 'signup'", (league_id, user_id, league_id))])
         return done.rowcount == 1
 
     async def mark_left(self, league_id: int, user_id: int, now: float) -> bool:
-        (done,) = await self.repo._write([(
+        (done,) = await self.driver.write_statements([(
             "UPDATE league_players SET left_at = ? WHERE league_id = ? AND user_id = ? AND left_at IS NULL",
             (now, league_id, user_id))])
         return done.rowcount == 1
@@ -151,7 +152,7 @@ class LeagueStore:
             yield Step("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (signup_timer, -league_id))
             return True
 
-        return await self.repo.apply(unit())
+        return await self.driver.write(unit())
 
     async def write_round(self, league_id: int, round_: int,
                           tables: Sequence[tuple[int, int, Sequence[int]]]) -> bool:
@@ -166,10 +167,10 @@ class LeagueStore:
                 yield Step(
                     "INSERT INTO league_tables (league_id, round, division, board, players) VALUES (?, ?, ?, ?, ?)"
                     " ON CONFLICT (league_id, round, division, board) DO NOTHING",
-                    (league_id, round_, division, board, _dumps(list(players))))
+                    (league_id, round_, division, board, dumps(list(players))))
             return True
 
-        return await self.repo.apply(unit())
+        return await self.driver.write(unit())
 
     async def tables(self, league_id: int, round_: int | None = None) -> list[LeagueTable]:
         sql = (
@@ -198,7 +199,7 @@ class LeagueStore:
             done = yield Step(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at,"
                 " expires_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (league.guild_id, league.channel_id, league.game, _dumps(options), table.players[0], now,
+                (league.guild_id, league.channel_id, league.game, dumps(options), table.players[0], now,
                  now + CHALLENGE_LIFETIME, int(league.rated), league.clock_seconds))
             challenge_id = done.one()[0]
             for position, user_id in enumerate(table.players):
@@ -211,7 +212,7 @@ class LeagueStore:
                 raise AlreadyLinked()
             return challenge_id
 
-        return await self.repo.apply(unit())
+        return await self.driver.write(unit())
 
     async def league_of_match(self, match_id: int) -> int | None:
         row = await self._one(
@@ -233,7 +234,7 @@ class LeagueStore:
             next_id = (yield from _insert(now=now, **next_season)) if next_season else None
             return True, next_id
 
-        return await self.repo.apply(unit())
+        return await self.driver.write(unit())
 
     async def by_name(self, guild_id: int, name: str) -> League | None:
         """The newest season of the server's league of that name."""
@@ -265,15 +266,11 @@ def _insert(*, guild_id: int, channel_id: int, name: str, game: str, format: str
         yield Step(
             "INSERT INTO league_players (league_id, user_id, user_name, joined_at) VALUES (?, ?, ?, ?)",
             (league_id, user_id, user_name, now))
-    yield _set_timer(signup_timer, league_id, ends)
+    yield _league_timer(signup_timer, league_id, ends)
     return league_id
 
 
-def _set_timer(kind: str, league_id: int, due_at: float) -> Step:
+def _league_timer(kind: str, league_id: int, due_at: float) -> Step:
     # League timers use the negated league id: timers of matches (whose finish clears every timer of its
     # match id) never share a reference with them.
-    return Step(
-        "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, -1, ?)"
-        " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
-        " claimed_by = NULL, lease_until = NULL",
-        (kind, -league_id, due_at))
+    return arm_step(kind, -league_id, due_at)

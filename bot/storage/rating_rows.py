@@ -1,5 +1,5 @@
 """The rows of the two rating tables, and the guarded write of one rated finish (shared by the move unit in
-repository.py and the rating reads in ratings.py). The numbers themselves come from bot/ratings."""
+matches.py and the rating reads in rating_store.py). The numbers themselves come from bot/ratings."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from bot.ratings import Rating, RatingChange
 
 from bot.domain import RatingWrite
 
-from .sql import Step, Steps
+from .sql import Step, Steps, UnitRefused
 
 RATING_COLUMNS = (
     "guild_id, game, member_id, name, mu, sigma, games, wins, draws, losses, streak, recent, provisional,"
@@ -24,7 +24,7 @@ _GUARDED_UPSERT = (f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('
                    " WHERE ratings.games = ?")
 
 
-class RatingsMoved(Exception):
+class RatingsMoved(UnitRefused):
     """A rating the write was computed from changed meanwhile (another finish sharing a player), or the match was
     rated already: nothing of the unit was written; compute again from the ratings as they are now."""
 

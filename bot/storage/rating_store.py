@@ -3,7 +3,7 @@ replaces.
 
 Ratings are derived data: the `ratings` and `rating_changes` tables can always be recomputed from the finished
 rated matches. The rating model runs in bot/ratings, driven by bot/matches/rating_service.py; this store only reads and
-keeps its results (a finish is written with its move, see Repository.commit_move).
+keeps its results (a finish is written with its move, see MatchStore.commit_move).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ _UPSERT_CHANGE = (f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '
                   f" ON CONFLICT (match_id, member_id) DO UPDATE SET {_CHANGE_UPDATES}")
 _UPSERT_RATING = (f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES ({', '.join('?' * 15)})"
                   f" ON CONFLICT (guild_id, game, member_id) DO UPDATE SET {_RATING_UPDATES}")
-from .repository import Repository
+from .driver import Driver
 from .sql import Step
 
 _LEADERBOARD_ORDER = "provisional, mu DESC, member_id"  # the order of the ratings_leaderboard index
@@ -99,19 +99,19 @@ def _finished_rows(result: FinishedResult) -> tuple[tuple, list[tuple]]:
 
 
 class RatingStore:
-    def __init__(self, repo: Repository):
-        self.repo = repo
+    def __init__(self, driver: Driver):
+        self.driver = driver
 
     async def changes_for_match(self, match_id: int) -> list[RatingChange]:
         """How the match moved each player's rating, in seat order; [] when it was not rated."""
-        return [_change(row) for row in await self.repo.fetch(
+        return [_change(row) for row in await self.driver.fetch(
             f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE match_id = ? ORDER BY seat", (match_id,))]
 
     # --- reading -----------------------------------------------------------------------------------------------
 
     async def rating(self, guild_id: int, game: str, member_id: int) -> Rating | None:
         check_game(game)
-        row = await self.repo.fetchone(
+        row = await self.driver.fetchone(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id = ?",
             (guild_id, game, member_id),
         )
@@ -119,7 +119,7 @@ class RatingStore:
 
     async def member_ratings(self, guild_id: int, member_id: int) -> list[Rating]:
         """Every game the member is rated in on this server, most played first (the profile's overview)."""
-        return [_rating(row) for row in await self.repo.fetch(
+        return [_rating(row) for row in await self.driver.fetch(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND member_id = ? ORDER BY games DESC, game",
             (guild_id, member_id),
         )]
@@ -127,7 +127,7 @@ class RatingStore:
     async def rank_of(self, rating: Rating) -> int:
         """1-based leaderboard rank: members ordered before this one, plus one (same order as the index)."""
         provisional = int(rating.provisional)
-        ahead = await self.repo.fetchvalue(
+        ahead = await self.driver.fetchvalue(
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND (provisional < ?"
             " OR (provisional = ? AND (mu > ? OR (mu = ? AND member_id < ?))))",
             (rating.guild_id, rating.game, provisional, provisional, rating.mu, rating.mu, rating.member_id),
@@ -141,13 +141,13 @@ class RatingStore:
         check_game(game)
         if offset < 0 or not 1 <= limit <= 100:
             raise ValueError(f"leaderboard page needs offset >= 0 and 1 <= limit <= 100, not {offset}, {limit}")
-        rows = await self.repo.fetch(
+        rows = await self.driver.fetch(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
             f" ORDER BY {_LEADERBOARD_ORDER} LIMIT ? OFFSET ?",
             (guild_id, game, limit, offset),
         )
         entries = [LeaderboardEntry(offset + i + 1, _rating(row)) for i, row in enumerate(rows)]
-        total = await self.repo.fetchvalue("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?",
+        total = await self.driver.fetchvalue("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?",
                                            (guild_id, game))
         me = None
         if member_id is not None:
@@ -162,19 +162,19 @@ class RatingStore:
         rating = await self.rating(guild_id, game, member_id)
         if rating is None:
             return None
-        history = [_change(row) for row in await self.repo.fetch(
+        history = [_change(row) for row in await self.driver.fetch(
             f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE guild_id = ? AND game = ? AND member_id = ?"
             " ORDER BY finished_at, match_id",
             (guild_id, game, member_id),
         )]
-        total = await self.repo.fetchvalue("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?",
+        total = await self.driver.fetchvalue("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?",
                                            (guild_id, game))
         return Profile(rating, await self.rank_of(rating), total, history)
 
     async def add_finished(self, results: Iterable[FinishedResult]) -> None:
         """Store finished matches as bare results (no moves, no state), in one transaction."""
         rows = [_finished_rows(result) for result in results]
-        await self.repo._write([
+        await self.driver.write_statements([
             Step(_INSERT_FINISHED, [match for match, _ in rows], many=True),
             Step(_INSERT_FINISHED_SEAT, [seat for _, seats in rows for seat in seats], many=True),
         ])
@@ -183,15 +183,17 @@ class RatingStore:
 
     async def finished_mark(self) -> tuple:
         """A cheap fingerprint of the finished rated matches: it changes whenever one more finishes."""
-        return tuple(await self.repo.fetchone(
+        return tuple(await self.driver.fetchone(
             "SELECT COUNT(*), COALESCE(SUM(id), 0), MAX(COALESCE(finished_at, updated_at)) FROM matches"
             " WHERE status = 'finished' AND rated = 1"
         ))
 
     async def stored_rows(self) -> tuple[dict[tuple, tuple], dict[tuple, tuple]]:
         """Every stored change and rating as rows, by key ((match, member) and (server, game, member))."""
-        changes = {(r[0], r[1]): tuple(r) for r in await self.repo.fetch(f"SELECT {_CHANGE_COLUMNS} FROM rating_changes")}
-        ratings = {(r[0], r[1], r[2]): tuple(r) for r in await self.repo.fetch(f"SELECT {_RATING_COLUMNS} FROM ratings")}
+        changes = {(r[0], r[1]): tuple(r)
+                   for r in await self.driver.fetch(f"SELECT {_CHANGE_COLUMNS} FROM rating_changes")}
+        ratings = {(r[0], r[1], r[2]): tuple(r)
+                   for r in await self.driver.fetch(f"SELECT {_RATING_COLUMNS} FROM ratings")}
         return changes, ratings
 
     async def converge(self, changes: Sequence[RatingChange], ratings: Sequence[Rating]) -> int:
@@ -210,7 +212,7 @@ class RatingStore:
         steps += [(_UPSERT_RATING, row) for key, row in wanted_ratings.items() if stored_ratings.get(key) != row]
         for start in range(0, len(steps), REBUILD_CHUNK):
             chunk = steps[start:start + REBUILD_CHUNK]
-            await self.repo._write([Step(sql, [params for each, params in chunk if each == sql], many=True)
+            await self.driver.write_statements([Step(sql, [params for each, params in chunk if each == sql], many=True)
                                     for sql in dict.fromkeys(sql for sql, _ in chunk)])
             # SQLite's lock is not fair: a waiting writer sleeps in growing steps (up to 100 ms) and would miss
             # a gap of microseconds between two chunks. A pause longer than a chunk lets it in.
@@ -221,7 +223,7 @@ class RatingStore:
 
     async def ratings_of(self, guild_id: int, game: str, members: Sequence[int]) -> dict[int, Rating]:
         marks = ", ".join("?" * len(members))
-        return {row["member_id"]: _rating(row) for row in await self.repo.fetch(
+        return {row["member_id"]: _rating(row) for row in await self.driver.fetch(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND member_id IN ({marks})",
             (guild_id, game, *members),
         )}
@@ -230,5 +232,5 @@ class RatingStore:
         """Finished rated matches (or the one match) joined with their seats, one plain tuple per seat, in rating
         order: (match id, guild id, game, standings JSON, result JSON, finished at, seat, user id, user name)."""
         extra, params = ("AND m.id = ?", (match_id,)) if match_id is not None else ("", ())
-        return [tuple(row) for row in await self.repo.fetch(_FINISHED_RATED_MATCHES.format(extra=extra), params)]
+        return [tuple(row) for row in await self.driver.fetch(_FINISHED_RATED_MATCHES.format(extra=extra), params)]
 

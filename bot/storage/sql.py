@@ -12,6 +12,7 @@ Rows are read by column name or position: sqlite3.Row and asyncpg.Record both al
 from __future__ import annotations
 
 import functools
+import json
 import re
 import sqlite3
 from typing import Any, Generator, NamedTuple, Sequence, TypeVar
@@ -21,6 +22,11 @@ T = TypeVar("T")
 
 class UnitRefused(Exception):
     """Raised by a unit whose guard refused it: nothing of that unit is written (on SQLite, its group is)."""
+
+
+def dumps(value: Any) -> str:
+    """A value as the stores keep JSON: compact, its keys sorted (the same text for the same value)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 class Step(NamedTuple):

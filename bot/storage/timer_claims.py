@@ -8,16 +8,15 @@ handler failed) is due again, so any live process fires it, after the lease. Wri
 
 from __future__ import annotations
 
-import functools
 import logging
-import sqlite3
 from typing import Any, Callable, Iterable, Sequence
 
 import asyncpg
 
 from bot.domain import Timer
 
-from .repository import Repository
+from .driver import Driver
+from .sql import Step
 
 log = logging.getLogger(__name__)
 
@@ -32,46 +31,50 @@ class TimerClaims:
     # from before a stop, and nobody else is firing it.
     shared = False
 
-    def __init__(self, repo: Repository):
-        self.repo = repo
+    def __init__(self, driver: Driver):
+        self.driver = driver
 
     async def next_due(self) -> float | None:
         """When the next timer becomes claimable: the earliest unclaimed deadline or running lease."""
-        return _earliest((await self.repo.fetch(_NEXT_DUE))[0])
+        return _earliest((await self.driver.fetch(_NEXT_DUE))[0])
 
     async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
         """Claim up to `limit` timers due at `now` (unclaimed, or whose lease ran out) for `token`, earliest first."""
-        return await self.repo.run_unit(functools.partial(_claim, token=token, now=now, lease_until=lease_until,
-                                                          limit=limit))
+        (done,) = await self.driver.write_statements([Step(
+            "UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
+            " WHERE fired_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until <= ?)"
+            f" ORDER BY due_at, id LIMIT ?) RETURNING {_TIMER_COLUMNS}",
+            (token, lease_until, now, now, limit))])
+        return _timers(done.rows)
 
     async def extend(self, token: str, lease_until: float) -> None:
         """Keep the batch's claims that are not done yet: their handlers are still coming."""
-        await self.repo._write([(
+        await self.driver.write_statements([(
             "UPDATE timers SET lease_until = ? WHERE claimed_by = ? AND fired_at IS NULL", (lease_until, token))])
 
     async def complete(self, token: str, timer: Timer, now: float) -> bool:
         """Mark a claimed timer done, unless it was written again meanwhile (a new time, or deleted)."""
-        (cur,) = await self.repo._write([(
+        (cur,) = await self.driver.write_statements([(
             "UPDATE timers SET fired_at = ?, lease_until = NULL WHERE id = ? AND claimed_by = ? AND due_at = ?"
             " AND fired_at IS NULL", (now, timer.id, token, timer.due_at))])
         return cur.rowcount == 1
 
     async def release(self, claimant: str) -> None:
         """Give back this dispatcher's claims that are not done (it stops): due again at once, for anyone."""
-        await self.repo._write([(
+        await self.driver.write_statements([(
             "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE claimed_by LIKE ? AND fired_at IS NULL",
             (claimant.replace("%", "") + "#%",))])
 
     async def release_stale(self) -> None:
         """At start-up with a database nobody else uses: every claim is this process's own, from before a stop."""
         if not self.shared:
-            await self.repo._write([(
+            await self.driver.write_statements([(
                 "UPDATE timers SET claimed_by = NULL, lease_until = NULL"
                 " WHERE claimed_by IS NOT NULL AND fired_at IS NULL", ())])
 
     async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
         """Arm a timer unless a dispatcher holds it: a process starting does not take another's work away."""
-        await self.repo._write([(
+        await self.driver.write_statements([(
             "INSERT INTO timers (kind, ref_id, seat, due_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (kind, ref_id, seat) DO UPDATE SET due_at = excluded.due_at, fired_at = NULL,"
             " claimed_by = NULL, lease_until = NULL WHERE timers.fired_at IS NOT NULL OR timers.claimed_by IS NULL",
@@ -92,8 +95,8 @@ class PostgresTimerClaims(TimerClaims):
 
     shared = True
 
-    def __init__(self, repo: Repository):
-        super().__init__(repo)
+    def __init__(self, driver: Driver):
+        super().__init__(driver)
         self._listener: asyncpg.Connection | None = None  # a connection of the pool, held while listening
         self._wake: Callable[[float], None] = lambda due_at: None
 
@@ -101,7 +104,7 @@ class PostgresTimerClaims(TimerClaims):
         self._wake(float(str(payload)))  # NOTIFY's payload: the due time as text
 
     async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
-        rows = await self.repo.fetch(
+        rows = await self.driver.fetch(
             "WITH due AS (SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= ?"
             " AND (lease_until IS NULL OR lease_until <= ?) ORDER BY due_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
             " UPDATE timers AS t SET claimed_by = ?, lease_until = ? FROM due WHERE t.id = due.id"
@@ -113,7 +116,7 @@ class PostgresTimerClaims(TimerClaims):
             listener, self._listener = self._listener, None
             if not listener.is_closed():
                 await listener.remove_listener(NOTIFY_CHANNEL, self._heard)
-            await self.repo.pool.release(listener)
+            await self.driver.release(listener)
 
     async def listen(self, wake: Callable[[float], None]) -> None:
         """Hear the timers other processes write, on a connection of its own; again after it was lost."""
@@ -122,7 +125,7 @@ class PostgresTimerClaims(TimerClaims):
         await self.close()
         self._wake = wake
         try:
-            self._listener = await self.repo.pool.acquire()
+            self._listener = await self.driver.acquire()
             await self._listener.add_listener(NOTIFY_CHANNEL, self._heard)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("cannot listen for other processes' timers (%s); looking periodically instead", exc)
@@ -132,15 +135,6 @@ class PostgresTimerClaims(TimerClaims):
 def _earliest(row: Sequence[Any]) -> float | None:
     times = [value for value in row if value is not None]
     return min(times) if times else None
-
-
-def _claim(conn: sqlite3.Connection, *, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
-    rows = conn.execute(
-        "UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN (SELECT id FROM timers"
-        " WHERE fired_at IS NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until <= ?)"
-        f" ORDER BY due_at, id LIMIT ?) RETURNING {_TIMER_COLUMNS}",
-        (token, lease_until, now, now, limit)).fetchall()
-    return _timers(rows)
 
 
 def _timers(rows: Iterable[Sequence[Any]]) -> list[Timer]:

@@ -7,16 +7,16 @@ from pathlib import Path
 from bot.games.declaration import GameDeclaration
 
 from . import renderer
-from .game import GAME
+from .describe import DESCRIBER
+from .engine import ENGINE
 from .policy import TicTacToePolicy
 
 DECLARATION = GameDeclaration(
-    game=GAME,
+    engine=ENGINE,
     renderer=renderer,
     policy=TicTacToePolicy,
     guides=Path(__file__).parent / "guide",
-    # The guess shows where the coin was: taking it back would let the guesser guess again knowing.
-    revealing_events=frozenset({"coin"}),
-    # A guess is asked about first when typed.
-    confirmations={"guess": "Guess this hand? Where the coin is decides who moves first."},
+    describer=DESCRIBER,
+    side_names=frozenset(),  # English only: a game of the tests
+    rules_page="tests/tictactoe/guide/en.md",  # a game of the tests has no page in docs/rules/
 )

@@ -1,18 +1,24 @@
-"""Archimedes as the rest of Strategos sees it: its engine, pictures, computer policy and /rules guides."""
+"""Archimedes as the rest of Strategos sees it: its engine part, pictures, computer policy,
+words for the alt text, side names, /rules guides and rules page."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bot.games.declaration import GameDeclaration
+from bot.i18n import N_
 
 from . import renderer
-from .game import GAME
+from .describe import DESCRIBER
+from .engine import ENGINE
 from .policy import ArchimedesPolicy
 
 DECLARATION = GameDeclaration(
-    game=GAME,
+    engine=ENGINE,
     renderer=renderer,
     policy=ArchimedesPolicy,
     guides=Path(__file__).parent / "guide",
+    describer=DESCRIBER,
+    side_names=frozenset({N_("White"), N_("Black")}),
+    rules_page="docs/rules/archimedes.md",
 )

@@ -1,18 +1,24 @@
-"""Epaminondas as the rest of Strategos sees it: its engine, pictures, computer policy and /rules guides."""
+"""Epaminondas as the rest of Strategos sees it: its engine part, pictures, computer policy,
+words for the alt text, side names, /rules guides and rules page."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bot.games.declaration import GameDeclaration
+from bot.i18n import N_
 
 from . import renderer
-from .game import GAME
+from .describe import DESCRIBER
+from .engine import ENGINE
 from .policy import EpaminondasPolicy
 
 DECLARATION = GameDeclaration(
-    game=GAME,
+    engine=ENGINE,
     renderer=renderer,
     policy=EpaminondasPolicy,
     guides=Path(__file__).parent / "guide",
+    describer=DESCRIBER,
+    side_names=frozenset({N_("Light"), N_("Dark")}),
+    rules_page="docs/rules/epaminondas.md",
 )

@@ -1,21 +1,27 @@
-"""Myriath as the rest of Strategos sees it: its engine, pictures, computer policy and /rules guides."""
+"""Myriath as the rest of Strategos sees it: its engine part, pictures, computer policy,
+words for the alt text, side names, /rules guides and rules page."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bot.games.declaration import GameDeclaration
+from bot.i18n import N_
 from renderers.rules_examples import RulesExample
 
 from . import renderer
-from .game import GAME
+from .describe import DESCRIBER
+from .engine import ENGINE
 from .policy import MyriathPolicy
 
 DECLARATION = GameDeclaration(
-    game=GAME,
+    engine=ENGINE,
     renderer=renderer,
     policy=MyriathPolicy,
     guides=Path(__file__).parent / "guide",
+    describer=DESCRIBER,
+    side_names=frozenset({N_("Vermilion"), N_("Blue"), N_("Yellow"), N_("Green")}),
+    rules_page="docs/rules/myriath.md",
     # Octagons, then tiles laid end to end against the other player's; the last one (Blue's L) scores
     # on both its ends at once, and its score dots show where.
     rules_example=RulesExample(2, 1, None, ("O@d4", "O@f6", "g7N:A.A", "g8E:A.A", "h8N:A.A", "h9E:A.A",

@@ -1,8 +1,9 @@
 -- A move that does not end its match, in one round trip: the same statements as the move unit in
--- bot/storage/repository.py (_commit_move), run by the server. Sent one by one, with BEGIN and COMMIT, they cost six
--- round trips, and in a burst of 1,000 moves those trips (each answered by a server process the cores must
--- schedule), not the disk, were what made PostgreSQL slow. Returns the new version, or NULL when the match is no
--- longer at p_version (the caller raises VersionConflict; nothing was written).
+-- bot/storage/matches.py (move_steps), run by the server; tests/test_move_write_paths.py compares the rows both
+-- leave. Sent one by one, with BEGIN and COMMIT, they cost six round trips, and in a burst of 1,000 moves those
+-- trips (each answered by a server process the cores must schedule), not the disk, were what made PostgreSQL slow.
+-- Returns the new version, or NULL when the match is no longer at p_version (the caller raises VersionConflict;
+-- nothing was written).
 CREATE FUNCTION strategos_commit_move(
     p_match BIGINT, p_version INTEGER, p_state TEXT, p_now DOUBLE PRECISION,
     p_seat INTEGER, p_move TEXT, p_private INTEGER, p_events TEXT,

@@ -1,0 +1,50 @@
+"""Mycenae in words: pieces per corner, who is out, every piece by square with the cargo its viewer knows of."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from bot.games.describing import Describer, View, square_order
+from bot.i18n import N_, t
+
+PIECE_NAMES = {"K": N_("king"), "R": N_("rook"), "B": N_("bishop"), "N": N_("knight"), "P": N_("pawn")}
+
+
+def piece_name(lang: str, piece: View) -> str:
+    if piece.get("mycenaean"):
+        return t(lang, "Mycenaean knight")
+    return t(lang, PIECE_NAMES[piece["type"]])
+
+
+def cargo_text(lang: str, cargo: Sequence[View]) -> str:
+    return ", ".join(t(lang, PIECE_NAMES[p["type"]]) for p in cargo) or t(lang, "empty")
+
+
+def material(lang: str, view: View) -> list[str]:
+    counts = [0] * view["num_players"]
+    for piece in view["board"]:
+        counts[piece["owner"]] += 1
+    out = set(view.get("out") or [])
+    return [t(lang, "{pieces} pieces", pieces=n) + (", " + t(lang, "out") if seat in out else "")
+            for seat, n in enumerate(counts)]
+
+
+def last_move(lang: str, view: View) -> tuple[int | None, str]:
+    return view.get("last_mover"), ""
+
+
+def pieces(lang: str, view: View) -> list[list[str]]:
+    by_seat: list[list[str]] = [[] for _ in range(view["num_players"])]
+    own, known = view.get("cargo") or {}, view.get("known_cargo") or {}
+    for piece in sorted(view["board"], key=lambda p: square_order(p["square"])):
+        text = f"{piece['square']} {piece_name(lang, piece)}"
+        square = piece["square"]
+        if square in own:  # the viewer's own knight: she knows its cargo
+            text += " (" + t(lang, "carrying {cargo}", cargo=cargo_text(lang, own[square])) + ")"
+        elif square in known and known[square]:  # what everyone saw it load
+            text += " (" + t(lang, "known to carry {cargo}", cargo=cargo_text(lang, known[square])) + ")"
+        by_seat[piece["owner"]].append(text)
+    return by_seat
+
+
+DESCRIBER = Describer(pieces=pieces, last_move=last_move, material=material)
