@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +24,15 @@ def mypy(*args: str, cache: Path | None = None) -> subprocess.CompletedProcess[s
 def test_bot_and_renderers_have_no_type_errors():
     result = mypy()  # the files of [tool.mypy]: bot/ and renderers/
     assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
+
+
+def test_no_module_is_exempt_and_the_contract_modules_annotate_everything():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    overrides = config.get("overrides", [])
+    assert [o for o in overrides if o.get("ignore_errors") or o.get("disable_error_code")] == []
+    assert config["files"] == ["bot", "renderers"] and config["check_untyped_defs"] and config["strict_equality"]
+    strict = {m for o in overrides if o.get("disallow_untyped_defs") for m in o["module"]}
+    assert {"bot.engine.*", "bot.domain.*", "bot.storage.*", "bot.matches.*"} <= strict
 
 
 def unexplained_ignores(text: str) -> list[int]:
