@@ -51,6 +51,7 @@ from bot.games.registry import GAMES, get_game
 from bot.games.record import rebuild_state
 from bot.matches.events import MovePlayed
 from bot.matches.movelog import effective_moves
+from bot.composition import build_match_service
 from bot.matches.service import MatchService
 from bot.presenters.captions import turn_caption
 from bot.presenters.pictures import RenderQueue
@@ -118,7 +119,7 @@ async def open_service(path: Path | str, synchronous: str = SYNCHRONOUS) -> Matc
         repo = Repository(pool=await open_pool(str(path)))
     else:
         repo = Repository(await open_database(path, synchronous=synchronous), reader=await open_reader(path))
-    return MatchService(repo, clock=time.time, seed_source=lambda: next(seeds))
+    return build_match_service(repo, clock=time.time, seed_source=lambda: next(seeds))
 
 
 async def start_match(service: MatchService, key: str, first_user: int) -> Match:

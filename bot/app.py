@@ -1,4 +1,8 @@
-"""Building and starting the bot. `create_bot()` is how `python -m bot`, the tests and tools all get one."""
+"""Building and starting the bot. `create_bot()` is how `python -m bot`, the tests and tools all get one.
+
+`StrategosBot.setup_hook` composes the bot: the services (wired by bot/composition.py, which needs no Discord),
+then the presenters, cogs and persistent buttons, each handed the parts it uses. No service builds another.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,10 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
+from bot.composition import build_leagues, build_match_graph
 from bot.games.registry import choose_move
 from bot.i18n import N_
-from bot.matches import MatchService
+from bot.matches import MatchService, PrivateChannel
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
 from bot.matches.computer import ComputerPlayers
 from bot.matches.errors import UserError
@@ -24,7 +29,7 @@ from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
-from bot.presenters import Presenter, pictures
+from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
@@ -76,27 +81,30 @@ class StrategosBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
         # command sync, and last the timers and any announcement a crash cut off.
-        self.repo = await open_repository(self.settings.database)
-        extra = {"seed_source": self._seed_source} if self._seed_source else {}
-        self.matches = MatchService(
-            self.repo, clock=utc_timestamp, challenge_ttl=self.settings.challenge_ttl_hours * 3600,
-            scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count), **extra
+        self.repo = repo = await open_repository(self.settings.database)
+        # Alone on the database (every shard here), every timer is written here and wakes the dispatcher, so it
+        # neither listens for other processes nor looks periodically for their timers (an idle bot stays idle).
+        graph = build_match_graph(
+            repo, clock=utc_timestamp, seed_source=self._seed_source,
+            challenge_ttl=self.settings.challenge_ttl_hours * 3600,
+            scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count),
+            others=not self.settings.runs_every_shard,
         )
-        if self.settings.runs_every_shard:
-            # Alone on the database: every timer is written here and wakes the dispatcher, so it neither listens for
-            # other processes nor looks periodically for their timers (an idle bot stays idle).
-            self.matches.timers.sweep_every = None
-        else:
-            self.matches.timers.listening = True  # other processes write timers too
+        self.matches = graph.service
         self.explorer = Explorer(self.matches, clock=utc_timestamp)  # private sandboxes, in memory
-        self.presenter = Presenter(self, self.matches, DiscordControls(), replay_at_end=self._replay_at_end)
+        dms = DirectMessages(self)
+        private = PrivateChannel(repo, dms, utc_timestamp)
+        self.presenter = Presenter(self, self.matches, graph.bus, private, dms, DiscordControls(),
+                                   replay_at_end=self._replay_at_end)
         pictures.QUEUE.start()  # the picture workers start now, not with the first board after a restart
-        self.matches.bus.subscribe(self.presenter)
-        self.leagues = LeagueService(self.matches)  # after the presenter: a league looks again once a match is shown
-        self.leagues.bus.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
-        self.computers = ComputerPlayers(self.matches, choose_move, self._computer_executor, self._computer_pause)
-        self.planner = Planner(self.matches, self.explorer)  # planned replies: played when their move comes
-        self.matches.bus.subscribe(PlanPresenter(self.presenter.boards))
+        graph.bus.subscribe(self.presenter)
+        self.leagues = build_leagues(graph)  # after the presenter: a league looks again once a match is shown
+        self.leagues.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
+        self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, choose_move,
+                                         self._computer_executor, self._computer_pause)
+        # planned replies: played when their move comes
+        self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
+        graph.bus.subscribe(PlanPresenter(self.presenter.boards))
         self.tree.error(self.on_app_command_error)
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
@@ -130,8 +138,7 @@ class StrategosBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Remember each server's preferred language as Discord reports it: its public posts are written in it."""
         if interaction.guild_id is not None and interaction.guild_locale is not None:
-            await self.matches.server_settings.saw_language(interaction.guild_id,
-                                                            i18n.language_of(interaction.guild_locale))
+            await self.matches.saw_language(interaction.guild_id, i18n.language_of(interaction.guild_locale))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))

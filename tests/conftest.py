@@ -14,7 +14,7 @@ import simcord
 from PIL import Image
 
 from bot.app import create_bot
-from bot.matches import MatchService
+from bot.composition import build_match_service
 from bot.presenters import pictures
 from bot.settings import Settings
 from bot.storage.opening import open_repository
@@ -155,7 +155,7 @@ def service_seeds():
 @pytest_asyncio.fixture
 async def service(store, service_clock, service_seeds):
     """The match service alone, on SQLite and on PostgreSQL."""
-    service = MatchService(store, clock=service_clock, seed_source=service_seeds)
+    service = build_match_service(store, clock=service_clock, seed_source=service_seeds)
     yield service
     await service.drain()
 

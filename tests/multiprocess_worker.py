@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.composition import build_match_service
 from bot.matches import MatchService, errors, timers
 from bot.matches.events import MatchStarted, MovePlayed, SetupProgress
 from bot.matches.scope import ProcessScope, shard_of
@@ -54,7 +55,7 @@ async def play(plan: dict, shard: int) -> dict:
         return base + (time.time() - started_at) * speed
 
     repo = await open_repository(plan["dsn"])
-    service = MatchService(repo, clock=clock, scope=ProcessScope((shard,), 2))
+    service = build_match_service(repo, clock=clock, scope=ProcessScope((shard,), 2))
     fired: list[tuple[int, float, str]] = []
     for kind, handler in list(service.timers._handlers.items()):
         async def counted(timer, handler=handler):

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.matches import MatchService
+from bot.composition import build_match_service
 from bot.storage.batched import Batched
 
 
@@ -56,7 +56,7 @@ async def test_a_cancelled_reader_leaves_the_others_their_rows():
 
 
 async def test_matches_loaded_together_are_each_whole_and_current(store):
-    service = MatchService(store, clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    service = build_match_service(store, clock=lambda: 1_000_000.0, seed_source=lambda: 7)
     try:
         ids = []
         for n in range(3):

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.games.myrmidons import renderer as myrmidons_renderer
+from bot.matches import explore as explore_module
 from bot.matches.explore import SANDBOX_TTL, picture_banner
 from bot_helpers import (
     EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, hold_renders, move, open_match, play_moves, start_match, stored,
@@ -55,13 +56,13 @@ async def test_explore_epaminondas_steps_back_reset_and_share(world):
     assert (await world.bot.matches.get_match(match_id)).version == version
 
 
-def picker_path(game, state, seat, target: str, path=()) -> list[str] | None:
-    """The picker steps that form `target` (a depth-first walk of the engine's choices)."""
-    choices = game.choices(state, seat, list(path))
+def picker_path(game, state, seat, target: str, path=(), viewer=None) -> list[str] | None:
+    """The picker steps that form `target` (a depth-first walk of the choices an explorer seeing as `viewer` gets)."""
+    choices = game.choices_seen_by(state, seat, list(path), viewer)
     if choices.move == target:
         return list(path)
     for option in choices.options:
-        found = picker_path(game, state, seat, target, (*path, option.value))
+        found = picker_path(game, state, seat, target, (*path, option.value), viewer)
         if found is not None:
             return found
     return None
@@ -77,7 +78,7 @@ async def explore_move(world, member, panel, move_text: str) -> None:
     """Play `move_text` on an Explore board through its picker, step by step as a player would."""
     sandbox = sandbox_of(world, panel)
     seat = sandbox.game.to_act(sandbox.state)[0]
-    path = picker_path(sandbox.game, sandbox.state, seat, move_text)
+    path = picker_path(sandbox.game, sandbox.state, seat, move_text, viewer=sandbox.viewer)
     assert path is not None, (move_text, sandbox.game.legal_moves(sandbox.state, seat), stored(world, panel).content)
     for token in path:
         await choose(world, member, panel, token)
@@ -252,3 +253,65 @@ async def test_reset_draws_what_the_explorer_cant_see_again(world):
         assert game.view(sandbox.state, 0) == view  # all she may know, unchanged
         drawn.add(str(game.dump(sandbox.state)["pieces"]))  # which value each piece has
     assert len(drawn) > 1  # bob's hidden values were drawn again
+
+
+async def _screen(world, panel):
+    """Everything an Explore board shows its explorer: words, menus and buttons (without their ids), picture."""
+    now = stored(world, panel)
+    parts = [(getattr(c, "placeholder", None), getattr(c, "label", None),
+              [(o.label, o.description) for o in getattr(c, "options", [])]) for row in now.components for c in row.children]
+    return now.content, parts, [await a.read() for a in now.attachments]
+
+
+async def test_twin_sandboxes_show_the_explorer_nothing_that_was_drawn(world, monkeypatch):
+    """Two sandboxes of one match in which bob's face-down values were drawn differently: alice is shown the same
+    words, menus and pictures in both, move after move, her moves and bob's, until she assumes a fight's result,
+    which is then marked as assumed."""
+    thread, match_id = await start_deployed_match(world)  # North (bob) moves first
+    seen, drawn = [], []
+    for seed in (1, 2):
+        monkeypatch.setattr(explore_module.secrets, "randbits", lambda bits, seed=seed: seed)
+        panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
+        sandbox = sandbox_of(world, panel)
+        drawn.append(sandbox.game.dump(sandbox.state)["pieces"])
+        screens = [await _screen(world, panel)]
+        for token in ("b7", "b4", "b1", "b2"):  # bob's b7-b4 (as far as his piece there might go), alice's b1-b2
+            await choose(world, world.alice, panel, token)
+            screens.append(await _screen(world, panel))
+        assert "hidden myrmidon" in str(screens[0][1])
+        await choose(world, world.alice, panel, "b4")  # bob's b4 attacks b2: the fight turns on his unseen values
+        await choose(world, world.alice, panel, "b2")
+        assert "depends on what you can't see" in stored(world, panel).content
+        await world.alice.select(panel, ["0"], custom_id=next(
+            c.custom_id for row in stored(world, panel).components for c in row.children
+            if c.custom_id.startswith(f"sg:e:{sandbox.id}:sr")))
+        assert "`b4-b2` [assumed: " in stored(world, panel).content and sandbox.assumed  # its picture goes amber
+        seen.append(screens)
+    assert drawn[0] != drawn[1]  # the twins' hidden values differ...
+    assert seen[0] == seen[1]  # ...and nothing alice was shown does
+
+
+async def test_twin_mycenae_sandboxes_unload_cargo_the_explorer_cant_see_alike(world, monkeypatch):
+    """bob explores alice's turn: her knights are offered as holding any of her unseen pieces, whichever knight
+    the draw put them in, and her King unloaded from c1 is played in a draw where c1 holds it."""
+    thread, match_id = await open_match(world, "mycenae", [world.alice, world.bob])
+    await move(world.alice, thread, match_id, "cargo b2:K,R,B,B,P,P,P")  # all in b2: c1 is empty, really
+    seen, drawn = [], []
+    for seed in (1, 2):
+        monkeypatch.setattr(explore_module.secrets, "randbits", lambda bits, seed=seed: seed)
+        panel = (await world.bob.click(board_posts(thread)[-1], label="Explore")).response
+        sandbox = sandbox_of(world, panel)
+        drawn.append(sandbox.state.cargo)
+        screens = [await _screen(world, panel)]
+        for token in ("c1", "unload", "K"):
+            await choose(world, world.bob, panel, token)
+            screens.append(await _screen(world, panel))
+        square = next(o.value for row in stored(world, panel).components for c in row.children
+                      for o in getattr(c, "options", []))
+        await choose(world, world.bob, panel, square)
+        await world.bob.click(panel, label="Play it")
+        screens.append(await _screen(world, panel))
+        assert f"2. alice `unload c1 K@{square}`" in stored(world, panel).content
+        seen.append(screens)
+    assert drawn[0] != drawn[1]
+    assert seen[0] == seen[1]

@@ -218,8 +218,8 @@ async def test_an_interrupted_round_is_finished_once_after_a_restart(world):
     leagues, league_id = await open_league(world, olga, members, name="Cut")
     league = await leagues.get(league_id)
     players = await leagues.players(league_id)
-    await leagues._start(league, players)  # signup → running, as the start does before its first step
-    await leagues._write_first_round(await leagues.get(league_id), await leagues.players(league_id))
+    await leagues.rounds.start(league, players)  # signup → running, as the start does before its first step
+    await leagues.rounds._write_first_round(await leagues.get(league_id), await leagues.players(league_id))
     tables = await tables_of(world, league_id)
     names = {p.user_id: p.user_name for p in players}
     await leagues.store.link_challenge(tables[0], league, names, {}, 0.0)

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from bot_helpers import board_posts, buttons, move, open_match, stored
+from bot.games import registry
+from bot_helpers import board_posts, buttons, match_id_of, move, open_match, stored, thread_of
 from mycenae_policy import make_policy
 
 # Seeds of make_policy found to give short matches (the first match of a test has seed 1000) that show a burn, and
@@ -160,6 +161,31 @@ async def test_a_mistyped_full_knight_unload_is_refused_clearly(world):
     assert result.ephemeral and not result.response.content.startswith("✅")
     assert len(result.response.content) < 500 and result.response.content
     assert (await service.get_match(match_id)).version == 3
+
+
+async def test_the_setup_board_stops_naming_a_player_once_her_cargo_is_chosen(world):
+    """Both armies Mycenae: alice's cargo step posts no new board; the one board is redrawn in place, from the
+    public view, and no longer names her as setting up."""
+    panel = (await world.alice.slash(world.channel, "play", game="mycenae", opponent=world.bob)).response
+    seat_two = next(c.custom_id for row in stored(world, panel).components for c in row.children
+                    if c.custom_id.endswith(":0-1"))
+    await world.alice.select(panel, ["mycenae"], custom_id=seat_two)
+    await world.alice.click(panel, label="Post challenge")
+    await world.bob.click(world.channel.last_message, label="Accept")
+    thread = thread_of(world)
+    match_id = match_id_of(thread)
+    [board] = board_posts(thread)
+    assert "**alice** (a1), **bob** (h8)" in board.content
+    await act(world, thread, match_id, world.alice, "cargo b2:K,R,B,B,P,P,P")
+    assert [m.id for m in board_posts(thread)] == [board.id]
+    redrawn = stored(world, board)
+    assert "Secret setup: **bob** (h8)" in redrawn.content and "**alice**" not in redrawn.content.split("\n")[1]
+    service = world.bot.matches
+    match = await service.get_match(match_id)
+    public = service.view(match, None)
+    assert public["setup"]["waiting"] == [1] and public["cargo"] == {}
+    assert await redrawn.attachments[0].read() == registry.render(public, player_names=match.names)
+    assert await redrawn.attachments[0].read() != await board.attachments[0].read()
 
 
 async def test_two_player_request_is_answered_by_the_opponent_in_private(world):

@@ -303,6 +303,13 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
                                 "— press **Move** on the board to continue in private.")
     assert [u.id for u in progress.mentions] == [world.bob.id]
     assert len(board_posts(thread)) == 1  # no new board, nothing more said
+    # ...but the board, redrawn in place, no longer says she is deploying: its picture and words are the public's now
+    redrawn = stored(world, setup_board)
+    assert "Secret setup: **bob** (North)" in redrawn.content and "**alice** (South)" not in redrawn.content
+    public = world.bot.matches.view(await world.bot.matches.get_match(match_id), None)
+    assert public["setup"][0]["deployed"] and not any(cell["known"] for cell in public["cells"].values())
+    assert await redrawn.attachments[0].read() == registry.render(public, player_names=["alice", "bob"])
+    assert redrawn.attachments[0].description == alt_text("Myrmidons", public, ["alice", "bob"], match_id=match_id)
 
     # her deployment is final
     again = await world.alice.user.click(invitation, label="Set up in private")
@@ -385,9 +392,9 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     for s in tap.sent:
         if deploy_text(1) in s.content or "Which piece stands on a7?" in s.content:
             assert s.reader == world.bob.id and s.ephemeral, s
-    # and the checks were not empty: every board post (one from /board), both deployment previews and the
-    # fight-free order's preview, bob's view
-    assert ref.pictures == {"board.png": 3 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3, "replay.gif": 1}
+    # and the checks were not empty: every board post (one from /board) and the setup board's redraw, both
+    # deployment previews and the fight-free order's preview, bob's view
+    assert ref.pictures == {"board.png": 4 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3, "replay.gif": 1}
 
 
 async def play_order_in_picker(world, thread, ref, player, text: str) -> None:

@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bot.composition import build_match_service
 from bot.games.record import rebuild_state
 from bot.matches import MatchService
 from bot.matches.movelog import effective_moves
@@ -51,7 +52,7 @@ async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_
 
     repo = await open_repository(migrated_postgres_dsn)
     # The test's own process: it opens the matches (members challenge often: no rate limit), then only reads.
-    service = MatchService(repo, clock=clock, limiter=RateLimiter(clock, {"challenge": (MATCHES, 60.0)}))
+    service = build_match_service(repo, clock=clock, limiter=RateLimiter(clock, {"challenge": (MATCHES, 60.0)}))
     rng = random.Random(5)
     match_ids = []
     for i in range(MATCHES):

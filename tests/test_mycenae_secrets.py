@@ -9,6 +9,7 @@ from mycenae_twins import twin_plies
 
 from bot.games import is_visible
 from bot.games.mycenae import GAME as G
+from bot.games.mycenae import NAMES
 from bot.presenters.describe import alt_text, text_board
 
 WALKS: dict[tuple, tuple] = {}  # (n, armies, secret, seed, plies) -> (a, b, event types met), per process
@@ -24,10 +25,32 @@ def assert_same_for_others(a, b, others: list[int]):
         view_a, view_b = G.view(a, viewer), G.view(b, viewer)
         assert alt_text("Mycenae", view_a, names, match_id=1) == alt_text("Mycenae", view_b, names, match_id=1)
         assert text_board("Mycenae", view_a, names) == text_board("Mycenae", view_b, names)
+    for viewer in [None, *others]:  # an Explore sandbox: the secret player's picker as the explorer gets it
+        assert seen_picker(a, secret_of(a, others), viewer) == seen_picker(b, secret_of(a, others), viewer)
     for seat in others:
         assert G.legal_moves(a, seat) == G.legal_moves(b, seat)
         assert G.choices(a, seat) == G.choices(b, seat)
         assert G.matching_moves(a, seat, "") == G.matching_moves(b, seat, "")
+
+
+def secret_of(state, others: list[int]) -> int:
+    return next(s for s in range(state.num_players) if s not in others)
+
+
+def seen_picker(state, seat: int, viewer) -> list:
+    """Every step of `seat`'s picker through her knights and what they carry, as `viewer` is offered it."""
+    steps, paths = [], [()]
+    while paths:
+        path = paths.pop()
+        choices = G.choices_seen_by(state, seat, path, viewer)
+        steps.append((path, choices))
+        if len(path) < 4 and (not path or path[0] in knights_of(state, seat)):
+            paths += [(*path, o.value) for o in choices.options if len(path) != 3 or o.value == choices.options[0].value]
+    return steps
+
+
+def knights_of(state, seat: int) -> set[str]:
+    return {NAMES[sq] for sq in state.sealed if state.board[sq] >> 3 == seat}
 
 
 def twin_walk(n: int, armies: list[str], secret: int, seed: int, plies: int):

@@ -1060,3 +1060,41 @@ def test_the_hard_level_takes_its_commander_out_of_reach(seed, setup, defender):
     move = choose_move(GAME.view(state, defender), level="hard", seed=seed + len(setup))
     after, _ = GAME.apply(state, defender, move)
     assert not _commander_attacked(after, defender), move
+
+
+def _picker_tree(state, seat, viewer, path=(), depth=3) -> list:
+    choices = GAME.choices_seen_by(state, seat, list(path), viewer)
+    tree = [(path, str(choices.prompt), [(str(o.label), o.value) for o in choices.options], choices.move)]
+    if len(path) < depth:
+        for option in choices.options:
+            tree += _picker_tree(state, seat, viewer, (*path, option.value), depth)
+    return tree
+
+
+@pytest.mark.parametrize("viewer", [0, None])
+def test_the_picker_of_pieces_the_explorer_cant_see_is_the_same_whatever_was_drawn(viewer):
+    """An Explore sandbox's hidden values are a draw from the explorer's view: North's picker, orders included,
+    names his face-down pieces as hidden and offers the same steps in every draw (what a piece may reach, what a
+    Commander among them may order)."""
+    state = GAME.new_state(2, 5, {})
+    for seat in (0, 1):
+        state = GAME.apply(state, seat, GAME.legal_moves(state, seat)[0])[0]
+    view, rng = GAME.view(state, viewer), random.Random(3)
+    draws = [GAME.sample_state(view, rng) for _ in range(4)]
+    assert len({json.dumps(GAME.dump(d)["pieces"]) for d in draws}) > 1
+    trees = [_picker_tree(d, 1, viewer) for d in draws]
+    assert all(tree == trees[0] for tree in trees)
+    assert "Give an order with the Commander" in str(trees[0][0]) and "hidden myrmidon" in str(trees[0][0])
+    assert not any(kind.name in str(trees[0]) for kind in TYPES)
+
+
+def test_an_army_drafted_in_secret_is_not_deployed_by_an_explorer_who_cant_see_it():
+    """Its types in her sandbox would be a random draw: its deployment is not offered, and the prompt says why."""
+    state = GAME.new_state(2, 4, {"army": "draft"})
+    state = GAME.apply(state, 1, GAME.legal_moves(state, 1)[0])[0]
+    view = GAME.view(state, 0)
+    drawn = GAME.sample_state(view, random.Random(1))
+    assert GAME.choices_seen_by(drawn, 1, [], 1).options  # his own sandbox: his army, his choice
+    seen = GAME.choices_seen_by(drawn, 1, [], 0)
+    assert not seen.options and seen.move is None and "drafted in secret" in seen.prompt
+    assert GAME.choices_seen_by(drawn, 0, [], 0).options  # her own draft is hers to choose

@@ -23,7 +23,8 @@ class CoinFlipped:
 
 def test_event_types_are_every_member_of_the_union():
     assert set(EVENT_TYPES) == {events.ChallengeEnded, events.MatchStarted, events.SetupProgress,
-                                events.MovePlayed, events.DrawOffered, events.DrawDeclined, events.BoardRequested,
+                                events.MovePlayed, events.BoardRepaired, events.DrawOffered, events.DrawDeclined,
+                                events.BoardRequested,
                                 events.MatchEnded, events.TakebackAsked, events.TakebackAnswered,
                                 events.TurnReminder}
 

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from bot.composition import build_match_service
 from bot.matches import MatchService, errors
 from bot.matches.rating_service import Ratings
 from bot.storage.opening import open_repository
@@ -30,7 +31,7 @@ class Clock:
 @pytest.fixture
 async def two_processes(migrated_postgres_dsn):
     clock = Clock()
-    services = [MatchService(await open_repository(migrated_postgres_dsn), clock=clock, seed_source=lambda: 7)
+    services = [build_match_service(await open_repository(migrated_postgres_dsn), clock=clock, seed_source=lambda: 7)
                 for _ in range(2)]
     yield services
     for service in services:

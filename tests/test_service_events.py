@@ -8,7 +8,8 @@ import random
 import pytest
 
 from bot.games.registry import get_game
-from bot.matches import MatchService, events
+from bot.composition import build_match_service
+from bot.matches import events
 from bot.storage import Repository, open_database
 
 
@@ -35,7 +36,7 @@ class Recorder:
 
 
 async def open_service(path, clock, seed=7):
-    service = MatchService(Repository(await open_database(path)), clock=clock, seed_source=lambda: seed)
+    service = build_match_service(Repository(await open_database(path)), clock=clock, seed_source=lambda: seed)
     recorder = Recorder()
     service.bus.subscribe(recorder)
     await service.start()
@@ -75,7 +76,8 @@ async def test_a_whole_match_told_by_events(tmp_path, game_key, players):
         assert recorder.kinds().index("MatchStarted") < recorder.kinds().index("MatchEnded")
         if get_game(game_key).info.hidden_information:  # secret moves are never handed to presenters
             assert all(e.move is None for e in recorder.seen
-                       if isinstance(e, events.MovePlayed) and e.kind == "move" and "deploy" in str(e.events))
+                       if isinstance(e, events.MovePlayed) and e.kind is events.Played.MOVE
+                       and "deploy" in str(e.events))
     finally:
         await service.repo.close()
 
@@ -120,7 +122,7 @@ async def test_resign_and_draw_are_events_too(tmp_path):
         await service.bus.idle()
         kinds = recorder.kinds()
         assert kinds.count("MatchStarted") == 1 and "DrawOffered" in kinds and kinds[-1] == "MatchEnded"
-        resigned = next(e for e in recorder.seen if isinstance(e, events.MovePlayed) and e.kind == "resign")
+        resigned = next(e for e in recorder.seen if isinstance(e, events.MovePlayed) and e.kind is events.Played.RESIGN)
         assert resigned.seat == 2 and offer.kind == "draw_offer"
         final = await service.get_match(match_id)
         assert final.result["winners"] == [] and final.standings[-1] == [2]  # the resigned player last

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.matches import MatchService, events
+from bot.composition import build_match_service
+from bot.matches import events
 from bot.matches.scope import REPAIR_AFTER, ProcessScope, shard_of
 from bot.storage import Repository, open_database
 
@@ -25,13 +26,13 @@ class Repairs:
         self.seen: list[int] = []
 
     async def __call__(self, event) -> bool:
-        if isinstance(event, events.MovePlayed) and event.kind == "repair":
+        if isinstance(event, events.BoardRepaired):
             self.seen.append(event.match.id)
         return True
 
 
 async def a_match_whose_last_board_was_cut_off(path, clock) -> int:
-    service = MatchService(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7)
+    service = build_match_service(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7)
     await service.start()
     challenge = await service.create_challenge(guild_id=GUILD, channel_id=2, challenger_id=100,
                                                challenger_name="u100", game_key="epaminondas", invited=[101])
@@ -47,7 +48,8 @@ async def a_match_whose_last_board_was_cut_off(path, clock) -> int:
 
 
 async def restarted(path, clock, scope=ProcessScope(), shared=False):
-    service = MatchService(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7, scope=scope)
+    service = build_match_service(Repository(await open_database(path)), clock=clock, seed_source=lambda: 7,
+                                  scope=scope)
     service.timers.claims.shared = shared
     repairs = Repairs()
     service.bus.subscribe(repairs)

@@ -13,7 +13,8 @@ import asyncpg
 import pytest
 
 from bot import rebuild_ratings
-from bot.matches import MatchService, errors
+from bot.composition import build_match_service
+from bot.matches import errors
 from bot.storage import (
     DatabaseError,
     Driver,
@@ -337,7 +338,7 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
     and a read right after a commit would see the match as it was (a board skipped as superseded)."""
     path = tmp_path / "r.db"
     repo = Repository(await open_database(path), reader=await open_reader(path))
-    service = MatchService(repo, clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    service = build_match_service(repo, clock=lambda: 1_000_000.0, seed_source=lambda: 7)
     try:
         matches = [await started(service, "epaminondas", 100 + 2 * i, 101 + 2 * i) for i in range(20)]
         done = False
@@ -363,7 +364,7 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
 async def two_services(database):
     """Two services on one database (a SQLite file, or PostgreSQL: `store_database`), as two bot processes would
     be."""
-    return [MatchService(await open_repository(database), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
+    return [build_match_service(await open_repository(database), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
             for _ in range(2)]
 
 

@@ -39,7 +39,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
     @app_commands.describe(days=f"How many days (1–{MAX_AWAY_DAYS}); a move or /back ends it sooner")
     async def away(self, interaction: discord.Interaction, days: int) -> None:
         await acknowledge(interaction)
-        until = await service_of(interaction).clocks.go_away(interaction.user.id, days)
+        until = await service_of(interaction).go_away(interaction.user.id, days)
         await answer(interaction, t(language(interaction), "💤 Your clocks are paused until {until}. Opponents see "
                                     "that you are away. Any move of yours, or `/back`, ends it sooner.",
                                     until=f"<t:{int(until)}:f>"))
@@ -47,7 +47,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
     @app_commands.command(name="back", description="End your time away: your clocks run again")
     async def back(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        if await service_of(interaction).clocks.come_back(interaction.user.id):
+        if await service_of(interaction).come_back(interaction.user.id):
             await answer(interaction, t(language(interaction),
                                         "👋 Welcome back: your clocks run again, with the time they had left."))
         else:
@@ -61,7 +61,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
         await acknowledge(interaction)
         service = service_of(interaction)
         found = await service.match_for(match, interaction.user.id, interaction.guild_id)
-        state = await service.clocks.of_running(found, change=clock)
+        state = await service.clock_of(found, change=clock)
         lang = language(interaction)
         if state.clock_seconds is None:
             await answer(interaction, t(lang, "Match #{match} has no clock.", match=found.id))
@@ -77,7 +77,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
     async def notify(self, interaction: discord.Interaction, turns: str | None = None,
                      reminders: str | None = None) -> None:
         await acknowledge(interaction)
-        prefs = await service_of(interaction).clocks.notifications(
+        prefs = await service_of(interaction).notifications(
             interaction.user.id, turn_dms=_switch(turns), reminders=_switch(reminders))
         lang = language(interaction)
         head = t(lang, "Saved.") + " " if turns is not None or reminders is not None else ""
@@ -97,10 +97,10 @@ class ClocksCog(commands.Cog, name="Clocks"):
         manager = may_manage(interaction)
         head = ""
         if setting is not None or value is not None or role is not None:
-            changed = await service.server_settings.change(interaction.guild_id, setting or "", value or "",
-                                                           may_manage=manager, role_id=role.id if role else None)
+            changed = await service.change_setting(interaction.guild_id, setting or "", value or "",
+                                                   may_manage=manager, role_id=role.id if role else None)
             head = t(lang, changed.saved) + "\n"
-        values = await service.server_settings.for_manager(interaction.guild_id, may_manage=manager)
+        values = await service.settings_for(interaction.guild_id, may_manage=manager)
         lines = [f"• **{t(lang, spec.title)}**: {t(lang, spec.label_of(values[key]))} — "
                  f"{t(lang, spec.description)}" for key, spec in SETTINGS.items()]
         await answer(interaction, head + t(lang, "**Server settings**") + "\n" + "\n".join(lines))

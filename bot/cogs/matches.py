@@ -90,7 +90,7 @@ class MatchesCog(commands.Cog, name="Matches"):
             await answer(interaction, t(lang, "You have no active matches. Start one with `/play`."))
             return
         lines = [t(lang, "**Your matches**")]
-        clocks = await service.clocks.status(matches[:GAMES_LISTED])
+        clocks = await service.clock_status(matches[:GAMES_LISTED])
         for match in matches[:GAMES_LISTED]:
             link = message_link(match.guild_id, match.thread_id) or t(lang, "(no thread)")
             note = games_note(match, clocks[match.id], interaction.user.id, lang)

@@ -31,7 +31,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)
-        page = await service_of(interaction).ratings.leaderboard(guild_of(interaction), game, interaction.user.id)
+        page = await service_of(interaction).leaderboard(guild_of(interaction), game, interaction.user.id)
         lang = language(interaction)
         await interaction.followup.send(embed=leaderboard_embed(page, lang), view=leaderboard_buttons(page, lang),
                                         ephemeral=True)
@@ -44,7 +44,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if who.bot:
             raise errors.UserError(N_("Bots have no ratings: only members who play rated matches do."))
         await acknowledge(interaction)
-        games = await service_of(interaction).ratings.profile(guild_of(interaction), who.id)
+        games = await service_of(interaction).rating_profile(guild_of(interaction), who.id)
         if not games:
             await answer(interaction, t(lang, "**{player}** has no rated matches on this server yet.",
                                         player=who.display_name))

@@ -283,6 +283,13 @@ class Game(ABC):
         options = [PickerOption(label=token, value=token) for token in seen]
         return Choices(prompt=self.step_prompt(chosen), options=options, move=complete)
 
+    def choices_seen_by(self, state: Any, seat: int, chosen: Sequence[str], viewer: int | None) -> Choices:
+        """The picker for `seat` in a position where `viewer` knows only her view (an Explore sandbox, whose
+        hidden parts are drawn at random): its options never name what she can't see, and do not depend on it.
+        Where legality does, it offers what any position fitting her view allows; Explore sorts out the rest.
+        Perfect-information games: `choices` itself."""
+        return self.choices(state, seat, chosen)
+
     def matching_moves(self, state: Any, seat: int, typed: str, limit: int = 25) -> list[str]:
         """Legal moves of `seat` that start with (or else contain) what the user typed, for autocomplete."""
         typed = typed.lstrip().lower()  # a trailing space is meaningful: "order N " must not list NE orders

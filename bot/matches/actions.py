@@ -13,31 +13,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Mapping
 
-from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, RatingWrite
-from bot.games import Event, Game, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
-from bot.games.engines import get_game
+from bot.domain import LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, RatingWrite
+from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.i18n import N_
 from bot.storage import RatingsMoved, Repository, VersionConflict
 
 from . import errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
-from .events import ForcedMove, MatchEnded, MatchEvent, MovePlayed, SetupProgress
+from .events import Board, ForcedMove, MatchClock, MatchEnded, MatchEvent, MovePlayed, Played, SetupProgress
 from .locks import KeyedLocks
 from .movelog import effective_moves
 from .ratelimit import RateLimiter
 from .rating_service import ATTEMPTS as RATING_ATTEMPTS
 from .rating_service import Ratings
 from .server_settings import ServerSettings
+from .states import MatchStates
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
 
-STATE_CACHE_SIZE = 4096
 ANSWER_ATTEMPTS = 5  # each retry follows another answer that really landed
 
 
@@ -79,21 +77,18 @@ class Action:
 
 
 class MatchActions:
-    """The parts every use case works with (store, clock, bus, clocks, ratings, timers), the engines' states of the
-    matches, the checks the use cases share, each match's lock, and `conclude`."""
+    """The parts every use case works with (store, clock, bus, clocks, ratings, timers, the engines' states of the
+    matches), the checks the use cases share, each match's lock, and `conclude`."""
 
-    def __init__(self, repo: Repository, *, clock: Callable[[], float], bus: EventBus[MatchEvent],
-                 limiter: RateLimiter):
-        self.repo = repo
-        self.clock = clock
-        self.bus = bus
-        self.limiter = limiter
-        self.timers = TimerDispatcher(repo, clock)
-        self.ratings = Ratings(repo)
-        self.server_settings = ServerSettings(repo.clocks)
-        self.clocks = ClockKeeper(repo, self.timers, self.bus, clock, self.to_act)
+    def __init__(self, repo: Repository, states: MatchStates, *, clock: Callable[[], float], bus: EventBus[MatchEvent],
+                 limiter: RateLimiter, timers: TimerDispatcher, ratings: Ratings, clocks: ClockKeeper,
+                 server_settings: ServerSettings):
+        self.repo, self.states, self.clock, self.bus, self.limiter = repo, states, clock, bus, limiter
+        self.timers, self.ratings, self.server_settings, self.clocks = timers, ratings, server_settings, clocks
+        self.game_of, self.state_of, self.view = states.game_of, states.state_of, states.view
+        self.in_secret_setup, self.to_act, self.in_play = states.in_secret_setup, states.to_act, states.in_play
+        self.users_to_act, self.pending_request = states.users_to_act, states.pending_request
         self._locks = KeyedLocks()
-        self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -124,38 +119,19 @@ class MatchActions:
         """Wait until no action is in flight."""
         await self._idle.wait()
 
-    # --- engines and views -----------------------------------------------------------------------------------
+    # --- what an event carries for its presenter -------------------------------------------------------------
 
-    @staticmethod
-    def game_of(match: Match) -> Game:
-        return get_game(match.game)
+    async def language(self, guild_id: int | None) -> str:
+        """The language of a server's public posts."""
+        return await self.server_settings.language(guild_id)
 
-    def state_of(self, match: Match) -> Any:
-        """Engine states are immutable, so one loaded state serves every reader of the same match version."""
-        key = (match.id, match.version)
-        state = self._states.get(key)
-        if state is None:
-            state = self.game_of(match).load(match.state)
-            self._states[key] = state
-            while len(self._states) > STATE_CACHE_SIZE:
-                self._states.popitem(last=False)
-        else:
-            self._states.move_to_end(key)
-        return state
-
-    def view(self, match: Match, viewer: int | None) -> dict[str, Any]:
-        return self.game_of(match).view(self.state_of(match), viewer)
-
-    def in_secret_setup(self, match: Match) -> bool:
-        return match.active and self.game_of(match).in_secret_setup(self.state_of(match))
-
-    def to_act(self, match: Match) -> list[int]:
-        if not match.active:
-            return []
-        return self.game_of(match).to_act(self.state_of(match))
-
-    def users_to_act(self, match: Match) -> list[int]:
-        return [uid for uid in (match.user_of(s) for s in self.to_act(match)) if uid is not None]
+    async def board(self, match: Match, clock: MatchClock | None = None) -> Board:
+        """What a board post of `match` shows, computed once; `clock`: the running match's clock when the action
+        knows it (else it is read)."""
+        if match.active and clock is None:
+            clock = await self.clocks.of(match)
+        return Board(self.view(match, None), tuple(self.to_act(match)), self.in_play(match),
+                     self.in_secret_setup(match), self.pending_request(match), clock if match.active else None)
 
     # --- reading a match and the checks every use case makes -------------------------------------------------
 
@@ -247,9 +223,9 @@ class MatchActions:
         """Write `action` as one unit, log it, play the moves that follow it without a choice, end the mover's
         time away, and publish what happened (the end of the match too, when it ended). `load`: what the action
         read (else the clocks and choices are read as needed)."""
-        match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
-                                  events=action.events, new_state=action.new_state, outcome=action.outcome,
-                                  load=load)
+        match, clock, prefs = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
+                                                events=action.events, new_state=action.new_state,
+                                                outcome=action.outcome, load=load)
         log.info("match=%s guild=%s %s version=%s%s", match.id, match.guild_id, action.said, match.version,
                  f" finished={match.result}" if match.result else "")
         forced: list[ForcedMove] = []
@@ -258,14 +234,19 @@ class MatchActions:
         if action.by_user is not None:
             await self.clocks.player_acted(action.by_user, load.prefs if load else None)
         public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
+        lang = await self.language(match.guild_id)
+        board = await self.board(match, None if forced else clock)  # forced moves moved the clock on
         if action.setup and self.in_secret_setup(match):
-            presented = self.bus.publish(SetupProgress(match, action.seat))
+            presented = self.bus.publish(SetupProgress(match, action.seat, board=board, lang=lang))
         else:
             rated = await self.ratings.changes_of(match)
-            presented = self.bus.publish(MovePlayed(match, action.announced_as or action.kind, action.seat,
-                                                    action.shown, public, forced, rated))
+            if prefs is None:
+                prefs = await self.clocks.prefs(match.member_ids)
+            presented = self.bus.publish(MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
+                                                    action.shown, public, forced, rated, board=board,
+                                                    prefs=dict(prefs), lang=lang))
         if not match.active and (outcome := Outcome.from_json(match.result)) is not None:
-            self.bus.publish(MatchEnded(match, outcome))
+            self.bus.publish(MatchEnded(match, outcome, view=board.view, lang=lang))
         forced_events = [e for f in forced for e in f.events]
         return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
                           Outcome.from_json(match.result), presented)
@@ -281,8 +262,8 @@ class MatchActions:
             if move is None:
                 break
             state, events = game.apply(state, acting[0], move)
-            match = await self.commit(match, seat=acting[0], move=move, private=False, events=events,
-                                      new_state=state)
+            match, _, _ = await self.commit(match, seat=acting[0], move=move, private=False, events=events,
+                                            new_state=state)
             forced.append(ForcedMove(acting[0], move, [e for e in events if is_visible(e, None)]))
             log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, acting[0],
                      move, match.version)
@@ -299,10 +280,11 @@ class MatchActions:
         new_state: Any | None,
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
-    ) -> Match:
+    ) -> tuple[Match, MatchClock | None, Mapping[int, MemberPrefs] | None]:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
         with the clocks of the seats whose turn began or ended and, when a rated match ends, its ratings: one
-        unit of work. `load`: what the action read (the members' choices the clocks need; else read here)."""
+        unit of work. `load`: what the action read (the members' choices the clocks need; else read here).
+        Returns the match as written and, when `load` was given, its clock and members' choices after it."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -349,8 +331,8 @@ class MatchActions:
         else:
             raise errors.UserError(N_("Too many matches are finishing at once; please try that again."))
         if new_state is not None:
-            self._states[(match.id, after.version)] = new_state
+            self.states.keep(after, new_state)
         self.clocks.armed(timers)
-        if load is not None:
-            self.clocks.remember(after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs)
-        return after
+        if load is None:
+            return after, None, None
+        return after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs

@@ -9,7 +9,7 @@ from bot.i18n import N_
 
 from . import errors
 from .actions import MatchActions, TurnReport
-from .events import BoardRequested, MovePlayed
+from .events import BoardRepaired, BoardRequested
 from .scope import REPAIR_AFTER, ProcessScope
 
 log = logging.getLogger(__name__)
@@ -36,17 +36,19 @@ class Boards:
                 await self.repo.set_timer(BOARD_REPAIR, match.id, match.updated_at + REPAIR_AFTER)
                 timers.wake(match.updated_at + REPAIR_AFTER)
                 continue
-            self._repair(match)
+            await self._repair(match)
 
-    def _repair(self, match: Match) -> None:
+    async def _repair(self, match: Match) -> None:
         log.info("match=%s guild=%s version %s was not announced; announcing it now", match.id, match.guild_id,
                  match.version)
-        self.actions.bus.publish(MovePlayed(match, "repair", -1, None))
+        actions = self.actions
+        actions.bus.publish(BoardRepaired(match, board=await actions.board(match),
+                                          lang=await actions.language(match.guild_id)))
 
     async def _repair_board(self, timer: Timer) -> None:
         match = await self.repo.get_match(timer.ref_id)
         if match is not None and match.announced_version < match.version and match.thread_id is not None:
-            self._repair(match)
+            await self._repair(match)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self.repo.set_thread(match_id, thread_id)
@@ -68,5 +70,6 @@ class Boards:
             raise errors.UserError(N_("That match's thread is gone, so I can't post its board."))
         actions.limiter.check("board", user_id)
         player = match.seat_of(user_id) is not None
-        presented = actions.bus.publish(BoardRequested(match, ping=player))
+        presented = actions.bus.publish(BoardRequested(match, ping=player, board=await actions.board(match),
+                                                       lang=await actions.language(match.guild_id)))
         return TurnReport(match, "board", match.seat_of(user_id) or -1, presented=presented)

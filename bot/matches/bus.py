@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from typing import Any, Awaitable, Callable, Generator, Generic, TypeVar
 
-from .events import MatchEvent, match_id_of
+from .events import match_id_of
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class EventBus(Generic[E]):
         """`key`: what orders delivery (events with one key are delivered in order): the match, by default."""
         self._key = key
         self._subscribers: list[Subscriber[E]] = []
-        self._queues: dict[int, asyncio.Queue[tuple[E, asyncio.Future[bool]]]] = {}
+        self._queues: dict[int, deque[tuple[E, asyncio.Future[bool]]]] = {}
         self._drains: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
 
@@ -65,18 +66,27 @@ class EventBus(Generic[E]):
         key = self._key(event)
         queue = self._queues.get(key)
         if queue is None:
-            queue = self._queues[key] = asyncio.Queue()
+            queue = self._queues[key] = deque()
             task = asyncio.create_task(self._drain(key, queue), name=f"present-{key}")
             self._drains[key] = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        queue.put_nowait((event, done))
+        queue.append((event, done))
         return Delivery(self._drains[key], done)
 
-    async def _drain(self, key: int, queue: asyncio.Queue[tuple[E, asyncio.Future[bool]]]) -> None:
+    def superseded(self, event: E) -> bool:
+        """Whether an event of a newer version of the same match waits behind `event`: a board posted for it
+        would be out of date before anyone saw it."""
+        match = getattr(event, "match", None)
+        if match is None:
+            return False
+        return any(getattr(later, "match", match).version > match.version
+                   for later, _ in self._queues.get(self._key(event), ()))
+
+    async def _drain(self, key: int, queue: deque[tuple[E, asyncio.Future[bool]]]) -> None:
         try:
-            while not queue.empty():
-                event, done = queue.get_nowait()
+            while queue:
+                event, done = queue.popleft()
                 ok = True
                 for subscriber in self._subscribers:
                     try:
@@ -92,8 +102,8 @@ class EventBus(Generic[E]):
         finally:
             self._queues.pop(key, None)
             self._drains.pop(key, None)
-            while not queue.empty():  # cancelled mid-way: tell waiting callers rather than hang them
-                _, done = queue.get_nowait()
+            while queue:  # cancelled mid-way: tell waiting callers rather than hang them
+                _, done = queue.popleft()
                 done.cancel()
 
     async def idle(self) -> None:

@@ -157,7 +157,7 @@ class Challenges:
         await self.repo.cancel_timers(challenge.id, [CHALLENGE_EXPIRY])
         log.info("challenge=%s guild=%s user=%s %s", challenge.id, challenge.guild_id, user_id, status)
         closed = await self.get_challenge(challenge.id)
-        self.actions.bus.publish(ChallengeEnded(closed, user_id))
+        self.actions.bus.publish(ChallengeEnded(closed, user_id, lang=await self.actions.language(closed.guild_id)))
         return closed
 
     async def _expire_challenge(self, timer: Timer) -> None:
@@ -196,7 +196,8 @@ class Challenges:
         actions.clocks.armed(timers)
         log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
                  challenge.id, match.game, [s.user_id for s in match.seats])
-        actions.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id)))
+        actions.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id),
+                                         board=await actions.board(match), lang=await actions.language(match.guild_id)))
         return match
 
     async def start_prepared_challenge(self, challenge_id: int) -> int | None:

@@ -19,9 +19,7 @@ passed while the bot was down fires once at start-up.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Awaitable, Callable, Mapping, Sequence
 
 from bot.i18n import N_
 from bot.domain import Match, MemberPrefs, SeatTimers, Timer
@@ -30,14 +28,13 @@ from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors
 from .bus import EventBus
-from .events import MatchEvent, TurnReminder
+from .events import MatchClock, MatchEvent, TurnReminder
 from .server_settings import DAY, clock_label
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
 
 MAX_AWAY_DAYS = 14
-REMEMBERED = 4096
 
 
 def reminder_lead(limit: float) -> float:
@@ -45,28 +42,18 @@ def reminder_lead(limit: float) -> float:
     return min(DAY, limit / 2)
 
 
-@dataclass(frozen=True)
-class MatchClock:
-    """What a board post or /games shows about a match's clock."""
-
-    clock_seconds: int | None
-    deadlines: dict[int, float] = field(default_factory=dict)  # seat → when her move is due
-    away: dict[int, float] = field(default_factory=dict)  # seat → until when its player is away
-
-
 class ClockKeeper:
     def __init__(self, repo: Repository, timers: TimerDispatcher, bus: EventBus[MatchEvent], clock: Callable[[], float],
-                 to_act: Callable[[Match], list[int]]):
+                 to_act: Callable[[Match], list[int]], language: Callable[[int | None], Awaitable[str]]):
+        """`language`: the language of a server's public posts, which a reminder is written in."""
         self.store = repo.clocks
         self.repo = repo
         self.timers = timers
         self.bus = bus
         self.clock = clock
         self.to_act = to_act
+        self.language = language
         timers.on(REMINDER, self._remind)
-        # What a committed move left the clocks at, kept for the board post that follows it (taken once), so
-        # the post needs no second read of what the move's own load already knew.
-        self._after: OrderedDict[tuple[int, int], tuple[MatchClock, Mapping[int, MemberPrefs]]] = OrderedDict()
 
     # --- the service tells the keeper whenever the seats to act may have changed ----------------------------
 
@@ -109,19 +96,6 @@ class ClockKeeper:
         running.update({seat: armed[DEADLINE] for seat, armed in timers.arm.items()})
         now = self.clock()
         return MatchClock(match.clock_seconds, running if match.active else {}, _away(match, prefs, now))
-
-    def remember(self, match: Match, clock: MatchClock, prefs: Mapping[int, MemberPrefs]) -> None:
-        self._after[(match.id, match.version)] = (clock, prefs)
-        while len(self._after) > REMEMBERED:  # posts superseded before they were made never take theirs
-            self._after.popitem(last=False)
-
-    async def after_move(self, match: Match) -> tuple[MatchClock, Mapping[int, MemberPrefs]]:
-        """The clock and the members' choices as the move that made this version left them (read when that is
-        not known here: another process's move, a restart, or a second post of the same version)."""
-        known = self._after.pop((match.id, match.version), None)
-        if known is not None:
-            return known
-        return await self.of(match), await self.store.prefs(match.member_ids)
 
     async def recover(self) -> None:
         """At start-up, repair what a stop between two writes of an older Strategos left behind: a turn whose
@@ -178,7 +152,8 @@ class ClockKeeper:
         if not (await self.store.prefs([user_id]))[user_id].reminders:
             return None
         log.info("match=%s guild=%s user=%s seat=%s reminded", match.id, match.guild_id, user_id, timer.seat)
-        return await self.bus.publish(TurnReminder(match, timer.seat, deadline))
+        return await self.bus.publish(TurnReminder(match, timer.seat, deadline,
+                                                   lang=await self.language(match.guild_id)))
 
     # --- what players see -----------------------------------------------------------------------------------
 

@@ -19,9 +19,13 @@ from typing import Callable
 from bot.domain import Match, Timer
 from bot.engine.base import seeded_rng
 
+from bot.storage import Repository
+
 from . import errors
-from .events import MatchEvent, MatchStarted, MovePlayed, SetupProgress
+from .bus import EventBus
+from .events import BoardRepaired, MatchEvent, MatchStarted, MovePlayed, SetupProgress
 from .service import MatchService
+from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
 
@@ -35,25 +39,28 @@ ChooseMove = Callable[..., str]
 
 
 class ComputerPlayers:
-    def __init__(self, service: MatchService, choose: ChooseMove, executor_factory: Callable[[], Executor],
-                 pause: float = PAUSE_SECONDS):
+    def __init__(self, service: MatchService, repo: Repository, timers: TimerDispatcher, bus: EventBus[MatchEvent],
+                 choose: ChooseMove, executor_factory: Callable[[], Executor], pause: float = PAUSE_SECONDS):
         self.service = service
+        self.repo = repo
+        self.timers = timers
         self._choose = choose
         self.pause = pause
         self._executor_factory = executor_factory
         self._executor: Executor | None = None
-        service.timers.on(COMPUTER_MOVE, self._think)
-        service.bus.subscribe(self._on_event)
+        timers.on(COMPUTER_MOVE, self._think)
+        bus.subscribe(self._on_event)
 
     async def resume(self) -> None:
         """At start-up: every computer seat that is to act gets its turn, unless it is being thought about (by
         another process; or by this one before a stop, and then its claim runs out and it fires again)."""
-        for match in await self.service.repo.active_matches_with_computers():
+        for match in await self.repo.active_matches_with_computers():
             await self._schedule(match, unless_claimed=True)
 
     async def _on_event(self, event: MatchEvent) -> bool:
-        if isinstance(event, (MatchStarted, MovePlayed, SetupProgress)) and any(
-                not seat.is_member for seat in event.match.seats):  # a match's seats never change: most have no computer
+        # a match's seats never change: most have no computer
+        if isinstance(event, (MatchStarted, MovePlayed, BoardRepaired, SetupProgress)) and any(
+                not seat.is_member for seat in event.match.seats):
             match = await self.service.get_match(event.match.id)
             await self._schedule(match)
         return True
@@ -65,15 +72,15 @@ class ComputerPlayers:
         computer_seats = [seat for seat in self.service.to_act(match) if not match.seats[seat].is_member]
         for seat in computer_seats:
             if unless_claimed:
-                await self.service.timers.claims.arm_unless_claimed(COMPUTER_MOVE, match.id, due_at, seat)
+                await self.timers.arm_unless_claimed(COMPUTER_MOVE, match.id, due_at, seat)
             else:
-                await self.service.repo.set_timer(COMPUTER_MOVE, match.id, due_at, seat)
+                await self.repo.set_timer(COMPUTER_MOVE, match.id, due_at, seat)
         if computer_seats:
-            self.service.timers.wake(due_at)
+            self.timers.wake(due_at)
             self._worker()  # a first worker starts during the pause, not when the first think needs it
 
     async def _think(self, timer: Timer) -> None:
-        match = await self.service.repo.get_match(timer.ref_id)
+        match = await self.repo.get_match(timer.ref_id)
         if match is None or not match.active or timer.seat not in self.service.to_act(match):
             return
         seat = match.seats[timer.seat]

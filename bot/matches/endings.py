@@ -93,7 +93,8 @@ class Endings:
                 match.id, match.version, agreed, previous=match.draw_agreed))
             log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
             match = await actions.get_match(match.id)
-            presented = actions.bus.publish(DrawOffered(match, seat))
+            presented = actions.bus.publish(DrawOffered(match, seat, in_play=actions.in_play(match),
+                                                        lang=await actions.language(match.guild_id)))
             return TurnReport(match, "draw_offer", seat, presented=presented)
         return await actions.conclude(match, Action(
             "draw", seat, logged="draw", shown=None, said=f"user={user_id} seat={seat} accepted the draw",

@@ -3,15 +3,69 @@
 Events carry records (`Match`, `Challenge`) as they are after the change, and only public facts about moves:
 the text of a secret setup move never appears here (`move=None`), and engine events are filtered to the public
 ones, so a presenter cannot leak what it was never given.
+
+They also carry everything their presenter shows, computed once by the service: the language of the server's
+public posts (`lang`), and for a board post its `Board` (public view, seats to act, clock). A presenter reads
+nothing back about the match an event carries.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.games import Event, Outcome
 from bot.ratings import RatingChange
-from bot.domain import Challenge, Match
+from bot.domain import Challenge, Match, MemberPrefs
+
+
+@dataclass(frozen=True)
+class MatchClock:
+    """What a board post or /games shows about a match's clock."""
+
+    clock_seconds: int | None
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat → when her move is due
+    away: dict[int, float] = field(default_factory=dict)  # seat → until when its player is away
+
+
+@dataclass(frozen=True)
+class Request:
+    """Another player's request that only `asked` may answer (a Mycenae load of her pieces)."""
+
+    requester: int
+    asked: int
+    move: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a board post of a match shows, from the match as committed: built once by the service."""
+
+    view: dict[str, Any]  # the public view
+    to_act: tuple[int, ...]  # the seats to act (none once the match is over)
+    in_play: tuple[int, ...]  # the seats still in the game
+    secret_setup: bool
+    request: Request | None  # a request waiting for its answer, which a private message asks for
+    clock: MatchClock | None  # None when the match is over
+
+    def users_to_act(self, match: Match) -> list[int]:
+        return users_of(match, self.to_act)
+
+
+def users_of(match: Match, seats: tuple[int, ...]) -> list[int]:
+    """The members who hold `seats` (a computer's seat has none)."""
+    return [uid for uid in (match.user_of(s) for s in seats) if uid is not None]
+
+
+class Played(enum.Enum):
+    """What changed the position, as a MovePlayed's caption tells it."""
+
+    MOVE = "move"
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
+    DRAW = "draw"
+    TAKEBACK = "takeback"  # `move` is then the move taken back
 
 
 @dataclass(frozen=True)
@@ -20,12 +74,15 @@ class ChallengeEnded:
 
     challenge: Challenge
     by_user: int | None = None
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
 class MatchStarted:
     match: Match
     challenge: Challenge
+    board: Board = field(kw_only=True)
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -34,6 +91,8 @@ class SetupProgress:
 
     match: Match
     seat: int
+    board: Board = field(kw_only=True)  # redrawn in place: its `to_act` are the seats still setting up
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -45,23 +104,37 @@ class ForcedMove:
 
 @dataclass(frozen=True)
 class MovePlayed:
-    """A move changed the position (the board must be posted again). `kind`: "move", "resign", "timeout",
-    "draw" or "takeback" (`move` is then the move taken back); `move` is None for a secret move; `events` are public; `forced` are the moves the match then played
-    for players who had no choice (Myriath's passes)."""
+    """A move changed the position (the board must be posted again); `kind` says how. `move` is None for a secret
+    move; `events` are public; `forced` are the moves the match then played for players who had no choice
+    (Myriath's passes)."""
 
     match: Match
-    kind: str
+    kind: Played
     seat: int
     move: str | None
     events: list[Event] = field(default_factory=list)
     forced: list[ForcedMove] = field(default_factory=list)
     ratings: list[RatingChange] = field(default_factory=list)  # how a rated match's end moved each rating
+    board: Board = field(kw_only=True)
+    prefs: dict[int, MemberPrefs] = field(kw_only=True)  # the members' choices as the move left them (turn DMs)
+    lang: str = field(kw_only=True)
+
+
+@dataclass(frozen=True)
+class BoardRepaired:
+    """A change whose board a stop cut off before it was shown (found at start-up): show the board now, once."""
+
+    match: Match
+    board: Board = field(kw_only=True)
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
 class DrawOffered:
     match: Match
     seat: int
+    in_play: tuple[int, ...] = field(kw_only=True)  # the seats asked to answer are among these
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -76,6 +149,8 @@ class BoardRequested:
 
     match: Match
     ping: bool
+    board: Board = field(kw_only=True)
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -85,6 +160,7 @@ class TurnReminder:
     match: Match
     seat: int
     deadline: float
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -93,6 +169,8 @@ class MatchEnded:
 
     match: Match
     outcome: Outcome
+    view: dict[str, Any] = field(kw_only=True)  # the final public view
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -102,20 +180,22 @@ class TakebackAsked:
     match: Match
     seat: int
     move: str
+    in_play: tuple[int, ...] = field(kw_only=True)
+    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
 class TakebackAnswered:
     """A player answered a take-back request without settling it all (an agreement others must join), or
-    declined it. An accepted take-back is a MovePlayed of kind "takeback"."""
+    declined it. An accepted take-back is a MovePlayed of kind TAKEBACK."""
 
     match: Match
     seat: int
     accepted: bool
 
 
-MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | DrawOffered | DrawDeclined | BoardRequested
-              | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder)
+MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | BoardRepaired | DrawOffered | DrawDeclined
+              | BoardRequested | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder)
 
 
 def match_id_of(event: MatchEvent) -> int:

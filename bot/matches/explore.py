@@ -19,7 +19,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, is_visible, narrate
 from bot.games.engines import get_game, revealing_events
@@ -28,13 +28,13 @@ from bot.engine.text import Text, join
 from bot.i18n import N_
 
 from . import errors
-from .movelog import effective_moves
 from .service import MatchService
 
 SANDBOX_TTL = 3600.0  # an hour after its last step; the README says so
 MAX_SANDBOXES = 2000
 MAX_LINE = 60  # moves a line may hold: far beyond what anyone reads ahead, and a GIF that stays small
 SAMPLES = 48  # determinisations tried for a move whose result may depend on what the explorer can't see
+MAX_DRAWS = 16 * SAMPLES  # tried at most for a move that what she can't see may rule out (a picker offers it)
 MAX_RESULTS = 25  # one select menu
 PLAN_LEVELS = 3  # planned replies: an expected opponent move and the answer to it, at most three times over
 LABEL_LIMIT = 100  # a select option's label
@@ -135,7 +135,7 @@ class Explorer:
         if move is not None and match.active:
             raise errors.UserError(N_("`move:` works once the match is over, when its whole record is known. "
                                       "Leave it out to explore from the position now."))
-        entries = effective_moves(await self.service.repo.moves(match.id))
+        entries = await self.service.moves_of(match)
         if match.active:
             try:
                 state = game.sample_state(self.service.view(match, viewer), rng)
@@ -235,7 +235,7 @@ class Explorer:
 
     def reset(self, sandbox_id: str, user_id: int) -> ExploreStep:
         """⟲: back to the first position; in a hidden-information game, with what the explorer can't see drawn
-        again (the moves offered for a hidden piece follow its drawn values)."""
+        again (which results a move may have follows the draws, never what the board shows her)."""
         sandbox = self.sandbox(sandbox_id, user_id)
         sandbox.line.clear()
         del sandbox.states[1:]
@@ -262,11 +262,15 @@ class Explorer:
         longest = 2 * PLAN_LEVELS if sandbox.planning else MAX_LINE
         if acting and not sandbox.pending and len(sandbox.line) < longest:
             seat = sandbox.viewer if sandbox.viewer in acting else acting[0]
-            choices = game.choices(state, seat, list(sandbox.path))
+            choices = (game.choices(state, seat, list(sandbox.path)) if sandbox.finished else
+                       game.choices_seen_by(state, seat, list(sandbox.path), sandbox.viewer))
         return ExploreStep(sandbox, view, seat, choices, results, self.line_text(sandbox))
 
     def _play(self, sandbox: Sandbox, seat: int, move: str) -> ExploreStep:
         results = results_of(sandbox, seat, move)
+        if not results:
+            raise errors.UserError(N_("None of the positions drawn from what you can see allows `{move}`. Pick "
+                                      "another move; nothing was changed."), move=move)
         if sandbox.planning:
             _check_plannable(sandbox, move, results)  # refused before anything changes
         sandbox.path.clear()
@@ -333,14 +337,14 @@ class Explorer:
 
 def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
     """The ways `move` may turn out as the explorer would see them: one for a perfect-information game or a
-    known position; where it depends on what she can't see, one per distinct outcome over many draws."""
-    game, state = sandbox.game, sandbox.state
-    candidates = [state]
-    if game.info.hidden_information and not sandbox.finished:
-        view = game.view(state, sandbox.viewer)
-        candidates += [game.sample_state(view, sandbox.rng) for _ in range(SAMPLES)]
+    known position; where it depends on what she can't see, one per distinct outcome over many draws. The picker
+    offers a hidden piece every move its unseen values might allow: draws that rule the move out are skipped, and
+    the line goes on from one that allows it (what she then sees is the same in all of them)."""
+    game = sandbox.game
     outcomes: OrderedDict[str, Result] = OrderedDict()
-    for candidate in candidates:
+    for tried, candidate in enumerate(_candidates(sandbox)):
+        if tried > SAMPLES and outcomes:
+            break
         try:
             new_state, events = game.apply(candidate, seat, move)
         except (IllegalMoveError, MoveSyntaxError):
@@ -357,6 +361,18 @@ def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
             results[i] = Result(Text("{result} ({count})", result=result.label, count=seen[result.label]),
                                 result.state, result.events)
     return results
+
+
+def _candidates(sandbox: Sandbox) -> Iterator[Any]:
+    """The sandbox's position, then (hidden information) positions drawn from the explorer's view of it: SAMPLES
+    are tried, and up to MAX_DRAWS while none allows the move (four pawns unloaded from one of three knights fit
+    one draw in 81)."""
+    game, state = sandbox.game, sandbox.state
+    yield state
+    if game.info.hidden_information and not sandbox.finished:
+        view = game.view(state, sandbox.viewer)
+        for _ in range(MAX_DRAWS):
+            yield game.sample_state(view, sandbox.rng)
 
 
 def _check_plannable(sandbox: Sandbox, move: str, results: list[Result]) -> None:

@@ -15,19 +15,19 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.text import Text
 from bot.i18n import N_
 from bot.domain import Match
-from bot.storage.plans import StoredPlan
+from bot.storage.plans import PlanStore, StoredPlan
 
 from . import errors
-from .events import MovePlayed
+from .bus import EventBus
+from .events import BoardRepaired, MatchEvent, MovePlayed, Played
 from .explore import PLAN_LEVELS, Explorer, ExploreStep, Sandbox
 from .locks import KeyedLocks
-from .movelog import effective_moves
 from .service import MatchService
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,7 @@ class PlannedReplyPlayed:
     seat: int
     expected: str
     reply: str
+    lang: str = field(kw_only=True)  # the server's: everyone reads the note
 
 
 def view_digest(view: dict[str, Any]) -> str:
@@ -66,16 +67,17 @@ def view_digest(view: dict[str, Any]) -> str:
 
 
 class Planner:
-    def __init__(self, service: MatchService, explorer: Explorer):
+    def __init__(self, service: MatchService, explorer: Explorer, store: PlanStore, bus: EventBus[MatchEvent]):
         self.service = service
         self.explorer = explorer
-        self.store = service.repo.plans
+        self.store = store
+        self.bus = bus
         # One plan decision at a time per match: a restart's catch-up never races that match's events.
         self._locks = KeyedLocks()
         # Matches that may hold a plan: a move of any other match costs no read (plans are rare, moves are not).
         # Filled at start-up from the stored plans and by every saved plan; a match leaves it once a move finds none.
         self._planned: set[int] = set()
-        service.bus.subscribe(self._on_event)
+        bus.subscribe(self._on_event)
 
     # --- making a plan -----------------------------------------------------------------------------------
 
@@ -188,26 +190,27 @@ class Planner:
                         await self._drop(match, plan, "the match moved on while the bot was down")
 
     async def _on_event(self, event: Any) -> bool:
-        if isinstance(event, MovePlayed) and event.match.id in self._planned:
+        if isinstance(event, (MovePlayed, BoardRepaired)) and event.match.id in self._planned:
             async with self._locks.hold(event.match.id):
                 await self._played(event)
         return True
 
-    async def _played(self, event: MovePlayed) -> None:
+    async def _played(self, event: MovePlayed | BoardRepaired) -> None:
         plans = await self.store.of_match(event.match.id)
         if not plans:
             self._planned.discard(event.match.id)
         for plan in plans:
             if event.match.version <= plan.version:
                 continue  # the move that made the plan's position (or its own reply), not an answer to it
-            if event.kind in ("move", "repair") and event.match.version == plan.version + 1:
+            kind = event.kind if isinstance(event, MovePlayed) else None
+            if kind in (Played.MOVE, None) and event.match.version == plan.version + 1:
                 await self._answer(event.match, plan)
             else:
-                await self._drop(event.match, plan, f"{event.kind} instead of a planned move")
+                await self._drop(event.match, plan, f"{kind.value if kind else 'repair'} instead of a planned move")
 
     async def _answer(self, played: Match, plan: StoredPlan) -> None:
         match = await self.service.get_match(played.id)
-        last = effective_moves(await self.service.repo.moves(match.id))
+        last = await self.service.moves_of(match)
         branch = plan.tree.get(last[-1].move) if last and last[-1].seat != plan.seat else None
         if not match.active or match.version != plan.version + 1 or branch is None:
             await self._drop(match, plan, "an unplanned move")
@@ -231,8 +234,9 @@ class Planner:
         await self.store.fired(after.id, plan.seat, after.version, rest, self.service.clock())
         log.info("match=%s guild=%s seat=%s planned reply played version=%s", after.id, after.guild_id, plan.seat,
                  after.version)
-        # ignore: a planned reply's event rides the match bus though it is declared here, not among MatchEvent
-        self.service.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"]))  # type: ignore[arg-type]
+        # ignore: the match bus carries this event of plans.py beside the MatchEvent types, for PlanPresenter
+        self.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"],  # type: ignore[arg-type]
+                                                    lang=await self.service.language(after.guild_id)))
 
     async def _drop(self, match: Match, plan: StoredPlan, why: str) -> None:
         if await self.store.drop(match.id, plan.seat):

@@ -4,7 +4,8 @@ Every rule check lives in the service; cogs and views turn a click into one call
 is published as typed events (events.py) on the bus, in order per match, for the presenters to show.
 
 `MatchService` is its one face, and holds no logic of its own: each call is answered by the module of its use case,
-and every one of them ends an action the same way (actions.py: one unit of work, the forced moves, the bus).
+and every one of them ends an action the same way (actions.py: one unit of work, the forced moves, the bus). It
+builds none of them: bot/composition.py composes the service (`build_match_graph`).
 
     challenges.py   challenges, seats, the match a full challenge starts
     turns.py        moves and secret setups, and every check a board's buttons make
@@ -17,61 +18,47 @@ and every one of them ends an action the same way (actions.py: one unit of work,
 
 from __future__ import annotations
 
-import secrets
-import time
 from typing import Callable
-
-from bot.storage import Repository
 
 from .actions import MatchActions
 from .archive import MatchArchive
 from .boards import Boards
-from .bus import EventBus
-from .events import MatchEvent
-from .challenges import DEFAULT_CHALLENGE_TTL, Challenges
+from .challenges import Challenges
 from .endings import Endings
-from .ratelimit import RateLimiter
 from .rematches import Rematches
-from .scope import ProcessScope
+from .states import MatchStates
 from .takebacks import Takebacks
 from .turns import Turns
 
 
 class MatchService:
-    game_of = staticmethod(MatchActions.game_of)
+    game_of = staticmethod(MatchStates.game_of)
     board_link = staticmethod(MatchActions.board_link)
 
-    def __init__(
-        self,
-        repo: Repository,
-        *,
-        clock: Callable[[], float] = time.time,
-        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
-        challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
-        bus: EventBus[MatchEvent] | None = None,
-        limiter: RateLimiter | None = None,
-        scope: ProcessScope = ProcessScope(),
-    ):
-        self.actions = actions = MatchActions(repo, clock=clock, bus=bus or EventBus(),
-                                              limiter=limiter or RateLimiter(clock))
-        self.repo, self.clock, self.bus, self.limiter = repo, clock, actions.bus, actions.limiter
+    def __init__(self, actions: MatchActions, *, challenges: Challenges, turns: Turns, endings: Endings,
+                 takebacks: Takebacks, rematches: Rematches, boards: Boards, archive: MatchArchive):
+        self.actions = actions
+        # The parts, for the tests and tools that drive them; the bot's callers are handed what they use.
+        self.repo, self.clock, self.bus, self.limiter = actions.repo, actions.clock, actions.bus, actions.limiter
         self.timers, self.ratings, self.clocks = actions.timers, actions.ratings, actions.clocks
         self.server_settings = actions.server_settings
-        self.challenges = Challenges(actions, seed_source=seed_source, ttl=challenge_ttl)
-        self.turns = turns = Turns(actions)
-        self.endings = endings = Endings(actions)
-        self.takebacks = takebacks = Takebacks(actions)
-        self.rematches = Rematches(actions, self.challenges)
-        self.boards = boards = Boards(actions, scope)
-        self.archive = archive = MatchArchive(actions)
+        self.challenges, self.turns, self.endings = challenges, turns, endings
+        self.takebacks, self.rematches, self.boards, self.archive = takebacks, rematches, boards, archive
 
         # Every call the cogs, views, presenters and the other services make, by the part that answers it.
         self.state_of, self.view, self.to_act = actions.state_of, actions.view, actions.to_act
         self.in_secret_setup, self.users_to_act = actions.in_secret_setup, actions.users_to_act
         self.get_match, self.match_for, self.moves_of = actions.get_match, actions.match_for, actions.moves_of
         self.answering, self.answer_guarded = actions.answering, actions.answer_guarded
+        self.language = actions.language
 
-        challenges = self.challenges
+        clocks, settings, ratings = actions.clocks, actions.server_settings, actions.ratings
+        self.clock_of, self.clock_status = clocks.of_running, clocks.status
+        self.go_away, self.come_back, self.notifications = clocks.go_away, clocks.come_back, clocks.notifications
+        self.settings_for, self.change_setting = settings.for_manager, settings.change
+        self.saw_language = settings.saw_language
+        self.leaderboard, self.rating_profile = ratings.leaderboard, ratings.profile
+
         self.create_challenge, self.get_challenge = challenges.create_challenge, challenges.get_challenge
         self.accept_challenge, self.decline_challenge = challenges.accept_challenge, challenges.decline_challenge
         self.cancel_challenge = challenges.cancel_challenge
@@ -81,7 +68,7 @@ class MatchService:
         self.submit_move, self.move_command = turns.submit_move, turns.move_command
         self.submit_seat_move, self.picker_step = turns.submit_seat_move, turns.picker_step
         self.playable_match, self.matching_moves = turns.playable_match, turns.matching_moves
-        self.private_view, self.pending_request = turns.private_view, turns.pending_request
+        self.private_view, self.pending_request = turns.private_view, actions.pending_request
         self.secret_setup_for, self.matches_of = turns.secret_setup_for, turns.matches_of
 
         self.resign, self.time_out = endings.resign, endings.time_out
@@ -90,7 +77,7 @@ class MatchService:
 
         self.ask_takeback, self.answer_takeback = takebacks.ask_takeback, takebacks.answer_takeback
         self.pending_takeback, self.takeback_offered = takebacks.pending_takeback, takebacks.takeback_offered
-        self.rematch = self.rematches.rematch
+        self.rematch = rematches.rematch
 
         self.set_thread, self.record_board = boards.set_thread, boards.record_board
         self.mark_announced, self.repost_board = boards.mark_announced, boards.repost_board

@@ -81,7 +81,8 @@ class Takebacks:
         match = await actions.get_match(match.id)
         log.info("match=%s guild=%s user=%s seat=%s asked to take back %s", match.id, match.guild_id, user_id,
                  seat, last.move)
-        presented = actions.bus.publish(TakebackAsked(match, seat, last.move))
+        presented = actions.bus.publish(TakebackAsked(match, seat, last.move, in_play=actions.in_play(match),
+                                                      lang=await actions.language(match.guild_id)))
         return TurnReport(match, "takeback_asked", seat, last.move, presented=presented)
 
     async def answer_takeback(self, match_id: int, user_id: int, version: int, accept: bool) -> TurnReport:

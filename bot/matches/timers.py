@@ -46,7 +46,9 @@ def claimant_name() -> str:
 
 
 class TimerDispatcher:
-    def __init__(self, repo: Repository, clock: Callable[[], float], claims: TimerClaims | None = None):
+    def __init__(self, repo: Repository, clock: Callable[[], float], claims: TimerClaims | None = None, *,
+                 others: bool | None = None):
+        """`others`: whether other processes run shards of the bot on this database (None: not known)."""
         self.repo = repo
         self.clock = clock
         self.claims = claims or claims_of(repo)
@@ -54,16 +56,21 @@ class TimerDispatcher:
         self._batches = itertools.count(1)
         # A dispatcher alone on its database knows every timer written (each writer wakes it); sharing one, it also
         # looks this often for timers other processes wrote (and claims whose lease ran out).
-        self.sweep_every: float | None = SWEEP_SECONDS if self.claims.shared else None
+        # Alone on the database, every timer is written here and wakes the dispatcher (an idle bot stays idle).
+        self.sweep_every: float | None = SWEEP_SECONDS if self.claims.shared and others is not False else None
         # Other processes' timers are heard (PostgreSQL's NOTIFY) only where other processes run: a process running
         # every shard writes every timer itself.
-        self.listening = False
+        self.listening = bool(others)
         self._handlers: dict[str, Handler] = {}
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
         self._wake_at: float | None = None  # when the sleeping dispatcher will look again
         self._dirty = False  # a timer was written while the dispatcher was busy: look again before sleeping
         self._stopped = False
+
+    async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
+        """Arm a timer unless a dispatcher holds it: a process starting does not take another's work away."""
+        await self.claims.arm_unless_claimed(kind, ref_id, due_at, seat)
 
     def on(self, kind: str, handler: Handler) -> None:
         self._handlers[kind] = handler

@@ -47,15 +47,6 @@ class PrivateView:
 
 
 @dataclass(frozen=True)
-class Request:
-    """Another player's request that only `asked` may answer (a Mycenae load of her pieces)."""
-
-    requester: int
-    asked: int
-    move: str
-
-
-@dataclass(frozen=True)
 class MoveConfirmation:
     """A typed move that asks to be confirmed before it is played (a Mycenae burn)."""
 
@@ -189,17 +180,9 @@ class Turns:
         if seat is None:
             raise errors.NotInMatch()
         setup_open = actions.in_secret_setup(match) and seat in actions.to_act(match)
-        request = self.pending_request(match)
+        request = self.actions.pending_request(match)
         return PrivateView(match, seat, actions.view(match, seat), setup_open,
                            request is not None and request.asked == seat)
-
-    def pending_request(self, match: Match) -> Request | None:
-        """The request waiting for an answer, as every player may see it (loading is public)."""
-        actions = self.actions
-        pending = actions.view(match, None).get("pending") if match.active else None
-        if not pending or pending.get("asked") not in actions.to_act(match):
-            return None
-        return Request(pending["requester"], pending["asked"], pending["move"])
 
     async def secret_setup_for(self, match_id: int, user_id: int) -> Match:
         """The match if the user still has a secret setup to make (the DM's "Set up in private" button)."""

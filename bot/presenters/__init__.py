@@ -1,5 +1,9 @@
 """Presenters: what the match service reports (bot.matches.events) becomes thread posts, board pictures, pings,
-DMs and retired buttons. Subscribed to the service's bus by bot/app.py; events of one match arrive in order."""
+DMs and retired buttons. Subscribed to the service's bus by bot/app.py; events of one match arrive in order.
+
+An event carries what its handler shows (the match as committed, the server's language, the board's view and
+clock): a handler writes what it posted (the board's message id, the version shown) and reads nothing back about
+the match it was given."""
 
 from __future__ import annotations
 
@@ -10,8 +14,10 @@ from typing import Any, Awaitable, Callable, get_args
 import discord
 
 from bot.i18n import t
-from bot.matches import MatchService, PrivateChannel
+from bot.matches import EventBus, MatchService, PrivateChannel
 from bot.matches.events import (
+    Board,
+    BoardRepaired,
     BoardRequested,
     ChallengeEnded,
     DrawDeclined,
@@ -58,21 +64,27 @@ def check_every_event_handled(handlers: dict[type, Handler], event_types: tuple[
 class Presenter:
     """One subscriber for every event; each handler returns False when Discord refused its post."""
 
-    def __init__(self, client: discord.Client, service: MatchService, controls: Controls, *,
-                 replay_at_end: bool = True):
+    def __init__(self, client: discord.Client, service: MatchService, bus: EventBus[MatchEvent], private: PrivateChannel,
+                 dms: DirectMessages, controls: Controls, *, replay_at_end: bool = True):
+        """`bus`: the bus that delivers to this presenter (it tells whether a newer move waits behind an event);
+        `private`: the private channel to players (for hidden information), `dms`: plain DMs."""
         self.client = client
         self.service = service
+        self.bus = bus
         self.controls = controls
-        self.private = PrivateChannel(service.repo, self.send_dm, service.clock)
+        self.private = private
         self.boards = BoardPresenter(client, service, controls)
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
-        self.clocks = ClockPresenter(service, self.boards, self.send_dm)
+        self.clocks = ClockPresenter(self.boards, dms)
+        # What the views ask of the presenters: a player's messages kept for her My view, a challenge post shown again.
+        self.take_pending, self.refresh_challenge = private.take_pending, self.challenges.refresh
         self._handlers: dict[type, Handler] = {
             ChallengeEnded: self._challenge_ended,
             MatchStarted: self._match_started,
             SetupProgress: self._setup_progressed,
             MovePlayed: self._move_played,
+            BoardRepaired: self._board_repaired,
             BoardRequested: self._board_requested,
             DrawOffered: self._draw_offered,
             DrawDeclined: self._answered_in_place,
@@ -91,11 +103,14 @@ class Presenter:
             return False
 
     async def _present(self, event: MatchEvent) -> bool:
-        return await self._handlers[type(event)](event)
+        handler = self._handlers.get(type(event))
+        if handler is None:  # not a MatchEvent (every one has a handler): another subscriber's, a planned reply's
+            return True
+        return await handler(event)
 
     async def _challenge_ended(self, event: ChallengeEnded) -> bool:
         if event.by_user is None:  # expired; a click that closed it already showed its answer on the post
-            await self.challenges.refresh(event.challenge)
+            await self.challenges.refresh(event.challenge, lang=event.lang)
         return True
 
     async def _match_started(self, event: MatchStarted) -> bool:
@@ -109,30 +124,46 @@ class Presenter:
         return done
 
     async def _move_played(self, event: MovePlayed) -> bool:
-        match = await self.service.get_match(event.match.id)  # the newest state: a later move may have followed
-        if match.version != event.match.version:
-            return True  # superseded: the later move's board shows this one's result too
+        if self.bus.superseded(event):
+            return True  # a later move waits behind it: its board shows this one's result too
         # The version is recorded as shown with its board post, unless a request must be asked first: a stop
         # in between then repairs the board and asks again.
-        asks = self.service.pending_request(match) is not None
-        if event.kind == "repair":
-            done = await self.boards.repair(match, announce=not asks)
-        else:
-            clock, prefs = await self.service.clocks.after_move(match)
-            done = await self.boards.post(match, played=event, clock=clock, announce=not asks) is not None
-            await self.clocks.turn_began(match, event, clock, prefs)
-        await self._ask_for_answer(match)
-        if asks:
-            await self._announced(match.id, match.version, done)
+        match, board = event.match, event.board
+        asks = board.request is not None
+        done = await self.boards.post(match, board, event.lang, played=event, announce=not asks) is not None
+        await self.clocks.turn_began(event)
+        await self._asked_for_answer(match, board, event.lang, done)
         return done
 
+    async def _board_repaired(self, event: BoardRepaired) -> bool:
+        if self.bus.superseded(event):
+            return True
+        match, board = event.match, event.board
+        done = await self.boards.repair(match, board, event.lang, announce=board.request is None)
+        await self._asked_for_answer(match, board, event.lang, done)
+        return done
+
+    async def _asked_for_answer(self, match: Match, board: Board, lang: str, done: bool) -> None:
+        """A load request of her pieces waits for one player: ask her in private (her answer is her move); the
+        version counts as shown once she was asked."""
+        request = board.request
+        if request is None:
+            return
+        text = t(lang, "Match #{match}: **{player}** asks to load your pieces: `{move}`. Your answer is your move — "
+                       "Consent or Refuse?", match=match.id, player=match.names[request.requester], move=request.move)
+        await self.private.send(match, request.asked, text, buttons=self.controls.consent(match, lang))
+        await self._announced(match.id, match.version, done)
+
     async def _board_requested(self, event: BoardRequested) -> bool:
-        match = await self.service.get_match(event.match.id)
+        if self.bus.superseded(event):
+            return True  # the later move's board is on its way
+        match = event.match
         # a finished match's board asked for again: its final post (already announced) keeps its Rematch
-        return await self.boards.post(match, ping=event.ping, keep_previous=not match.active) is not None
+        return await self.boards.post(match, event.board, event.lang, ping=event.ping,
+                                      keep_previous=not match.active) is not None
 
     async def _match_ended(self, event: MatchEnded) -> bool:
-        return await self.replays.match_ended(event.match)
+        return await self.replays.match_ended(event)
 
     async def _answered_in_place(self, event: DrawDeclined | TakebackAnswered) -> bool:
         return True  # the answer is shown on the request's own message
@@ -141,25 +172,17 @@ class Presenter:
         if done:
             await self.service.mark_announced(match_id, version)
 
-    async def _ask_for_answer(self, match) -> None:
-        """A load request of her pieces waits for one player: ask her in private (her answer is her move)."""
-        request = self.service.pending_request(match)
-        if request is None:
-            return
-        names = match.names
-        lang = await self.service.server_settings.language(match.guild_id)
-        text = t(lang, "Match #{match}: **{player}** asks to load your pieces: `{move}`. Your answer is your move — "
-                       "Consent or Refuse?", match=match.id, player=names[request.requester], move=request.move)
-        await self.private.send(match, request.asked, text, buttons=self.controls.consent(match, lang))
-
     async def _setup_progress(self, event: SetupProgress) -> bool:
-        """One player finished a secret setup step: say so (nothing more) and remind whoever is still at it."""
+        """One player finished a secret setup step: say so, remind whoever is still at it, and redraw the board in
+        place so that it no longer says she is setting up."""
         match = event.match
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
-        ping, allowed = mentions(self.service.users_to_act(match))
-        lang = await self.service.server_settings.language(match.guild_id)
+        if not self.bus.superseded(event):  # else a later step or move shows it already
+            await self.boards.redraw(match, event.board, event.lang)
+        ping, allowed = mentions(event.board.users_to_act(match))
+        lang = event.lang
         await thread.send(
             fit(t(lang, "🔒 **{player}** has made a secret setup move. Still setting up: {players} — press **Move** "
                         "on the board to continue in private.", player=match.seats[event.seat].user_name,
@@ -169,36 +192,41 @@ class Presenter:
         return True
 
     async def _draw_offered(self, event: DrawOffered) -> bool:
-        match = event.match
-        lang = await self.service.server_settings.language(match.guild_id)
+        match, lang = event.match, event.lang
         return await self._ask_in_thread(
-            match, lambda seat: seat not in (match.draw_agreed or []),
+            match, event.in_play, lambda seat: seat not in (match.draw_agreed or []),
             t(lang, "🤝 **{player}** offers a draw.", player=match.seats[event.seat].user_name),
             self.controls.draw_answers(match, lang=lang),
         )
 
     async def _takeback_asked(self, event: TakebackAsked) -> bool:
-        match = event.match
-        lang = await self.service.server_settings.language(match.guild_id)
+        match, lang = event.match, event.lang
         return await self._ask_in_thread(
-            match, lambda seat: seat != event.seat,
+            match, event.in_play, lambda seat: seat != event.seat,
             t(lang, "↩️ **{player}** asks to take back `{move}`.", player=match.seats[event.seat].user_name,
               move=event.move),
             self.controls.takeback_answers(match, lang=lang),
         )
 
-    async def _ask_in_thread(self, match: Match, asked: Callable[[int], bool], question: str,
-                             answers: discord.ui.View) -> bool:
+    async def _ask_in_thread(self, match: Match, in_play: tuple[int, ...], asked: Callable[[int], bool],
+                             question: str, answers: discord.ui.View) -> bool:
         """Post a question with its answer buttons in the match's thread, pinging the seats in play it asks."""
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
-        in_play = self.service.game_of(match).in_play(self.service.state_of(match))
         ping, allowed = mentions([match.user_of(s) for s in in_play if asked(s)])
         await thread.send(fit(f"{question} {ping}"), view=answers, allowed_mentions=allowed)
         return True
 
-    async def send_dm(self, user_id: int, content: str, image: bytes | None, buttons: discord.ui.View | None) -> bool:
+
+class DirectMessages:
+    """Sends a DM through Discord: the private channel's and the reminders' way to a member."""
+
+    def __init__(self, client: discord.Client):
+        self.client = client
+
+    async def __call__(self, user_id: int, content: str, image: bytes | None,
+                       buttons: discord.ui.View | None) -> bool:
         """Deliver a private message; False when Discord refuses (DMs closed), so it waits for her My view."""
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
@@ -212,4 +240,5 @@ class Presenter:
             return False
 
 
-__all__ = ["EVENT_TYPES", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls", "challenge_text", "challenge_mentions"]
+__all__ = ["EVENT_TYPES", "DirectMessages", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls",
+           "challenge_text", "challenge_mentions"]

@@ -11,8 +11,7 @@ import logging
 import discord
 
 from bot.matches import MatchService
-from bot.matches.clocks import MatchClock
-from bot.matches.events import MovePlayed
+from bot.matches.events import Board, MovePlayed
 from bot.domain import Match
 
 from .captions import turn_caption
@@ -42,49 +41,70 @@ class BoardPresenter:
             return None
         return messageable(self.client, match.thread_id, match.guild_id)
 
-    async def post(self, match: Match, *, played: MovePlayed | None = None, ping: bool = True,
-                   retire: tuple[int, ...] = (), keep_previous: bool = False, clock: MatchClock | None = None,
+    async def post(self, match: Match, board: Board, lang: str, *, played: MovePlayed | None = None,
+                   ping: bool = True, retire: tuple[int, ...] = (), keep_previous: bool = False,
                    announce: bool = False) -> discord.Message | None:
-        """Post the current board in the match thread and retire the previous board post's buttons.
+        """Post the board of `match` (as `board` shows it, in the server's language `lang`) in the match thread
+        and retire the previous board post's buttons.
 
         `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged.
         `keep_previous`: the previous post keeps its buttons (a finished match's final post shown again keeps
-        Rematch on both; a Rematch pressed twice still makes one match). `clock`: the match's clock when the
-        caller knows it. `announce`: record this version as shown, with the post."""
+        Rematch on both; a Rematch pressed twice still makes one match). `announce`: record this version as
+        shown, with the post."""
         thread = await self.thread_of(match)
         if thread is None:
             return None
         service = self.service
-        view = service.view(match, None)
-        lang = await service.server_settings.language(match.guild_id)
-        caption = turn_caption(service.game_of(match), match, view, played=played,
-                               secret_setup=service.in_secret_setup(match), lang=lang)
-        if match.active:
-            caption = "\n".join([caption, *clock_lines(match, clock or await service.clocks.of(match), lang)])
-        pinged = service.users_to_act(match) if match.active else match.member_ids
-        ping_text, allowed = mentions(pinged)
+        content, file, allowed = await self._board(match, board, lang, played)
         if not ping:
             allowed = discord.AllowedMentions.none()
-        description = alt_text(service.game_of(match).info.title, view, match.names, match_id=match.id, lang=lang)
-        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
         message = await thread.send(
-            fit(f"{caption}\n{ping_text}".strip()), file=file, allowed_mentions=allowed,
+            content, file=file, allowed_mentions=allowed,
             view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),
         )
         previous = match.board_message_id
         if not await service.record_board(match, message.id, announced=announce):
             # A newer version's board was recorded while this one was drawn: this post is the old one.
-            await self.retire(thread, message.id, match)
+            await self.retire(thread, message.id, match, lang)
             return message
         for old in {o for o in (None if keep_previous else previous, *retire) if o is not None} - {message.id}:
-            await self.retire(thread, old, match)
+            await self.retire(thread, old, match, lang)
         if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
             await archive(self.client, thread, match)
         return message
 
-    async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match) -> None:
+    async def redraw(self, match: Match, board: Board, lang: str) -> bool:
+        """Show `board` on the match's current board post, in place: a secret setup step changes only who is
+        still setting up, which the board must not keep saying of a player who is done, and earns no new post.
+        The public view only, as every board; the edit pings nobody (the step's own line does)."""
+        thread = await self.thread_of(match)
+        if thread is None or match.board_message_id is None:
+            return False
+        content, file, _ = await self._board(match, board, lang)
+        try:
+            await thread.get_partial_message(match.board_message_id).edit(  # type: ignore[attr-defined]
+                content=content, attachments=[file], view=self.controls.board(match, lang=lang),
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("match=%s could not redraw board message %s", match.id, match.board_message_id)
+            return False
+        return await self.service.record_board(match, match.board_message_id, announced=False)
+
+    async def _board(self, match: Match, board: Board, lang: str,
+                     played: MovePlayed | None = None) -> tuple[str, discord.File, discord.AllowedMentions]:
+        """A board post's words (caption, clock, mentions of whoever must act), its picture of the public view
+        with alt text, and who the mentions may ping."""
+        game, view = self.service.game_of(match), board.view
+        caption = turn_caption(game, match, view, played=played, secret_setup=board.secret_setup, lang=lang)
+        if match.active and board.clock is not None:
+            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
+        ping_text, allowed = mentions(board.users_to_act(match) if match.active else match.member_ids)
+        description = alt_text(game.info.title, view, match.names, match_id=match.id, lang=lang)
+        file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
+        return fit(f"{caption}\n{ping_text}".strip()), file, allowed
+
+    async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""
-        lang = await self.service.server_settings.language(match.guild_id)
         try:
             # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
             await thread.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
@@ -92,7 +112,7 @@ class BoardPresenter:
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 
-    async def repair(self, match: Match, *, announce: bool = False) -> bool:
+    async def repair(self, match: Match, board: Board, lang: str, *, announce: bool = False) -> bool:
         """The bot stopped after writing a move but before its board post was recorded. Find a post of the
         current version the crash left unrecorded and adopt it, or post the board once; retire every other live
         board post of the match."""
@@ -111,11 +131,11 @@ class BoardPresenter:
         current = next((m for m in reversed(found) if _shows_version(m, match)), None)
         stale = tuple(m.id for m in found if m is not current)
         if current is None:
-            return await self.post(match, retire=stale, announce=announce) is not None
+            return await self.post(match, board, lang, retire=stale, announce=announce) is not None
         previous = match.board_message_id
         await self.service.record_board(match, current.id, announced=announce)
         for old in {o for o in (previous, *stale) if o is not None} - {current.id}:
-            await self.retire(thread, old, match)
+            await self.retire(thread, old, match, lang)
         return True
 
 

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from bot.games import Game, Outcome, narrate
 from bot.games.registry import declaration_of
 from bot.i18n import ENGLISH, localize, t
-from bot.matches.events import MovePlayed
+from bot.matches.events import MovePlayed, Played
 from bot.domain import Match
 
 
@@ -85,16 +85,16 @@ def turn_caption(
 def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed,
                   lang: str = ENGLISH) -> list[str]:
     lines = []
-    who = seat_label(view, names, played.seat, lang) if played.seat >= 0 else ""
+    who = seat_label(view, names, played.seat, lang)
     story = story_of(game, played.events, lang)
     tail = (" — " + "; ".join(story) if story else "") + "."
-    if played.kind == "move":
+    if played.kind is Played.MOVE:
         lines.append((t(lang, "{player} played `{move}`", player=who, move=played.move) if played.move
                       else t(lang, "{player} made a secret move", player=who)) + tail)
-    elif played.kind == "takeback":
+    elif played.kind is Played.TAKEBACK:
         lines.append(t(lang, "↩️ {player} took back `{move}` with everyone's consent.", player=who, move=played.move))
-    elif played.kind in ("resign", "timeout") and view.get("outcome") is None:
-        did = t(lang, "{player} resigned and is out of the match", player=who) if played.kind == "resign" \
+    elif played.kind in (Played.RESIGN, Played.TIMEOUT) and view.get("outcome") is None:
+        did = t(lang, "{player} resigned and is out of the match", player=who) if played.kind is Played.RESIGN \
             else t(lang, "{player} ran out of time and is out of the match", player=who)
         lines.append(did + tail)
     for forced in played.forced:

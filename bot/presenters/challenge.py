@@ -4,13 +4,14 @@ expired note, or the match's thread, first board and a private word to each play
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import MatchService, PrivateChannel, catalogue
-from bot.matches.events import MatchStarted
+from bot.matches.events import Board, MatchClock, MatchStarted
 from bot.domain import Challenge, Match
 
 from .board import BoardPresenter
@@ -86,12 +87,14 @@ class ChallengePresenter:
         self.boards = boards
         self.controls = controls
 
-    async def refresh(self, challenge: Challenge, extra: str = "") -> None:
-        """Show a challenge's status on its post. Best effort: a click on a leftover button is refused anyway."""
+    async def refresh(self, challenge: Challenge, extra: str = "", *, lang: str | None = None) -> None:
+        """Show a challenge's status on its post, in the server's language `lang` (None: looked up). Best effort:
+        a click on a leftover button is refused anyway."""
         if challenge.message_id is None:
             return
         channel = messageable(self.client, challenge.channel_id, challenge.guild_id)  # it may be another shard's
-        lang = await self.service.server_settings.language(challenge.guild_id)
+        if lang is None:
+            lang = await self.service.language(challenge.guild_id)
         try:
             # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
             await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
@@ -109,12 +112,11 @@ class ChallengePresenter:
         if thread is None:
             return False
         await self.service.set_thread(match.id, thread.id)
-        match = await self.service.get_match(match.id)
-        lang = await self.service.server_settings.language(match.guild_id)
+        match, lang = replace(match, thread_id=thread.id), event.lang
         await self.refresh(challenge, "\n" + t(lang, "Match #{match} is on in {thread}.", match=match.id,
-                                                 thread=thread.mention))
-        posted = await self.boards.post(match) is not None
-        await self._tell_players(match, message_link(match.guild_id, thread.id))
+                                                 thread=thread.mention), lang=lang)
+        posted = await self.boards.post(match, event.board, lang) is not None
+        await self._tell_players(match, event.board, lang, message_link(match.guild_id, thread.id))
         return posted
 
     async def _open_thread(self, match: Match, challenge: Challenge) -> Any:
@@ -146,17 +148,15 @@ class ChallengePresenter:
                 return None
             return channel
 
-    async def _tell_players(self, match: Match, link: str | None) -> None:
+    async def _tell_players(self, match: Match, board: Board, lang: str, link: str | None) -> None:
+        """A DM to each player, in the server's language `lang` (the match's, like its thread)."""
         title = catalogue.info(match.game).title
-        lang = await self.service.server_settings.language(match.guild_id)  # a DM: the server's language
-        secret = self.service.in_secret_setup(match)
-        setting_up = self.service.to_act(match)
-        clock = await self.service.clocks.of(match)
+        secret, setting_up = board.secret_setup, board.to_act
+        clock = board.clock or MatchClock(match.clock_seconds)
         for seat in match.seats:
             if not seat.is_member:
                 continue
-            view = self.service.view(match, seat.seat)
-            side = side_of(view, seat.seat, lang)
+            side = side_of(board.view, seat.seat, lang)  # the sides' names are public
             text = t(lang, "Your {game} match #{match} has started: you play **{side}**. Thread: {link}", game=title,
                      match=match.id, side=side, link=link)
             prompt = secret and seat.seat in setting_up

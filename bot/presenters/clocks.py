@@ -3,22 +3,17 @@ anything of a player's hidden information."""
 
 from __future__ import annotations
 
-from typing import Mapping
-
 from bot.i18n import t
-from bot.matches import MatchService, catalogue
-from bot.matches.clocks import MatchClock
+from bot.matches import catalogue
 from bot.matches.events import MovePlayed, TurnReminder
 from bot.matches.private import DmSender
-from bot.domain import Match, MemberPrefs
 
 from .board import BoardPresenter
 from .clock_text import due
 from .text import fit, mentions, message_link
 
 class ClockPresenter:
-    def __init__(self, service: MatchService, boards: BoardPresenter, send_dm: DmSender):
-        self.service = service
+    def __init__(self, boards: BoardPresenter, send_dm: DmSender):
         self.boards = boards
         self.send_dm = send_dm
 
@@ -29,7 +24,7 @@ class ClockPresenter:
         if user_id is None:
             return True
         title = catalogue.info(match.game).title
-        lang = await self.service.server_settings.language(match.guild_id)  # a DM: the server's language
+        lang = event.lang  # a DM: the server's language
         link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
         text = t(lang, "⏰ Your move in {game} match #{match} is due {due}. {link}", game=title, match=match.id,
                  due=due(event.deadline), link=link).strip()
@@ -43,20 +38,22 @@ class ClockPresenter:
                           allowed_mentions=allowed)
         return True
 
-    async def turn_began(self, match: Match, played: MovePlayed, clock: MatchClock,
-                         prefs: Mapping[int, MemberPrefs]) -> None:
+    async def turn_began(self, played: MovePlayed) -> None:
         """DM the players whose turn this move began, if they asked for it (/notify). Best effort: the board post
-        already mentions them, so a closed DM loses nothing. `clock` and `prefs`: as the move left them."""
-        if not match.active:
+        already mentions them, so a closed DM loses nothing. Its clock and the members' choices: as the move
+        left them."""
+        match, prefs = played.match, played.prefs
+        if not match.active or played.board.clock is None:
             return
-        waiting = [s for s in self.service.to_act(match) if s != played.seat and match.seats[s].is_member]
+        clock = played.board.clock
+        waiting = [s for s in played.board.to_act if s != played.seat and match.seats[s].is_member]
         if not waiting:
             return
         wanted = [s for s in waiting if match.member_id(s) in prefs and prefs[match.member_id(s)].turn_dms]
         if not wanted:
             return
         title = catalogue.info(match.game).title
-        lang = await self.service.server_settings.language(match.guild_id)
+        lang = played.lang
         link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
         for seat in wanted:
             deadline = clock.deadlines.get(seat)

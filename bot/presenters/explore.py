@@ -57,7 +57,7 @@ class ExplorePresenter:
         if thread is None:
             raise errors.UserError(N_("That match's thread is gone, so I can't post the line there. Nothing was "
                                       "posted."))
-        lang = await self.service.server_settings.language(match.guild_id)  # a public post: the server's language
+        lang = await self.service.language(match.guild_id)  # a public post: the server's language
         gif = await render_in(lang, line_gif, shared.views, player_names=list(shared.names))
         await thread.send(fit(localize(lang, shared.text)), file=discord.File(io.BytesIO(gif), filename=LINE_FILENAME),
                           allowed_mentions=discord.AllowedMentions.none())

@@ -12,10 +12,11 @@ import discord
 from bot.i18n import ENGLISH, N_, localize, t
 from bot.leagues import POINT, points_text
 from bot.matches import catalogue
-from bot.matches.leagues import (
-    FORMATS, DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, LeagueService, RosterChanged,
-    RoundStarted, StandingsChanged, league_title,
+from bot.matches.league_events import (
+    DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, RosterChanged, RoundStarted,
+    StandingsChanged,
 )
+from bot.matches.leagues import FORMATS, LeagueService, league_title
 from bot.domain import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
 
@@ -122,13 +123,16 @@ class LeaguePresenter:
 
     async def _present(self, event: LeagueEvent) -> bool:
         if isinstance(event, LeagueOpened):
-            return await self._opened(event.league)
+            return await self._opened(event)
         if isinstance(event, RosterChanged):
-            return await self._refresh(event.league.id)
+            league = event.league
+            if league.message_id is None:  # it changed while its announcement was being posted
+                league = await self.leagues.get(league.id)
+            return await self._refresh(league, event.players, event.lang)
         if isinstance(event, RoundStarted):
             return await self._round_started(event)
         if isinstance(event, StandingsChanged):
-            return await self._standings(event.league, event.divisions, event.names)
+            return await self._standings(event.league, event.divisions, event.names, event.players, event.lang)
         if isinstance(event, LeagueFinished):
             return await self._finished(event)
         if isinstance(event, LeagueCancelled):
@@ -147,15 +151,14 @@ class LeaguePresenter:
                 return None
         return channel
 
-    async def _opened(self, league: League) -> bool:
+    async def _opened(self, event: LeagueOpened) -> bool:
         """Post the announcement and open the league's thread on it."""
+        league, players, lang = event.league, event.players, event.lang
         channel = await self._channel(league.channel_id)
         if channel is None:
             return False
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
-        players = await self.leagues.players(league.id)
-        lang = await self.leagues.language(league.guild_id)
         message = await channel.send(announcement_text(league, players, lang),
                                      view=self.buttons(league, lang) or discord.utils.MISSING,
                                      allowed_mentions=discord.AllowedMentions.none())
@@ -175,18 +178,15 @@ class LeaguePresenter:
                 intro += "\n" + t(lang, "Signed up from last season: {players} — press **Leave** on the "
                                         "announcement to drop out.", players=ping)
             await thread.send(fit(intro), allowed_mentions=allowed)
-        await self._refresh(league.id)
         return True
 
-    async def _refresh(self, league_id: int) -> bool:
-        league = await self.leagues.get(league_id)
+    async def _refresh(self, league: League, players: list[LeaguePlayer], lang: str) -> bool:
+        """Show the league's state and roster on its announcement."""
         channel = await self._channel(league.channel_id)
         if channel is None or league.message_id is None:
             return False
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
-        players = await self.leagues.players(league.id)
-        lang = await self.leagues.language(league.guild_id)
         try:
             await channel.get_partial_message(league.message_id).edit(
                 content=announcement_text(league, players, lang), view=self.buttons(league, lang),
@@ -197,12 +197,11 @@ class LeaguePresenter:
         return True
 
     async def _round_started(self, event: RoundStarted) -> bool:
-        league = await self.leagues.get(event.league.id)
-        await self._refresh(league.id)
+        league, lang = event.league, event.lang
+        await self._refresh(league, event.players, lang)
         thread = await self._channel(league.thread_id)
         if thread is None:
             return False
-        lang = await self.leagues.language(league.guild_id)
         if league.format == "swiss":
             head = t(lang, "⚔️ **Round {round} of {rounds}**", round=event.round, rounds=league.total_rounds)
         else:
@@ -219,23 +218,19 @@ class LeaguePresenter:
         await thread.send(fit("\n".join(lines) + f"\n{ping}"), allowed_mentions=allowed)
         return True
 
-    async def _left(self, league_id: int) -> set[int]:
-        return {p.user_id for p in await self.leagues.players(league_id) if not p.active}
-
     async def _standings(self, league: League, tables: list[DivisionTable], names: dict[int, str],
-                         head: str | None = None) -> bool:
+                         players: list[LeaguePlayer], lang: str, head: str | None = None) -> bool:
         thread = await self._channel(league.thread_id)
         if thread is None:
             return False
-        lang = await self.leagues.language(league.guild_id)
         head = head or t(lang, "📊 Standings")
-        file = await standings_file(league, tables, names, await self._left(league.id), lang)
+        left = {p.user_id for p in players if not p.active}
+        file = await standings_file(league, tables, names, left, lang)
         await thread.send(fit(head), file=file, allowed_mentions=discord.AllowedMentions.none())
         return True
 
     async def _finished(self, event: LeagueFinished) -> bool:
-        league, names = event.league, event.names
-        lang = await self.leagues.language(league.guild_id)
+        league, names, lang = event.league, event.names, event.lang
         champions = []
         for table in event.divisions:
             leaders = [names.get(s.player, str(s.player)) for s in table.rows if s.rank == 1]
@@ -250,20 +245,19 @@ class LeaguePresenter:
         if event.next_season is not None:
             head += "\n" + t(lang, "The next season opens now with the same players; it starts {when}.",
                              when=f"<t:{int(event.next_season.signup_ends_at)}:R>")
-        done = await self._standings(league, event.divisions, names, head)
+        done = await self._standings(league, event.divisions, names, event.players, lang, head)
         thread = await self._channel(league.thread_id)
         if isinstance(thread, discord.Thread):
             try:
                 await thread.edit(archived=True)
             except discord.HTTPException:
                 log.info("league=%s could not archive its thread", league.id)
-        return await self._refresh(league.id) and done
+        return await self._refresh(league, event.players, lang) and done
 
     async def _cancelled(self, event: LeagueCancelled) -> bool:
-        league = event.league
+        league, lang = event.league, event.lang
         thread = await self._channel(league.thread_id)
         if thread is not None:
-            lang = await self.leagues.language(league.guild_id)
             reason = t(lang, event.reason, **event.reason_params)
             await thread.send(fit(t(lang, "🚫 **{league}** was cancelled: {reason}. Matches already under way go on "
                                           "as ordinary matches.", league=league_title(league), reason=reason)),
@@ -273,4 +267,4 @@ class LeaguePresenter:
                     await thread.edit(archived=True)
                 except discord.HTTPException:
                     log.info("league=%s could not archive its thread", league.id)
-        return await self._refresh(league.id)
+        return await self._refresh(league, event.players, lang)

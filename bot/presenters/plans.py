@@ -28,7 +28,7 @@ class PlanPresenter:
         thread = await self.boards.thread_of(event.match)
         if thread is None:
             return False
-        lang = await self.boards.service.server_settings.language(event.match.guild_id)
+        lang = event.lang
         try:
             await thread.send(fit(planned_reply_text(event, lang)), allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:

@@ -18,6 +18,7 @@ import discord
 from bot.games import registry
 from bot.games.record import RecordError
 from bot.matches import MatchService, errors
+from bot.matches.events import MatchEnded
 from bot.domain import LoggedMove, Match
 from renderers.common import in_language
 from renderers.replay import replay_gif
@@ -63,7 +64,7 @@ class ReplayPresenter:
         return in_language(picture_words(lang), replay_gif, self.service.public_views(match, moves),
                            player_names=match.names, renderer=registry.renderer_of(match.game))
 
-    async def gif_file(self, match: Match, lang: str = ENGLISH) -> discord.File | None:
+    async def gif_file(self, match: Match, lang: str = ENGLISH, final_view: dict | None = None) -> discord.File | None:
         """The replay as an attachment, described from the final public position (what every frame shows)."""
         try:
             data = await self.gif(match, lang)
@@ -72,30 +73,33 @@ class ReplayPresenter:
                 N_("This match's moves no longer replay under the current rules, so I can't make its replay.")) from None
         if data is None:
             return None
-        return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME, description=self.describe(match, lang))
+        return discord.File(io.BytesIO(data), filename=REPLAY_FILENAME,
+                            description=self.describe(match, lang, final_view))
 
-    def describe(self, match: Match, lang: str) -> str:
+    def describe(self, match: Match, lang: str, final_view: dict | None = None) -> str:
+        """The replay's description; `final_view`: the match's final public view when the caller has it."""
         game = self.service.game_of(match)
-        final = alt_text(game.info.title, self.service.view(match, None), match.names, match_id=match.id, lang=lang)
+        view = final_view if final_view is not None else self.service.view(match, None)
+        final = alt_text(game.info.title, view, match.names, match_id=match.id, lang=lang)
         return fit(t(lang, "Animated replay, every move from the start. Final position: {final}", final=final),
                        MAX_ALT_TEXT)
 
-    async def match_ended(self, match: Match) -> bool:
+    async def match_ended(self, event: MatchEnded) -> bool:
         """Post the replay right after the final board, then close the thread again (posting reopened it)."""
         if not self.post_at_end:
             return True
+        match, lang = event.match, event.lang
         thread = await self.boards.thread_of(match)
         if thread is None:
             return False
         try:
-            file = await self.gif_file(match, await self.service.server_settings.language(match.guild_id))
+            file = await self.gif_file(match, lang, event.view)
         except Exception:  # a replay is a bonus: a log that no longer replays must not fail the match's end
             log.exception("match=%s guild=%s could not build its replay", match.id, match.guild_id)
             return True
         if file is None:
             return True
         title = self.service.game_of(match).info.title
-        lang = await self.service.server_settings.language(match.guild_id)
         await thread.send(fit(replay_caption(match, title, lang)), file=file,
                           allowed_mentions=discord.AllowedMentions.none())
         await archive(self.client, thread, match)

@@ -84,7 +84,7 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     title = catalogue.info(match.game).title
     lines = [t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=match.id, game=title,
                side=side)]
-    pending = await presenter_of(interaction).private.take_pending(match, interaction.user.id)
+    pending = await presenter_of(interaction).take_pending(match, interaction.user.id)
     lines += [f"📬 {m.content}" for m in pending]
     description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
     file = await render_file(mine.view, match.names, filename="your-view.png", description=description, lang=lang)

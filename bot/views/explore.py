@@ -100,7 +100,7 @@ def explore_message(step: ExploreStep, plan: list[str] | None = None,
         if step.choices.move:
             lines.append(t(lang, "`{move}` is a complete move: **Play it**, or keep choosing.",
                            move=step.choices.move))
-        if step.choices.options:
+        if step.choices.options or not step.choices.move:  # nothing to choose: the prompt says why
             lines.append(localize(lang, step.choices.prompt))
         pages = pages_of(step.choices.options, MENUS_PER_PAGE)
         sandbox.page = min(sandbox.page, pages - 1)

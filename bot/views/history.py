@@ -88,7 +88,7 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
         challenge = rematch.challenge
         if not rematch.opened:  # she took her seat in the open rematch; a full one starts (the presenters' work)
             if challenge.status == "open":
-                await presenter_of(interaction).challenges.refresh(challenge)
+                await presenter_of(interaction).refresh_challenge(challenge)
             link = message_link(challenge.guild_id, challenge.channel_id, challenge.message_id)
             lang = language(interaction)
             await answer(interaction, t(lang, "You accepted the rematch: {link}", link=link) if link

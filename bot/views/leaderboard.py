@@ -60,8 +60,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button],
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction, edit=True)
-        page = await service_of(interaction).ratings.leaderboard(self.guild_id, self.game, interaction.user.id,
-                                                                 self.page)
+        page = await service_of(interaction).leaderboard(self.guild_id, self.game, interaction.user.id, self.page)
         lang = language(interaction)
         await interaction.edit_original_response(embed=leaderboard_embed(page, lang),
                                                  view=leaderboard_buttons(page, lang))

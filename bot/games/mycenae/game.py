@@ -469,6 +469,11 @@ class Mycenae(Game):
             return Choices(Text("Confirm"), move=chosen[0] if ok else None)
         return _turn_choices(state, seat, chosen)
 
+    def choices_seen_by(self, state: State, seat: int, chosen: Sequence[str], viewer: int | None) -> Choices:
+        if seat == viewer:
+            return self.choices(state, seat, chosen)
+        return self.choices(_unseen_cargo(state, seat), seat, chosen)
+
     def matching_moves(self, state: State, seat: int, typed: str, limit: int = 25) -> list[str]:
         """Autocomplete: moves starting with what was typed (unloads found branch by branch, never all listed),
         then moves containing it."""
@@ -559,7 +564,7 @@ _NARRATION = {
 }
 
 
-def _unseen_letters(state: State, seat: int) -> list[str]:
+def _unseen_codes(state: State, seat: int) -> list[int]:
     """The pieces of `seat` inside knights that nobody but `seat` has seen go in, in K R B P order."""
     unseen = []
     for sq in state.sealed:
@@ -567,7 +572,23 @@ def _unseen_letters(state: State, seat: int) -> list[str]:
         for code in state.known[sq]:
             hidden.remove(code)
         unseen += [code for code in hidden if code >> 3 == seat]
-    return [LETTER[code & 7] for code in sorted(unseen, key=lambda c: CARRIED.index(c & 7))]
+    return sorted(unseen, key=lambda c: CARRIED.index(c & 7))
+
+
+def _unseen_letters(state: State, seat: int) -> list[str]:
+    return [LETTER[code & 7] for code in _unseen_codes(state, seat)]
+
+
+def _unseen_cargo(state: State, seat: int) -> State:
+    """`state` as someone who can't see into `seat`'s setup knights may reckon its picker: each of them holds
+    what the public saw go in and every piece of `seat` still unseen. So an unload offers any of those (Explore
+    plays it where the draw allows it), and a burn that may take her own King along is not offered."""
+    unseen = tuple(_unseen_codes(state, seat))
+    cargo = dict(state.cargo)
+    for sq in state.sealed:
+        if state.board[sq] >> 3 == seat:
+            cargo[sq] = tuple(sorted(state.known[sq] + unseen))
+    return replace(state, cargo=cargo)
 
 
 _ONE = {"K": Text("a king"), "R": Text("a rook"), "B": Text("a bishop"), "N": Text("a knight"), "P": Text("a pawn")}

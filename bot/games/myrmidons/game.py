@@ -31,7 +31,7 @@ from .board import (
     piece_index,
 )
 from .notation import Army, Deploy, Order, Step, is_setup_move, parse_move
-from .picker import _deploy_choices, _draft_choices, _order_choices, _step_choices
+from .picker import _deploy_choices, _draft_choices, _order_choices, _step_choices, unseen_pieces
 from .rules import (
     _Action,
     _piece_values,
@@ -506,6 +506,16 @@ class MyrmidonsGame(TwoSeatGame):
         if chosen and chosen[0] == "order":
             return _order_choices(state, seat, chosen)
         return _step_choices(state, seat, chosen)
+
+    def choices_seen_by(self, state: State, seat: int, chosen: Sequence[str], viewer: int | None) -> Choices:
+        """The picker for a seat whose face-down pieces `viewer` can't see (`unseen_pieces`); an army she can't
+        know is not deployed by her (its types would be a random draw)."""
+        if seat == viewer:
+            return self.choices(state, seat, chosen)
+        if state.in_setup() and state.armies[seat] is not None and state.army_option == "draft":
+            return Choices(prompt=Text("This army was drafted in secret, so its deployment can't be chosen here."))
+        return self.choices(unseen_pieces(state, seat), seat, chosen)
+
 
 
 def _cell_text(cell: JSON | None) -> str:

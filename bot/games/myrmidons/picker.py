@@ -2,17 +2,57 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.engine.base import Choices, PickerOption
 from bot.engine.grid import DIRECTION_NAMES
 from bot.engine.text import Text, join
-from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, TYPE_CODES, TYPES, MyrmidonType
-from .board import EMPTY, HOME_SQUARES, LINE_TO, NAMES
-from .notation import _pair, army_move, deploy_move
+from .army import ARMY_SIZE, BY_CODE, COMMANDER, COMMANDER_CODE, TYPE_CODES, TYPES, MyrmidonType
+from .board import EMPTY, HOME_SQUARES, LINE_TO, NAMES, PER_SEAT
+from .notation import Order, _pair, army_move, deploy_move
 from .rules import orders, single_moves
 from .state import State
 
+# A face-down piece in a position where its type is a random draw (an Explore sandbox): as fast as any type, so
+# the picker offers every square a piece there might reach, and named as hidden, never by the drawn type.
+UNSEEN = MyrmidonType("?", "hidden myrmidon", 0, 0, max(t.move for t in TYPES))
+
+
 def _type_label(t: MyrmidonType) -> str:
+    if t is UNSEEN:
+        return Text("hidden myrmidon")
     return f"{t.name} ({t.code})" if not t.is_commander else "Commander (1/1/1)"  # type names stay as they are
+
+
+def unseen_pieces(state: State, seat: int) -> State:
+    """`state` with `seat`'s face-down pieces as UNSEEN: what a picker may offer for them to someone who can't see
+    them. Her Commander, unless revealed, is among them: `_orders` then offers the orders of every piece that may
+    be it."""
+    pieces = list(state.pieces)
+    for index in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
+        piece = pieces[index]
+        if piece is not None and not state.revealed[index]:
+            pieces[index] = replace(piece, kind=UNSEEN)
+    return replace(state, pieces=tuple(pieces))
+
+
+def _orders(state: State, seat: int) -> list[Order]:
+    """The orders of `seat`; where her Commander is among her UNSEEN pieces, those of every unseen piece that may
+    be it (one that never went more than a square), each order once."""
+    if state.commander(seat) != EMPTY or not any(p is not None and p.kind is UNSEEN
+                                                 for p in state.pieces[seat * PER_SEAT:(seat + 1) * PER_SEAT]):
+        return orders(state, seat)
+    found: dict[str, Order] = {}
+    for index in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
+        piece = state.pieces[index]
+        travelled = state.travelled[index] if state.travelled else 0
+        if piece is None or piece.kind is not UNSEEN or state.squares[index] == EMPTY or travelled > 1:
+            continue
+        pieces = list(state.pieces)
+        pieces[index] = replace(piece, kind=COMMANDER)
+        for order in orders(replace(state, pieces=tuple(pieces)), seat):
+            found.setdefault(str(order), order)
+    return list(found.values())
 
 
 def _draft_choices(chosen: tuple[str, ...]) -> Choices:
@@ -51,8 +91,8 @@ def _step_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
         options = []
         for src in dict.fromkeys(m.src for m in moves):
             kind = state.piece(state.board[src]).kind
-            options.append(PickerOption(label=f"{NAMES[src]}: {_type_label(kind)}", value=NAMES[src]))
-        if orders(state, seat):
+            options.append(PickerOption(label=join([NAMES[src], _type_label(kind)], ": "), value=NAMES[src]))
+        if _orders(state, seat):
             options.append(PickerOption(label=Text("Give an order with the Commander"), value="order"))
         return Choices(prompt=prompt, options=options)
     if len(chosen) == 1:
@@ -69,7 +109,7 @@ def _step_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
 
 
 def _order_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
-    every = orders(state, seat)
+    every = _orders(state, seat)
     if len(chosen) == 1:
         names = dict.fromkeys(DIRECTION_NAMES[o.direction] for o in every)
         return Choices(prompt=Text("Order: which direction?"), options=[PickerOption(label=n, value=n) for n in names])
@@ -101,7 +141,8 @@ def _participant_option(state: State, token: str) -> PickerOption:
     distance = LINE_TO[(src, dst)][1]
     kind = state.piece(state.board[src]).kind
     steps = (Text("{count} squares", count=distance) if distance > 1 else Text("1 square"))
-    label = join([f"{NAMES[src]} {kind.name} → {NAMES[dst]}", steps], ", ")
+    name = _type_label(kind) if kind is UNSEEN else kind.name
+    label = join([join([NAMES[src], name, "→", NAMES[dst]], " "), steps], ", ")
     if state.board[dst] != EMPTY:
         label = Text("{move} (attack)", move=label)
     return PickerOption(label=label, value=token)
