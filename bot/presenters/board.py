@@ -82,6 +82,7 @@ class BoardPresenter:
             return False
         content, file, _ = await self._board(match, board, lang)
         try:
+            # ignore: the abc lacks it, but every channel thread_of() gives (text, thread, partial) has it
             await thread.get_partial_message(match.board_message_id).edit(  # type: ignore[attr-defined]
                 content=content, attachments=[file], view=self.controls.board(match, lang=lang),
                 allowed_mentions=discord.AllowedMentions.none())
