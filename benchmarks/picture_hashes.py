@@ -64,9 +64,9 @@ SAMPLES = {
 }
 
 
-def made_up_language(template: str, params: dict) -> str:
+def made_up_language(template: str, params: dict, plural: str | None = None) -> str:
     """A second language for the sample: every word longer, in capitals with accents."""
-    return english(template, params).upper().replace("A", "Ä").replace("O", "Ö").replace(" ", "  ")
+    return english(template, params, plural).upper().replace("A", "Ä").replace("O", "Ö").replace(" ", "  ")
 
 
 def _options(key: str, options: dict | None, players: int) -> dict | None:

@@ -22,6 +22,7 @@ from bot.matches.league_rounds import LeagueRounds
 from bot.matches.league_events import league_bus
 from bot.matches.leagues import LeagueService
 from bot.matches.locks import KeyedLocks
+from bot.matches.outbox import Outbox
 from bot.matches.rating_service import Ratings
 from bot.matches.rematches import Rematches
 from bot.matches.scope import ProcessScope
@@ -57,7 +58,8 @@ def build_match_graph(repo: Repository, *, clock: Callable[[], float] = time.tim
     states = MatchStates()
     clocks = ClockKeeper(repo, timers, bus, clock, states.to_act, settings.language)
     actions = MatchActions(repo, states, clock=clock, bus=bus, limiter=limiter or RateLimiter(clock), timers=timers,
-                           ratings=Ratings(repo), clocks=clocks, server_settings=settings)
+                           ratings=Ratings(repo), clocks=clocks, server_settings=settings,
+                           outbox=Outbox(repo.outbox, bus, timers.claimant))
     challenges = Challenges(actions, seed_source=seed_source or (lambda: secrets.randbits(62)), ttl=challenge_ttl)
     service = MatchService(actions, challenges=challenges, turns=Turns(actions), endings=Endings(actions),
                            takebacks=Takebacks(actions), rematches=Rematches(actions, challenges),

@@ -6,8 +6,9 @@
 A tool at the top of the program: it builds the bot to read its command tree.
 
 Two sources: the texts the code passes to `t(lang, "…")` or marks with `N_("…")` (read from the source, so no
-text is missed for want of running it), and the slash commands' names, descriptions and choices (read from the
-command tree the bot builds, under the context discord.py's translator gives them).
+text is missed for want of running it; a text with a count, `tn(lang, "…", "…", n)`, `Text("…", plural="…")` or
+`say("…", plural="…")`, is a plural entry, msgid and msgid_plural), and the slash commands' names, descriptions
+and choices (read from the command tree the bot builds, under the context discord.py's translator gives them).
 
 A game whose guide is in English only (bot/games/<game>/guide/en.md and no other) is an English-only game: its
 package's texts stay out of the template, so adding it leaves the catalogues complete, and members of every
@@ -37,7 +38,7 @@ BOT_DIR = Path(__file__).resolve().parent
 SOURCE_DIRS = (BOT_DIR, BOT_DIR.parent / "renderers")  # the bot, and the pictures' drawn words
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 
-Key = tuple[str | None, str]  # (context, English text)
+Key = tuple[str | None, str | tuple[str, str]]  # (context, English text), or (context, (singular, plural))
 
 
 def english_only() -> dict[str, Path]:
@@ -46,8 +47,9 @@ def english_only() -> dict[str, Path]:
 
 
 def code_texts(roots: Sequence[Path] = SOURCE_DIRS, leave_out: Sequence[Path] = ()) -> dict[Key, str]:
-    """(context, text) → where it is first used, for every literal passed to t(), N_(), Text() or say() (an
-    engine's or a picture's words) under `roots`, except in the folders `leave_out`."""
+    """(context, text) → where it is first used, for every literal passed to t(), tn(), N_(), Text() or say() (an
+    engine's or a picture's words) under `roots`, except in the folders `leave_out`; a text with a plural is
+    (context, (singular, plural))."""
     found: dict[Key, str] = {}
     for path in sorted(p for root in roots for p in root.rglob("*.py")):
         if any(folder in path.parents for folder in leave_out):
@@ -57,17 +59,23 @@ def code_texts(roots: Sequence[Path] = SOURCE_DIRS, leave_out: Sequence[Path] = 
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
+            keywords = {k.arg: k.value for k in node.keywords}
             if node.func.id == "t" and len(node.args) >= 2:
-                text = node.args[1]
+                text, plural = node.args[1], None
+            elif node.func.id == "tn" and len(node.args) >= 3:
+                text, plural = node.args[1], node.args[2]
             elif node.func.id in ("N_", "Text", "say") and node.args:
-                text = node.args[0]
+                text, plural = node.args[0], keywords.get("plural")  # a node, read as the others below
             else:
                 continue
             if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
                 continue
-            context = next((k.value.value for k in node.keywords if k.arg == "context"
-                            and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
-            found.setdefault((context, text.value), f"{path.relative_to(root.parent)}:{node.lineno}")
+            plural_text = plural.value if isinstance(plural, ast.Constant) else None
+            message = (text.value, plural_text) if isinstance(plural_text, str) else text.value
+            context = keywords.get("context")
+            context_text = context.value if isinstance(context, ast.Constant) else None
+            found.setdefault((context_text if isinstance(context_text, str) else None, message),
+                             f"{path.relative_to(root.parent)}:{node.lineno}")
     return found
 
 
@@ -106,8 +114,8 @@ def command_texts() -> dict[Key, str]:
 def template() -> Catalog:
     catalog = Catalog(project="Strategos", domain=DOMAIN, fuzzy=False)
     texts = {**code_texts(leave_out=tuple(english_only().values())), **command_texts()}
-    for (context, text), where in sorted(texts.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
-        flags = ["python-brace-format"] if "{" in text else []
+    for (context, text), where in sorted(texts.items(), key=lambda kv: (kv[0][0] or "", english(kv[0][1]))):
+        flags = ["python-brace-format"] if "{" in english(text) else []
         # ignore: Babel takes a location without a line number (None), though it types the number as int
         locations: list[tuple[str, int]] = [(where, None)] if ":" in where else []  # type: ignore[list-item]
         catalog.add(text, context=context, locations=locations, flags=flags,
@@ -115,8 +123,17 @@ def template() -> Catalog:
     return catalog
 
 
+def english(message: str | tuple[str, ...]) -> str:
+    """A message's English singular."""
+    return message[0] if isinstance(message, tuple) else message
+
+
+def key_of(message) -> Key:
+    return message.context, message.id if isinstance(message.id, str) else tuple(message.id)
+
+
 def keys_of(catalog: Catalog) -> set[Key]:
-    return {(m.context, m.id) for m in catalog if m.id and isinstance(m.id, str)}  # no plural forms here
+    return {key_of(m) for m in catalog if m.id}
 
 
 def render(catalog: Catalog) -> bytes:
@@ -132,12 +149,12 @@ def untranslated(template_keys: set[Key]) -> list[str]:
     for lang in LANGUAGES:
         try:
             with catalogue_path(lang).open("rb") as file:
-                done = {(m.context, m.id) for m in read_po(file) if m.id and m.string and not m.fuzzy}
+                done = {key_of(m) for m in read_po(file) if m.id and m.string and all(m.string) and not m.fuzzy}
         except OSError:
             done = set()
         missing = template_keys - done
         if missing:
-            lines.append(f"{lang}: {len(missing)} texts untranslated, e.g. {sorted(missing, key=str)[0][1]!r}")
+            lines.append(f"{lang}: {len(missing)} texts untranslated, e.g. {english(min(missing, key=str)[1])!r}")
         guides = [key for key in GAMES if lang not in declaration_of(key).translations()]
         if guides:
             lines.append(f"{lang}: no guide for {', '.join(guides)} (the English one is shown)")

@@ -22,7 +22,7 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from renderers.common import Translate, in_language
 
 # Imported once in the forkserver and inherited by every worker: the games and their pictures, the catalogues,
@@ -57,7 +57,7 @@ def _start_worker() -> None:
 
 def picture_words(lang: str) -> Translate:
     """How a renderer's words (an English template and its params) read in `lang`."""
-    return lambda template, params: t(lang, template, **params)
+    return lambda template, params, plural=None: tn(lang, template, plural, params.get("count"), **params)
 
 
 def picture_job(lang: str, draw: Callable[..., bytes], args: tuple, kwargs: dict[str, Any]) -> bytes:

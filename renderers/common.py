@@ -235,14 +235,54 @@ def _text_stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Im
     return mask, round(left + shift_x), top + shift_y
 
 
+Box = tuple[int, int, int, int]  # left, top, right, bottom
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One thing drawn where words must not run into it: a line of text (its words, the pixels its ink covers and
+    the box the layout gave it, if any) or a shape beside words (text ""). For tests that every word fits."""
+
+    target: Image.Image  # the picture (or cached part of one) it was drawn on
+    text: str
+    ink: Box
+    room: Box | None = None
+
+
+_drawn: ContextVar[list[Drawn] | None] = ContextVar("drawn", default=None)
+
+
+def recording_drawn(draw: Callable[..., Any], /, *args: Any, **kwargs: Any) -> tuple[Any, list[Drawn]]:
+    """`draw(*args, **kwargs)` and everything it drew with draw_text or noted with note_shape. Cached parts
+    (layers, badges, lines) are recorded only when drawn, so a test clears the caches first."""
+    drawn: list[Drawn] = []
+    token = _drawn.set(drawn)
+    try:
+        return draw(*args, **kwargs), drawn
+    finally:
+        _drawn.reset(token)
+
+
+def note_shape(img: Image.Image, box: Box) -> None:
+    """A shape (a piece beside a label, say) that words drawn near it must not run into, for recording_drawn."""
+    drawn = _drawn.get()
+    if drawn is not None:
+        drawn.append(Drawn(img, "", box))
+
+
 def draw_text(img: Image.Image, xy: tuple[int, int], text: str, fnt: ImageFont.FreeTypeFont, fill: RGB | int,
-              anchor: str = "la") -> None:
+              anchor: str = "la", room: Box | None = None) -> None:
     """ImageDraw.text for one line at a whole-pixel position, pixel for pixel the same, but the glyphs are rendered
     once per (text, font, anchor) and then stamped: FreeType layout and rasterising was about a third of the
     drawing time, and names, counts and titles repeat from one render of a match to the next. Characters DejaVu
-    lacks are drawn in the bundled fallback fonts."""
+    lacks are drawn in the bundled fallback fonts. `room`: the box the layout gives the text (recording_drawn)."""
     mask, left, top = _text_stamp(text, fnt, anchor)
-    img.paste(fill, (xy[0] + left, xy[1] + top), mask)
+    x, y = xy[0] + left, xy[1] + top
+    img.paste(fill, (x, y), mask)
+    drawn = _drawn.get()
+    if drawn is not None and text.strip():
+        ink = mask.getbbox() or (0, 0, 0, 0)
+        drawn.append(Drawn(img, text, (x + ink[0], y + ink[1], x + ink[2], y + ink[3]), room))
 
 
 def plural(count: int, noun: str) -> str:
@@ -472,29 +512,36 @@ def cross_squares(img: Image.Image, grid: Grid, squares: Iterable[tuple[str, int
 # A picture's words are written in English, `say("{count} pieces", count=3)`; the caller of a render may give a
 # translation for them (`in_language`: English template and params → the words in a language), which `say`
 # applies (and `python -m bot.extract_texts` collects every `say("…")`). Renderers import nothing of the bot, so
-# the translation comes in as a function. Nothing cached across renders holds translated words.
-Translate = Callable[[str, dict], str]
+# the translation comes in as a function. Nothing cached across renders holds translated words. Words that show a
+# count have a plural, `say("{count} piece", plural="{count} pieces", count=n)`: the translation is then also given
+# the plural, and picks its language's form for `count`.
+Translate = Callable[..., str]  # (template, params) or (template, params, plural) → the words
 
 
-def english(template: str, params: dict) -> str:
+def english(template: str, params: dict, plural: str | None = None) -> str:
+    if plural is not None and params.get("count") != 1:
+        template = plural
     return template.format(**params) if params else template
 
 
 _translate: ContextVar[Translate] = ContextVar("translate", default=english)
 
 
-def say(template: str, /, **params: Any) -> str:
-    """A picture's words in the language being drawn (English unless the render runs `in_language`)."""
-    return _translate.get()(template, params)
+def say(template: str, /, plural: str | None = None, **params: Any) -> str:
+    """A picture's words in the language being drawn (English unless the render runs `in_language`); with a
+    `plural`, the form that `params["count"]` takes."""
+    if plural is None:
+        return _translate.get()(template, params)
+    return _translate.get()(template, params, plural)
 
 
 def say_text(data: Any) -> str:
-    """An engine's text kept as JSON in a view ({"text": template, "params": {...}}, see bot.engine.text), in the
-    language being drawn; a plain string as it is."""
+    """An engine's text kept as JSON in a view ({"text": template, "plural": …, "params": {...}}, see
+    bot.engine.text), in the language being drawn; a plain string as it is."""
     if not (isinstance(data, dict) and isinstance(data.get("text"), str)):
         return "" if data is None else str(data)
-    return say(data["text"], **{k: say_text(v) if isinstance(v, dict) else v
-                                for k, v in (data.get("params") or {}).items()})
+    return say(data["text"], plural=data.get("plural"), **{k: say_text(v) if isinstance(v, dict) else v
+                                                           for k, v in (data.get("params") or {}).items()})
 
 
 def N_(template: str) -> str:
@@ -527,11 +574,12 @@ class Badge:
     detail: str
     active: bool = False  # this player is to move
     winner: bool = False
-    short_detail: str = ""  # shown when the detail does not fit (a longer language): the counts without the side
+    shorter: tuple[str, ...] = ()  # shorter wordings of the detail (fullest first), for a longer language
+    you: bool = False  # the viewer's own badge: "(you)" follows the name, kept whole when the name is shortened
 
 
 def player_names_for(view: dict, player_names: Sequence[str] | None) -> list[str]:
-    names = list(player_names) if player_names else list(view.get("seat_names") or [])
+    names = list(player_names) if player_names else [say(side) for side in view.get("seat_names") or []]
     while len(names) < view["num_players"]:
         names.append(say("Seat {seat}", seat=len(names) + 1))
     return names
@@ -584,16 +632,26 @@ def player_badges(
     acting = set(view.get("to_act") or [])
     badges = []
     for seat in range(view["num_players"]):
-        side = sides[seat] if seat < len(sides) and sides[seat] != names[seat] else ""
+        side = say(sides[seat]) if seat < len(sides) else ""
+        side = "" if side == names[seat] else side  # a seat named by its side (no player's name)
+        details = detail_wordings(side, counts(seat).split(" · "))
         badges.append(Badge(
             sprite=sprite(seat),
-            name=say("{player} (you)", player=names[seat]) if view.get("viewer") == seat else names[seat],
-            detail=f"{say(side)} · {counts(seat)}" if side else counts(seat),
-            short_detail=counts(seat),
+            name=names[seat],
+            detail=details[0],
+            shorter=details[1:],
+            you=view.get("viewer") == seat,
             active=seat in acting,
             winner=seat in winners,
         ))
     return badges
+
+
+def detail_wordings(side: str, counts: Sequence[str]) -> tuple[str, ...]:
+    """A badge's detail, fullest first: the side (when the name is not the side's) and the counts, then with fewer
+    of the last counts. The side stays in every wording: it tells whose pieces are whose."""
+    head = [side] if side else []
+    return tuple(" · ".join(head + list(counts[:n])) for n in range(len(counts), 0, -1)) + tuple(head)
 
 
 def draw_player_caption(
@@ -615,11 +673,11 @@ def draw_player_caption(
 
 def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: str, history: str) -> None:
     """The band under the board: one badge per player side by side, then the status line and the last move, each
-    on a line of its own (a line too long steps down to the smallest readable size before anything is cut)."""
+    on a line of its own (a line too long steps down to the smallest readable size, then the status line wraps)."""
     draw = ImageDraw.Draw(img)
     width = img.width
     slot = badge_slot(width, len(badges))
-    name_font, detail_font, tag_font = font(28, bold=True), font(TEXT_MIN), font(TEXT_MIN, bold=True)
+    detail_font = font(TEXT_MIN)
     for i, badge in enumerate(badges):
         x0 = _PAD + i * (slot + _PAD)
         y0 = top + 10
@@ -630,22 +688,65 @@ def draw_caption(img: Image.Image, top: int, badges: Sequence[Badge], status: st
         sprite_y = y0 + (BADGE_HEIGHT - badge.sprite.height) // 2
         img.paste(badge.sprite, (x0 + 12, sprite_y), badge.sprite)
         text_x = x0 + 24 + badge.sprite.width
+        room = badge_detail_room(width, len(badges), badge.sprite.width)
         tag = say("WINNER") if badge.winner else (say("TO MOVE") if badge.active else "")
-        tag_w = text_width(tag, tag_font) + 12 if tag else 0
-        room = x0 + slot - 12 - text_x
-        draw_text(img, (text_x, y0 + 28), fit_text(badge.name, name_font, room - tag_w), name_font, TEXT, "lm")
+        name, name_font, tag = badge_name(badge.name, badge.you, tag, room)
+        row = (text_x - 4, y0 + 4, x0 + slot - 6, y0 + 46)
+        draw_text(img, (text_x, y0 + 28), name, name_font, TEXT, "lm", room=row)
         if tag:
-            draw_text(img, (x0 + slot - 12, y0 + 28), tag, tag_font, YELLOW if badge.winner else SKY_BLUE, "rm")
-        detail = first_fitting((badge.detail, badge.short_detail or badge.detail), room, detail_font)
-        draw_text(img, (text_x, y0 + 62), fit_text(detail, detail_font, room), detail_font, TEXT_DIM, "lm")
+            draw_text(img, (x0 + slot - 12, y0 + 28), tag, font(TEXT_MIN, bold=True),
+                      YELLOW if badge.winner else SKY_BLUE, "rm", room=row)
+        detail = first_fitting((badge.detail, *badge.shorter), room, detail_font)
+        draw_text(img, (text_x, y0 + 62), detail, detail_font, TEXT_DIM, "lm",
+                  room=(text_x - 4, y0 + 46, x0 + slot - 6, y0 + BADGE_HEIGHT))
     line_y = top + 10 + BADGE_HEIGHT + 24
     room = width - 2 * _PAD - 8
+    band = (_PAD, top + 10 + BADGE_HEIGHT, width - _PAD, top + CAPTION_HEIGHT)
     if status:
         size = fitting_size(status, room, (26, TEXT_MIN), bold=True)
-        draw_text(img, (_PAD + 4, line_y), fit_text(status, font(size, True), room), font(size, True), TEXT, "lm")
+        lines = status_lines(status, font(size, True), room)
+        if len(lines) > 1:  # two lines, and the last move a little lower
+            line_y -= 8
+            for line in lines[:-1]:
+                draw_text(img, (_PAD + 4, line_y), line, font(size, True), TEXT, "lm", room=band)
+                line_y += 28
+        draw_text(img, (_PAD + 4, line_y), lines[-1], font(size, True), TEXT, "lm", room=band)
     if history:
         history_font = font(TEXT_MIN)
-        draw_text(img, (_PAD + 4, line_y + 34), fit_text(history, history_font, room), history_font, TEXT_DIM, "lm")
+        draw_text(img, (_PAD + 4, line_y + 34), fit_text(history, history_font, room), history_font, TEXT_DIM, "lm",
+                  room=band)
+
+
+def status_lines(status: str, fnt: ImageFont.FreeTypeFont, room: float) -> list[str]:
+    """The status line, or two when it does not fit: split at its dash ("Alice wins —" / the reason) when both
+    halves fit, else wrapped word by word."""
+    if text_width(status, fnt) <= room:
+        return [status]
+    head, dash, reason = status.partition(" — ")
+    if dash and text_width(head + " —", fnt) <= room and text_width(reason, fnt) <= room:
+        return [head + " —", reason]
+    return wrap_text(status, fnt, room)
+
+
+NAME_SIZES = (28, 26, TEXT_MIN)
+
+
+def badge_name(name: str, you: bool, tag: str, room: float) -> tuple[str, ImageFont.FreeTypeFont, str]:
+    """A badge's name line: the name (with "(you)") and its tag (TO MOVE, WINNER) at the largest size that fits;
+    without the tag if they do not fit together (the badge's frame and the status line say it too); a player's
+    name shortened only if it does not fit alone at the smallest size, "(you)" kept whole."""
+    whole = say("{player} (you)", player=name) if you else name
+    tag_w = text_width(tag, font(TEXT_MIN, bold=True)) + 12 if tag else 0
+    for size in NAME_SIZES:
+        if text_width(whole, font(size, True)) + tag_w <= room:
+            return whole, font(size, True), tag
+    size = fitting_size(whole, room, NAME_SIZES, bold=True)
+    fnt = font(size, True)
+    if text_width(whole, fnt) <= room:
+        return whole, fnt, ""
+    suffix = say("{player} (you)", player="") if you else ""
+    short = fit_text(name, fnt, room - text_width(suffix, fnt))
+    return (say("{player} (you)", player=short) if you else short), fnt, ""
 
 
 def badge_slot(width: int, count: int) -> int:
@@ -654,7 +755,7 @@ def badge_slot(width: int, count: int) -> int:
 
 
 def badge_detail_room(width: int, count: int, sprite_width: int) -> int:
-    """How wide a badge's detail line may be (draw_caption's layout)."""
+    """How wide a badge's name and detail lines may be (draw_caption's layout)."""
     return badge_slot(width, count) - 36 - sprite_width
 
 
@@ -710,8 +811,8 @@ def caption_samples(width: int, sprites: Sequence[Image.Image], detail: str) -> 
     text and panels that a palette for the caption must hold."""
     img = new_canvas(width, 2 * CAPTION_HEIGHT)
     for i, (active, winner) in enumerate(((True, False), (False, True))):
-        badges = [Badge(sprite, "Sample Player (you)", detail, active=active and seat == 0,
-                        winner=winner and seat == len(sprites) - 1) for seat, sprite in enumerate(sprites)]
+        badges = [Badge(sprite, "Sample Player", detail, active=active and seat == 0,
+                        winner=winner and seat == len(sprites) - 1, you=True) for seat, sprite in enumerate(sprites)]
         draw_caption(img, i * CAPTION_HEIGHT, badges, "Sample Player wins — all pieces taken",
                      "Move 120 · Sample Player took 3")
     return img

@@ -241,3 +241,13 @@ async def moves_stored(world, match_id: int) -> int:
 async def private_channels(world, match_id: int) -> dict[int, str]:
     """Where each member's private messages of the match went last: "dm", "ephemeral" or still "pending"."""
     return {message.user_id: message.channel for message in await world.bot.repo.private_messages(match_id)}
+
+
+class Clock:
+    """A clock a test moves by hand: `clock.now += seconds`."""
+
+    def __init__(self, now: float = 1_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

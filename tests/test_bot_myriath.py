@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot_helpers import (
-    board_posts, buttons, choose, move, open_match, play_out, private_answer, stored, thread_of,
+    board_posts, buttons, choose, match_id_of, move, open_match, play_out, private_answer, stored, thread_of,
 )
 
 
@@ -93,3 +93,14 @@ async def test_a_resigning_player_is_out_and_the_others_play_on(world):
     assert [u.id for u in offer.mentions] == [world.bob.id]  # carol is out: only bob's answer is needed
     await world.bob.click(offer, label="Accept draw")
     assert "🤝 The match is drawn" in board_posts(thread)[-1].content
+
+
+async def test_two_computer_seats_carry_their_colour_in_their_names(world):
+    result = await world.alice.slash(world.channel, "play", game="myriath", computer="easy", players=3)
+    if result.ephemeral and result.response.components:  # an options panel: post it with the defaults
+        await world.alice.click(result.response, label="Post challenge")
+    thread = thread_of(world)
+    match = await world.bot.matches.get_match(match_id_of(thread))
+    assert [s.user_name for s in match.seats] == ["alice", "Strategos (easy, Blue)", "Strategos (easy, Yellow)"]
+    first = board_posts(thread)[0].content
+    assert "Strategos (easy, Blue)" in first and "Strategos (easy, Yellow)" in first

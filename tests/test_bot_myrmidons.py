@@ -332,7 +332,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     first = board_posts(thread)[-1]
     lines = first.content.splitlines()[1:]
     assert [line for line in lines if not line.startswith("⏳")] == [
-        "**bob** (North) made a secret move — North has deployed; Both armies stand ready. North moves first.",
+        "**bob** (North) made a secret move — North has deployed. Both armies stand ready. North moves first.",
         "**bob** (North) to move.",
         world.bob.mention,
     ]
@@ -365,18 +365,20 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
         if GAME.outcome(ref.state) is None:
             assert [u.id for u in board.mentions] == [players[1 - seat].id]
         if text == "b4-d4":  # a fight's report names both pieces' values, in the thread for everyone
-            assert "Fight on d4: N2 Messenger 1/3/5 attacks S4 Raider 5/1/3 and wins" in board.content
-            assert "South's S4 on d4 is eliminated" in board.content
+            assert ("Fight on d4: North's Messenger (sword 1, shield 3, move 5) beats South's Raider (sword 5, "
+                    "shield 1, move 3)." in board.content)
+            assert "South's Raider on d4 is eliminated" in board.content
             assert not GAME.view(ref.state, None)["cells"]["d4"]["known"]  # memory on: the picture shows it blank
         if text == "e1-e5":
-            repelled = "Fight on e5: S5 Messenger 1/3/5 attacks N5 Shieldbearer 2/5/2 and is repelled to e4"
+            repelled = ("Fight on e5: South's Messenger (sword 1, shield 3, move 5) is repelled by North's "
+                        "Shieldbearer (sword 2, shield 5, move 2), back to e4.")
             assert repelled in board.content
             reposted = await world.bob.slash(world.channel, "board", match=match_id)  # any board post: public view
             assert reposted.ephemeral
             ref.check()
 
     final = board_posts(thread)[-1]
-    assert "Fight on d7: S6 Peltast 3/2/4 attacks N4 Commander C and wins" in final.content
+    assert "Fight on d7: South's Peltast (sword 3, shield 2, move 4) beats North's Commander." in final.content
     assert "🏆 **alice** (South) wins: South eliminated the enemy Commander." in final.content
     assert set(buttons(final)) == {"Rematch"}
     assert {u.id for u in final.mentions} == {world.alice.id, world.bob.id}

@@ -44,7 +44,7 @@ async def test_leaderboard_and_profile(world):
     profile = await world.carol.slash(world.channel, "profile", member=world.alice)
     assert profile.ephemeral
     embed = profile.response.embeds[0]
-    assert "Epaminondas" in embed.description and "1 games: 1 won, 0 drawn, 0 lost" in embed.description
+    assert "Epaminondas" in embed.description and "1 game: 1 won, 0 drawn, 0 lost" in embed.description
     assert [a.filename for a in profile.response.attachments] == ["rating.png"]
     empty = await world.carol.slash(world.channel, "profile")
     assert "no rated matches" in empty.response.content

@@ -192,3 +192,13 @@ def test_a_half_point_reads_as_one_not_as_zero_and_a_half(score, text):
     from bot.presenters.captions import format_score
 
     assert format_score(score) == text
+
+
+def test_an_own_mycenaean_knight_that_carries_nothing_reads_empty():
+    from bot.games.mycenae.describe import pieces
+    game = GAMES["mycenae"]
+    state = game.new_state(2, 0, {"armies": ["mycenae", "mycenae"]})
+    assert pieces("en", game.view(state, 0))[0][0] == "b2 Mycenaean knight (empty)"
+    loaded, _ = game.apply(state, 0, "cargo b2:K,R,B,B,P,P d2:P")
+    own = pieces("fr", game.view(loaded, 0))[0]
+    assert "(transporte " in own[0] and own[1].startswith("c1 ") and own[1].endswith(" (vide)")

@@ -470,7 +470,7 @@ def test_position_from_text_reads_a_board_picture():
 def test_picker_asks_the_tail_then_the_destination():
     state = pos(["b2", "b3"], ["b4", "n12"])
     first = GAME.choices(state, LIGHT)
-    assert first.prompt == "Which piece leads from behind? (tail)"
+    assert first.prompt == "Which piece moves? For a phalanx, pick its rear piece"
     assert {o.value for o in first.options} == {"b2", "b3"}
     second = GAME.choices(state, LIGHT, ["b2"])
     assert second.prompt == "Where to?"
@@ -497,7 +497,7 @@ def test_narration():
     lines = [GAME.describe(e) for e in events]
     assert lines == [
         "Light plays d1xd5 (3 pieces)",
-        "d1xd5 captures 2 (d5, d6)",
+        "captures 2 pieces: d5, d6",
         "Dark has no pieces left: Light wins",
     ]
     assert events[0]["from"] == ["d1", "d2", "d3"] and events[0]["to"] == ["d3", "d4", "d5"]

@@ -34,6 +34,7 @@ def test_lines_are_numbered_like_the_log_and_say_who_played_what():
     assert lines[0] == f"**1.** alice (Light): `{log[0].move}`."
     captures = [i for i, e in enumerate(log) if any(ev["type"] == "capture" for ev in e.events)]
     assert captures and " captures " in lines[captures[0]]
+    assert lines[captures[0]].count(log[captures[0]].move) == 1  # the line shows the move once, its story does not
     assert "wins" in lines[-1]
 
 
@@ -46,6 +47,13 @@ def test_fights_burns_and_passes_are_narrated():
     assert not any(re.search(r"— [a-h]\d: (un)?load", line) for line in mycenae)  # not the move said twice
     myriath = history_lines(get_game("myriath"), log_of("myriath", 2, 4), NAMES[:2], None)
     assert any("passes" in line for line in myriath)
+
+
+def test_a_games_whole_sentences_stay_sentences_in_a_line():
+    lines = history_lines(get_game("myrmidons"), log_of("myrmidons", 2, 3, {"army": "standard"}), NAMES[:2], None,
+                          finished=True)
+    ready = next(line for line in lines if "Both armies stand ready" in line)
+    assert "has deployed. Both armies stand ready. " in ready and "; Both" not in ready
 
 
 def test_match_layer_entries_are_narrated():

@@ -59,14 +59,78 @@ def test_the_template_lists_every_text_the_code_and_the_commands_use():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_is_translated_with_the_same_placeholders(lang):
-    translated = {(m.context, m.id): m for m in catalogue(lang) if m.id}
+    translations = catalogue(lang)
+    translated = {extract.key_of(m): m for m in translations if m.id}
     for key in template_keys():
         message = translated.get(key)
         assert message is not None and message.string and not message.fuzzy, f"{lang} lacks {key}"
-        assert placeholders(message.string) == placeholders(key[1]), f"{lang}: {key} → {message.string!r}"
-        if key[1].startswith(("✅", "🏆", "🤝", "⏳", "💤", "↩️")):
-            assert message.string.startswith(key[1][0]), f"{lang}: {key} must keep its emoji first"
+        english = key[1] if isinstance(key[1], tuple) else (key[1],)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if len(english) == 2:  # a plural entry: every form its language has, each with the plural's placeholders
+            assert placeholders(english[0]) == placeholders(english[1]), key
+            assert len(forms) == translations.num_plurals and all(forms), f"{lang}: {key} → {forms!r}"
+        for form in forms:
+            assert placeholders(form) == placeholders(english[0]), f"{lang}: {key} → {form!r}"
+            if english[0].startswith(("✅", "🏆", "🤝", "⏳", "💤", "↩️")):
+                assert form.startswith(english[0][0]), f"{lang}: {key} must keep its emoji first"
     assert set(translated) == template_keys(), f"{lang} has texts the code no longer uses"
+
+
+def test_the_template_holds_a_plural_entry_for_every_text_that_pluralises(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('Text("{count} tile placed", plural="{count} tiles placed", count=n)\n'
+                      'tn(lang, "{count} ship", "{count} ships", n, context="x")\n'
+                      'say("{count} left", plural="{count} left", count=n)\n'
+                      't(lang, "{count} kings", count=n)\n')
+    assert extract.code_texts((tmp_path,)) == {
+        (None, ("{count} tile placed", "{count} tiles placed")): f"{tmp_path.name}/sample.py:1",
+        ("x", ("{count} ship", "{count} ships")): f"{tmp_path.name}/sample.py:2",
+        (None, ("{count} left", "{count} left")): f"{tmp_path.name}/sample.py:3",
+        (None, "{count} kings"): f"{tmp_path.name}/sample.py:4"}
+    keys = template_keys()
+    assert (None, ("{count} tile placed, {left} in supply", "{count} tiles placed, {left} in supply")) in keys
+    assert (None, ("{pieces} · {count} crossed", "{pieces} · {count} crossed")) in keys
+
+
+@pytest.mark.parametrize(("lang", "one", "none", "many"), [
+    ("en", "1 tile placed, 3 in supply", "0 tiles placed, 3 in supply", "2 tiles placed, 3 in supply"),
+    ("fr", "1 tuile posée, 3 en réserve", "0 tuile posée, 3 en réserve", "2 tuiles posées, 3 en réserve"),
+    ("es", "1 ficha colocada, 3 en reserva", "0 fichas colocadas, 3 en reserva", "2 fichas colocadas, 3 en reserva"),
+    ("pt_BR", "1 peça colocada, 3 em estoque", "0 peça colocada, 3 em estoque", "2 peças colocadas, 3 em estoque"),
+])
+def test_a_count_takes_its_languages_plural_form(lang, one, none, many):
+    def placed(n: int) -> str:
+        return i18n.tn(lang, "{count} tile placed, {left} in supply", "{count} tiles placed, {left} in supply", n,
+                       left=3)
+    assert [placed(1), placed(0), placed(2)] == [one, none, many]
+    text = Text("{count} tile placed, {left} in supply", plural="{count} tiles placed, {left} in supply", count=0,
+                left=3)
+    assert t(lang, text) == none and str(text) == "0 tiles placed, 3 in supply"
+
+
+def test_a_picture_says_a_count_in_its_languages_form():
+    from renderers.common import say
+    assert in_language(picture_words("fr"), say, "{pieces} · {count} crossed", plural="{pieces} · {count} crossed",
+                       pieces="28 pièces", count=1) == "28 pièces · 1 passée"
+    assert say("{count} piece", plural="{count} pieces", count=1) == "1 piece"
+    assert say("{count} piece", plural="{count} pieces", count=0) == "0 pieces"
+    assert in_language(picture_words("de"), say, "{count} piece", plural="{count} pieces", count=3) == "3 Steine"
+
+
+def test_a_text_with_a_plural_keeps_it_through_json_and_pickle_and_an_old_record_still_translates():
+    text = Text("{side} eliminated {count} enemy piece", plural="{side} eliminated {count} enemy pieces",
+                side=Text("North"), count=1)
+    again = Text.from_json(json.loads(json.dumps(text.to_json())))
+    copied = pickle.loads(pickle.dumps(text))
+    for other in (again, copied):
+        assert other == text == "North eliminated 1 enemy piece" and other.plural == text.plural
+        assert t("fr", other) == "Nord a éliminé 1 pièce ennemie"
+    # stored before the plural existed: its template is the entry's English plural, and it has no "plural" key
+    old = Text.from_json({"text": "{side} eliminated {count} enemy pieces",
+                          "params": {"side": {"text": "North", "params": {}}, "count": 4}})
+    assert str(old) == "North eliminated 4 enemy pieces" and old.plural is None
+    assert t("fr", old) == "Nord a éliminé 4 pièces ennemies"
+    assert t("de", old) == "Nord hat 4 gegnerische Figuren ausgeschaltet"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -504,3 +568,26 @@ def test_a_leagues_season_reads_in_each_language(lang, expected):
                     results_shown=0, message_id=None, thread_id=None)
     assert t(language_of(lang), league_title(league)) == expected
     assert league_title(replace(league, season=1)) == "Monthly"
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("es", Text("{side} has more pieces across ({mine} to {theirs})", side=Text("Dark"), mine=3, theirs=1),
+     "Las Oscuras tienen más piezas al otro lado (3 a 1)"),
+    ("fr", Text("{side} plays {move}", side=Text("Light"), move="a1-a3"), "Les Clairs jouent a1-a3"),
+    ("pt_BR", Text("{side} has no pieces left", side=Text("Dark")), "As Escuras não têm mais peças"),
+    ("es", Text("{side} has no legal move", side=Text("Dark")), "No hay ninguna jugada legal para Oscuras"),
+    ("de", Text("Choosing cargo: {players}", players="alice"), "Ladung wird gewählt: alice"),
+    ("de", Text("{side}'s {piece} (sword {sword}, shield {shield}, move {move})", side=Text("South"),
+                piece="Shieldbearer", sword=2, shield=5, move=2),
+     "Shieldbearer von Süd (Schwert 2, Schild 5, Bewegung 2)"),
+])
+def test_sides_named_in_the_plural_take_a_plural_verb_and_other_words_read_right(lang, text, expected):
+    assert t(lang, text) == expected
+
+
+def test_a_tables_text_marked_with_a_plural_takes_its_form_from_the_count_it_is_shown_with():
+    assert t("fr", "only {count} signed up when sign-up ended", count=1) == \
+        "seulement 1 inscrit à la fin des inscriptions"
+    assert t("fr", "only {count} signed up when sign-up ended", count=3) == \
+        "seulement 3 inscrits à la fin des inscriptions"
+    assert t("en", "only {count} signed up when sign-up ended", count=1) == "only 1 signed up when sign-up ended"

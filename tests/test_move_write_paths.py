@@ -1,5 +1,5 @@
 """A move's write exists twice on PostgreSQL: the unit of statements every database runs (`move_steps`) and, for a
-move that does not end its match, one call of the server function strategos_commit_move (migration 010), kept
+move that does not end its match, one call of the server function strategos_commit_move (migrations 010, 011), kept
 because it saves five round trips per move (README, Performance). Here both run on the same moves, each on its
 own copy of the same database, and every row they leave must be the same: a change to one that the other lacks
 fails this test."""
@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.domain import MoveWrite, SeatTimers
+from bot.domain import MoveWrite, OutboxEntry, SeatTimers
 from bot.storage import Driver, VersionConflict
 from bot.storage.database import migration_files
 from bot.storage.matches import MatchStore, move_steps
@@ -73,6 +73,7 @@ def random_unit(rng: random.Random, match_id: int, version: int, now: float) -> 
         now=now,
         timers=SeatTimers(cancel=tuple(sorted(rng.sample(seats, rng.randint(0, 2)))),
                           arm={seat: kinds for seat, kinds in arm.items() if kinds}),
+        outbox=OutboxEntry(f"host:1:ab#a{version}", '[{"~type": "MovePlayed"}]', now) if rng.random() < 0.8 else None,
     )
 
 
@@ -132,7 +133,7 @@ async def play_on_both(twins: list[Driver], moves: int, seed: int) -> list[Any]:
         if answer != "version conflict":
             versions[match_id] = answer
         answers.append(answer)
-        touched = ["matches", "moves", "timers", "ratings", "rating_changes"]
+        touched = ["matches", "moves", "timers", "ratings", "rating_changes", "outbox"]
         assert_same(await rows_of(by_call, touched), await rows_of(by_steps, touched), unit)
     assert len(units_written) == finishing  # every other move went through the server function
     return answers

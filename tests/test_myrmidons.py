@@ -776,7 +776,7 @@ def test_render_text_and_describe():
     text = GAME.render_text(GAME.view(state, 0))
     assert "S324*" in text and "N ???" in text and "Fight on c2" in text
     lines = [GAME.describe(e) for e in events]
-    assert lines[0] == "South: c1-c2" and "repelled to c1" in lines[1]
+    assert lines[0] == "South: c1-c2" and "is repelled by North's " in lines[1] and lines[1].endswith(", back to c1.")
 
 
 # --- the picker ------------------------------------------------------------------------------------------------
@@ -1098,3 +1098,12 @@ def test_an_army_drafted_in_secret_is_not_deployed_by_an_explorer_who_cant_see_i
     seen = GAME.choices_seen_by(drawn, 1, [], 0)
     assert not seen.options and seen.move is None and "drafted in secret" in seen.prompt
     assert GAME.choices_seen_by(drawn, 0, [], 0).options  # her own draft is hers to choose
+
+
+def test_an_eliminated_piece_is_named_and_an_event_stored_before_names_still_reads():
+    eliminated = {"type": "eliminate", "piece": "S4", "owner": 0, "square": "d4", "by": "N2"}
+    assert GAME.describe(eliminated) == "South's S4 on d4 is eliminated."
+    assert GAME.describe({**eliminated, "name": "Raider", "commander": False}) == \
+        "South's Raider on d4 is eliminated."
+    assert GAME.describe({**eliminated, "name": "Commander", "commander": True}) == \
+        "South's Commander on d4 is eliminated."

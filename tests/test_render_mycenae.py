@@ -138,7 +138,7 @@ def test_png_decodes_at_the_expected_size_for_every_viewer(position, n):
     for viewer in viewers(n):
         img = Image.open(io.BytesIO(myc.render(GAME.view(state, viewer))))
         assert img.format == "PNG"
-        assert img.size == (WIDTH, HEIGHT)
+        assert img.size == (WIDTH, HEIGHT - myc.CAPTION_HEIGHT + myc.caption_height(n))  # three or four: 2 rows
         assert 900 <= img.width <= 1100
 
 

@@ -15,7 +15,8 @@ from bot.games.registry import get_game
 from bot.games.myriath.game import position
 from bot.engine.playout import final_state, random_plies
 from bot.games.myriath import renderer as myr
-from renderers.common import BACKGROUND, YELLOW
+from bot.workers import picture_words
+from renderers.common import BACKGROUND, TEXT_MIN, YELLOW, badge_detail_room, first_fitting, font, in_language
 from bot.games import registry
 
 GAME = get_game("myriath")
@@ -325,18 +326,26 @@ def test_passed_seats_are_those_whose_latest_turn_was_a_pass():
     assert view["phase"] == "over" and passed == {0, 1, 2}
 
 
-def test_badge_details_show_half_points_passes_and_tiles_left():
+def _badge_detail(view: dict, seat: int, passed: set[int], name: str) -> str:
+    """The detail a badge of this caption shows: the fullest wording that fits it."""
+    room = badge_detail_room(myr.WIDTH, myr.badges_per_row(view["num_players"]), myr.BADGE_TILE)
+    return first_fitting(myr._details(view, seat, passed, name), room, font(TEXT_MIN))
+
+
+def test_badge_details_show_half_points_passes_and_tiles_left_and_always_the_colour():
     state = position(3, [(0, "O@e5"), (1, "O@g5"), (2, "O@e7")], to_move=1, scores=[3.5, 0.5, 1])
     view = GAME.view(state, None)
     view = {**view, "passes_in_a_row": 1}  # seat 0, the seat before the one to move, has just passed
     # the fullest wording that fits a badge at TEXT_MIN px: the colour's name first, then words, then the short form
-    assert myr._detail(view, 0, myr.passed_seats(view), "Ann") == "3½ points · passed · 18 tiles left"
-    assert myr._detail(view, 1, myr.passed_seats(view), "Ben") == "Blue · ½ points · 18 tiles left"
+    assert _badge_detail(view, 0, myr.passed_seats(view), "Ann") == "Vermilion · 3½ points · passed"
+    assert _badge_detail(view, 1, myr.passed_seats(view), "Ben") == "Blue · ½ points · 18 tiles left"
     full = {**view, "scores_text": ["13½", "½", "1"]}
-    assert myr._detail(full, 0, myr.passed_seats(view), "Ann") == "13½ pts · passed · 18 left"
+    assert _badge_detail(full, 0, myr.passed_seats(view), "Ann") == "Vermilion · 13½ points · passed"
     two = GAME.view(position(2, [], scores=[2, 0]), None)
-    assert myr._detail(two, 0, set(), "Vermilion") == "2 points · 19 tiles left"
-    assert myr._detail(two, 1, set(), "Bob") == "Blue · 0 points · 19 tiles left"
+    assert _badge_detail(two, 0, set(), "Vermilion") == "2 points · 19 tiles left"
+    assert _badge_detail(two, 1, set(), "Bob") == "Blue · 0 points · 19 tiles left"
+    german = in_language(picture_words("de"), _badge_detail, view, 0, myr.passed_seats(view), "Ann")
+    assert german.startswith("Zinnober · ")  # the colour in every language
 
 
 def test_history_names_the_last_placement_and_what_it_scored():

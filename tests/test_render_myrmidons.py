@@ -289,9 +289,9 @@ def test_the_fight_list_shows_both_fighters_values_even_with_memory_on():
     assert not any(cell["known"] for cell in view["cells"].values())
     img = drawn(view)
     _, middle, _ = myr._tray_boxes(grid(view))
-    top = middle[1] + myr.LEGEND_HEIGHT + 46
-    for i, fight in enumerate(view["last_action"]["fights"][:3]):
-        y = top + i * (myr.MINI + 12)
+    top = middle[1] + myr.LEGEND_HEIGHT + myr.FIGHTS_TOP + 30  # under the fight's square and result
+    for i, fight in enumerate(view["last_action"]["fights"][:2]):
+        y = top + i * myr.FIGHT_ROW
         x = middle[0] + myr.ATTACKER_X
         got = img.crop((x + 8, y + 8, x + myr.MINI - 8, y + myr.MINI - 8)).tobytes()
         want = myr.piece_sprite(myr.MINI, fight["attacker"]).crop((8, 8, myr.MINI - 8, myr.MINI - 8))

@@ -1,5 +1,5 @@
 """What one /move costs the database, pinned: one read, one unit of work, then the board post's own read and
-record. Before the store was built around units, the same /move ran 31 statements: the match was read five times
+record, and the statement that forgets the move's outbox row once it was presented. Before the store was built around units, the same /move ran 31 statements: the match was read five times
 and the move, its clocks and the board post landed in four transactions."""
 
 from __future__ import annotations
@@ -99,18 +99,20 @@ async def test_one_move_costs_one_read_one_write_unit_and_the_board_record(world
     trace = await traced(world)
     trace.recording = True
     result = await move(world.alice, thread, match_id, "a1-a3")
-    await world.bot.matches.bus.idle()
+    await world.bot.matches.outbox.idle()
     trace.recording = False
     assert result.response.content.startswith("✅"), result.response.content
     sqlite = world.bot.repo.dialect == "sqlite"
     assert trace.round_trips() == [
         "SELECT m.*,",  # the move's load: match, seats, deadlines, members' choices
-        # The move and its clocks: on PostgreSQL the same statements in one call of a server function.
-        "unit: UPDATE matches SET; INSERT INTO moves; DELETE FROM timers; INSERT INTO timers" if sqlite
-        else "unit: SELECT strategos_commit_move(?, ?,",
+        # The move, its clocks and what it announces (the outbox): on PostgreSQL the same statements in one call
+        # of a server function.
+        "unit: UPDATE matches SET; INSERT INTO moves; DELETE FROM timers; INSERT INTO timers; INSERT INTO outbox"
+        if sqlite else "unit: SELECT strategos_commit_move(?, ?,",
         "unit: UPDATE matches SET",  # the board post's record, with the version it announced (nothing read back)
+        "unit: DELETE FROM outbox",  # presented: the move's outbox row is forgotten
     ]
-    assert len([s for s in trace.statements if not s.startswith(("SAVEPOINT", "RELEASE"))]) == (10 if sqlite else 7)
+    assert len([s for s in trace.statements if not s.startswith(("SAVEPOINT", "RELEASE"))]) == (14 if sqlite else 10)
 
 
 async def test_a_rated_finish_is_written_in_the_move_unit(store):
@@ -122,12 +124,14 @@ async def test_a_rated_finish_is_written_in_the_move_unit(store):
         trace = await trace_repository(service.repo)
         trace.recording = True
         report = await service.resign(challenge.match_id, 2)
+        await service.outbox.idle()
         trace.recording = False
         units = [trip for trip in trace.round_trips() if trip.startswith("unit")]
         rating_changes = ("INSERT INTO rating_changes; INSERT INTO rating_changes" if store.dialect == "sqlite"
                           else "INSERT INTO rating_changes")  # sqlite3's executemany traces each run; asyncpg's one
         assert units == ["unit: UPDATE matches SET; INSERT INTO moves; DELETE FROM timers; SELECT member_id, games;"
-                         f" {rating_changes}; INSERT INTO ratings; INSERT INTO ratings"]
+                         f" {rating_changes}; INSERT INTO ratings; INSERT INTO ratings; INSERT INTO outbox",
+                         "unit: DELETE FROM outbox"]
         assert [c.member_id for c in await service.ratings.changes_of(report.match)] == [1, 2]
     finally:
         await service.drain()

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import N_, localize, t
+from bot.i18n import N_, localize, t, tn
 from bot.matches.leagues import FORMATS, LeagueService, league_title
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
@@ -131,7 +131,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
                                               "`/league create` one."))
             return
         lines = [f"• **{localize(lang, league_title(e.league))}** — {league_summary(e.league, lang)} · "
-                 f"{t(lang, '{count} players', count=e.players)} · {t(lang, STATUS[e.league.status])}"
+                 f"{tn(lang, '{count} player', '{count} players', e.players)} · {t(lang, STATUS[e.league.status])}"
                  for e in entries[:20]]
         await answer(interaction, t(lang, "**Leagues**") + "\n" + "\n".join(lines))
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tn
 from bot.matches import catalogue, errors
 from bot.presenters.describe import rating_chart_alt_text
 from bot.presenters.pictures import rating_chart_file
@@ -54,10 +54,11 @@ class RatingsCog(commands.Cog, name="Ratings"):
             title = catalogue.info(rating.game).title
             rank = " · " + t(lang, "#{rank} of {total}", rank=profile.rank, total=profile.total) if profile else ""
             lines.append(f"**{title}** — {rating.label}{rank}")
-            lines.append(t(lang, "{games} games: {wins} won, {draws} drawn, {losses} lost · streak {streak} · last "
-                                 "{recent}", games=rating.games, wins=rating.wins, draws=rating.draws,
-                           losses=rating.losses, streak=rating.streak_text or "—",
-                           recent=rating.recent[-RECENT_RESULTS:] or "—"))
+            lines.append(tn(lang, "{count} game: {wins} won, {draws} drawn, {losses} lost · streak {streak} · last "
+                                  "{recent}", "{count} games: {wins} won, {draws} drawn, {losses} lost · streak "
+                                  "{streak} · last {recent}", rating.games, wins=rating.wins, draws=rating.draws,
+                            losses=rating.losses, streak=rating.streak_text or "—",
+                            recent=rating.recent[-RECENT_RESULTS:] or "—"))
             if charted is None or (profile and len(profile.history) > len(charted[1].history)):
                 charted = (title, profile) if profile else charted
         embed = discord.Embed(title=t(lang, "{player} on this server", player=who.display_name),

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.registry import declaration_of
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, t, tn
 from bot.matches import catalogue
 from bot.presenters.describe import rules_alt_text
 from bot.presenters.pictures import rules_file
@@ -35,7 +35,8 @@ class RulesCog(commands.Cog, name="Rules"):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)  # before the guide is read from the package and the diagram drawn
         info, lang = catalogue.info(game), language(interaction)
-        players = (t(lang, "{count} players", count=info.min_players) if info.min_players == info.max_players
+        players = (tn(lang, "{count} player", "{count} players", info.min_players)
+                   if info.min_players == info.max_players
                    else t(lang, "{low}–{high} players", low=info.min_players, high=info.max_players))
         embed = discord.Embed(title=t(lang, "{game} — how to play", game=info.title),
                               description=guide_text(game, lang)[:EMBED_DESCRIPTION_LIMIT])

@@ -13,6 +13,7 @@ from .matches import (
     MatchLoad,
     MemberPrefs,
     MoveWrite,
+    OutboxEntry,
     PrivateMessage,
     RatingWrite,
     Seat,
@@ -21,6 +22,6 @@ from .matches import (
 )
 
 __all__ = [
-    "Challenge", "ChallengeSeat", "LoggedMove", "Match", "MatchLoad", "MemberPrefs", "MoveWrite", "PrivateMessage",
+    "Challenge", "ChallengeSeat", "LoggedMove", "Match", "MatchLoad", "MemberPrefs", "MoveWrite", "OutboxEntry", "PrivateMessage",
     "RatingWrite", "Seat", "SeatTimers", "Timer", "League", "LeaguePlayer", "LeagueTable",
 ]

@@ -188,6 +188,16 @@ class RatingWrite:
 
 
 @dataclass(frozen=True)
+class OutboxEntry:
+    """What a unit must still announce, written with it: the service's events serialized (bot/matches/outbox.py),
+    under `token`, the name of the unit whose writer presents them."""
+
+    token: str
+    events: str
+    at: float  # when the unit was decided (the row's created_at)
+
+
+@dataclass(frozen=True)
 class MoveWrite:
     """One accepted action as one unit: the new state and log entry (only if the match is still at `version`),
     the seats' clock timers and, when it ends a rated match, the ratings."""
@@ -204,6 +214,7 @@ class MoveWrite:
     now: float
     timers: SeatTimers = SeatTimers()
     ratings: RatingWrite | None = None
+    outbox: OutboxEntry | None = None
 
 
 @dataclass(frozen=True)

@@ -4,21 +4,24 @@ An action takes its match's lock (`operation`), reads what it needs once (`load`
 members' choices), checks, decides, and hands what it decided to `conclude`: the end-of-action sequence, written
 only here. It commits one unit of work (state, log entry, the seats' clock timers and, when a rated match ends, the
 ratings), guarded by the match version, so a double click or two racing clicks change the match once; then plays
-the moves nobody has a choice about, and publishes what happened on the bus. No transaction is ever held across an
-await of the service's own.
+the moves nobody has a choice about, and announces what happened: written with the last unit (the outbox) and
+presented on the bus, even when the command is cancelled. No transaction is ever held across an await of the
+service's own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, AsyncIterator, Callable, Mapping
+from typing import Any, AsyncIterator, Awaitable, Callable
 
-from bot.domain import LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, RatingWrite
+from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
 from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.i18n import N_
+from bot.ratings import RatingChange
 from bot.storage import RatingsMoved, Repository, VersionConflict
 
 from . import errors
@@ -27,6 +30,7 @@ from .clocks import ClockKeeper
 from .events import Board, ForcedMove, MatchClock, MatchEnded, MatchEvent, MovePlayed, Played, SetupProgress
 from .locks import KeyedLocks
 from .movelog import effective_moves
+from .outbox import Outbox
 from .ratelimit import RateLimiter
 from .rating_service import ATTEMPTS as RATING_ATTEMPTS
 from .rating_service import Ratings
@@ -57,6 +61,16 @@ class TurnReport:
     presented: Delivery | None = None
 
 
+@dataclass
+class Announcing:
+    """What the last unit of an action announces, under `token`: `build` makes the events from what that unit
+    writes (see MatchActions._announcement); `events` holds what it made."""
+
+    build: Callable[..., Awaitable[list[MatchEvent]]]
+    token: str
+    events: list[MatchEvent] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class Action:
     """A change a use case decided, as `conclude` writes and announces it."""
@@ -82,8 +96,9 @@ class MatchActions:
 
     def __init__(self, repo: Repository, states: MatchStates, *, clock: Callable[[], float], bus: EventBus[MatchEvent],
                  limiter: RateLimiter, timers: TimerDispatcher, ratings: Ratings, clocks: ClockKeeper,
-                 server_settings: ServerSettings):
+                 server_settings: ServerSettings, outbox: Outbox):
         self.repo, self.states, self.clock, self.bus, self.limiter = repo, states, clock, bus, limiter
+        self.outbox = outbox
         self.timers, self.ratings, self.server_settings, self.clocks = timers, ratings, server_settings, clocks
         self.game_of, self.state_of, self.view = states.game_of, states.state_of, states.view
         self.in_secret_setup, self.to_act, self.in_play = states.in_secret_setup, states.to_act, states.in_play
@@ -130,8 +145,7 @@ class MatchActions:
         knows it (else it is read)."""
         if match.active and clock is None:
             clock = await self.clocks.of(match)
-        return Board(self.view(match, None), tuple(self.to_act(match)), self.in_play(match),
-                     self.in_secret_setup(match), self.pending_request(match), clock if match.active else None)
+        return _board(self.states, match, clock)
 
     # --- reading a match and the checks every use case makes -------------------------------------------------
 
@@ -217,57 +231,116 @@ class MatchActions:
                 raise AnswerRaced() from None
             raise errors.StaleBoard(self.board_link(match)) from None
 
+    async def answer_announced(self, match: Match, event: MatchEvent,
+                               write: Callable[[OutboxEntry], Awaitable[None]]) -> Delivery | None:
+        """An answer's `write` (see answer_guarded) with `event` recorded in its unit, then presented from the
+        outbox as `conclude` presents a move: a command cancelled once it may be written leaves it to the outbox."""
+        token = self.outbox.token()
+        try:
+            await self.answer_guarded(match, lambda: write(self.outbox.entry(token, [event], self.clock())))
+        except asyncio.CancelledError:
+            self.outbox.adopt(token)
+            raise
+        return self.outbox.deliver(token, [event])
+
     # --- the end of every action -----------------------------------------------------------------------------
 
     async def conclude(self, match: Match, action: Action, *, load: MatchLoad | None = None) -> TurnReport:
         """Write `action` as one unit, log it, play the moves that follow it without a choice, end the mover's
-        time away, and publish what happened (the end of the match too, when it ended). `load`: what the action
-        read (else the clocks and choices are read as needed)."""
-        match, clock, prefs = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
-                                                events=action.events, new_state=action.new_state,
-                                                outcome=action.outcome, load=load)
+        time away, and announce what happened (the end of the match too, when it ended). `load`: what the action
+        read (else the clocks and choices are read as needed).
+
+        The announcement is written with the last unit (the outbox, bot/matches/outbox.py) and presented from
+        there: a command cancelled once its unit may be written leaves it to the outbox, which presents it."""
+        forced = self.forced_moves(match, action)
+        public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
+        shown = [ForcedMove(seat, move, [e for e in events if is_visible(e, None)]) for seat, move, events, _ in forced]
+        lang = await self.language(match.guild_id)
+        announcing = Announcing(functools.partial(self._announcement, action, public, shown, lang, load),
+                                self.outbox.token())
+        try:
+            match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
+                                      events=action.events, new_state=action.new_state, outcome=action.outcome,
+                                      load=load, announcing=None if forced else announcing)
+        except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
+            after = asyncio.ensure_future(self._forced_after_cancel(match, action, forced, announcing)) if forced \
+                else None
+            self.outbox.adopt(announcing.token, after=after)
+            raise
         log.info("match=%s guild=%s %s version=%s%s", match.id, match.guild_id, action.said, match.version,
                  f" finished={match.result}" if match.result else "")
-        forced: list[ForcedMove] = []
-        if action.new_state is not None and not action.rewinds:
-            match, forced = await self.play_forced_moves(match, action.new_state)
+        if forced:  # the action counts: the moves that follow it are played even if its command is cancelled
+            chain = asyncio.ensure_future(self._play_forced(match, forced, announcing))
+            try:
+                match = await asyncio.shield(chain)
+            except asyncio.CancelledError:
+                self.outbox.adopt(announcing.token, after=chain)
+                raise
+        presented = self.outbox.deliver(announcing.token, announcing.events)
         if action.by_user is not None:
             await self.clocks.player_acted(action.by_user, load.prefs if load else None)
-        public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
-        lang = await self.language(match.guild_id)
-        board = await self.board(match, None if forced else clock)  # forced moves moved the clock on
-        if action.setup and self.in_secret_setup(match):
-            presented = self.bus.publish(SetupProgress(match, action.seat, board=board, lang=lang))
-        else:
-            rated = await self.ratings.changes_of(match)
-            if prefs is None:
-                prefs = await self.clocks.prefs(match.member_ids)
-            presented = self.bus.publish(MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
-                                                    action.shown, public, forced, rated, board=board,
-                                                    prefs=dict(prefs), lang=lang))
-        if not match.active and (outcome := Outcome.from_json(match.result)) is not None:
-            self.bus.publish(MatchEnded(match, outcome, view=board.view, lang=lang))
-        forced_events = [e for f in forced for e in f.events]
-        return TurnReport(match, action.kind, action.seat, action.shown, public + forced_events,
+        return TurnReport(match, action.kind, action.seat, action.shown, public + [e for f in shown for e in f.events],
                           Outcome.from_json(match.result), presented)
 
-    async def play_forced_moves(self, match: Match, state: Any) -> tuple[Match, list[ForcedMove]]:
-        """Play the moves nobody has a choice about (a pass with nothing to place), each logged as that seat's
-        move, so the thread can say what happened. Ends because games end."""
-        game = self.game_of(match)
-        forced: list[ForcedMove] = []
+    async def _announcement(self, action: Action, public: list[Event], forced: list[ForcedMove], lang: str,
+                            load: MatchLoad | None, match: Match, state: Any, timers: SeatTimers,
+                            ratings: list[RatingChange]) -> list[MatchEvent]:
+        """What `action` announces (its public events, the forced moves after it, in `lang`), once `match` is
+        as its last unit writes it: `state` its engine state, `timers` the clock timers and `ratings` the
+        ratings that unit writes. `load`: what the action read (else the clock and choices are read here)."""
+        states = MatchStates()  # the unit is not written yet: its state stays out of the shared cache until it is
+        states.keep(match, state)
+        prefs = load.prefs if load is not None else await self.clocks.prefs(match.member_ids)
+        clock = None
+        if match.active:
+            deadlines = load.deadlines if load is not None and not forced else (await self.clocks.of(match)).deadlines
+            clock = self.clocks.after_commit(match, deadlines, timers, prefs)
+        board = _board(states, match, clock)
+        if action.setup and states.in_secret_setup(match):
+            return [SetupProgress(match, action.seat, board=board, lang=lang)]
+        events: list[MatchEvent] = [MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
+                                               action.shown, public, forced, ratings, board=board, prefs=dict(prefs),
+                                               lang=lang)]
+        if not match.active and (outcome := Outcome.from_json(match.result)) is not None:
+            events.append(MatchEnded(match, outcome, view=board.view, lang=lang))
+        return events
+
+    def forced_moves(self, match: Match, action: Action) -> list[tuple[int, str, list[Event], Any]]:
+        """The moves nobody has a choice about (a pass with nothing to place) that follow `action`, each as
+        (seat, move, events, state after it). Ends because games end."""
+        if action.new_state is None or action.rewinds:
+            return []
+        game, state = self.game_of(match), action.new_state
+        forced: list[tuple[int, str, list[Event], Any]] = []
         while game.outcome(state) is None:
             acting = game.to_act(state)
             move = game.forced_move(state, acting[0]) if len(acting) == 1 else None
             if move is None:
                 break
             state, events = game.apply(state, acting[0], move)
-            match, _, _ = await self.commit(match, seat=acting[0], move=move, private=False, events=events,
-                                            new_state=state)
-            forced.append(ForcedMove(acting[0], move, [e for e in events if is_visible(e, None)]))
-            log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, acting[0],
-                     move, match.version)
-        return match, forced
+            forced.append((acting[0], move, events, state))
+        return forced
+
+    async def _forced_after_cancel(self, before: Match, action: Action,
+                                   forced: list[tuple[int, str, list[Event], Any]], announcing: Announcing) -> None:
+        """The command was cancelled as the unit of `action` was written, or before: if it was written (the log's
+        newest move is that action, right after `before`), play the forced moves after it all the same."""
+        async with self._locks.hold(before.id):
+            now = await self.get_match(before.id)
+            moves = await self.repo.moves(before.id) if now.version == before.version + 1 else []
+            if moves and (moves[-1].seat, moves[-1].move) == (action.seat, action.logged):
+                await self._play_forced(now, forced, announcing)
+
+    async def _play_forced(self, match: Match, forced: list[tuple[int, str, list[Event], Any]],
+                           announcing: Announcing) -> Match:
+        """Write the forced moves, each logged as that seat's move (so the thread can say what happened); the
+        last one carries the action's announcement."""
+        for i, (seat, move, events, state) in enumerate(forced):
+            match = await self.commit(match, seat=seat, move=move, private=False, events=events, new_state=state,
+                                      announcing=announcing if i == len(forced) - 1 else None)
+            log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, seat, move,
+                     match.version)
+        return match
 
     async def commit(
         self,
@@ -280,11 +353,12 @@ class MatchActions:
         new_state: Any | None,
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
-    ) -> tuple[Match, MatchClock | None, Mapping[int, MemberPrefs] | None]:
+        announcing: Announcing | None = None,
+    ) -> Match:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
-        with the clocks of the seats whose turn began or ended and, when a rated match ends, its ratings: one
-        unit of work. `load`: what the action read (the members' choices the clocks need; else read here).
-        Returns the match as written and, when `load` was given, its clock and members' choices after it."""
+        with the clocks of the seats whose turn began or ended, when a rated match ends its ratings and, with
+        `announcing`, what it announces (the outbox): one unit of work. `load`: what the action read (the
+        members' choices the clocks need; else read here). Returns the match as written."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -314,8 +388,14 @@ class MatchActions:
         timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs)
         for _ in range(RATING_ATTEMPTS):
             rating: RatingWrite | None = await self.ratings.plan(after)
+            outbox = None
+            if announcing is not None:
+                announcing.events = await announcing.build(
+                    after, new_state if new_state is not None else self.state_of(match), timers,
+                    sorted(rating.changes, key=lambda c: c.seat) if rating else [])
+                outbox = self.outbox.entry(announcing.token, announcing.events, now)
             unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
-                             now, timers, rating)
+                             now, timers, rating, outbox)
             try:
                 await self.repo.commit_move(unit)
                 break
@@ -333,6 +413,9 @@ class MatchActions:
         if new_state is not None:
             self.states.keep(after, new_state)
         self.clocks.armed(timers)
-        if load is None:
-            return after, None, None
-        return after, self.clocks.after_commit(after, load.deadlines, timers, prefs), prefs
+        return after
+
+
+def _board(states: MatchStates, match: Match, clock: MatchClock | None) -> Board:
+    return Board(states.view(match, None), tuple(states.to_act(match)), states.in_play(match),
+                 states.in_secret_setup(match), states.pending_request(match), clock if match.active else None)

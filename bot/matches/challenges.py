@@ -7,6 +7,7 @@ import logging
 from typing import Any, Callable, Sequence
 
 from bot.domain import Challenge, Match, Seat, Timer
+from bot.games import Game
 from bot.games.engines import get_game
 from bot.i18n import N_
 from bot.storage import VersionConflict
@@ -22,6 +23,23 @@ DEFAULT_CHALLENGE_TTL = 24 * 3600.0
 MAX_OPEN_CHALLENGES = 10  # per challenger
 CHALLENGE_EXPIRY = "challenge_expiry"
 
+
+
+def computer_names(game: Game, options: dict[str, Any], invited: Sequence[int | None], challenger_position: int,
+                   level: str | None) -> dict[int, str]:
+    """The computer's name at each of its seats (by position, which is the match's seat): "Strategos (easy)", and
+    when it holds two seats or more each carries its side, "Strategos (easy, Yellow)", so the players, the
+    pictures and the history can tell them apart. Sides are named in English, as the name is shown everywhere."""
+    if level is None:
+        return {}
+    others = [p for p in range(len(invited) + 1) if p != challenger_position]
+    seats = [position for position, invited_id in zip(others, invited) if invited_id is None]
+    if len(seats) < 2:
+        return {position: f"Strategos ({level})" for position in seats}
+    sides = game.view(game.new_state(len(invited) + 1, 0, options or None), None).get("seat_names") \
+        or game.info.seat_names
+    return {position: f"Strategos ({level}, {sides[position]})" if position < len(sides) else
+            f"Strategos ({level}, {position + 1})" for position in seats}
 
 class Challenges:
     def __init__(self, actions: MatchActions, *, seed_source: Callable[[], int], ttl: float = DEFAULT_CHALLENGE_TTL):
@@ -84,6 +102,7 @@ class Challenges:
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
                 now=now, expires_at=now + ttl, computer_level=computer_level, rated=rated,
                 challenger_position=challenger_position, clock_seconds=clock_seconds,
+                computer_names=computer_names(game, options, invited, challenger_position, computer_level),
             )
         actions.timers.wake(challenge.expires_at)
         log.info("challenge=%s guild=%s user=%s created game=%s seats=%s", challenge.id, guild_id, challenger_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from bot.domain import Match, Timer
 from bot.games import IllegalMoveError, Outcome, Text
@@ -89,13 +90,13 @@ class Endings:
             raise errors.UserError(N_("You have already offered a draw; waiting for an answer."))
         agreed = sorted(set(match.draw_agreed or []) | {seat})
         if not set(in_play) <= set(agreed):
-            await actions.answer_guarded(match, lambda: actions.repo.set_draw_agreed(
-                match.id, match.version, agreed, previous=match.draw_agreed))
+            offered = replace(match, draw_agreed=agreed)
+            event = DrawOffered(offered, seat, in_play=actions.in_play(match),
+                                lang=await actions.language(match.guild_id))
+            presented = await actions.answer_announced(match, event, lambda outbox: actions.repo.set_draw_agreed(
+                match.id, match.version, agreed, previous=match.draw_agreed, outbox=outbox))
             log.info("match=%s guild=%s user=%s seat=%s offered a draw", match.id, match.guild_id, user_id, seat)
-            match = await actions.get_match(match.id)
-            presented = actions.bus.publish(DrawOffered(match, seat, in_play=actions.in_play(match),
-                                                        lang=await actions.language(match.guild_id)))
-            return TurnReport(match, "draw_offer", seat, presented=presented)
+            return TurnReport(offered, "draw_offer", seat, presented=presented)
         return await actions.conclude(match, Action(
             "draw", seat, logged="draw", shown=None, said=f"user={user_id} seat={seat} accepted the draw",
             outcome=Outcome(tuple(), Text("draw by agreement")),
@@ -114,12 +115,11 @@ class Endings:
             raise errors.UserError(N_("There is no draw offer to answer (a move since has withdrawn it)."))
         if seat in match.draw_agreed:
             raise errors.UserError(N_("You can't decline your own offer — just play on."))
-        await actions.answer_guarded(match, lambda: actions.repo.set_draw_agreed(
-            match.id, match.version, None, previous=match.draw_agreed))
+        declined = replace(match, draw_agreed=None)
+        presented = await actions.answer_announced(match, DrawDeclined(declined, seat), lambda outbox: (
+            actions.repo.set_draw_agreed(match.id, match.version, None, previous=match.draw_agreed, outbox=outbox)))
         log.info("match=%s guild=%s user=%s seat=%s declined the draw", match.id, match.guild_id, user_id, seat)
-        match = await actions.get_match(match.id)
-        presented = actions.bus.publish(DrawDeclined(match, seat))
-        return TurnReport(match, "draw_declined", seat, presented=presented)
+        return TurnReport(declined, "draw_declined", seat, presented=presented)
 
     async def check_draw_answer(self, match_id: int, user_id: int, version: int) -> Match:
         """The checks of a draw offer's Accept / Decline buttons, before anything changes."""

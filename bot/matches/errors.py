@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_
+from bot.i18n import N_, Text
 from bot.storage.postgres_pool import DatabaseUnavailable as DatabaseUnavailable  # answered "try again" by the adapters
 
 
@@ -81,8 +81,9 @@ class BadMove(UserError):
 
 class RateLimited(UserError):
     def __init__(self, retry_after: float) -> None:
-        super().__init__(N_("Slow down a little: try again in {seconds} seconds."),
-                         seconds=max(1, round(retry_after)))
+        super().__init__(Text("Slow down a little: try again in {count} second.",
+                              plural="Slow down a little: try again in {count} seconds.",
+                              count=max(1, round(retry_after))))
 
 
 def engine_message(exc: Exception) -> str:

@@ -390,12 +390,12 @@ def picture_banner(sandbox: Sandbox) -> Text:
     if sandbox.planning:
         if not moves:
             return Text("PLAN · match #{match} · the position · not played", match=match)
-        return (Text("PLAN · match #{match} · 1 move ahead · not played", match=match) if moves == 1 else
-                Text("PLAN · match #{match} · {moves} moves ahead · not played", match=match, moves=moves))
+        return Text("PLAN · match #{match} · {count} move ahead · not played",
+                    plural="PLAN · match #{match} · {count} moves ahead · not played", match=match, count=moves)
     if not moves:
         return Text("EXPLORE · match #{match} · the position · not played", match=match)
-    return (Text("EXPLORE · match #{match} · 1 move ahead · not played", match=match) if moves == 1 else
-            Text("EXPLORE · match #{match} · {moves} moves ahead · not played", match=match, moves=moves))
+    return Text("EXPLORE · match #{match} · {count} move ahead · not played",
+                plural="EXPLORE · match #{match} · {count} moves ahead · not played", match=match, count=moves)
 
 
 def assumed_notice(sandbox: Sandbox) -> str | None:

@@ -12,7 +12,7 @@ import re
 from typing import Any, Iterable, Sequence
 
 from bot.games import Event, Game, narrate
-from bot.i18n import ENGLISH, localize, t
+from bot.i18n import ENGLISH, localize, story_text, t
 
 EMBED_DESCRIPTION_LIMIT = 4096  # Discord refuses a longer embed description
 MOVES_PER_PAGE = 18  # a page a phone shows without much scrolling
@@ -74,8 +74,8 @@ def history_lines(
             said = t(lang, "{player} made a secret setup move", player=who)
         else:
             said = f"{who}: `{move}`"
-        story = [localize(lang, text).rstrip(".") for text in narrate(game, events, viewer, RESTATED_BY_MOVE)]
-        lines.append(f"**{number}.** {said}" + (" — " + "; ".join(story) if story else "") + ".")
+        story = [localize(lang, text) for text in narrate(game, events, viewer, RESTATED_BY_MOVE)]
+        lines.append(f"**{number}.** {said}" + (" — " + story_text(story) if story else "") + ".")
     return lines
 
 

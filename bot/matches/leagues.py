@@ -305,8 +305,9 @@ class LeagueService:
                 done, _ = await self.store.finish(league, self.clock(), "cancelled")
                 if done:
                     league = await self.get(league_id)
-                    self.bus.publish(LeagueCancelled(league, N_("only {count} signed up when sign-up ended"),
-                                                     {"count": len(players)}, players=players,
+                    too_few = N_("only {count} signed up when sign-up ended",
+                                 plural="only {count} signed up when sign-up ended")
+                    self.bus.publish(LeagueCancelled(league, too_few, {"count": len(players)}, players=players,
                                                      lang=await self.language(league.guild_id)))
                 return
             await self.rounds.start(league, players)

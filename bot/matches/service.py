@@ -41,7 +41,7 @@ class MatchService:
         # The parts, for the tests and tools that drive them; the bot's callers are handed what they use.
         self.repo, self.clock, self.bus, self.limiter = actions.repo, actions.clock, actions.bus, actions.limiter
         self.timers, self.ratings, self.clocks = actions.timers, actions.ratings, actions.clocks
-        self.server_settings = actions.server_settings
+        self.server_settings, self.outbox = actions.server_settings, actions.outbox
         self.challenges, self.turns, self.endings = challenges, turns, endings
         self.takebacks, self.rematches, self.boards, self.archive = takebacks, rematches, boards, archive
 
@@ -121,4 +121,5 @@ class MatchService:
         self.closing = True
         await self.actions.idle()
         await self.timers.stop()
+        await self.outbox.idle()
         await self.bus.idle()

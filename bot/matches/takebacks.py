@@ -8,6 +8,7 @@ rebuilt from the seed and the effective moves (movelog.py), so the taken-back mo
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any, Sequence
 
 from bot.games import Event, Game, is_visible
@@ -18,7 +19,8 @@ from bot.domain import LoggedMove, Match
 
 from . import errors
 from .actions import Action, MatchActions, TurnReport
-from .events import TakebackAnswered, TakebackAsked
+from .bus import Delivery
+from .events import MatchEvent, TakebackAnswered, TakebackAsked
 from .movelog import TAKEBACK, takeback_event
 
 log = logging.getLogger(__name__)
@@ -77,13 +79,12 @@ class Takebacks:
         last = moves[-1]
         request = {"seat": seat, "version": match.version, "agreed": [seat], "undone": last.version,
                    "move": last.move}
-        await self._store(match, request)
-        match = await actions.get_match(match.id)
+        asked = replace(match, takeback=request)
+        presented = await self._store(match, request, TakebackAsked(
+            asked, seat, last.move, in_play=actions.in_play(match), lang=await actions.language(match.guild_id)))
         log.info("match=%s guild=%s user=%s seat=%s asked to take back %s", match.id, match.guild_id, user_id,
                  seat, last.move)
-        presented = actions.bus.publish(TakebackAsked(match, seat, last.move, in_play=actions.in_play(match),
-                                                      lang=await actions.language(match.guild_id)))
-        return TurnReport(match, "takeback_asked", seat, last.move, presented=presented)
+        return TurnReport(asked, "takeback_asked", seat, last.move, presented=presented)
 
     async def answer_takeback(self, match_id: int, user_id: int, version: int, accept: bool) -> TurnReport:
         """Accept or decline the open take-back request asked at `version`. Once every other player still in
@@ -109,17 +110,15 @@ class Takebacks:
             raise errors.UserError(N_("You have already accepted; waiting for the others."))
         asker = request["seat"]
         if not accept:
-            await self._store(match, None)
-            match = await actions.get_match(match.id)
+            declined = replace(match, takeback=None)
+            presented = await self._store(match, None, TakebackAnswered(declined, seat, False))
             log.info("match=%s guild=%s user=%s declined the take-back", match.id, match.guild_id, user_id)
-            presented = actions.bus.publish(TakebackAnswered(match, seat, False))
-            return TurnReport(match, "takeback_declined", asker, request["move"], presented=presented)
+            return TurnReport(declined, "takeback_declined", asker, request["move"], presented=presented)
         agreed = sorted(set(request["agreed"]) | {seat})
         if not set(in_play) <= set(agreed):
-            await self._store(match, {**request, "agreed": agreed})
-            match = await actions.get_match(match.id)
-            presented = actions.bus.publish(TakebackAnswered(match, seat, True))
-            return TurnReport(match, "takeback_agreed", asker, request["move"], presented=presented)
+            joined = replace(match, takeback={**request, "agreed": agreed})
+            presented = await self._store(match, joined.takeback, TakebackAnswered(joined, seat, True))
+            return TurnReport(joined, "takeback_agreed", asker, request["move"], presented=presented)
         return await self._take_back(match, asker, request)
 
     async def _take_back(self, match: Match, asker: int, request: dict[str, Any]) -> TurnReport:
@@ -134,11 +133,12 @@ class Takebacks:
             events=[takeback_event(undone.version)], new_state=state, rewinds=True,
         ))
 
-    async def _store(self, match: Match, request: dict[str, Any] | None) -> None:
-        """Write the request (or its answers) guarded by the version and the request read: another answer
-        that landed meanwhile makes this one read again (AnswerRaced), a move makes it stale."""
-        await self.actions.answer_guarded(match, lambda: self.repo.set_takeback(
-            match.id, match.version, request, previous=match.takeback))
+    async def _store(self, match: Match, request: dict[str, Any] | None, event: MatchEvent) -> Delivery | None:
+        """Write the request (or its answers) guarded by the version and the request read, with `event` that
+        announces it: another answer that landed meanwhile makes this one read again (AnswerRaced), a move makes
+        it stale."""
+        return await self.actions.answer_announced(match, event, lambda outbox: self.repo.set_takeback(
+            match.id, match.version, request, previous=match.takeback, outbox=outbox))
 
     def _refusal(self, match: Match, seat: int, moves: Sequence[LoggedMove]) -> errors.UserError | None:
         """Why the player of `seat` may not take back her last move now (None: she may ask)."""

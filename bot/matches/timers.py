@@ -61,6 +61,8 @@ class TimerDispatcher:
         # Other processes' timers are heard (PostgreSQL's NOTIFY) only where other processes run: a process running
         # every shard writes every timer itself.
         self.listening = bool(others)
+        # Run at each look while sweeping (a shared database): what else a dead process may have left undone.
+        self.sweeps: list[Callable[[], Awaitable[None]]] = []
         self._handlers: dict[str, Handler] = {}
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
@@ -188,8 +190,13 @@ class TimerDispatcher:
         await self.fire_due()
         due = await self.claims.next_due()
         if self.sweep_every is not None:
-            sweep = self.clock() + self.sweep_every
-            due = sweep if due is None else min(due, sweep)
+            for sweep in self.sweeps:
+                try:
+                    await sweep()
+                except Exception:  # a sweep's failure must not hold up the timers: it runs again next look
+                    log.exception("a periodic sweep failed")
+            next_sweep = self.clock() + self.sweep_every
+            due = next_sweep if due is None else min(due, next_sweep)
         return due
 
     async def _run(self) -> None:

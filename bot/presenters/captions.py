@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from bot.games import Game, Outcome, narrate
 from bot.games.registry import declaration_of
-from bot.i18n import ENGLISH, localize, t
+from bot.i18n import ENGLISH, localize, story_text, t
 from bot.matches.events import MovePlayed, Played
 from bot.domain import Match
 
@@ -87,7 +87,7 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
     lines = []
     who = seat_label(view, names, played.seat, lang)
     story = story_of(game, played.events, lang)
-    tail = (" — " + "; ".join(story) if story else "") + "."
+    tail = (" — " + story_text(story) if story else "") + "."
     if played.kind is Played.MOVE:
         lines.append((t(lang, "{player} played `{move}`", player=who, move=played.move) if played.move
                       else t(lang, "{player} made a secret move", player=who)) + tail)
@@ -100,13 +100,13 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
     for forced in played.forced:
         story = story_of(game, forced.events, lang)
         lines.append(t(lang, "{player} had no choice: `{move}`", player=seat_label(view, names, forced.seat, lang),
-                       move=forced.move) + (" — " + "; ".join(story) if story else "") + ".")
+                       move=forced.move) + (" — " + story_text(story) if story else "") + ".")
     return lines
 
 
 def story_of(game: Game, events: Sequence[dict[str, Any]], lang: str = ENGLISH) -> list[str]:
-    """What the public events did, in `lang`, without the full stops of games that narrate whole sentences."""
-    return [localize(lang, line).rstrip(".") for line in narrate(game, events, None, RESTATED_BY_CAPTION)]
+    """What the public events did, in `lang` (told in one run by `story_text`)."""
+    return [localize(lang, line) for line in narrate(game, events, None, RESTATED_BY_CAPTION)]
 
 
 def format_score(value: float) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from bot.games import Outcome
 from bot.games.describing import Describer
 from bot.games.registry import declaration_of, get_game
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, t, tn
 
 from .captions import format_score, side_name
 from .text import fit
@@ -132,8 +132,9 @@ def rating_chart_alt_text(who: str, title: str, points: Sequence[tuple[float, in
     if not points:
         return t(lang, "Rating chart of {who} in {game}: no rated games yet.", who=who, game=title)
     ratings = [round(p[1]) for p in points]
-    return fit(t(lang, "Rating chart of {who} in {game} over {games} rated games: from {first} to {last}, "
-                           "highest {high}, lowest {low}.", who=who, game=title, games=len(points) - 1,
+    return fit(tn(lang, "Rating chart of {who} in {game} over {count} rated game: from {first} to {last}, highest "
+                        "{high}, lowest {low}.", "Rating chart of {who} in {game} over {count} rated games: from "
+                        "{first} to {last}, highest {high}, lowest {low}.", len(points) - 1, who=who, game=title,
                      first=ratings[0], last=ratings[-1], high=max(ratings), low=min(ratings)), MAX_ALT_TEXT)
 
 

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import discord
 
-from bot.i18n import ENGLISH, N_, localize, t
+from bot.i18n import ENGLISH, N_, localize, t, tn
 from bot.leagues import POINT, points_text
 from bot.matches import catalogue
 from bot.matches.league_events import (
@@ -36,7 +36,7 @@ def league_summary(league: League, lang: str = ENGLISH) -> str:
     game = catalogue.info(league.game).title
     tables = ", " + t(lang, "tables of {size}", size=league.table_size) if league.table_size > 2 else ""
     count = league.total_rounds or league.rounds
-    rounds = ", " + t(lang, "{count} rounds", count=count) if league.format == "swiss" and count else ""
+    rounds = ", " + tn(lang, "{count} round", "{count} rounds", count) if league.format == "swiss" and count else ""
     clock = (t(lang, "{clock} a move", clock=clock_name(league.clock_seconds, lang)) if league.clock_seconds
              else t(lang, "no clock"))
     rated = t(lang, "rated") if league.rated else t(lang, "unrated")

@@ -34,10 +34,12 @@ class ChallengeStore:
         rated: bool = True,
         challenger_position: int = 0,
         clock_seconds: int | None = None,
+        computer_names: dict[int, str] | None = None,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
-        open seats are the computer's. The challenger sits at `challenger_position` (a rematch rotates the seats);
-        the invited fill the other positions in order. `clock_seconds`: the time for each move, None for no clock."""
+        open seats are the computer's, named by position in `computer_names`. The challenger sits at
+        `challenger_position` (a rematch rotates the seats); the invited fill the other positions in order.
+        `clock_seconds`: the time for each move, None for no clock."""
         def unit() -> Steps[int]:
             done = yield Step(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
@@ -58,7 +60,7 @@ class ChallengeStore:
                     "INSERT INTO challenge_seats (challenge_id, position, invited_id, kind, level, user_name)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (challenge_id, position, invited_id, "computer" if computer else "member",
-                     computer_level if computer else None, f"Strategos ({computer_level})" if computer else None),
+                     computer_level if computer else None, (computer_names or {})[position] if computer else None),
                 )
             yield Step("INSERT INTO timers (kind, ref_id, due_at) VALUES ('challenge_expiry', ?, ?)",
                        (challenge_id, expires_at))

@@ -2,9 +2,10 @@
 
 Every write of a match is guarded by compare-and-set on its version (or on what the caller read), inside its
 unit. A move is one unit (`move_steps`): its state only while the match is still at the version the move was
-decided on, its log entry, the seats' clock timers and, when it ends a rated match, its ratings. On PostgreSQL a
-move that does not end its match (nearly every move) is instead one call of the server function
-strategos_commit_move (migration 010): the same statements in one round trip instead of six.
+decided on, its log entry, the seats' clock timers, when it ends a rated match its ratings, and what it announces
+(its outbox row, bot/storage/outbox.py). On PostgreSQL a move that does not end its match (nearly every move) is
+instead one call of the server function strategos_commit_move (migrations 010 and 011): the same statements in one
+round trip instead of seven.
 tests/test_move_write_paths.py runs both on the same moves and compares every row they leave.
 """
 
@@ -14,11 +15,12 @@ import functools
 import json
 from typing import Any
 
-from bot.domain import (Challenge, ChallengeSeat, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, RatingWrite,
-                        Seat, SeatTimers)
+from bot.domain import (Challenge, ChallengeSeat, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, OutboxEntry,
+                        RatingWrite, Seat, SeatTimers)
 
 from .batched import Batched
 from .driver import Driver
+from .outbox import outbox_step
 from .rating_rows import write_rated_finish
 from .sql import Step, Steps, UnitRefused, dumps
 from .timers import CLOCK_KINDS, armed, seat_timer_steps
@@ -162,28 +164,28 @@ class MatchStore:
         return [await self._match_from_row(r) for r in rows]
 
     async def set_draw_agreed(self, match_id: int, version: int, agreed: list[int] | None, *,
-                              previous: list[int] | None) -> None:
+                              previous: list[int] | None, outbox: OutboxEntry | None = None) -> None:
         """Record who agreed to a draw, only while the match is still at `version` (a move withdraws offers) and
         the agreements are still `previous` (what the caller read): two answers at once both count, the second
-        after reading the first. VersionConflict otherwise."""
-        await self._set_while("draw_agreed", match_id, version, agreed, previous, "those agreements")
+        after reading the first. VersionConflict otherwise. `outbox`: what the unit announces."""
+        await self._set_while("draw_agreed", match_id, version, agreed, previous, "those agreements", outbox)
 
     async def set_takeback(self, match_id: int, version: int, request: dict[str, Any] | None, *,
-                           previous: dict[str, Any] | None) -> None:
+                           previous: dict[str, Any] | None, outbox: OutboxEntry | None = None) -> None:
         """Record a take-back request (or its answers), only while the match is still at `version` and the
-        request is still `previous` (what the caller read). VersionConflict otherwise."""
-        await self._set_while("takeback", match_id, version, request, previous, "that request")
+        request is still `previous` (what the caller read). VersionConflict otherwise. `outbox`: what the unit
+        announces."""
+        await self._set_while("takeback", match_id, version, request, previous, "that request", outbox)
 
     async def _set_while(self, column: str, match_id: int, version: int, value: Any, previous: Any,
-                         what: str) -> None:
-        """Compare-and-set of one JSON column of an active match at `version`, over `previous`."""
-        (cur,) = await self.driver.write_statements([(
+                         what: str, outbox: OutboxEntry | None) -> None:
+        """Compare-and-set of one JSON column of an active match at `version`, over `previous`, with its outbox
+        row."""
+        await self.driver.write(_set_while_steps(Step(
             f"UPDATE matches SET {column} = ? WHERE id = ? AND version = ? AND status = 'active'"
             f" AND {column} IS NOT DISTINCT FROM ?",
             (dumps(value) if value else None, match_id, version, dumps(previous) if previous else None),
-        )])
-        if cur.rowcount != 1:
-            raise VersionConflict(f"match {match_id} is no longer at version {version} with {what}")
+        ), match_id, version, what, outbox))
 
     async def matches_of_user(self, user_id: int, *, active_only: bool = True) -> list[Match]:
         sql = (
@@ -242,6 +244,15 @@ def _match(row: Any, seats: list[Seat]) -> Match:
     )
 
 
+def _set_while_steps(update: Step, match_id: int, version: int, what: str,
+                     outbox: OutboxEntry | None) -> Steps[None]:
+    done = yield update
+    if done.rowcount != 1:
+        raise VersionConflict(f"match {match_id} is no longer at version {version} with {what}")
+    if outbox is not None:
+        yield outbox_step(match_id, version, outbox)
+
+
 def move_steps(unit: MoveWrite) -> Steps[int]:
     """A move as one unit (MatchStore.commit_move): the new version; VersionConflict when the match moved on."""
     new_version = unit.version + 1
@@ -266,6 +277,8 @@ def move_steps(unit: MoveWrite) -> Steps[int]:
             yield step
     if unit.ratings is not None:
         yield from write_rated_finish(unit.ratings)
+    if unit.outbox is not None:
+        yield outbox_step(unit.match_id, new_version, unit.outbox)
     return new_version
 
 
@@ -273,10 +286,11 @@ def move_call(unit: MoveWrite) -> Step:
     """move_steps of a move that does not end its match, as one call of PostgreSQL's strategos_commit_move."""
     arms = armed(unit.timers)
     return Step(
-        "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (unit.match_id, unit.version, dumps(unit.state), unit.now, unit.seat, unit.move, int(unit.private),
          dumps(unit.events), list(CLOCK_KINDS), list(unit.timers.cancel), [kind for kind, _, _ in arms],
-         [seat for _, seat, _ in arms], [due_at for _, _, due_at in arms]),
+         [seat for _, seat, _ in arms], [due_at for _, _, due_at in arms],
+         unit.outbox.token if unit.outbox else None, unit.outbox.events if unit.outbox else None),
     )
 
 

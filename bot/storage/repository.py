@@ -4,7 +4,7 @@ The driver (bot/storage/driver.py) owns the connections, the units of work, the 
 each store owns the SQL of one aggregate and uses only the driver's public face. A `Repository` is the match
 service's one object for them: it is the four stores of a match's own aggregates at once (matches, challenges,
 timers, private messages: the names the service calls, `repo.get_match`, `repo.commit_move` …) and holds the
-other stores as attributes (`leagues`, `plans`, `ratings`, `clocks`). None of them calls another's private
+other stores as attributes (`leagues`, `plans`, `ratings`, `clocks`, `outbox`). None of them calls another's private
 methods; a unit that spans two aggregates (a challenge starting its match) belongs to the store of what it
 creates and uses the other's public step builders (bot/storage/timers.py).
 """
@@ -20,6 +20,7 @@ from .clocks import ClockStore
 from .driver import Driver
 from .leagues import LeagueStore
 from .matches import MatchStore
+from .outbox import OutboxStore
 from .plans import PlanStore
 from .private_messages import PrivateMessageStore
 from .rating_store import RatingStore
@@ -39,6 +40,7 @@ class Repository(MatchStore, ChallengeStore, TimerStore, PrivateMessageStore):
         self.plans = PlanStore(driver)
         self.ratings = RatingStore(driver)
         self.clocks = ClockStore(driver)
+        self.outbox = OutboxStore(driver)
 
     @property
     def dialect(self) -> str:

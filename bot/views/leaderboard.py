@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, t, tn
 from bot.matches import catalogue
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
 from bot.ratings import LeaderboardPage
@@ -19,20 +19,22 @@ def leaderboard_embed(page: LeaderboardPage, lang: str = ENGLISH) -> discord.Emb
     lines = []
     for entry in page.entries:
         r = entry.rating
-        lines.append(t(lang, "**{rank}.** {player} — {rating} · {games} games ({wins}W {draws}D {losses}L)",
-                       rank=entry.rank, player=r.name, rating=r.label, games=r.games, wins=r.wins, draws=r.draws,
-                       losses=r.losses))
+        lines.append(tn(lang, "**{rank}.** {player} — {rating} · {count} game ({wins}W {draws}D {losses}L)",
+                        "**{rank}.** {player} — {rating} · {count} games ({wins}W {draws}D {losses}L)", r.games,
+                        rank=entry.rank, player=r.name, rating=r.label, wins=r.wins, draws=r.draws, losses=r.losses))
     if not lines:
         lines.append(t(lang, "Nobody has played a rated match of this game here yet. Start one with `/play`."))
     if page.me is not None and page.me not in page.entries:
-        lines += ["", t(lang, "You: **{rank}.** {rating} · {games} games", rank=page.me.rank,
-                        rating=page.me.rating.label, games=page.me.rating.games)]
+        lines += ["", tn(lang, "You: **{rank}.** {rating} · {count} game",
+                         "You: **{rank}.** {rating} · {count} games", page.me.rating.games, rank=page.me.rank,
+                         rating=page.me.rating.label)]
     pages = max(1, -(-page.total // page.limit))
     embed = discord.Embed(title=t(lang, "{game} leaderboard", game=title),
                           description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
-    embed.set_footer(text=t(lang, "Page {page} of {pages} · {players} rated players · a ? marks a provisional rating "
-                                  "(fewer than 5 games)", page=page.offset // page.limit + 1, pages=pages,
-                            players=page.total))
+    embed.set_footer(text=tn(lang, "Page {page} of {pages} · {count} rated player · a ? marks a provisional rating "
+                                   "(fewer than 5 games)",
+                             "Page {page} of {pages} · {count} rated players · a ? marks a provisional rating "
+                             "(fewer than 5 games)", page.total, page=page.offset // page.limit + 1, pages=pages))
     return embed
 
 

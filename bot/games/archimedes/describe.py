@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.describing import Describer, View, grid_squares
-from bot.i18n import t
+from bot.i18n import t, tn
 
 
 def last_move(lang: str, view: View) -> tuple[int | None, str]:
@@ -18,7 +18,8 @@ def last_move(lang: str, view: View) -> tuple[int | None, str]:
 
 
 def material(lang: str, view: View) -> list[str]:
-    return [t(lang, "{ships} ships, {reserve} in reserve, port {port}", ships=s, reserve=r, port=p)
+    return [tn(lang, "{count} ship, {reserve} in reserve, port {port}",
+               "{count} ships, {reserve} in reserve, port {port}", s, reserve=r, port=p)
             for s, r, p in zip(view["ships"], view["reserve"], view["ports"])]
 
 

@@ -609,8 +609,7 @@ class ArchimedesGame(TwoSeatGame):
 
 
 def _origin_option(src: str, destinations: int, rebuild: bool) -> PickerOption:
-    description = (Text("{count} squares to sail to", count=destinations) if destinations != 1
-                   else Text("1 square to sail to"))
+    description = Text("{count} square to sail to", plural="{count} squares to sail to", count=destinations)
     if rebuild:
         return PickerOption(label=Text("Rebuild from port {square}", square=src), value=src, description=description)
     return PickerOption(label=src, value=src, description=description)

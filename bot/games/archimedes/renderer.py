@@ -45,8 +45,6 @@ from renderers.common import (
     tinted,
     say,
     wrap_text,
-    fit_text,
-    text_width,
 )
 from renderers.png import Palette, palette_colours
 from renderers.tiles import Picture, TiledBoard, marked_tile, palette_once
@@ -257,15 +255,13 @@ def _draw_reserves(img: Image.Image, grid: Grid, reserve: Sequence[int]) -> None
     bottom_seat = 1 if grid.flipped else 0
     for seat, box in zip((1 - bottom_seat, bottom_seat), _reserve_boxes(grid)):
         x0, y0, x1, y1 = box
-        count = f"{reserve[seat]}"
-        room = x1 - x0 - 16 - text_width(count, font(26, bold=True))  # as the English "Reserve" always had
-        draw_text(img, (x0 + 12, y0 + 22), fit_text(say("Reserve"), font(TEXT_MIN), room), font(TEXT_MIN),
-                  TEXT_DIM, "lm")
-        draw_text(img, (x1 - 12, y0 + 22), count, font(26, bold=True), TEXT, "rm")
+        title = (x0 + 6, y0 + 4, x1 - 4, y0 + 40)
+        draw_text(img, (x0 + 12, y0 + 22), say("Reserve"), font(TEXT_MIN), TEXT_DIM, "lm", room=title)
+        draw_text(img, (x1 - 8, y0 + 22), f"{reserve[seat]}", font(TEXT_MIN, bold=True), TEXT, "rm", room=title)
         legend = wrap_text(say("lost ships, relaunched from port"), font(TEXT_MIN), x1 - x0 - 20)  # the legend
         for i, line in enumerate(legend):
             y = y1 - 18 - (len(legend) - 1 - i) * 28
-            draw_text(img, (x0 + 12, y), line, font(TEXT_MIN), TEXT_DIM, "lm")
+            draw_text(img, (x0 + 12, y), line, font(TEXT_MIN), TEXT_DIM, "lm", room=box)
         sprite = ship_sprite(RESERVE_SHIP, seat)
         step = RESERVE_SHIP + 6
         for i in range(min(reserve[seat], 12)):
@@ -284,12 +280,12 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
 
 
 def _ships(count: int) -> str:
-    return say("1 ship") if count == 1 else say("{count} ships", count=count)
+    return say("{count} ship", plural="{count} ships", count=count)
 
 
 def _history(view: dict) -> str:
     last = view.get("last") or {}
     destroyed = len(last.get("destroyed") or [])
     detail = ((say(" (rebuilt)") if last.get("rebuild") else "")
-              + (say(" · {count} destroyed", count=destroyed) if destroyed else ""))
+              + (say(" · {count} destroyed", plural=" · {count} destroyed", count=destroyed) if destroyed else ""))
     return history_line(view, detail)

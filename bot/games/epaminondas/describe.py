@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.describing import Describer, View, grid_squares
-from bot.i18n import t
+from bot.i18n import t, tn
 
 
 def last_move(lang: str, view: View) -> tuple[int | None, str]:
@@ -18,7 +18,7 @@ def last_move(lang: str, view: View) -> tuple[int | None, str]:
 
 
 def material(lang: str, view: View) -> list[str]:
-    return [t(lang, "{pieces} pieces, {across} across", pieces=p, across=a)
+    return [tn(lang, "{count} piece, {across} across", "{count} pieces, {across} across", p, across=a)
             for p, a in zip(view["counts"], view["crossings"])]
 
 

@@ -315,8 +315,9 @@ def resolve(board: bytes, seat: int, move: Move) -> Resolved:
     if n == 1:
         raise IllegalMoveError(Text("A single piece can never capture"))
     if k >= n:
-        raise IllegalMoveError(Text("Your {count} pieces cannot capture a line of {line}: it must be strictly shorter",
-                                    count=n, line=k))
+        raise IllegalMoveError(Text(
+            "Your {count} piece cannot capture a line of {line}: it must be strictly shorter",
+            plural="Your {count} pieces cannot capture a line of {line}: it must be strictly shorter", count=n, line=k))
     if not move.capture:
         raise IllegalMoveError(Text("{dest} holds an enemy piece: write {tail}x{dest} to capture it", tail=tail,
                                     dest=dest))
@@ -538,8 +539,8 @@ class EpaminondasGame(TwoSeatGame):
                 return Text("{side} plays {move} ({count} pieces)", side=side, move=ev["move"], count=pieces)
             return Text("{side} plays {move}", side=side, move=ev["move"])
         if kind == "capture":
-            return Text("{move} captures {count} ({squares})", move=ev["move"], count=ev["count"],
-                        squares=", ".join(ev["squares"]))
+            return Text("captures {count} piece: {squares}", plural="captures {count} pieces: {squares}",
+                        count=ev["count"], squares=", ".join(ev["squares"]))
         if kind == "win":
             return Text("{reason}: {side} wins", reason=ev["reason"],
                         side=Text(SEAT_NAMES[ev["winner"]]))
@@ -556,7 +557,7 @@ class EpaminondasGame(TwoSeatGame):
 
     def step_prompt(self, chosen: Sequence[str]) -> str:
         if not chosen:
-            return Text("Which piece leads from behind? (tail)")
+            return Text("Which piece moves? For a phalanx, pick its rear piece")
         if len(chosen) == 1:
             return Text("Where to?")
         return Text("Confirm the move")
@@ -572,7 +573,7 @@ class EpaminondasGame(TwoSeatGame):
             for tail, _, _ in moves:
                 per_tail[tail] = per_tail.get(tail, 0) + 1
             options = [
-                PickerOption(NAMES[t], NAMES[t], Text("{count} moves", count=c) if c > 1 else Text("1 move"))
+                PickerOption(NAMES[t], NAMES[t], Text("{count} move", plural="{count} moves", count=c))
                 for t, c in per_tail.items()
             ]
             return Choices(prompt, options)

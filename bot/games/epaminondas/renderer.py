@@ -162,16 +162,16 @@ def _draw_caption(img: Image.Image, top: int, view: dict, player_names: Sequence
     draw_player_caption(
         img, top, view, player_names_for(view, player_names),
         sprite=lambda seat: disc_sprite(BADGE_PIECE, seat),
-        counts=lambda seat: say("{pieces} · {crossed} crossed", pieces=_pieces(view["counts"][seat]),
-                                crossed=view["crossings"][seat]),
+        counts=lambda seat: say("{pieces} · {count} crossed", plural="{pieces} · {count} crossed",
+                                pieces=_pieces(view["counts"][seat]), count=view["crossings"][seat]),
         history=_history(view),
     )
 
 
 def _pieces(count: int) -> str:
-    return say("1 piece") if count == 1 else say("{count} pieces", count=count)
+    return say("{count} piece", plural="{count} pieces", count=count)
 
 
 def _history(view: dict) -> str:
     taken = len((view.get("last") or {}).get("captured") or [])
-    return history_line(view, say(" (took {count})", count=taken) if taken else "")
+    return history_line(view, say(" (took {count})", plural=" (took {count})", count=taken) if taken else "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from bot.games.describing import Describer, View, square_order
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tn
 
 PIECE_NAMES = {"K": N_("king"), "R": N_("rook"), "B": N_("bishop"), "N": N_("knight"), "P": N_("pawn")}
 
@@ -17,7 +17,7 @@ def piece_name(lang: str, piece: View) -> str:
 
 
 def cargo_text(lang: str, cargo: Sequence[View]) -> str:
-    return ", ".join(t(lang, PIECE_NAMES[p["type"]]) for p in cargo) or t(lang, "empty")
+    return ", ".join(t(lang, PIECE_NAMES[p["type"]]) for p in cargo)
 
 
 def material(lang: str, view: View) -> list[str]:
@@ -25,7 +25,7 @@ def material(lang: str, view: View) -> list[str]:
     for piece in view["board"]:
         counts[piece["owner"]] += 1
     out = set(view.get("out") or [])
-    return [t(lang, "{pieces} pieces", pieces=n) + (", " + t(lang, "out") if seat in out else "")
+    return [tn(lang, "{count} piece", "{count} pieces", n) + (", " + t(lang, "out") if seat in out else "")
             for seat, n in enumerate(counts)]
 
 
@@ -40,7 +40,9 @@ def pieces(lang: str, view: View) -> list[list[str]]:
         text = f"{piece['square']} {piece_name(lang, piece)}"
         square = piece["square"]
         if square in own:  # the viewer's own knight: she knows its cargo
-            text += " (" + t(lang, "carrying {cargo}", cargo=cargo_text(lang, own[square])) + ")"
+            carried = (t(lang, "carrying {cargo}", cargo=cargo_text(lang, own[square])) if own[square]
+                       else t(lang, "empty"))
+            text += " (" + carried + ")"
         elif square in known and known[square]:  # what everyone saw it load
             text += " (" + t(lang, "known to carry {cargo}", cargo=cargo_text(lang, known[square])) + ")"
         by_seat[piece["owner"]].append(text)

@@ -347,7 +347,7 @@ def board_layer(corners: tuple[int, ...], turns: int, legend: tuple[str, ...] = 
     """Everything that never changes in a match: squares, coordinates on every edge, each seated army's emblem
     beside its board corner, the empty caption band and its legend (`legend`: its words, see legend_words)."""
     grid = grid_for(turns)
-    img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + CAPTION_HEIGHT)
+    img = new_canvas(grid.right + MARGIN, grid.bottom + MARGIN + caption_height(len(corners)))
     draw = ImageDraw.Draw(img)
     for f in range(BOARD):
         for r in range(BOARD):
@@ -660,8 +660,7 @@ def board_palette(seated: tuple[int, ...]) -> Palette:
 
 def _caption_samples(width: int, seated: tuple[int, ...]) -> Image.Image:
     """Badges of every state for each seated army at this player count's width, and both caption lines."""
-    count = len(seated)
-    slot = (width - _PAD * (count + 1)) // count
+    slot = badge_width(width, len(seated))
     tags = [("TO MOVE", SKY_BLUE), ("WINNER", YELLOW), ("ASKED", YELLOW), ("OUT", TEXT), ("SETTING UP", SKY_BLUE),
             ("READY", TEXT_DIM), ("", TEXT_DIM)]
     img = new_canvas(width, len(tags) * (BADGE_HEIGHT + 8) + 170 + LEGEND_ROW)
@@ -720,6 +719,7 @@ def _dashed_frame(img: Image.Image, grid: Grid, name: str, colour: RGB, width: i
 
 _PAD = 14
 BADGE_HEIGHT = 76
+BADGE_ROW = BADGE_HEIGHT + 8  # from one row of badges to the next
 
 
 BADGE_TAGS = (N_("WINNER"), N_("OUT"), N_("SETTING UP"), N_("READY"), N_("ASKED"), N_("TO MOVE"))  # said by say()
@@ -793,15 +793,17 @@ def badge_image(badge: Badge) -> Image.Image:
     # a little smaller before shortening: a four-player badge is narrow
     name_font = font(fitting_size(badge.name + you, right - text_x, (26, TEXT_MIN), bold=True), bold=True)
     name = fit_text(badge.name, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
-    draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm")
+    draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm",
+              room=(text_x - 4, 0, right + 4, 42))
     tag_font, detail_font = font(TEXT_MIN, bold=True), font(TEXT_MIN)
     x = text_x
+    line = (text_x - 4, 42, right + 4, BADGE_HEIGHT)
     if badge.tag_words:
-        draw.text((x, 56), badge.tag_words, font=tag_font, fill=badge.tag_colour, anchor="lm")
-        x += round(draw.textlength(badge.tag_words, font=tag_font)) + 8
-    # a narrow badge says less rather than cut it: the corner alone, or nothing (its emblem shows the corner)
-    detail = first_fitting((badge.detail, badge.short_detail, ""), right - x, detail_font)
-    draw.text((x, 56), detail, font=detail_font, fill=TEXT_DIM, anchor="lm")
+        draw_text(img, (x, 56), badge.tag_words, tag_font, badge.tag_colour, "lm", room=line)
+        x += round(text_width(badge.tag_words, tag_font)) + 8
+    # a narrow badge says less rather than cut it: the corner alone (the player's side: it stays)
+    detail = first_fitting((badge.detail, badge.short_detail), right - x, detail_font)
+    draw_text(img, (x, 56), detail, detail_font, TEXT_DIM, "lm", room=line)
     return img
 
 
@@ -810,8 +812,8 @@ def text_line(text: str, sizes: tuple[int, ...], bold: bool, colour: RGB, width:
     """One caption line on the background, at the largest of the sizes that fits (shortened only if the smallest
     does not: a very long name). Cached: the public and private boards of one move share their lines."""
     fnt = font(fitting_size(text, width, sizes, bold), bold)
-    img = Image.new("RGB", (width, round(sizes[0] * 1.3)), BACKGROUND)
-    draw_text(img, (0, img.height // 2), fit_text(text, fnt, width), fnt, colour, "lm")
+    img = Image.new("RGB", (width + 4, round(sizes[0] * 1.3)), BACKGROUND)  # 2 px each side for overhanging ink
+    draw_text(img, (2, img.height // 2), fit_text(text, fnt, width), fnt, colour, "lm")
     return img
 
 
@@ -821,7 +823,7 @@ def _fitting_status(view: dict, names: Sequence[str], room: int) -> str:
     waiting = view["setup"]["waiting"]
     if view.get("outcome") or not waiting:
         return text
-    players = say("1 player") if len(waiting) == 1 else say("{count} players", count=len(waiting))
+    players = say("{count} player", plural="{count} players", count=len(waiting))
     variants = (text, say("Choosing cargo: {players}", players=", ".join(names[s] for s in waiting)),
                 say("Secret setup: {players} still choosing cargo", players=players))
     return first_fitting(variants, room, font(STATUS_SIZES[-1], bold=True))
@@ -883,16 +885,34 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str], 
     """One badge per player (emblem, name, state, corner and army), then whose turn in large type, then the last
     move."""
     count = view["num_players"]
-    slot = (img.width - _PAD * (count + 1)) // count
+    slot, per_row = badge_width(img.width, count), badges_per_row(count)
     for seat in range(count):
         badge = badge_image(_badge(view, seat, names[seat], corners[seat], slot))
-        img.paste(badge, (_PAD + seat * (slot + _PAD), top + 6))
+        row, column = divmod(seat, per_row)
+        img.paste(badge, (_PAD + column * (slot + _PAD), top + 6 + row * BADGE_ROW))
+    top += caption_height(count) - CAPTION_HEIGHT  # the lines under the last row of badges
     room = img.width - 2 * _PAD - 8
     quoted = [short_name(name) for name in names]  # a status line's own words always fit
     line = text_line(_fitting_status(view, quoted, room), STATUS_SIZES, True, TEXT, room)
-    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 36 - line.height // 2))
+    img.paste(line, (_PAD + 2, top + BADGE_HEIGHT + 36 - line.height // 2))
     line = text_line(history(view, quoted), HISTORY_SIZES, False, TEXT_DIM, room)
-    img.paste(line, (_PAD + 4, top + BADGE_HEIGHT + 74 - line.height // 2))
+    img.paste(line, (_PAD + 2, top + BADGE_HEIGHT + 74 - line.height // 2))
+
+
+def badges_per_row(count: int) -> int:
+    """Three or four badges side by side leave no room for a computer's name and a badge's state: two rows."""
+    return 2 if count >= 3 else count
+
+
+def badge_width(width: int, count: int) -> int:
+    per_row = badges_per_row(count)
+    return (width - _PAD * (per_row + 1)) // per_row
+
+
+def caption_height(count: int) -> int:
+    """The caption band's height for `count` players: a row of badges more for three or four."""
+    rows = -(-count // badges_per_row(count))
+    return CAPTION_HEIGHT + (rows - 1) * BADGE_ROW
 
 
 STATUS_SIZES = (31, 28, 26, TEXT_MIN)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.describing import Describer, Player, View
-from bot.i18n import t
+from bot.i18n import t, tn
 
 
 def last_move(lang: str, view: View) -> tuple[int | None, str]:
@@ -20,7 +20,8 @@ def pieces(lang: str, view: View) -> list[list[str]]:
 
 
 def material(lang: str, view: View) -> list[str]:
-    return [t(lang, "{tiles} tiles placed, {left} in supply", tiles=len(placed), left=sum(supply.values()))
+    return [tn(lang, "{count} tile placed, {left} in supply", "{count} tiles placed, {left} in supply", len(placed),
+               left=sum(supply.values()))
             for placed, supply in zip(pieces(lang, view), view["supplies"])]
 
 

@@ -62,8 +62,8 @@ def _kind_step(state, seat: int, legal: list[geo.Placement]) -> Choices:
         PickerOption(
             label=kind.name,
             value=kind.key,
-            description=Text("{left} left · {count} placements", left=supply[i], count=counts[kind.key])
-            if counts[kind.key] > 1 else Text("{left} left · 1 placement", left=supply[i]),
+            description=Text("{left} left · {count} placement", plural="{left} left · {count} placements",
+                             left=supply[i], count=counts[kind.key]),
         )
         for i, kind in enumerate(geo.KINDS.values())
         if kind.key in counts
@@ -101,8 +101,8 @@ def _start_options(prompt: str, starts: list[int], writings: list[_Writing]) -> 
     options = []
     for p in starts:
         name = geo.POINT_NAMES[p]
-        options.append(PickerOption(label=name, value=name, description=Text("{count} ways", count=counts[p])
-                                    if counts[p] > 1 else Text("1 way")))
+        options.append(PickerOption(label=name, value=name, description=Text("{count} way", plural="{count} ways",
+                                                                                     count=counts[p])))
     return Choices(prompt=prompt, options=options)
 
 

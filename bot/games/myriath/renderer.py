@@ -45,11 +45,9 @@ from renderers.common import (
     Badge,
     RGB,
     blend,
-    badge_detail_room,
     caption_samples,
     draw_caption,
     draw_text,
-    first_fitting,
     fit_text,
     font,
     history_line,
@@ -597,20 +595,23 @@ def halves_text(halves: int) -> str:
     return f"{whole}½" if whole else "½"
 
 
-def _detail(view: dict, seat: int, passed: set[int], name: str) -> str:
-    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left, and the
-    seat's colour first (as the other games name their sides) when the badge has room: the fullest wording that
-    fits."""
+def _details(view: dict, seat: int, passed: set[int], name: str) -> list[str]:
+    """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left, the seat's
+    colour before them all (as the other games name their sides): the fullest wording first, then shorter ones that
+    keep the colour."""
     left = sum(view["supplies"][seat].values())
     score = view["scores_text"][seat]
     passing = [say("passed")] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
-    colour_name = [say(view["seat_names"][seat])] if view["seat_names"][seat] != name else []
-    points, tiles = say("{score} points", score=score), say("{count} tiles left", count=left)
+    colour_name = [say(view["seat_names"][seat])] if say(view["seat_names"][seat]) != name else []
+    points = say("{score} points", score=score)
+    tiles = say("{count} tile left", plural="{count} tiles left", count=left)
     variants = [colour_name + [points] + passing + [tiles],
-                [points] + passing + [tiles],
-                [say("{score} pts", score=score)] + passing + [say("{count} left", count=left)]]
-    room = badge_detail_room(WIDTH, badges_per_row(view["num_players"]), BADGE_TILE)
-    return first_fitting([" · ".join(parts) for parts in variants], room, font(TEXT_MIN))
+                colour_name + [say("{score} pts", score=score)] + passing
+                + [say("{count} left", plural="{count} left", count=left)],
+                colour_name + [points] + passing,
+                colour_name + [say("{score} pts", score=score)] + passing,
+                colour_name + [say("{score} pts", score=score)]]
+    return [" · ".join(parts) for parts in variants]
 
 
 def caption_rows(num_players: int) -> int:
@@ -628,16 +629,12 @@ def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) 
     winners = set(outcome["winners"]) if outcome else set()
     acting = set(view.get("to_act") or [])
     passed = passed_seats(view)
-    badges = [
-        Badge(
-            sprite=swatch_sprite(colours[seat], seat),
-            name=say("{player} (you)", player=names[seat]) if view.get("viewer") == seat else names[seat],
-            detail=_detail(view, seat, passed, names[seat]),
-            active=seat in acting,
-            winner=seat in winners,
-        )
-        for seat in range(view["num_players"])
-    ]
+    badges = []
+    for seat in range(view["num_players"]):
+        details = _details(view, seat, passed, names[seat])
+        badges.append(Badge(sprite=swatch_sprite(colours[seat], seat), name=names[seat], detail=details[0],
+                            shorter=tuple(details[1:]), active=seat in acting, winner=seat in winners,
+                            you=view.get("viewer") == seat))
     rows, per_row = caption_rows(view["num_players"]), badges_per_row(view["num_players"])
     for row in range(rows - 1):  # the upper rows carry badges only; the last one the status and history lines
         draw_caption(img, top + row * BADGE_ROW, badges[row * per_row:(row + 1) * per_row], "", "")

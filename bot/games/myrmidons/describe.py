@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.games.describing import Describer, Player, View, square_order
-from bot.i18n import t
+from bot.i18n import t, tn
+from .game import fighter_text
 
 
 def myrmidon(lang: str, cell: View) -> str:
@@ -22,7 +23,7 @@ def last_move(lang: str, view: View) -> tuple[int | None, str]:
         outcome = t(lang, "wins") if fight["result"] == "win" else \
             t(lang, "is repelled to {square}", square=fight["attacker_end"])
         did.append(t(lang, "fight on {square}: {attacker} attacks {defender} and {outcome}", square=fight["square"],
-                     attacker=f"{a['name']} {a['code']}", defender=f"{d['name']} {d['code']}", outcome=outcome))
+                     attacker=t(lang, fighter_text(a)), defender=t(lang, fighter_text(d)), outcome=outcome))
     return action.get("seat"), "; ".join(did)
 
 
@@ -30,7 +31,8 @@ def material(lang: str, view: View) -> list[str]:
     on_board = [0, 0]
     for cell in view["cells"].values():
         on_board[cell["owner"]] += 1
-    return [t(lang, "{pieces} on the board, {lost} eliminated", pieces=n, lost=lost)
+    return [tn(lang, "{pieces} on the board, {count} eliminated", "{pieces} on the board, {count} eliminated", lost,
+               pieces=n)
             for n, lost in zip(on_board, view["eliminated"])]
 
 

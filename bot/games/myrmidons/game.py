@@ -268,7 +268,8 @@ class MyrmidonsGame(TwoSeatGame):
             if fight["result"] == "win":
                 loser = fight["defender"]
                 events.append(event("eliminate", None, piece=loser["id"], owner=loser["owner"],
-                                    square=fight["square"], by=fight["attacker"]["id"]))
+                                    square=fight["square"], by=fight["attacker"]["id"], name=loser["name"],
+                                    commander=loser["commander"]))
         return events
 
     def outcome(self, state: State) -> Outcome | None:
@@ -468,8 +469,10 @@ class MyrmidonsGame(TwoSeatGame):
         if kind == "fight":
             return _fight_text(ev)
         if kind == "eliminate":
+            # by its name, as the fight said it (events stored before they named it give its id, "S4")
+            piece = Text("Commander") if ev.get("commander") else ev.get("name", ev["piece"])
             return Text("{side}'s {piece} on {square} is eliminated.", side=Text(SEAT_NAMES[ev["owner"]]),
-                        piece=ev["piece"], square=ev["square"])
+                        piece=piece, square=ev["square"])
         if kind == "win":
             return Text("{reason}.", reason=ev["reason"])
         return None
@@ -529,13 +532,24 @@ def _cell_text(cell: JSON | None) -> str:
     return f"{letter}{cell['sword']}{cell['shield']}{cell['move']}" + ("*" if cell["revealed"] else " ")
 
 
+def fighter_text(piece: JSON) -> Text:
+    """A piece in a fight, in words: whose it is, its name, and its values said out ("North's Messenger (sword 1,
+    shield 3, move 5)"), not its code."""
+    side = Text(SEAT_NAMES[piece["owner"]])
+    if piece["commander"]:
+        return Text("{side}'s Commander", side=side)
+    return Text("{side}'s {piece} (sword {sword}, shield {shield}, move {move})", side=side, piece=piece["name"],
+                sword=piece["sword"], shield=piece["shield"], move=piece["move"])
+
+
 def _fight_text(fight: JSON) -> str:
-    a, d = fight["attacker"], fight["defender"]
-    attacker, defender = f"{a['id']} {a['name']} {a['code']}", f"{d['id']} {d['name']} {d['code']}"
+    """The result comes before the defender's values: a menu that cuts the line (Explore's outcomes) still shows
+    who won."""
+    attacker, defender = fighter_text(fight["attacker"]), fighter_text(fight["defender"])
     if fight["result"] == "win":
-        return Text("Fight on {square}: {attacker} attacks {defender} and wins.", square=fight["square"],
-                    attacker=attacker, defender=defender)
-    return Text("Fight on {square}: {attacker} attacks {defender} and is repelled to {end}.", square=fight["square"],
+        return Text("Fight on {square}: {attacker} beats {defender}.", square=fight["square"], attacker=attacker,
+                    defender=defender)
+    return Text("Fight on {square}: {attacker} is repelled by {defender}, back to {end}.", square=fight["square"],
                 attacker=attacker, defender=defender, end=fight["attacker_end"])
 
 

@@ -140,7 +140,7 @@ def _participant_option(state: State, token: str) -> PickerOption:
     src, dst = _pair(token)
     distance = LINE_TO[(src, dst)][1]
     kind = state.piece(state.board[src]).kind
-    steps = (Text("{count} squares", count=distance) if distance > 1 else Text("1 square"))
+    steps = Text("{count} square", plural="{count} squares", count=distance)
     name = _type_label(kind) if kind is UNSEEN else kind.name
     label = join([join([NAMES[src], name, "→", NAMES[dst]], " "), steps], ", ")
     if state.board[dst] != EMPTY:

@@ -42,12 +42,12 @@ from renderers.common import (
     draw_player_caption,
     draw_squares,
     draw_text,
-    fit_text,
     font,
     history_line,
     is_flipped,
     mark_for_sample,
     new_canvas,
+    note_shape,
     outline_squares,
     palette_reference,
     parse_square,
@@ -77,7 +77,9 @@ BADGE_INSET = 10  # a corner badge's centre from the square's corner: it covers 
 TRAY_WIDTH = 252  # the column right of the board
 LOSSES_HEIGHT = 184  # each side's box of eliminated pieces
 LEGEND_HEIGHT = 92
-ATTACKER_X = 44  # where a fight's attacker sits in the tray, right of the square's name
+ATTACKER_X = 24  # where a fight's attacker sits in the tray, under its square's name and result
+FIGHTS_TOP = 44  # the first fight's top, under the panel's title
+FIGHT_ROW = 30 + MINI + 8  # a fight's line of words, then its pieces
 
 LIGHT_SQUARE: RGB = (236, 216, 180)
 DARK_SQUARE: RGB = (206, 172, 126)
@@ -354,8 +356,7 @@ def _draw_legend(img: Image.Image, box: tuple[int, int, int, int], words: Sequen
     for i, word in enumerate(words):
         y = y0 + 20 + 28 * i
         paste_centred(img, icon_sprite(24, i), (x0 + 26, y))
-        draw.text((x0 + 48, y), fit_text(word, font(TEXT_MIN), x1 - x0 - 54), font=font(TEXT_MIN), fill=TEXT_DIM,
-                  anchor="lm")
+        draw_text(img, (x0 + 48, y), word, font(TEXT_MIN), TEXT_DIM, "lm", room=(x0, y - 14, x1 - 4, y + 14))
     draw.line((x0 + 12, y0 + LEGEND_HEIGHT, x1 - 12, y0 + LEGEND_HEIGHT), fill=blend(PANEL, TEXT_DIM, 0.3), width=1)
 
 
@@ -371,7 +372,7 @@ def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
     return Picture(grid, (files, ranks, home_ranks, grid.flipped, legend_words()), square_looks(view),
                    colour=lambda f, r: square_colour(f, r, home_ranks),
                    caption=lambda img, top: _draw_caption(img, top, view, names),
-                   column=lambda img, grid: _draw_tray(img, grid, view, names),
+                   column=lambda img, grid: _draw_tray(img, grid, view),
                    badges=corner_badges(view, grid))
 
 
@@ -534,12 +535,12 @@ def travelled(path: dict) -> list[str]:
 # --- tray ---------------------------------------------------------------------------------------------------------
 
 
-def _draw_tray(img: Image.Image, grid: Grid, view: dict, names: Sequence[str]) -> None:
+def _draw_tray(img: Image.Image, grid: Grid, view: dict) -> None:
     upper, middle, lower = _tray_boxes(grid)
     bottom_seat = 1 if grid.flipped else 0
     eliminated = view.get("eliminated_pieces") or []
     for seat, box in ((1 - bottom_seat, upper), (bottom_seat, lower)):
-        _draw_losses(img, box, seat, names[seat], [p for p in eliminated if p["owner"] == seat],
+        _draw_losses(img, box, seat, view["seat_names"][seat], [p for p in eliminated if p["owner"] == seat],
                      view["eliminated"][seat])
     inner = (middle[0], middle[1] + LEGEND_HEIGHT, middle[2], middle[3])
     if view["phase"] == "setup":
@@ -560,48 +561,57 @@ def _tile_grid(img: Image.Image, x0: int, y0: int, sprites: Iterable[Image.Image
 def _panel_title(img: Image.Image, box: tuple[int, int, int, int], left: str, right: str = "") -> None:
     x0, y0, x1, _ = box
     count_font, title_font = font(26, bold=True), font(TEXT_MIN)
-    room = x1 - x0 - 24 - (text_width(right, count_font) + 8 if right else 0)
-    draw_text(img, (x0 + 12, y0 + 22), fit_text(left, title_font, room), title_font, TEXT_DIM, "lm")
+    line = (x0 + 6, y0 + 4, x1 - 6, y0 + 40)
+    draw_text(img, (x0 + 12, y0 + 22), left, title_font, TEXT_DIM, "lm", room=line)
     if right:
-        draw_text(img, (x1 - 12, y0 + 22), right, count_font, TEXT, "rm")
+        draw_text(img, (x1 - 12, y0 + 22), right, count_font, TEXT, "rm", room=line)
 
 
-def _draw_losses(img: Image.Image, box, seat: int, name: str, pieces: list[dict], count: int) -> None:
-    """A side's eliminated pieces as small tiles, with values where the view knows them."""
-    room = box[2] - box[0] - 24 - text_width(str(count), font(26, bold=True)) - 8
-    title_font = font(TEXT_MIN)
-    suffix = say("{player} lost", player="")
-    name = fit_text(name, title_font, room - text_width(suffix, title_font))
-    _panel_title(img, box, say("{player} lost", player=name), str(count))
+def _draw_losses(img: Image.Image, box, seat: int, side: str, pieces: list[dict], count: int) -> None:
+    """A side's eliminated pieces as small tiles, with values where the view knows them. Titled with the side's
+    name, which always fits (the caption's badges tie each player's name to her side)."""
+    _panel_title(img, box, say("{player} lost", player=say(side)), str(count))
     sprites = [piece_sprite(MINI, p) for p in pieces]
     sprites += [tile_sprite(MINI, seat, None)] * (count - len(sprites))  # in case the view lists fewer
     _tile_grid(img, box[0], box[1] + 44, sprites, 6)
 
 
 def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
-    """Each fight of the last action: square, attacker, result marker, defender."""
+    """Each fight of the last action: its square and result ("won", "held": the attacker's) on a line, then the
+    attacker, the result marker and the defender; as many fights as the panel holds, then how many more."""
     x0, y0, x1, y1 = box
     _panel_title(img, (x0, y0 + 2, x1, y1), say("Last fight") if len(fights) == 1 else say("Last fights"))
-    row_h = MINI + 12
-    rows = max(1, (y1 - y0 - 50) // row_h)
+    rows = max(1, (y1 - y0 - FIGHTS_TOP) // FIGHT_ROW)
+    more: list[str] = []
+    if len(fights) > rows:  # room at the bottom for how many more, on as many lines as that takes
+        more = _more_fights(len(fights) - rows, x1 - x0 - 24)
+        rows = max(1, (y1 - y0 - FIGHTS_TOP - 28 * len(more) - 4) // FIGHT_ROW)
+        more = _more_fights(len(fights) - rows, x1 - x0 - 24)
     for i, fight in enumerate(fights[:rows]):
-        top = y0 + 46 + i * row_h
-        mid = top + MINI // 2
-        draw_text(img, (x0 + 12, mid), fight["square"], font(TEXT_MIN, bold=True), TEXT, "lm")
-        attacker = piece_sprite(MINI, fight["attacker"])
-        img.paste(attacker, (x0 + ATTACKER_X, top), attacker)
+        top = y0 + FIGHTS_TOP + i * FIGHT_ROW
         won = fight["result"] == "win"
+        line = (x0 + 6, top, x1 - 6, top + 28)
+        square_font = font(TEXT_MIN, bold=True)
+        draw_text(img, (x0 + 12, top + 14), fight["square"], square_font, TEXT, "lm", room=line)
+        draw_text(img, (x0 + 22 + round(text_width(fight["square"], square_font)), top + 14),
+                  say("won") if won else say("held"), font(TEXT_MIN), TEXT_DIM, "lm", room=line)
+        chips = top + 30
+        attacker = piece_sprite(MINI, fight["attacker"])
+        img.paste(attacker, (x0 + ATTACKER_X, chips), attacker)
+        note_shape(img, (x0 + ATTACKER_X, chips, x0 + ATTACKER_X + MINI, chips + MINI))
         marker = marker_sprite(30, won)
-        paste_centred(img, marker, (x0 + ATTACKER_X + MINI + 31, mid - 9))
-        draw_text(img, (x0 + ATTACKER_X + MINI + 31, mid + 20), say("won") if won else say("held"),
-                  font(TEXT_MIN), TEXT_DIM, "mm")
+        paste_centred(img, marker, ((x0 + ATTACKER_X + MINI + x1 - 10 - MINI) // 2, chips + MINI // 2))
         defender = piece_sprite(MINI, fight["defender"])
-        img.paste(defender, (x1 - 10 - MINI, top), defender)
-    if len(fights) > rows:
-        more = len(fights) - rows
-        draw_text(img, (x0 + 12, y1 - 16), say("+1 more fight") if more == 1 else
-                                               say("+{count} more fights", count=more), font(TEXT_MIN), TEXT_DIM,
-                  "lm")
+        img.paste(defender, (x1 - 10 - MINI, chips), defender)
+        note_shape(img, (x1 - 10 - MINI, chips, x1 - 10, chips + MINI))
+    for i, words in enumerate(more):
+        y = y1 - 16 - 28 * (len(more) - 1 - i)
+        draw_text(img, (x0 + 12, y), words, font(TEXT_MIN), TEXT_DIM, "lm", room=(x0 + 4, y - 14, x1 - 4, y + 14))
+
+
+def _more_fights(count: int, width: int) -> list[str]:
+    words = say("+{count} more fight", plural="+{count} more fights", count=count)
+    return wrap_text(words, font(TEXT_MIN), width)
 
 
 def _draw_setup_panel(img: Image.Image, box, view: dict) -> None:
@@ -633,7 +643,7 @@ def _draw_note(img: Image.Image, box, head: str, tail: str) -> None:
     cx = (box[0] + box[2]) // 2
     top = (box[1] + box[3]) // 2 - 15 * (len(lines) - 1)
     for i, (line, fnt) in enumerate(lines):
-        draw_text(img, (cx, top + 30 * i), line, fnt, TEXT_DIM, "mm")
+        draw_text(img, (cx, top + 30 * i), line, fnt, TEXT_DIM, "mm", room=box)
 
 
 # --- caption ------------------------------------------------------------------------------------------------------
@@ -656,7 +666,8 @@ def _counts(view: dict, seat: int) -> str:
     if view["phase"] == "setup":
         return _seat_setup_word(view["setup"][seat])
     on_board = sum(1 for cell in view["cells"].values() if cell["owner"] == seat)
-    return say("{count} on board · {lost} lost", count=on_board, lost=view["eliminated"][seat])
+    return say("{on_board} on board · {count} lost", plural="{on_board} on board · {count} lost", on_board=on_board,
+               count=view["eliminated"][seat])
 
 
 def _draw_caption(img: Image.Image, top: int, view: dict, names: Sequence[str]) -> None:

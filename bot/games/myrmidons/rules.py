@@ -284,7 +284,8 @@ def winner_after_action(state: State, seat: int, eliminated: Sequence[int]) -> O
     if any(state.piece(i).kind.is_commander for i in eliminated):
         return Outcome((seat,), Text("{side} eliminated the enemy Commander", side=Text(SEAT_NAMES[seat])))
     if eliminated and state.losses(enemy) >= LOSING_LOSSES:
-        return Outcome((seat,), Text("{side} eliminated {count} enemy pieces", side=Text(SEAT_NAMES[seat]),
+        return Outcome((seat,), Text("{side} eliminated {count} enemy piece",
+                                     plural="{side} eliminated {count} enemy pieces", side=Text(SEAT_NAMES[seat]),
                                      count=LOSING_LOSSES))
     return None
 

@@ -1,0 +1,304 @@
+"""Announcements follow commits: what a unit commits is shown although the command that wrote it was cancelled
+or its process died before presenting it, and shown once."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import typing
+
+import pytest
+
+from bot.domain import Challenge, ChallengeSeat, Match, MemberPrefs, Seat
+from bot.games import Outcome, Text
+from bot.composition import build_match_service
+from bot.matches import MatchService, events
+from bot.matches.outbox import dump_events, load_events
+from bot.matches.scope import REPAIR_AFTER
+from bot.ratings import RatingChange
+from bot.storage import Repository, open_database
+from bot_helpers import Clock, board_posts, move, moves_stored, start_match, stored_match
+from conftest import ON_BOTH
+
+EVENT_TYPES = typing.get_args(events.MatchEvent)
+
+
+async def outbox_rows(world) -> int:
+    return await world.bot.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox")
+
+
+async def presented(world) -> None:
+    """Wait until everything handed to the outbox and the bus was shown."""
+    await world.bot.matches.outbox.idle()
+    await world.bot.matches.bus.idle()
+
+
+async def restart_and_repair(world) -> None:
+    """Restart; on a database other processes may share, a board written a moment ago is left to its writer for
+    REPAIR_AFTER seconds before this process repairs it."""
+    await world.restart()
+    if world.bot.matches.timers.claims.shared:
+        await world.env.advance_time(REPAIR_AFTER + 1)
+    await presented(world)
+
+
+@ON_BOTH
+async def test_a_move_cancelled_right_after_its_commit_shows_its_board_without_another_move(world, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    repo = world.bot.repo
+    real = repo.commit_move
+
+    async def cancelled_once_written(unit):  # the command's task is cancelled the moment its unit is written
+        version = await real(unit)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+        return version
+
+    monkeypatch.setattr(repo, "commit_move", cancelled_once_written)
+    await move(world.alice, thread, match_id, "a1-a3")
+    monkeypatch.setattr(repo, "commit_move", real)
+    await presented(world)
+
+    assert await moves_stored(world, match_id) == 1
+    posts = board_posts(thread)
+    assert len(posts) == 2
+    assert "**alice** (Light) played `a1-a3`" in posts[-1].content and "**bob** (Dark) to move" in posts[-1].content
+    stored = await stored_match(world, match_id)
+    assert stored.announced_version == stored.version
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_a_move_whose_process_died_before_presenting_it_is_posted_once_after_a_restart(world, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    # The process dies between the commit and the presentation: nothing of the in-memory hand-over happens.
+    monkeypatch.setattr(world.bot.matches.outbox, "deliver", lambda token, events: None)
+    await move(world.alice, thread, match_id, "a1-a3")
+    await presented(world)
+    assert len(board_posts(thread)) == 1 and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+
+    posts = board_posts(thread)
+    assert len(posts) == 2 and "**bob** (Dark) to move" in posts[-1].content
+    assert await outbox_rows(world) == 0
+    await restart_and_repair(world)  # announced and forgotten: a second start posts nothing
+    assert len(board_posts(thread)) == 2
+    assert (await move(world.bob, thread, match_id, "a12-a10")).response.content.startswith("✅")
+    await presented(world)
+    assert len(board_posts(thread)) == 3 and await outbox_rows(world) == 0
+
+
+async def test_rows_of_a_board_already_out_are_forgotten_at_start_up_not_shown_again(world, monkeypatch):
+    """The process died after the board post was recorded, before forgetting its row: nothing is posted twice."""
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    outbox = world.bot.matches.outbox
+    monkeypatch.setattr(outbox.store, "done", lambda token: asyncio.sleep(0))  # dies before the delete
+    await move(world.alice, thread, match_id, "a1-a3")
+    await presented(world)
+    assert len(board_posts(thread)) == 2 and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+
+    assert len(board_posts(thread)) == 2 and await outbox_rows(world) == 0
+
+
+def sample_match() -> Match:
+    return Match(id=3, guild_id=11, channel_id=12, thread_id=None, game="myriath", options={"size": 5}, seed=7,
+                 status="finished", state={"board": [[0, 1], [None, 2]], "turn": 4}, version=9,
+                 board_message_id=5, draw_agreed=[0, 1], result={"winners": [1]}, created_at=1.5, updated_at=2.5,
+                 seats=[Seat(0, 21, "alice"), Seat(1, None, "Computer", "computer", "strong")],
+                 announced_version=8, standings=[[1], [0]], takeback={"move": "a1", "agreed": [0]},
+                 clock_seconds=600)
+
+
+def sample(cls: type) -> object:
+    """One event of each type, every field set to something a default would not give."""
+    match = sample_match()
+    values = {
+        Match: match,
+        Challenge: Challenge(id=4, guild_id=11, channel_id=12, message_id=None, game="archimedes",
+                             options={}, challenger_id=21, status="open", created_at=1.0, expires_at=2.0, match_id=3,
+                             seats=[ChallengeSeat(0, 21, 21, "alice")]),
+        Outcome: Outcome((1,), Text("{player} ran out of moves", player="alice")),
+        events.Played: events.Played.TAKEBACK,
+        events.Board: events.Board({"cells": [[1, None]], "turn": 3}, (1,), (0, 1), False,
+                                   events.Request(0, 1, "load a2"),
+                                   events.MatchClock(600, {1: 1234.5}, {0: 99.0})),
+        dict[int, MemberPrefs]: {21: MemberPrefs(21, True, False, 55.0)},
+        tuple[int, ...]: (0, 2),
+        dict[str, typing.Any]: {"cells": [[0, 1]], "pending": None},
+    }
+    fields = {}
+    for field in dataclasses.fields(cls):
+        hint = typing.get_type_hints(cls)[field.name]
+        if hint in values:
+            fields[field.name] = values[hint]
+        elif field.name == "events":
+            fields[field.name] = [{"type": "capture", "at": "c3", "pieces": [1, 2]}]
+        elif field.name == "forced":
+            fields[field.name] = [events.ForcedMove(1, "pass", [{"type": "pass"}])]
+        elif field.name == "ratings":
+            fields[field.name] = [RatingChange(3, 11, "myriath", 21, 0, 2, "L", 25.0, 8.3, 23.1, 7.9, 1, 99.5)]
+        elif hint is int or field.name in ("seat", "by_user"):
+            fields[field.name] = 2
+        elif hint is float:
+            fields[field.name] = 123.25
+        elif hint is bool:
+            fields[field.name] = True
+        else:
+            fields[field.name] = "a1-a3"
+    return cls(**fields)
+
+
+@pytest.mark.parametrize("cls", EVENT_TYPES, ids=lambda cls: cls.__name__)
+def test_every_event_comes_back_from_the_outbox_equal(cls):
+    event = sample(cls)
+    (back,) = load_events(dump_events([event]))
+    assert back == event and type(back) is cls
+
+
+def test_a_translatable_text_keeps_its_template_through_the_outbox():
+    ended = sample(events.MatchEnded)
+    (back,) = load_events(dump_events([ended]))
+    assert isinstance(back.outcome.reason, Text)
+    assert back.outcome.reason.template == "{player} ran out of moves" and back.outcome.reason.params == {
+        "player": "alice"}
+
+
+class Boards:
+    """A presenter that records which boards it was asked to show, (kind, match id), and shows them."""
+
+    def __init__(self, service: MatchService):
+        self.service = service
+        self.shown: list[tuple[str, int]] = []
+
+    async def __call__(self, event) -> bool:
+        if isinstance(event, (events.MovePlayed, events.BoardRepaired)):
+            self.shown.append((type(event).__name__, event.match.id))
+            await self.service.mark_announced(event.match.id, event.match.version)
+        return True
+
+
+async def test_a_live_process_announces_what_another_process_left_when_it_died(tmp_path):
+    """Two processes share a database: one writes a move and dies before presenting it. The process serving that
+    server announces it once a minute has passed, without a restart, and forgets the row."""
+    clock = Clock()
+    live, dying = [build_match_service(Repository(await open_database(tmp_path / "s.db")), clock=clock,
+                                       seed_source=lambda: 7) for _ in range(2)]
+    for service in (live, dying):
+        service.timers.claims.shared = True
+    shown = Boards(live)
+    live.bus.subscribe(shown)
+    try:
+        await live.start()
+        challenge = await dying.create_challenge(guild_id=5, channel_id=2, challenger_id=100, challenger_name="u100",
+                                                 game_key="epaminondas", invited=[101])
+        match_id = (await dying.accept_challenge(challenge.id, 101, "u101")).match_id
+        await dying.repo.set_thread(match_id, 555)
+        dying.outbox.deliver = lambda token, events: None  # it dies between its commit and presenting
+        await dying.submit_move(match_id, 100, "a1-a3")
+
+        await live.boards.sweep_outbox()
+        assert shown.shown == []  # a moment ago: the writer may still be presenting it
+        clock.now += REPAIR_AFTER + 1
+        assert live.boards.sweep_outbox in live.timers.sweeps  # run at each periodic look of the timers
+        await live.boards.sweep_outbox()
+        await live.outbox.idle()
+        await live.boards.sweep_outbox()  # once announced and forgotten, a second sweep does nothing
+        await live.outbox.idle()
+        assert shown.shown == [("BoardRepaired", match_id)]
+        assert await live.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+    finally:
+        for service in (live, dying):
+            await service.drain()
+            await service.repo.close()
+
+
+@pytest.fixture
+def service_seeds():
+    """The `service` fixture (tests/conftest.py: on SQLite and PostgreSQL) seeds its matches with 11 here: with
+    moves drawn by random.Random(1), a Myriath game whose 36th move is followed by a forced pass."""
+    return lambda: 11
+
+
+@pytest.mark.parametrize("cancelled_after", ["her move", "the forced pass"])
+async def test_a_move_cancelled_after_a_commit_still_plays_the_forced_pass_after_it_and_shows_both(
+        service, monkeypatch, cancelled_after):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                               game_key="myriath", invited=[2])
+    match_id = (await service.accept_challenge(challenge.id, 2, "u2")).match_id
+    seen: list = []
+    service.bus.subscribe(lambda event: asyncio.sleep(0, seen.append(event)))
+    rng = random.Random(1)
+    for _ in range(200):
+        match = await service.get_match(match_id)
+        game, state = service.game_of(match), service.state_of(match)
+        (seat,) = game.to_act(state)
+        chosen = rng.choice(game.legal_moves(state, seat))
+        after, _ = game.apply(state, seat, chosen)
+        (next_seat,) = game.to_act(after) or (None,)
+        if next_seat is not None and game.forced_move(after, next_seat) is not None:
+            break
+        await service.submit_move(match_id, match.user_of(seat), chosen)
+    else:
+        pytest.fail("no forced pass in 200 moves")
+    await service.outbox.idle()
+    seen.clear()
+    real, units = service.repo.commit_move, []
+
+    async def cancelling(unit):  # the command is cancelled the moment the chosen unit is written
+        version = await real(unit)
+        units.append(unit.move)
+        if units == {"her move": [chosen], "the forced pass": [chosen, "pass"]}[cancelled_after]:
+            command.cancel()
+            await asyncio.sleep(0)
+        return version
+
+    monkeypatch.setattr(service.repo, "commit_move", cancelling)
+    command = asyncio.ensure_future(service.submit_move(match_id, match.user_of(seat), chosen))
+    with pytest.raises(asyncio.CancelledError):
+        await command
+    await service.outbox.idle()
+    await service.bus.idle()
+
+    now = await service.get_match(match_id)
+    assert now.version == match.version + 2  # her move, then the pass the match played for the other seat
+    (played,) = [e for e in seen if isinstance(e, events.MovePlayed)]
+    assert played.match.version == now.version and played.move == chosen
+    assert [(f.seat, f.move) for f in played.forced] == [(next_seat, "pass")]
+    assert await service.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+
+
+@pytest.mark.parametrize("answer", ["draw offer", "take-back request"])
+async def test_an_answer_cancelled_right_after_its_commit_is_still_announced(service, monkeypatch, answer):
+    challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1, challenger_name="u1",
+                                               game_key="epaminondas", invited=[2])
+    match_id = (await service.accept_challenge(challenge.id, 2, "u2")).match_id
+    await service.submit_move(match_id, 1, "a1-a3")
+    await service.outbox.idle()
+    seen: list = []
+    service.bus.subscribe(lambda event: asyncio.sleep(0, seen.append(event)))
+    name = {"draw offer": "set_draw_agreed", "take-back request": "set_takeback"}[answer]
+    real = getattr(service.repo, name)
+
+    async def cancelled_once_written(*args, **kwargs):
+        await real(*args, **kwargs)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(service.repo, name, cancelled_once_written)
+    with pytest.raises(asyncio.CancelledError):
+        if answer == "draw offer":
+            await service.offer_draw(match_id, 2)
+        else:
+            await service.ask_takeback(match_id, 1)
+    await service.outbox.idle()
+    await service.bus.idle()
+
+    (event,) = seen
+    expected = {"draw offer": (events.DrawOffered, 1), "take-back request": (events.TakebackAsked, 0)}[answer]
+    assert (type(event), event.seat) == expected
+    assert event.match == await service.get_match(match_id)  # as the unit wrote it
+    assert await service.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
