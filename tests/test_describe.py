@@ -202,3 +202,17 @@ def test_an_own_mycenaean_knight_that_carries_nothing_reads_empty():
     loaded, _ = game.apply(state, 0, "cargo b2:K,R,B,B,P,P d2:P")
     own = pieces("fr", game.view(loaded, 0))[0]
     assert "(transporte " in own[0] and own[1].startswith("c1 ") and own[1].endswith(" (vide)")
+
+
+def test_a_computer_seat_named_with_its_side_is_not_given_it_twice():
+    from bot.presenters.captions import seat_label
+    from bot.presenters.describe import player
+
+    game = GAMES["myriath"]
+    view = game.view(game.new_state(3, 0, None), None)
+    sides = view["seat_names"]
+    names = ["alice", f"Strategos (easy, {sides[1]})", f"Strategos (easy, {sides[2]})"]
+    assert player(view, names, 1) == names[1]
+    assert seat_label(view, names, 2) == f"**{names[2]}**"
+    assert player(view, names, 0) == f"alice ({sides[0]})"
+    assert seat_label(view, names, 0, "de").startswith("**alice** (") and sides[0] not in seat_label(view, names, 0, "de")

@@ -338,7 +338,7 @@ def test_badge_details_show_half_points_passes_and_tiles_left_and_always_the_col
     view = {**view, "passes_in_a_row": 1}  # seat 0, the seat before the one to move, has just passed
     # the fullest wording that fits a badge at TEXT_MIN px: the colour's name first, then words, then the short form
     assert _badge_detail(view, 0, myr.passed_seats(view), "Ann") == "Vermilion · 3½ points · passed"
-    assert _badge_detail(view, 1, myr.passed_seats(view), "Ben") == "Blue · ½ points · 18 tiles left"
+    assert _badge_detail(view, 1, myr.passed_seats(view), "Ben") == "Blue · ½ point · 18 tiles left"
     full = {**view, "scores_text": ["13½", "½", "1"]}
     assert _badge_detail(full, 0, myr.passed_seats(view), "Ann") == "Vermilion · 13½ points · passed"
     two = GAME.view(position(2, [], scores=[2, 0]), None)
@@ -346,6 +346,11 @@ def test_badge_details_show_half_points_passes_and_tiles_left_and_always_the_col
     assert _badge_detail(two, 1, set(), "Bob") == "Blue · 0 points · 19 tiles left"
     german = in_language(picture_words("de"), _badge_detail, view, 0, myr.passed_seats(view), "Ann")
     assert german.startswith("Zinnober · ")  # the colour in every language
+    # a point and half a point in the singular, in English as in French ("1½" is French's plural too)
+    assert _badge_detail({**full, "scores_text": ["1", "½", "1"]}, 2, set(), "Cy").startswith("Yellow · 1 point ·")
+    assert [myr.halves_count(score) for score in ("0", "½", "1", "1½", "13½")] == [0, 1, 1, 2, 14]
+    french = in_language(picture_words("fr"), _badge_detail, full, 0, set(), "Ann")
+    assert "13½ points" in french
 
 
 def test_history_names_the_last_placement_and_what_it_scored():

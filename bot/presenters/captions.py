@@ -25,8 +25,15 @@ def side_name(view: dict[str, Any], seat: int, lang: str = ENGLISH) -> str | Non
     return t(lang, name) if name in declaration_of(view["game"]).side_names else name
 
 
+def names_its_side(view: dict[str, Any], name: str, seat: int) -> bool:
+    """Whether a seat's name already carries its side: two computer seats of one match are named "Strategos
+    (easy, Yellow)" and "Strategos (easy, Blue)" (bot/matches/challenges.py), so the side is not said twice."""
+    seat_names = view.get("seat_names") or []
+    return seat < len(seat_names) and name.endswith(f", {seat_names[seat]})")
+
+
 def seat_label(view: dict[str, Any], names: Sequence[str], seat: int, lang: str = ENGLISH) -> str:
-    side = side_name(view, seat, lang)
+    side = None if names_its_side(view, names[seat], seat) else side_name(view, seat, lang)
     return f"**{names[seat]}**" + (f" ({side})" if side else "")
 
 

@@ -17,7 +17,7 @@ from bot.games.describing import Describer
 from bot.games.registry import declaration_of, get_game
 from bot.i18n import ENGLISH, t, tn
 
-from .captions import format_score, side_name
+from .captions import format_score, names_its_side, side_name
 from .text import fit
 
 MAX_ALT_TEXT = 1024  # Discord's limit for an attachment's description
@@ -42,7 +42,7 @@ def player(view: View, names: Sequence[str], seat: int, lang: str = ENGLISH) -> 
     """'alice (Light)': a member's name with her side, as a screen reader reads it (no markdown)."""
     side = side_of(view, seat, lang)
     name = names[seat] if seat < len(names) else side
-    return name if name == side else f"{name} ({side})"
+    return name if name == side or names_its_side(view, name, seat) else f"{name} ({side})"
 
 
 def header(lang: str, title: str, view: View, names: Sequence[str], match_id: int | None, kind: str) -> str:

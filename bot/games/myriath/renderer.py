@@ -595,6 +595,12 @@ def halves_text(halves: int) -> str:
     return f"{whole}½" if whole else "½"
 
 
+def halves_count(score: str) -> int:
+    """The number a score written as halves ("3½", "½", "4") counts as for a plural form: rounded up."""
+    whole = score.rstrip("½")
+    return (int(whole) if whole else 0) + (1 if score.endswith("½") else 0)
+
+
 def _details(view: dict, seat: int, passed: set[int], name: str) -> list[str]:
     """Score first (what a glance looks for), then whether the seat passed, then the tiles it has left, the seat's
     colour before them all (as the other games name their sides): the fullest wording first, then shorter ones that
@@ -603,7 +609,8 @@ def _details(view: dict, seat: int, passed: set[int], name: str) -> list[str]:
     score = view["scores_text"][seat]
     passing = [say("passed")] if seat in passed and view["phase"] != "over" else []  # at the end everybody passed
     colour_name = [say(view["seat_names"][seat])] if say(view["seat_names"][seat]) != name else []
-    points = say("{score} points", score=score)
+    # "½ point", "1 point", "1½ points": the form of the points rounded up (French says 1½ in the plural too).
+    points = say("{score} point", plural="{score} points", score=score, count=halves_count(score))
     tiles = say("{count} tile left", plural="{count} tiles left", count=left)
     variants = [colour_name + [points] + passing + [tiles],
                 colour_name + [say("{score} pts", score=score)] + passing
