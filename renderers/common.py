@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import json
 import math
+import re
 import unicodedata
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -783,9 +784,17 @@ def fitting_size(text: str, room: float, sizes: Sequence[int], bold: bool = Fals
     return sizes[-1]
 
 
+# The names Strategos gives the computer's seats ("Strategos (hard)", "Strategos (easy, Yellow)"): never shortened,
+# as a player's display name may be; a line quoting one wraps instead.
+COMPUTER_NAME = re.compile(r"Strategos \((easy|normal|hard)(, [^()]+)?\)")
+
+
 def short_name(name: str, limit: int = 18) -> str:
-    """A name as a status or history line quotes it: a very long one shortened, so the line's own words fit."""
-    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+    """A name as a status or history line quotes it: a very long one shortened, so the line's own words fit (the
+    computer's names are never shortened)."""
+    if len(name) <= limit or COMPUTER_NAME.fullmatch(name):
+        return name
+    return name[: limit - 1].rstrip() + "…"
 
 
 # --- pictures on a palette chosen once -------------------------------------------------------------------------

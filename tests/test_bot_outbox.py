@@ -18,7 +18,9 @@ from bot.matches.outbox import dump_events, load_events
 from bot.matches.scope import REPAIR_AFTER
 from bot.ratings import RatingChange
 from bot.storage import Repository, open_database
-from bot_helpers import Clock, board_posts, move, moves_stored, start_match, stored_match
+from bot.matches.challenges import DEFAULT_CHALLENGE_TTL
+from bot_helpers import (Clock, board_posts, buttons, match_id_of, move, moves_stored, posted_challenge, start_match,
+                         stored_match)
 from conftest import ON_BOTH
 
 EVENT_TYPES = typing.get_args(events.MatchEvent)
@@ -302,3 +304,158 @@ async def test_an_answer_cancelled_right_after_its_commit_is_still_announced(ser
     assert (type(event), event.seat) == expected
     assert event.match == await service.get_match(match_id)  # as the unit wrote it
     assert await service.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+
+
+# --- a match's start and a challenge's end --------------------------------------------------------------------
+
+
+async def challenge_posted(world, challenger, opponent, game: str = "epaminondas"):
+    result = await challenger.slash(world.channel, "play", game=game, opponent=opponent)
+    assert posted_challenge(result), result.response.content
+    return world.channel.last_message
+
+
+def current(world, message):
+    """`message` as the channel shows it now."""
+    return next(m for m in world.channel.history() if m.id == message.id)
+
+
+def cancelled_once_written(real):
+    """A store write whose command's task is cancelled the moment its unit is written."""
+    async def write(*args, **kwargs):
+        done = await real(*args, **kwargs)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+        return done
+    return write
+
+
+async def assert_started_once(world, post) -> None:
+    """The match of `post` has one thread, recorded, showing one board, and the post points to it."""
+    (thread,) = world.channel.threads
+    match_id = match_id_of(thread)
+    assert len(board_posts(thread)) == 1
+    assert (await stored_match(world, match_id)).thread_id == thread.id
+    assert f"Match #{match_id} is on in <#{thread.id}>" in current(world, post).content
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_an_accept_cancelled_right_after_the_match_is_written_still_opens_its_thread(world, monkeypatch):
+    post = await challenge_posted(world, world.alice, world.bob)
+    repo = world.bot.repo
+    monkeypatch.setattr(repo, "start_match", cancelled_once_written(repo.start_match))
+    await world.bob.click(post, label="Accept")
+    monkeypatch.undo()
+    await presented(world)
+
+    await assert_started_once(world, post)
+    (thread,) = world.channel.threads
+    assert "**alice** (Light) to move" in board_posts(thread)[0].content
+
+
+@ON_BOTH
+async def test_a_match_whose_process_died_before_its_thread_gets_it_once_after_a_restart(world, monkeypatch):
+    post = await challenge_posted(world, world.alice, world.bob)
+    monkeypatch.setattr(world.bot.matches.outbox, "deliver", lambda token, events: None)  # dies after the unit
+    await world.bob.click(post, label="Accept")
+    await presented(world)
+    assert world.channel.threads == [] and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+    await assert_started_once(world, post)
+    await restart_and_repair(world)  # presented and forgotten: a second start opens nothing
+    await assert_started_once(world, post)
+    (thread,) = world.channel.threads
+    assert (await move(world.alice, thread, match_id_of(thread), "a1-a3")).response.content.startswith("✅")
+
+
+async def test_a_thread_opened_but_not_recorded_before_a_crash_is_adopted_not_opened_again(world, monkeypatch):
+    post = await challenge_posted(world, world.alice, world.bob)
+    matches = world.bot.matches
+
+    async def dies(match_id, thread_id):  # the process dies once the thread is open, before it is recorded
+        raise RuntimeError("the process died")
+
+    monkeypatch.setattr(matches, "set_thread", dies)
+    monkeypatch.setattr(matches.outbox.store, "done", lambda token: asyncio.sleep(0))
+    await world.bob.click(post, label="Accept")
+    await presented(world)
+    world.expect_errors()
+    (thread,) = world.channel.threads
+    assert board_posts(thread) == [] and await outbox_rows(world) == 1
+    monkeypatch.undo()
+
+    await restart_and_repair(world)
+
+    assert world.channel.threads[0].id == thread.id
+    await assert_started_once(world, post)
+
+
+@ON_BOTH
+@pytest.mark.parametrize("answer", ["Decline", "Cancel"])
+async def test_a_challenge_answer_cancelled_right_after_its_write_still_updates_the_post(world, monkeypatch, answer):
+    post = await challenge_posted(world, world.alice, world.bob)
+    repo = world.bot.repo
+    monkeypatch.setattr(repo, "close_challenge", cancelled_once_written(repo.close_challenge))
+    await {"Decline": world.bob, "Cancel": world.alice}[answer].click(post, label=answer)
+    monkeypatch.undo()
+    await presented(world)
+
+    said = {"Decline": "❌ Declined.", "Cancel": "🚫 Cancelled by the challenger."}[answer]
+    assert said in current(world, post).content and not buttons(current(world, post))
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_a_challenge_that_expired_as_its_process_died_shows_it_after_a_restart(world, monkeypatch):
+    post = await challenge_posted(world, world.alice, world.bob)
+    monkeypatch.setattr(world.bot.matches.outbox, "deliver", lambda token, events: None)  # dies after the unit
+    await world.env.advance_time(DEFAULT_CHALLENGE_TTL + 60)
+    await presented(world)
+    assert "Expires" in current(world, post).content and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+
+    assert "⌛ This challenge expired unanswered." in current(world, post).content
+    assert await outbox_rows(world) == 0
+
+
+async def test_a_live_process_presents_a_start_and_a_challenge_end_another_process_left_when_it_died(tmp_path):
+    """Two processes share a database; one starts a match and closes a challenge and dies before presenting
+    either. The process serving that server presents both, as recovered, once a minute has passed, once."""
+    clock = Clock()
+    live, dying = [build_match_service(Repository(await open_database(tmp_path / "s.db")), clock=clock,
+                                       seed_source=lambda: 7) for _ in range(2)]
+    for service in (live, dying):
+        service.timers.claims.shared = True
+    shown: list = []
+    live.bus.subscribe(lambda event: asyncio.sleep(0, shown.append(event)))
+    try:
+        await live.start()
+        dying.outbox.deliver = lambda token, events: None  # it dies between its commits and presenting them
+        started = await dying.create_challenge(guild_id=5, channel_id=2, challenger_id=100, challenger_name="u100",
+                                               game_key="epaminondas", invited=[101])
+        match_id = (await dying.accept_challenge(started.id, 101, "u101")).match_id
+        declined = await dying.create_challenge(guild_id=5, channel_id=2, challenger_id=100,
+                                                challenger_name="u100", game_key="epaminondas", invited=[102])
+        await dying.decline_challenge(declined.id, 102)
+
+        await live.boards.sweep_outbox()
+        assert shown == []  # a moment ago: the writer may still be presenting them
+        clock.now += REPAIR_AFTER + 1
+        for _ in range(2):  # once presented and forgotten, a second sweep does nothing
+            await live.boards.sweep_outbox()
+            await live.outbox.idle()
+            await live.bus.idle()
+        assert sorted((type(e).__name__, e.recovered) for e in shown) == [("ChallengeEnded", True),
+                                                                         ("MatchStarted", True)]
+        (start,) = [e for e in shown if isinstance(e, events.MatchStarted)]
+        (end,) = [e for e in shown if isinstance(e, events.ChallengeEnded)]
+        assert start.match == await live.get_match(match_id) and start.challenge.status == "started"
+        assert (end.challenge.id, end.challenge.status, end.by_user) == (declined.id, "declined", 102)
+        assert await live.repo.driver.fetchvalue("SELECT COUNT(*) FROM outbox") == 0
+    finally:
+        for service in (live, dying):
+            await service.drain()
+            await service.repo.close()

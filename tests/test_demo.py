@@ -330,3 +330,27 @@ def test_a_database_that_cannot_be_written_gets_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"strategos demo: cannot open the database at {blocker / 'demo.db'}") and "--database" in err
     assert err.count("\n") == 1
+
+
+async def test_a_request_while_the_page_changes_channel_is_told_to_wait():
+    # Picking another channel closes the old preview while the page may still ask it for something: the relay
+    # answers 503 ("reload"), never a traceback.
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+    from simcord import SetupError
+
+    class Closing:
+        @property
+        def url(self):
+            raise SetupError("Preview is not entered")
+
+    class World:
+        preview = Closing()
+
+    server = DemoServer(world=World())
+    server.port = 8750
+    for preview in (Closing(), None):
+        World.preview = preview
+        request = make_mocked_request("GET", "/preview", headers={"Host": "127.0.0.1:8750"})
+        with pytest.raises(web.HTTPServiceUnavailable):
+            await server._relay(request)

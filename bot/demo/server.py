@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, web
+from simcord import SetupError
 
 from .world import DemoWorld
 
@@ -155,9 +156,13 @@ class DemoServer:
             self._check_secret(request, CAPABILITY_HEADER)
         if path == "/preview":
             path = "/"  # SimCord's page; the demo's own page has "/"
-        if self.world.preview is None:
-            raise web.HTTPServiceUnavailable(text="the page is changing channel; reload")
-        target = urlsplit(self.world.preview.url)
+        preview = self.world.preview
+        try:
+            if preview is None:
+                raise SetupError("no preview")
+            target = urlsplit(preview.url)
+        except SetupError:  # none, or one closing: the visitor just picked another channel
+            raise web.HTTPServiceUnavailable(text="the page is changing channel; reload") from None
         headers = {name: request.headers[name] for name in RELAYED_REQUEST_HEADERS if name in request.headers}
         if path.startswith("/api/"):
             headers[CAPABILITY_HEADER] = target.fragment

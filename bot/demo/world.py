@@ -104,9 +104,10 @@ class DemoWorld:
             handle = self._handle(channel_id, member)
             # Only the member played as: the page's own "Viewing as" then always says who the channel list says.
             viewers = [member.user] if handle.guild is None else [member]
-            if self.preview is not None:
-                await self.preview.close()
-                self.preview = None
+            # No longer the page's preview from here on: the relay must not reach one being closed.
+            closing, self.preview = self.preview, None
+            if closing is not None:
+                await closing.close()
             self.preview = await self._open_preview(handle, viewers)
             self.current_channel_id, self.current_member_id = channel_id, member_id
             self._requests_seen, self._unpublished = len(self.env.http_requests), False

@@ -147,6 +147,13 @@ class MatchActions:
             clock = await self.clocks.of(match)
         return _board(self.states, match, clock)
 
+    def first_board(self, match: Match, state: Any, clock: MatchClock | None) -> Board:
+        """The board of a match a unit not yet written starts (`state`: its engine state), kept out of the shared
+        cache until it is written."""
+        states = MatchStates()
+        states.keep(match, state)
+        return _board(states, match, clock)
+
     # --- reading a match and the checks every use case makes -------------------------------------------------
 
     async def get_match(self, match_id: int) -> Match:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from bot.domain import Match, Timer
 from bot.i18n import N_
@@ -10,12 +11,16 @@ from bot.storage.outbox import OutboxRow
 
 from . import errors
 from .actions import MatchActions, TurnReport
-from .events import BoardRepaired, BoardRequested, MatchEnded
+from .events import BoardRepaired, BoardRequested, ChallengeEnded, MatchEnded, MatchStarted
+from .outbox import events_of
 from .scope import REPAIR_AFTER, ProcessScope
 
 log = logging.getLogger(__name__)
 
 BOARD_REPAIR = "board_repair"  # a board a stopped process left unposted, repaired once nobody can be posting it
+# A match's start or a challenge's end a stopped process left unpresented (by match id, or minus the challenge's),
+# presented once nobody can be presenting it.
+START_OR_END_LEFT = "outbox_start_or_end"
 # What a stopped process's outbox rows announce beyond the board a repair posts: presented when its board was not
 # out (they follow the board, so they were not out either).
 AFTER_THE_BOARD = (MatchEnded,)
@@ -29,6 +34,7 @@ class Boards:
         self.scope = scope
         self._repaired: set[tuple[int, int]] = set()  # (match, version) whose board this process repaired
         actions.timers.on(BOARD_REPAIR, self._repair_board)
+        actions.timers.on(START_OR_END_LEFT, self._start_or_end_left)
         actions.timers.sweeps.append(self.sweep_outbox)
 
     async def announce_unannounced(self) -> None:
@@ -36,8 +42,9 @@ class Boards:
         was out, and present the rest of what the stopped process left in the outbox."""
         timers, clock = self.actions.timers, self.actions.clock
         left = await self._left_by_match()
+        begun = await self._recover_starts_and_ends(left, look_again=True)
         for match in await self.repo.unannounced_matches():
-            if not self.scope.owns(match.guild_id):
+            if not self.scope.owns(match.guild_id) or match.id in begun:
                 continue  # the process running that server's shard repairs it
             if timers.claims.shared and match.updated_at > clock() - REPAIR_AFTER:
                 # Another process may be posting this board right now: look again once that would be done.
@@ -55,18 +62,63 @@ class Boards:
     async def sweep_outbox(self) -> None:
         """With a shared database, periodically: announce what a process that died left in the outbox for this
         process's servers (a /move in DMs and a timer run anywhere), once no live process can still be at it."""
-        for rows in (await self._left_by_match()).values():
+        left = await self._left_by_match()
+        await self._recover_starts_and_ends(left)
+        for rows in left.values():
             if not self.scope.owns(rows[0].guild_id) or self._young(rows) or self.outbox.presenting(rows):
                 continue
-            match = await self.repo.get_match(rows[0].match_id)
+            match_id = rows[0].match_id
+            if match_id is None:  # a challenge's end: there is no match to look at
+                continue
+            match = await self.repo.get_match(match_id)
             if match is not None and match.updated_at <= self.actions.clock() - REPAIR_AFTER:
                 await self._announce_left(match, rows)  # else it moved a moment ago: whoever moved it announces it
 
     async def _left_by_match(self) -> dict[int, list[OutboxRow]]:
+        """The rows left, by match (a challenge's end, which has none: by minus its challenge's id)."""
         left: dict[int, list[OutboxRow]] = {}
         for row in await self.outbox.pending():
-            left.setdefault(row.match_id, []).append(row)
+            key = row.match_id if row.match_id is not None else -(row.challenge_id or 0)
+            left.setdefault(key, []).append(row)
         return left
+
+    async def _start_or_end_left(self, timer: Timer) -> None:
+        rows = (await self._left_by_match()).get(timer.ref_id)
+        if rows:
+            await self._recover_starts_and_ends({timer.ref_id: rows})
+
+    async def _recover_starts_and_ends(self, left: dict[int, list[OutboxRow]], *, look_again: bool = False
+                                       ) -> set[int]:
+        """Take from `left` the rows of challenges' ends and matches' starts, and present those of this process's
+        servers that no live process can still be at: a challenge's post shows its end, a match's thread and its
+        board (as the match is now: it covers what followed its start) are opened or adopted. With `look_again`
+        (at start-up), rows another process may be presenting now are looked at again once it would be done.
+        The keys taken."""
+        begun: set[int] = set()
+        for key, rows in list(left.items()):
+            events = events_of(rows)
+            started = [e for e in events if isinstance(e, MatchStarted)]
+            if not started and not any(isinstance(e, ChallengeEnded) for e in events):
+                continue
+            del left[key]
+            begun.add(key)
+            if not self.scope.owns(rows[0].guild_id) or self.outbox.presenting(rows):
+                continue
+            if self._young(rows):
+                if look_again:
+                    await self.repo.set_timer(START_OR_END_LEFT, key, rows[-1].created_at + REPAIR_AFTER)
+                    self.actions.timers.wake(rows[-1].created_at + REPAIR_AFTER)
+                continue
+            if not started:
+                self.outbox.present(rows, events)
+                continue
+            match = await self.repo.get_match(key)
+            if match is None:
+                self.outbox.present(rows, [])
+                continue
+            log.info("match=%s guild=%s its start was not announced; announcing it now", match.id, match.guild_id)
+            self.outbox.present(rows, [replace(started[0], match=match, board=await self.actions.board(match))])
+        return begun
 
     def _young(self, rows: list[OutboxRow]) -> bool:
         """Another process may be presenting these rows right now (it wrote them a moment ago)."""

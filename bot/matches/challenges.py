@@ -3,10 +3,12 @@ starts."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from bot.domain import Challenge, Match, Seat, Timer
+from bot.domain import Challenge, Match, OutboxEntry, Seat, Timer
 from bot.games import Game
 from bot.games.engines import get_game
 from bot.i18n import N_
@@ -15,7 +17,7 @@ from bot.storage import VersionConflict
 from . import errors
 from .actions import MatchActions
 from .catalogue import COMPUTER_LEVELS, checked_options, default_options, is_offered
-from .events import ChallengeEnded, MatchStarted
+from .events import ChallengeEnded, MatchEvent, MatchStarted
 
 log = logging.getLogger(__name__)
 
@@ -171,12 +173,22 @@ class Challenges:
             return await self._close(challenge, "cancelled", user_id)
 
     async def _close(self, challenge: Challenge, status: str, user_id: int | None) -> Challenge:
-        if not await self.repo.close_challenge(challenge.id, status):
+        """Close `challenge` (as just read) with `status`; its end is announced from the outbox (written with the
+        close: a command cancelled once it may be written still gets its post updated)."""
+        actions, outbox = self.actions, self.actions.outbox
+        closed = replace(challenge, status=status)
+        ended = [ChallengeEnded(closed, user_id, lang=await actions.language(closed.guild_id))]
+        token = outbox.token()
+        try:
+            written = await self.repo.close_challenge(challenge.id, status,
+                                                      outbox=outbox.entry(token, ended, actions.clock()))
+        except asyncio.CancelledError:
+            outbox.adopt(token)
+            raise
+        if not written:
             raise errors.ChallengeClosed((await self.get_challenge(challenge.id)).status)
-        await self.repo.cancel_timers(challenge.id, [CHALLENGE_EXPIRY])
         log.info("challenge=%s guild=%s user=%s %s", challenge.id, challenge.guild_id, user_id, status)
-        closed = await self.get_challenge(challenge.id)
-        self.actions.bus.publish(ChallengeEnded(closed, user_id, lang=await self.actions.language(closed.guild_id)))
+        outbox.deliver(token, ended)
         return closed
 
     async def _expire_challenge(self, timer: Timer) -> None:
@@ -205,18 +217,30 @@ class Challenges:
         )
         prefs = await actions.clocks.prefs(starting.member_ids) if challenge.clock_seconds is not None else {}
         timers = actions.clocks.plan(starting, [], acting, None, prefs)
+        lang, outbox, token = await actions.language(challenge.guild_id), actions.outbox, actions.outbox.token()
+        now = actions.clock()
+        started: list[MatchEvent] = []
+
+        def announce(match: Match) -> OutboxEntry:  # the match as the unit writes it: its thread and first board
+            clock = actions.clocks.after_commit(match, {}, timers, prefs)
+            started[:] = [MatchStarted(match, replace(challenge, status="started", match_id=match.id),
+                                       board=actions.first_board(match, state, clock), lang=lang)]
+            return outbox.entry(token, started, now)
+
         try:
             match = await self.repo.start_match(
                 challenge, thread_id=None, seed=seed, state=game.dump(state), seats=challenge.seats,
-                now=actions.clock(), timers=timers,
+                now=now, timers=timers, announce=announce,
             )
         except VersionConflict:
             raise errors.ChallengeClosed((await self.get_challenge(challenge.id)).status) from None
+        except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
+            outbox.adopt(token)
+            raise
         actions.clocks.armed(timers)
         log.info("match=%s guild=%s challenge=%s started game=%s users=%s", match.id, match.guild_id,
                  challenge.id, match.game, [s.user_id for s in match.seats])
-        actions.bus.publish(MatchStarted(match, await self.get_challenge(challenge.id),
-                                         board=await actions.board(match), lang=await actions.language(match.guild_id)))
+        outbox.deliver(token, started)
         return match
 
     async def start_prepared_challenge(self, challenge_id: int) -> int | None:

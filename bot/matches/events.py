@@ -75,6 +75,9 @@ class ChallengeEnded:
     challenge: Challenge
     by_user: int | None = None
     lang: str = field(kw_only=True)
+    # Presented by a process recovering what a cancelled command or a stopped process left: the click's own answer
+    # may be missing, so the post is shown again.
+    recovered: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,10 @@ class MatchStarted:
     challenge: Challenge
     board: Board = field(kw_only=True)
     lang: str = field(kw_only=True)
+    # Presented by a process recovering what a cancelled command or a stopped process left: the thread and the
+    # first board may be out already (`match` as it is now: with its thread, if that was recorded), so they are
+    # adopted rather than made again.
+    recovered: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 the process that wrote them, even when the command that wrote them is cancelled.
 
 A unit that changes a match carries its events, serialized here, under a token naming the unit (see
-`MatchActions.conclude`). When the command goes on normally it hands the same events to the bus at once (no read:
+`MatchActions.conclude`; a match's start and a challenge's end: bot/matches/challenges.py). When the command goes on normally it hands the same events to the bus at once (no read:
 the answer to a /move never waits for this), and the row is deleted once they were presented. When the command
 is cancelled after its unit may have been written, the dispatcher adopts the token: it reads what that unit
 recorded, if anything, and presents it. A row a crash or a stop left behind is presented by the process that
@@ -19,7 +19,7 @@ import enum
 import itertools
 import json
 import logging
-from typing import Any
+from typing import Any, Sequence
 
 from bot.domain import ChallengeSeat, OutboxEntry, Seat
 from bot.games import Text
@@ -38,7 +38,7 @@ _TYPES: dict[str, type] = {
 }
 
 
-def dump_events(events: list[MatchEvent]) -> str:
+def dump_events(events: Sequence[MatchEvent]) -> str:
     """Events as JSON that `load_events` turns back into equal events."""
     return json.dumps([_encode(event) for event in events], separators=(",", ":"))
 
@@ -94,6 +94,20 @@ def _decode(value: Any) -> Any:
     return {k: _decode(v) for k, v in value.items()}
 
 
+def events_of(rows: list[OutboxRow]) -> list[MatchEvent]:
+    """What the rows announce, in order."""
+    return [event for row in rows for event in load_events(row.events)]
+
+
+def recovered(event: MatchEvent) -> MatchEvent:
+    """`event` as a process presents it that recovers it (a match's start, a challenge's end: see their
+    `recovered`)."""
+    if not hasattr(event, "recovered"):
+        return event
+    # ignore: the checker tries every MatchEvent type; only those with a `recovered` field get here
+    return dataclasses.replace(event, recovered=True)  # type: ignore[arg-type]
+
+
 class Outbox:
     """This process's side of the outbox: names units, presents what they recorded, forgets it once presented."""
 
@@ -110,11 +124,11 @@ class Outbox:
         return f"{self._claimant}#a{next(self._units)}"
 
     @staticmethod
-    def entry(token: str, events: list[MatchEvent], now: float) -> OutboxEntry:
+    def entry(token: str, events: Sequence[MatchEvent], now: float) -> OutboxEntry:
         """What a unit decided at `now` records of its events."""
         return OutboxEntry(token, dump_events(events), now)
 
-    def deliver(self, token: str, events: list[MatchEvent]) -> Delivery | None:
+    def deliver(self, token: str, events: Sequence[MatchEvent]) -> Delivery | None:
         """Present the events a unit just committed under `token` (in order, after whatever of their match is
         being presented), then forget its row. The first event's delivery: what the command may wait for."""
         deliveries = [self.bus.publish(event) for event in events]
@@ -131,10 +145,13 @@ class Outbox:
     def replay(self, rows: list[OutboxRow], *, keep: tuple[type, ...]) -> None:
         """Present the events of rows a stopped process left (only those of the types `keep`: a repair presents
         the board), then forget the rows."""
+        self.present(rows, [event for event in events_of(rows) if isinstance(event, keep)])
+
+    def present(self, rows: list[OutboxRow], events: list[MatchEvent]) -> None:
+        """Present `events` in place of what rows a stopped process left announce, then forget the rows."""
         if not rows:
             return
-        deliveries = [self.bus.publish(event) for row in rows for event in load_events(row.events)
-                      if isinstance(event, keep)]
+        deliveries = [self.bus.publish(recovered(event)) for event in events]
         self._presenting.update(row.token for row in rows)
         self._spawn(self._forget_rows_after(rows, deliveries), f"outbox-replay-{rows[0].id}")
 
@@ -175,8 +192,7 @@ class Outbox:
             rows = await self.store.of_token(token)
             if rows:
                 log.info("match=%s presenting what a cancelled command committed", rows[0].match_id)
-                await self._forget_after(token, [self.bus.publish(event) for row in rows
-                                                 for event in load_events(row.events)])
+                await self._forget_after(token, [self.bus.publish(recovered(event)) for event in events_of(rows)])
         finally:
             self._presenting.discard(token)
 

@@ -109,7 +109,8 @@ class Presenter:
         return await handler(event)
 
     async def _challenge_ended(self, event: ChallengeEnded) -> bool:
-        if event.by_user is None:  # expired; a click that closed it already showed its answer on the post
+        if event.by_user is None or event.recovered:
+            # Expired, or recovered (the click's answer may be lost); a click that closed it showed its answer.
             await self.challenges.refresh(event.challenge, lang=event.lang)
         return True
 

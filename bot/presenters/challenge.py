@@ -73,6 +73,10 @@ def _option_text(value: Any) -> str:
     return " / ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
+def _thread_name(match: Match) -> str:
+    return (f"{catalogue.info(match.game).title} #{match.id}: " + " vs ".join(match.names))[:100]
+
+
 def challenge_mentions(challenge: Challenge) -> discord.AllowedMentions:
     return mentions([s.invited_id for s in challenge.seats
                      if s.invited_id and s.invited_id != challenge.challenger_id])[1]
@@ -106,20 +110,34 @@ class ChallengePresenter:
 
     async def match_started(self, event: MatchStarted) -> bool:
         """Every seat is taken: the match's thread, the challenge post pointing to it, the first board, and a
-        private word to each player (with her secret setup button when she has one)."""
-        match, challenge = event.match, event.challenge
-        thread = await self._open_thread(match, challenge)
-        if thread is None:
+        private word to each player (with her secret setup button when she has one).
+
+        Recovered (a stopped process may have begun this): a thread it opened is adopted, recorded or found by its
+        name in the channel, and then so is a first board it posted (as a repair does), and the players, whom it
+        may have told already, are not told again."""
+        match, challenge, lang = event.match, event.challenge, event.lang
+        channel = await self._channel(match, challenge)
+        if channel is None:
             return False
-        await self.service.set_thread(match.id, thread.id)
-        match, lang = replace(match, thread_id=thread.id), event.lang
+        thread = await self._thread_left(match, channel) if event.recovered else None
+        opened = thread is None
+        if thread is None:
+            thread = await self._open_thread(match, channel)
+            if thread is None:
+                return False
+        if match.thread_id != thread.id:
+            await self.service.set_thread(match.id, thread.id)
+        match = replace(match, thread_id=thread.id)
         await self.refresh(challenge, "\n" + t(lang, "Match #{match} is on in {thread}.", match=match.id,
-                                                 thread=thread.mention), lang=lang)
+                                                 thread=f"<#{thread.id}>"), lang=lang)
+        if not opened:
+            return await self.boards.repair(match, event.board, lang)
         posted = await self.boards.post(match, event.board, lang) is not None
         await self._tell_players(match, event.board, lang, message_link(match.guild_id, thread.id))
         return posted
 
-    async def _open_thread(self, match: Match, challenge: Challenge) -> Any:
+    async def _channel(self, match: Match, challenge: Challenge) -> Any:
+        """The channel the match's thread opens in (beside the challenge's, when that is a thread); None if gone."""
         channel = self.client.get_channel(challenge.channel_id)
         if channel is None:
             try:
@@ -129,18 +147,33 @@ class ChallengePresenter:
                 return None
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent  # a thread cannot hold threads: open the match beside it
-        title = f"{catalogue.info(match.game).title} #{match.id}: " + " vs ".join(match.names)
+        return channel
+
+    async def _thread_left(self, match: Match, channel: Any) -> Any:
+        """The thread a stopped process opened for `match`: the one it recorded, else one of the channel's active
+        threads with the match's name (opened, not recorded: the name carries the match's number; asked of
+        Discord, as a restarted process's cache may not hold it yet); None if none."""
+        if match.thread_id is not None:
+            return messageable(self.client, match.thread_id, match.guild_id)
+        name = _thread_name(match)
         try:
-            # ignore: a challenge is posted in a text channel (or a thread's, taken above), which opens threads so
-            return await channel.create_thread(  # type: ignore[union-attr, call-overload]
-                name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080,
+            threads = await channel.guild.active_threads()
+        except discord.HTTPException:
+            log.warning("match=%s guild=%s could not list its threads; opening one", match.id, match.guild_id)
+            return None
+        return next((thread for thread in threads if thread.parent_id == channel.id and thread.name == name), None)
+
+    async def _open_thread(self, match: Match, channel: Any) -> Any:
+        try:
+            return await channel.create_thread(
+                name=_thread_name(match), type=discord.ChannelType.public_thread, auto_archive_duration=10080,
             )
         except discord.HTTPException as exc:
             # Most often a missing "Create Public Threads" permission: the match is on, so play it in the channel.
             log.warning("match=%s guild=%s could not create a thread (%s); playing in the channel", match.id,
                         match.guild_id, exc)
             try:
-                await channel.send(  # type: ignore[union-attr]  # a text channel, as above
+                await channel.send(
                     f"I couldn't open a thread for match #{match.id} (I need the *Create Public Threads* "
                     "permission), so it is played right here.", allowed_mentions=discord.AllowedMentions.none(),
                 )

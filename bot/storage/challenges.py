@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.domain import Challenge, ChallengeSeat
+from bot.domain import Challenge, ChallengeSeat, OutboxEntry
 
 from .driver import Driver
+from .outbox import outbox_step
 from .sql import Step, Steps, dumps
 
 
@@ -101,12 +102,20 @@ class ChallengeStore:
         )])
         return cur.rowcount == 1
 
-    async def close_challenge(self, challenge_id: int, status: str) -> bool:
-        """Move an open challenge to a final status; False if it was no longer open."""
-        (cur,) = await self.driver.write_statements([(
-            "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'", (status, challenge_id)
-        )])
-        return cur.rowcount == 1
+    async def close_challenge(self, challenge_id: int, status: str, *, outbox: OutboxEntry | None = None) -> bool:
+        """Move an open challenge to a final status, with its expiry timer and `outbox` (what the unit announces)
+        in the same unit; False if it was no longer open (nothing is written)."""
+        def unit() -> Steps[bool]:
+            done = yield Step("UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'",
+                              (status, challenge_id))
+            if done.rowcount != 1:
+                return False
+            yield Step("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?", (challenge_id,))
+            if outbox is not None:
+                yield outbox_step(None, 0, outbox, challenge_id)
+            return True
+
+        return await self.driver.write(unit())
 
     async def set_rematch_of(self, challenge_id: int, match_id: int) -> None:
         await self.driver.write_statements(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from typing import Any, Callable
 
 from bot.domain import (Challenge, ChallengeSeat, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, OutboxEntry,
                         RatingWrite, Seat, SeatTimers)
@@ -64,9 +64,11 @@ class MatchStore:
         seats: list[ChallengeSeat],
         now: float,
         timers: SeatTimers = SeatTimers(),
+        announce: Callable[[Match], OutboxEntry] | None = None,
     ) -> Match:
         """Create the match with its first clock timers and mark its challenge started, in one transaction (a
-        challenge starts once)."""
+        challenge starts once). `announce`: what the unit records in the outbox, given the match as written (its
+        id comes with the write)."""
         def unit() -> Steps[int]:
             done = yield Step("UPDATE challenges SET status = 'started' WHERE id = ? AND status = 'open'",
                               (challenge.id,))
@@ -90,6 +92,15 @@ class MatchStore:
             yield Step("DELETE FROM timers WHERE kind = 'challenge_expiry' AND ref_id = ?", (challenge.id,))
             for step in seat_timer_steps(match_id, timers):
                 yield step
+            if announce is not None:
+                rated = bool(challenge.rated and all(s.kind == "member" for s in seats))
+                yield outbox_step(match_id, 0, announce(Match(
+                    id=match_id, guild_id=challenge.guild_id, channel_id=challenge.channel_id, thread_id=thread_id,
+                    game=challenge.game, options=challenge.options, seed=seed, status="active", state=state,
+                    version=0, board_message_id=None, draw_agreed=None, result=None, created_at=now, updated_at=now,
+                    seats=[Seat(seat, taken.user_id, taken.user_name or str(taken.user_id), taken.kind, taken.level)
+                           for seat, taken in enumerate(seats)],
+                    rated=rated, clock_seconds=challenge.clock_seconds)), challenge.id)
             return match_id
 
         match = await self.get_match(await self.driver.write(unit()))

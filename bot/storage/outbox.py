@@ -1,8 +1,9 @@
 """The SQL of the outbox: the events a unit committed and its writer must still present (bot/matches/outbox.py).
 
 A row is written by the unit it belongs to (`outbox_step`, in the move unit of repository.py and PostgreSQL's
-strategos_commit_move, bot/storage/matches.py), so it exists exactly when the change does; it is deleted once
-presented.
+strategos_commit_move, bot/storage/matches.py; in a match's start and a challenge's end), so it exists exactly when
+the change does; it is deleted once presented. A row names its match, its challenge (a challenge's end: no match) or
+both (a match's start).
 """
 
 from __future__ import annotations
@@ -15,25 +16,27 @@ from bot.domain import OutboxEntry
 from .driver import Driver
 from .sql import Step
 
-_ROWS = ("SELECT o.id, o.match_id, o.version, o.token, o.events, o.created_at, m.guild_id FROM outbox AS o"
-         " JOIN matches AS m ON m.id = o.match_id")
+_ROWS = ("SELECT o.id, o.match_id, o.challenge_id, o.version, o.token, o.events, o.created_at,"
+         " COALESCE(m.guild_id, c.guild_id) AS guild_id FROM outbox AS o"
+         " LEFT JOIN matches AS m ON m.id = o.match_id LEFT JOIN challenges AS c ON c.id = o.challenge_id")
 
 
 @dataclass(frozen=True)
 class OutboxRow:
     id: int
-    match_id: int
-    guild_id: int | None
+    match_id: int | None  # None: a challenge's end
+    challenge_id: int | None
     version: int  # the match's version the unit wrote
     token: str
     events: str
     created_at: float
+    guild_id: int | None
 
 
-def outbox_step(match_id: int, version: int, entry: OutboxEntry) -> Step:
+def outbox_step(match_id: int | None, version: int, entry: OutboxEntry, challenge_id: int | None = None) -> Step:
     """The statement of a unit that records what it must announce (the match being at `version` after it)."""
-    return Step("INSERT INTO outbox (match_id, version, token, events, created_at) VALUES (?, ?, ?, ?, ?)",
-                (match_id, version, entry.token, entry.events, entry.at))
+    return Step("INSERT INTO outbox (match_id, version, token, events, created_at, challenge_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)", (match_id, version, entry.token, entry.events, entry.at, challenge_id))
 
 
 class OutboxStore:
@@ -62,5 +65,5 @@ class OutboxStore:
 
 
 def _rows(rows: list[Any]) -> list[OutboxRow]:
-    return [OutboxRow(r["id"], r["match_id"], r["guild_id"], r["version"], r["token"], r["events"], r["created_at"])
-            for r in rows]
+    return [OutboxRow(r["id"], r["match_id"], r["challenge_id"], r["version"], r["token"], r["events"],
+                      r["created_at"], r["guild_id"]) for r in rows]
