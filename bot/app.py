@@ -68,7 +68,8 @@ class StrategosBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             # Each process runs its shards (a server's events all come to one shard); None: Discord's count, all here.
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            # ignore: discord.py types shard_ids as a list, though None is its own default
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self._seed_source = seed_source
@@ -104,7 +105,7 @@ class StrategosBot(commands.AutoShardedBot):
         # planned replies: played when their move comes
         self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
         graph.bus.subscribe(PlanPresenter(self.presenter.boards))
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

@@ -16,6 +16,7 @@ from bot.matches.archive import MatchArchive
 from bot.matches.boards import Boards
 from bot.matches.challenges import DEFAULT_CHALLENGE_TTL, Challenges
 from bot.matches.clocks import ClockKeeper
+from bot.matches.events import MatchEvent
 from bot.matches.endings import Endings
 from bot.matches.league_rounds import LeagueRounds
 from bot.matches.league_events import league_bus
@@ -39,7 +40,7 @@ class MatchGraph:
 
     service: MatchService
     repo: Repository
-    bus: EventBus
+    bus: EventBus[MatchEvent]
     timers: TimerDispatcher
     settings: ServerSettings
     clock: Callable[[], float]
@@ -47,7 +48,7 @@ class MatchGraph:
 
 def build_match_graph(repo: Repository, *, clock: Callable[[], float] = time.time,
                       seed_source: Callable[[], int] | None = None, challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
-                      bus: EventBus | None = None, limiter: RateLimiter | None = None,
+                      bus: EventBus[MatchEvent] | None = None, limiter: RateLimiter | None = None,
                       scope: ProcessScope = ProcessScope(), others: bool | None = None) -> MatchGraph:
     """The match service over `repo`. `scope`: the shards this process runs; `others`: whether other processes
     run shards on the same database (None: not known)."""

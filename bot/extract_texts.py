@@ -59,21 +59,23 @@ def code_texts(roots: Sequence[Path] = SOURCE_DIRS, leave_out: Sequence[Path] = 
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
-            keywords = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
+            keywords = {k.arg: k.value for k in node.keywords}
             if node.func.id == "t" and len(node.args) >= 2:
                 text, plural = node.args[1], None
             elif node.func.id == "tn" and len(node.args) >= 3:
                 text, plural = node.args[1], node.args[2]
             elif node.func.id in ("N_", "Text", "say") and node.args:
-                text, plural = node.args[0], keywords.get("plural")
+                text, plural = node.args[0], keywords.get("plural")  # a node, read as the others below
             else:
                 continue
             if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
                 continue
-            if isinstance(plural, ast.Constant):
-                plural = plural.value
-            message = (text.value, plural) if isinstance(plural, str) else text.value
-            found.setdefault((keywords.get("context"), message), f"{path.relative_to(root.parent)}:{node.lineno}")
+            plural_text = plural.value if isinstance(plural, ast.Constant) else None
+            message = (text.value, plural_text) if isinstance(plural_text, str) else text.value
+            context = keywords.get("context")
+            context_text = context.value if isinstance(context, ast.Constant) else None
+            found.setdefault((context_text if isinstance(context_text, str) else None, message),
+                             f"{path.relative_to(root.parent)}:{node.lineno}")
     return found
 
 
@@ -114,7 +116,9 @@ def template() -> Catalog:
     texts = {**code_texts(leave_out=tuple(english_only().values())), **command_texts()}
     for (context, text), where in sorted(texts.items(), key=lambda kv: (kv[0][0] or "", english(kv[0][1]))):
         flags = ["python-brace-format"] if "{" in english(text) else []
-        catalog.add(text, context=context, locations=[(where, None)] if ":" in where else [], flags=flags,
+        # ignore: Babel takes a location without a line number (None), though it types the number as int
+        locations: list[tuple[str, int]] = [(where, None)] if ":" in where else []  # type: ignore[list-item]
+        catalog.add(text, context=context, locations=locations, flags=flags,
                     auto_comments=[] if ":" in where else [where])
     return catalog
 

@@ -127,7 +127,7 @@ class Settings:
         if shards_text is not None and shard_count is None:
             raise SettingsError("STRATEGOS_SHARDS needs STRATEGOS_SHARD_COUNT, the number of shards of all processes "
                                 "together")
-        shard_ids = _shard_ids(shards_text, shard_count) if shards_text is not None else None
+        shard_ids = None if shards_text is None or shard_count is None else _shard_ids(shards_text, shard_count)
         settings = cls(
             token=get("DISCORD_TOKEN"),
             # A postgresql:// (or postgres://) URL stays a string: PostgreSQL through asyncpg; else a SQLite file.

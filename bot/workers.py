@@ -32,6 +32,7 @@ PRELOAD = ["bot.games.warm", "bot.i18n.preloaded", "bot.workers"]
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of `workers` processes from the forkserver (spawned where there is none)."""
+    context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)

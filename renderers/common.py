@@ -64,7 +64,7 @@ SIDES: tuple[SideColours, SideColours] = (LIGHT, DARK)
 
 def blend(a: RGB, b: RGB, t: float) -> RGB:
     """The colour t of the way from a to b."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]  # three in, three out
 
 
 # --- fonts ----------------------------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ _FALLBACKS = (  # (regular, bold): a font without a bold face draws both
 REPLACEMENT = "\ufffd"  # drawn (in DejaVu) for a character no bundled font has, instead of an empty box
 # Lines read left to right; inside them libraqm puts right-to-left words in their order. Without libraqm (Pillow's
 # wheels load it only where the system has FriBiDi) Pillow refuses any direction, and lays text out plainly.
-LAYOUT = {"direction": "ltr"} if features.check_feature("raqm") else {}
+LAYOUT: dict[str, Any] = {"direction": "ltr"} if features.check_feature("raqm") else {}
 
 
 @lru_cache(maxsize=32)
@@ -213,7 +213,7 @@ def _text_stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Im
     """The text's antialiased coverage as an "L" mask, and where its top-left sits relative to the anchor point."""
     runs = _run_fonts(text, fnt)
     if not runs or (len(runs) == 1 and runs[0][1] is fnt and runs[0][0] == text):
-        left, top, right, bottom = fnt.getbbox(text, anchor=anchor, **LAYOUT)
+        left, top, right, bottom = map(int, fnt.getbbox(text, anchor=anchor, **LAYOUT))  # whole pixels already
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
         ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor, **LAYOUT)
         return mask, left, top
@@ -226,13 +226,13 @@ def _text_stamp(text: str, fnt: ImageFont.FreeTypeFont, anchor: str) -> tuple[Im
         pen += run_font.getlength(chars, **LAYOUT)
     left = math.floor(min(x + box[0] for _, _, x, box in placed))
     right = math.ceil(max(x + box[2] for _, _, x, box in placed))
-    top, bottom = min(box[1] for *_, box in placed), max(box[3] for *_, box in placed)
+    top, bottom = int(min(box[1] for *_, box in placed)), int(max(box[3] for *_, box in placed))  # whole pixels
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     draw = ImageDraw.Draw(mask)
     for chars, run_font, x, _ in placed:
         draw.text((x - left, -top), chars, font=run_font, fill=255, anchor="ls", **LAYOUT)
     shift_x = {"l": 0, "m": -pen / 2, "r": -pen}[anchor[0]]
-    shift_y = fnt.getbbox("x", anchor="l" + anchor[1])[1] - fnt.getbbox("x", anchor="ls")[1]
+    shift_y = int(fnt.getbbox("x", anchor="l" + anchor[1])[1] - fnt.getbbox("x", anchor="ls")[1])
     return mask, round(left + shift_x), top + shift_y
 
 
@@ -481,7 +481,9 @@ def paste_centred(img: Image.Image, sprite: Image.Image, centre: tuple[int, int]
 
 def tinted(square: RGB, colour: RGB, strength: float) -> RGB:
     """The colour tint_squares gives a plain square of colour `square` (Image.blend's rounding included)."""
-    return Image.blend(Image.new("RGB", (1, 1), square), Image.new("RGB", (1, 1), colour), strength).getpixel((0, 0))
+    blended = Image.blend(Image.new("RGB", (1, 1), square), Image.new("RGB", (1, 1), colour), strength)
+    # ignore: Pillow types getpixel for every mode; an "RGB" image's pixel is an RGB tuple
+    return blended.getpixel((0, 0))  # type: ignore[return-value]
 
 
 def tint_squares(img: Image.Image, grid: Grid, squares: Iterable[str], colour: RGB, strength: float) -> None:

@@ -48,14 +48,16 @@ def palette_colours(img: Image.Image, dense: Image.Image | None = None) -> list[
     ~1-1.3 ms on a ~980x980 board (an octree over the whole picture would take ~10 ms). `dense`: the picture's
     _subsample at _SAMPLE_STEP, when the caller has it already."""
     sparse = _subsample(img, _FLAT_STEP)
-    counted = sorted(sparse.getcolors(sparse.width * sparse.height), reverse=True)
+    # ignore: getcolors gives None only past its maximum, here the pixel count; an "RGB" picture's colours are RGB
+    colours: list[tuple[int, RGB]] = sparse.getcolors(sparse.width * sparse.height)  # type: ignore[assignment]
+    counted = sorted(colours, reverse=True)
     flat = [c for n, c in counted if n >= _FLAT_MIN_HITS][: PALETTE_SIZE // 4]  # room for edges, always
     dense = dense or _subsample(img, _SAMPLE_STEP)
     octree = dense.quantize(PALETTE_SIZE - len(flat), method=Image.Quantize.FASTOCTREE)
     values = octree.getpalette() or []
-    shades = [tuple(values[i:i + 3]) for i in range(0, len(values) - 2, 3)]
+    shades = [(values[i], values[i + 1], values[i + 2]) for i in range(0, len(values) - 2, 3)]
     rare = [c for n, c in counted if n < _FLAT_MIN_HITS]
-    return flat + shades + rare  # type: ignore[operator]
+    return flat + shades + rare
 
 
 def _subsample(img: Image.Image, step: int) -> Image.Image:
@@ -65,7 +67,7 @@ def _subsample(img: Image.Image, step: int) -> Image.Image:
 
 def _lookup_cell(colour: RGB) -> RGB:
     """The lowest corner of the 4x4x4 cell Pillow's palette lookup files this colour under (see to_palette)."""
-    return tuple(v & ~3 for v in colour)  # type: ignore[return-value]
+    return tuple(v & ~3 for v in colour)  # type: ignore[return-value]  # three in, three out
 
 
 class Palette:
@@ -167,6 +169,7 @@ def built_once(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
             with locks[hash(args) % _BUILD_LOCKS]:
                 return cached(*args)
 
+        # ignore: a plain function has no such attributes until given them, as lru_cache's wrapper has
         once.cache_info = cached.cache_info  # type: ignore[attr-defined]
         once.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
         return once

@@ -25,7 +25,7 @@ import io
 import math
 import struct
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from PIL import Image, ImageChops
 
@@ -196,13 +196,13 @@ def _encode(
     out = io.BytesIO()
     previous: Image.Image | None = None
     previous_indices: Image.Image | None = None  # kept: each frame's indices are compared twice
-    pending: list | None = None  # [offset, frame, duration]: written when the next frame is known
+    pending: list[Any] = []  # [offset, frame, duration]: written when the next frame is known
     written = 0
     for position, index in enumerate(shown):
         frame = _quantize(picture(index, scale), palette)
         indices = _indices(frame)
         duration = last_ms if position == len(shown) - 1 else per_move
-        if previous is None:
+        if previous_indices is None:  # the first frame
             _write_header(out, frame.size, palette)
             pending = [(0, 0), frame, duration]
         else:
@@ -225,6 +225,7 @@ def _encode(
     out.write(b";")
     if out.tell() > max_bytes:
         raise _TooBig(out.tell())
+    assert previous is not None  # there was a frame
     return out.getvalue(), written, previous.size
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from PIL import Image
 
@@ -90,7 +91,7 @@ class TiledBoard:
 
     RGB_TILES = 256
 
-    def __init__(self, *, layer: Callable[..., Image.Image], tile: Callable[[RGB, Hashable], Image.Image],
+    def __init__(self, *, layer: Callable[..., Image.Image], tile: Callable[[RGB, Any], Image.Image],
                  layout: Callable[[dict, Sequence[str] | None], Picture], palette_of: Callable[[dict], Palette],
                  margin: int, tiles: int, layers: int = 8):
         self.layer, self.layout, self.palette_of, self.margin = layer, layout, palette_of, margin
@@ -143,11 +144,11 @@ class TiledBoard:
             # badge that overlaps it, in drawing order), then mapped: the same pixels draw() has there.
             box = (x, y, x + sprite.width, y + sprite.height)
             paint_mapped(img, layer, box, palette, lambda part: self._redraw(part, box, picture))
-        if picture.column:
+        if (draw_column := picture.column) is not None:
             column = (grid.right + self.margin, grid.top, layer.width, grid.bottom)
             # The panels drawn on the column alone: the same grid, moved by the column's corner.
             moved = replace(grid, left=grid.left - column[0], top=grid.top - column[1])
-            paint_mapped(img, layer, column, palette, lambda part: picture.column(part, moved))
+            paint_mapped(img, layer, column, palette, lambda part: draw_column(part, moved))
         paint_mapped(img, layer, (0, grid.bottom + self.margin, layer.width, layer.height), palette,
                      lambda band: picture.caption(band, 0))
         return img

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 
 from bot_helpers import (EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, open_match,
@@ -57,6 +58,17 @@ async def test_a_two_level_plan_is_played_by_the_opponents_moves(world):
     text = history.response.embeds[0].description
     planned = [line for line in text.splitlines() if "planned reply" in line]
     assert len(planned) == 2 and W[2] in planned[0] and W[4] in planned[1]
+
+
+async def test_a_planned_reply_is_presented_without_an_error(world, caplog):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await move(world.alice, thread, match_id, W[0])
+    await plan(world, world.alice, thread, W[1:3])
+    caplog.set_level(logging.ERROR)
+    await move(world.bob, thread, match_id, W[1])
+    await world.bot.matches.bus.idle()
+    assert "planned reply" in thread.history()[-1].content
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 async def test_another_move_drops_the_plan(world):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from bot.engine.base import Game
 
@@ -42,7 +42,7 @@ def pieces_and_weight(board: Sequence[int], weights: Sequence[Sequence[float]]) 
     """For a two-seat board whose cells hold 0 (empty) or seat + 1: how many pieces each seat has, and the sum of
     `weights[seat][square]` over its pieces."""
     pieces = [0, 0]
-    weight = [0, 0]
+    weight: list[float] = [0, 0]
     for sq, cell in enumerate(board):
         if cell:
             seat = cell - 1
@@ -159,7 +159,8 @@ class Policy:
         """A copy of this policy for one decision, whose engine work and evaluations count against `limit`."""
         clone = copy.copy(self)
         clone.meter = Meter(limit)
-        clone.game = MeteredGame(self.game, clone.meter, self.call_cost, self.move_cost, self.sample_cost)
+        # a proxy that answers every Game call, charging the meter
+        clone.game = cast(Game, MeteredGame(self.game, clone.meter, self.call_cost, self.move_cost, self.sample_cost))
         return clone
 
     def iterations(self, level: str, num_players: int) -> int:
@@ -222,7 +223,7 @@ class Policy:
         keep = self.root_shortlist or self.max_candidates
         if len(pool) <= keep:
             return pool
-        scored = []
+        scored: list[tuple[float, int, Any]] = []
         for index, move in enumerate(pool):
             if self.meter.exhausted:  # the rest keep the order `candidates` gave them, after the judged ones
                 scored.extend((1.0, i, m) for i, m in enumerate(pool[index:], index))
@@ -238,7 +239,7 @@ class Policy:
         `root_samples` states of the search's pool (the seat's own moves are legal in every one of them)."""
         if len(moves) <= self.max_candidates:
             return moves
-        scored = []
+        scored: list[tuple[float, int, Any]] = []
         for index, move in enumerate(moves):
             if self.meter.exhausted:
                 scored.extend((1.0, i, m) for i, m in enumerate(moves[index:], index))

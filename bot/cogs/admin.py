@@ -21,7 +21,7 @@ class AdminCog(commands.Cog, name="Admin"):
             synced = await self.bot.tree.sync()
             await ctx.reply(f"Synced {len(synced)} commands globally (Discord may take a while to show them).")
 
-    async def cog_command_error(self, ctx: commands.Context, error: commands.CommandError) -> None:
+    async def cog_command_error(self, ctx: commands.Context, error: Exception) -> None:
         if isinstance(error, commands.NotOwner):
             await ctx.reply("Only the bot's owner can sync commands.")
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -29,8 +30,8 @@ class HistoryCog(commands.Cog, name="History"):
         lang = language(interaction)
         page = await service_of(interaction).history(match, interaction.user.id, interaction.guild_id, lang=lang)
         buttons = history_buttons(page, lang)
-        await interaction.followup.send(embed=history_embed(page, lang), ephemeral=True,
-                                        **({"view": buttons} if buttons else {}))
+        extra: dict[str, Any] = {"view": buttons} if buttons else {}
+        await interaction.followup.send(embed=history_embed(page, lang), ephemeral=True, **extra)
 
     @app_commands.command(name="replay", description="An animated replay of a finished match")
     @app_commands.describe(match="The number of a finished match of this server")

@@ -12,7 +12,7 @@ from bot.matches.leagues import FORMATS, LeagueService, league_title
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
-from bot.views.common import acknowledge, answer, language
+from bot.views.common import acknowledge, answer, channel_of, language
 from bot.views.leagues import join_league, leagues_of, leave_league
 
 from .common import game_choices, may_manage
@@ -74,7 +74,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         await acknowledge(interaction)
         leagues = leagues_of(interaction)
         league, delivery = await leagues.create(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
+            guild_id=interaction.guild_id, channel_id=channel_of(interaction), user_id=interaction.user.id,
             may_manage=may_manage(interaction), role_ids=_role_ids(interaction), name=name, game=game,
             format=format, rounds=rounds, players=players, clock=clock, rated=rated, signup_hours=signup_hours,
             division_size=division_size, repeat=repeat)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -43,9 +45,9 @@ class MatchesCog(commands.Cog, name="Matches"):
             return
         shown = report.move or move.strip()
         offer = takeback_offer(interaction, report)
+        extra: dict[str, Any] = {"view": offer} if offer else {}
         await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.", move=shown,
-                                    match=match),
-                     **({"view": offer} if offer else {}))
+                                    match=match), **extra)
         await after_presentation(interaction, report)
 
     @move.autocomplete("move")
@@ -68,6 +70,7 @@ class MatchesCog(commands.Cog, name="Matches"):
         await acknowledge(interaction)  # before the reads, then the post, which may queue
         service = service_of(interaction)
         report = await service.repost_board(match, interaction.user.id, interaction.guild_id)
+        assert report.presented is not None  # a board request is always published
         posted = await report.presented
         found = await service.get_match(match)
         if not posted or found.board_message_id is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -11,7 +13,7 @@ from bot.matches import catalogue, errors
 from bot.presenters.describe import rating_chart_alt_text
 from bot.presenters.pictures import rating_chart_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
-from bot.views.common import acknowledge, answer, language, service_of
+from bot.views.common import acknowledge, answer, guild_of, language, service_of
 from bot.views.leaderboard import leaderboard_buttons, leaderboard_embed
 
 from .common import all_game_choices
@@ -29,7 +31,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)
-        page = await service_of(interaction).leaderboard(interaction.guild_id, game, interaction.user.id)
+        page = await service_of(interaction).leaderboard(guild_of(interaction), game, interaction.user.id)
         lang = language(interaction)
         await interaction.followup.send(embed=leaderboard_embed(page, lang), view=leaderboard_buttons(page, lang),
                                         ephemeral=True)
@@ -42,7 +44,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if who.bot:
             raise errors.UserError(N_("Bots have no ratings: only members who play rated matches do."))
         await acknowledge(interaction)
-        games = await service_of(interaction).rating_profile(interaction.guild_id, who.id)
+        games = await service_of(interaction).rating_profile(guild_of(interaction), who.id)
         if not games:
             await answer(interaction, t(lang, "**{player}** has no rated matches on this server yet.",
                                         player=who.display_name))
@@ -61,7 +63,7 @@ class RatingsCog(commands.Cog, name="Ratings"):
                 charted = (title, profile) if profile else charted
         embed = discord.Embed(title=t(lang, "{player} on this server", player=who.display_name),
                               description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         if charted is not None:
             title, profile = charted
             points = profile.chart_points()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -40,7 +42,7 @@ class RulesCog(commands.Cog, name="Rules"):
                               description=guide_text(game, lang)[:EMBED_DESCRIPTION_LIMIT])
         embed.set_footer(text=t(lang, "{players} · start a match with /play", players=players))
         file = await rules_file(game, rules_alt_text(game, lang), lang)
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         if file is not None:
             kwargs["file"] = file
             embed.set_image(url="attachment://rules.png")

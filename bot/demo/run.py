@@ -25,7 +25,9 @@ async def run(*, port: int | None, default_port: int, database: Path | None, ope
     configure_logging("WARNING")
     temporary = Path(tempfile.mkdtemp(prefix="strategos-demo-")) if database is None else None
     try:
-        return await _serve(port, default_port, database or temporary / "strategos.db", temporary, open_browser)
+        # ignore: `temporary` is made whenever no database is given
+        return await _serve(port, default_port, database or temporary / "strategos.db",  # type: ignore[operator]
+                            temporary, open_browser)
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)

@@ -117,6 +117,7 @@ class DemoServer:
     def _state_response(self) -> web.Response:
         world = self.world
         member_id = world.current_member_id
+        assert member_id is not None  # the world opened a channel for a member when it started
         state = {
             "member": str(member_id),
             "members": [{"id": str(member.id), "name": member.user.name} for member in world.members.values()],

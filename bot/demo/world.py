@@ -43,8 +43,8 @@ class DemoWorld:
         self.bot: StrategosBot = create_bot(settings)
         # A generous patience: an action waits for the bot, and the computer's hardest think takes ~2 s.
         self.env = simcord.Env(self.bot, settle_timeout=30.0, check_errors=False, shard_count=1)
-        self.guild = None
-        self.channel = None
+        self.guild: simcord.GuildHandle  # both made by start()
+        self.channel: simcord.ChannelHandle
         self.members: dict[int, simcord.MemberActor] = {}
         self.preview = None
         self.current_channel_id: int | None = None
@@ -62,6 +62,7 @@ class DemoWorld:
         # page warns from its first second that the commands are not synced).
         await self.bot.tree.sync()
         # SimCord names every bot "TestBot"; the bot renames itself as an owner could on Discord.
+        assert self.bot.user is not None  # logged in by env.start()
         await self.bot.user.edit(username="Strategos")
         self.channel = self.guild.create_text_channel("games")
         for name in MEMBER_NAMES:

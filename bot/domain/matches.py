@@ -105,6 +105,20 @@ class Match:
     def user_of(self, seat: int) -> int | None:
         return self.seats[seat].user_id
 
+    def player_seat(self, user_id: int) -> int:
+        """The seat of a user known to play in this match (`seat_of` asks whether she does)."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise ValueError(f"user {user_id} has no seat in match {self.id}")
+        return seat
+
+    def member_id(self, seat: int) -> int:
+        """The user of a seat known to be a member's (`user_of` also answers for the computer's: None)."""
+        user_id = self.seats[seat].user_id
+        if user_id is None:
+            raise ValueError(f"seat {seat} of match {self.id} is not a member's")
+        return user_id
+
     @property
     def member_ids(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None]
@@ -212,6 +226,10 @@ class MemberPrefs:
 
     def away(self, now: float) -> bool:
         return self.away_until is not None and self.away_until > now
+
+    def back_at(self, now: float) -> float:
+        """When her clocks run: now, or when her absence ends."""
+        return self.away_until if self.away_until is not None and self.away_until > now else now
 
 
 @dataclass(frozen=True)

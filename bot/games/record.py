@@ -254,15 +254,15 @@ def parse_record(text: str) -> Record:
     if first is None or lines[first].strip() != FORMAT_LINE:
         raise RecordError(f"not a Strategos match record: the first line must be {FORMAT_LINE!r}",
                           None if first is None else first + 1)
-    header: dict[str, tuple[str, int]] = {}
+    header: dict[str, tuple[str, int | None]] = {}
     names: dict[int, str] = {}
     moves: list[RecordMove] = []
     for index in range(first + 1, len(lines)):
         number = index + 1
-        line = lines[index].strip()
-        if not line or line.startswith("#"):
+        row = lines[index].strip()
+        if not row or row.startswith("#"):
             continue
-        found = _MOVE_LINE.match(line)
+        found = _MOVE_LINE.match(row)
         if found:
             if int(found[1]) != len(moves) + 1:
                 raise RecordError(f"expected move {len(moves) + 1}, found move {found[1]}", number)
@@ -270,10 +270,10 @@ def parse_record(text: str) -> Record:
             moves.append(RecordMove(int(found[2]), None if move == HIDDEN else move, number))
             continue
         if moves:
-            raise RecordError(f"expected a move line such as '{len(moves) + 1}. 0 a1-a2', found {line!r}", number)
-        key, sep, value = line.partition(":")
+            raise RecordError(f"expected a move line such as '{len(moves) + 1}. 0 a1-a2', found {row!r}", number)
+        key, sep, value = row.partition(":")
         if not sep:
-            raise RecordError(f"expected a header line 'Key: value' or a move line, found {line!r}", number)
+            raise RecordError(f"expected a header line 'Key: value' or a move line, found {row!r}", number)
         key, value = key.strip(), value.strip()
         seat_key = re.fullmatch(r"Seat (\d+)", key)
         if seat_key:
@@ -283,7 +283,7 @@ def parse_record(text: str) -> Record:
         else:
             header[key] = (value, number)
 
-    def required(key: str) -> tuple[str, int]:
+    def required(key: str) -> tuple[str, int | None]:
         if key not in header:
             raise RecordError(f"the record has no {key!r} header")
         return header[key]
@@ -425,7 +425,7 @@ def _replay(
     state = game.new_state(num_players, seed, options)
     run = Replay(game, [state], [], game.outcome(state), len(entries))
     for index, entry in enumerate(entries):
-        if entry.hidden:
+        if entry.move is None:  # hidden
             run.stopped = (f"move {index + 1} is seat {entry.seat}'s secret setup, hidden in this record: moves "
                            f"1 to {index} were checked, the {len(entries) - index} from there on were not")
             return run

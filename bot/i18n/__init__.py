@@ -91,7 +91,7 @@ def read_catalogue(lang: str) -> Catalogue:
                 continue
             for english in message.id:
                 found[(message.context, english)] = tuple(message.string)
-        else:
+        elif isinstance(message.id, str) and isinstance(message.string, str):  # not plural: one text each
             found[(message.context, message.id)] = message.string
     return found
 
@@ -122,7 +122,7 @@ def translate(lang: str, text: str, context: str | None = None, count: Any = Non
         return None
     if lang not in _catalogues and lang in LANGUAGES:  # used before start-up read them (a tool, a test)
         load([lang])
-    catalogue = _catalogues.get(lang, {})
+    catalogue: dict[tuple[str | None, str], Translation] = _catalogues.get(lang, {})
     translated = catalogue.get((context, text))
     if not isinstance(translated, tuple):
         return translated

@@ -102,8 +102,8 @@ def standings(players: Sequence[int], ratings: dict[int, float], games: Iterable
     between = dict.fromkeys(players, 0)
     if any(len(group) > 1 for group in groups.values()):
         for a, b, u in edges:
-            group = groups[(points[a], sb[a])]
-            if len(group) > 1 and b in group:
+            tied = groups[(points[a], sb[a])]
+            if len(tied) > 1 and b in tied:
                 between[a] += u
     key_of = {p: (-points[p], -sb[p], -between[p], -wins[p], -ratings.get(p, 0.0)) for p in players}
     order = sorted(players, key=lambda p: (key_of[p], p))

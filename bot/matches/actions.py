@@ -16,7 +16,7 @@ import contextlib
 import functools
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
 from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
@@ -94,7 +94,7 @@ class MatchActions:
     """The parts every use case works with (store, clock, bus, clocks, ratings, timers, the engines' states of the
     matches), the checks the use cases share, each match's lock, and `conclude`."""
 
-    def __init__(self, repo: Repository, states: MatchStates, *, clock: Callable[[], float], bus: EventBus,
+    def __init__(self, repo: Repository, states: MatchStates, *, clock: Callable[[], float], bus: EventBus[MatchEvent],
                  limiter: RateLimiter, timers: TimerDispatcher, ratings: Ratings, clocks: ClockKeeper,
                  server_settings: ServerSettings, outbox: Outbox):
         self.repo, self.states, self.clock, self.bus, self.limiter = repo, states, clock, bus, limiter
@@ -112,7 +112,7 @@ class MatchActions:
     # --- one action at a time per match ----------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def operation(self, lock_key: int | None = None):
+    async def operation(self, lock_key: int | None = None) -> AsyncIterator[None]:
         """An action in flight (refused once the service is closing), under the lock of `lock_key` (a match id;
         a challenge's negated id), so actions on one match never interleave."""
         if self.closing:
@@ -308,8 +308,8 @@ class MatchActions:
         events: list[MatchEvent] = [MovePlayed(match, Played(action.announced_as or action.kind), action.seat,
                                                action.shown, public, forced, ratings, board=board, prefs=dict(prefs),
                                                lang=lang)]
-        if not match.active and match.result:
-            events.append(MatchEnded(match, Outcome.from_json(match.result), view=board.view, lang=lang))
+        if not match.active and (outcome := Outcome.from_json(match.result)) is not None:
+            events.append(MatchEnded(match, outcome, view=board.view, lang=lang))
         return events
 
     def forced_moves(self, match: Match, action: Action) -> list[tuple[int, str, list[Event], Any]]:

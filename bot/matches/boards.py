@@ -67,7 +67,10 @@ class Boards:
         for rows in left.values():
             if not self.scope.owns(rows[0].guild_id) or self._young(rows) or self.outbox.presenting(rows):
                 continue
-            match = await self.repo.get_match(rows[0].match_id)
+            match_id = rows[0].match_id
+            if match_id is None:  # a challenge's end: there is no match to look at
+                continue
+            match = await self.repo.get_match(match_id)
             if match is not None and match.updated_at <= self.actions.clock() - REPAIR_AFTER:
                 await self._announce_left(match, rows)  # else it moved a moment ago: whoever moved it announces it
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Generator, Generic, TypeVar
 
-from .events import MatchEvent, match_id_of
+from .events import match_id_of
 
 log = logging.getLogger(__name__)
 
+E = TypeVar("E")  # what one bus carries: MatchEvent, or the league events
 # A subscriber returns False when it could not do its part (a refused post); exceptions are logged and count as False.
-Subscriber = Callable[[MatchEvent], Awaitable[bool | None]]
+Subscriber = Callable[[E], Awaitable[bool | None]]
 
 
 class Delivery:
@@ -30,7 +31,7 @@ class Delivery:
     def __init__(self, task: asyncio.Task, done: asyncio.Future[bool]):
         self._task, self._done = task, done
 
-    def __await__(self):
+    def __await__(self) -> Generator[Any, None, bool]:
         return self._result().__await__()
 
     async def _result(self) -> bool:
@@ -45,22 +46,22 @@ class Delivery:
         return False
 
 
-class EventBus:
+class EventBus(Generic[E]):
     def __init__(self, key: Callable[[Any], int] = match_id_of) -> None:
         """`key`: what orders delivery (events with one key are delivered in order): the match, by default."""
         self._key = key
-        self._subscribers: list[Subscriber] = []
-        self._queues: dict[int, deque[tuple[MatchEvent, asyncio.Future[bool]]]] = {}
+        self._subscribers: list[Subscriber[E]] = []
+        self._queues: dict[int, deque[tuple[E, asyncio.Future[bool]]]] = {}
         self._drains: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
 
-    def subscribe(self, subscriber: Subscriber) -> None:
+    def subscribe(self, subscriber: Subscriber[E]) -> None:
         self._subscribers.append(subscriber)
 
-    def unsubscribe(self, subscriber: Subscriber) -> None:
+    def unsubscribe(self, subscriber: Subscriber[E]) -> None:
         self._subscribers.remove(subscriber)
 
-    def publish(self, event: MatchEvent) -> Delivery:
+    def publish(self, event: E) -> Delivery:
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         key = self._key(event)
         queue = self._queues.get(key)
@@ -73,7 +74,7 @@ class EventBus:
         queue.append((event, done))
         return Delivery(self._drains[key], done)
 
-    def superseded(self, event: MatchEvent) -> bool:
+    def superseded(self, event: E) -> bool:
         """Whether an event of a newer version of the same match waits behind `event`: a board posted for it
         would be out of date before anyone saw it."""
         match = getattr(event, "match", None)
@@ -82,7 +83,7 @@ class EventBus:
         return any(getattr(later, "match", match).version > match.version
                    for later, _ in self._queues.get(self._key(event), ()))
 
-    async def _drain(self, key: int, queue: deque) -> None:
+    async def _drain(self, key: int, queue: deque[tuple[E, asyncio.Future[bool]]]) -> None:
         try:
             while queue:
                 event, done = queue.popleft()

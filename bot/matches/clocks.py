@@ -28,7 +28,7 @@ from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors
 from .bus import EventBus
-from .events import MatchClock, TurnReminder
+from .events import MatchClock, MatchEvent, TurnReminder
 from .server_settings import DAY, clock_label
 from .timers import TimerDispatcher
 
@@ -43,7 +43,7 @@ def reminder_lead(limit: float) -> float:
 
 
 class ClockKeeper:
-    def __init__(self, repo: Repository, timers: TimerDispatcher, bus: EventBus, clock: Callable[[], float],
+    def __init__(self, repo: Repository, timers: TimerDispatcher, bus: EventBus[MatchEvent], clock: Callable[[], float],
                  to_act: Callable[[Match], list[int]], language: Callable[[int | None], Awaitable[str]]):
         """`language`: the language of a server's public posts, which a reminder is written in."""
         self.store = repo.clocks
@@ -69,9 +69,9 @@ class ClockKeeper:
         arm = {}
         now = self.clock()
         for seat in started:
-            user_id = match.user_of(seat)
+            user_id = match.member_id(seat)
             away = prefs.get(user_id) or MemberPrefs(user_id)
-            begins = away.away_until if away.away(now) else now  # away: her clock starts when she is back
+            begins = away.back_at(now)  # away: her clock starts when she is back
             deadline = begins + match.clock_seconds
             arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds)}
         return SeatTimers(stopped, arm)
@@ -95,9 +95,7 @@ class ClockKeeper:
         running = {seat: due for seat, due in deadlines.items() if seat not in timers.cancel}
         running.update({seat: armed[DEADLINE] for seat, armed in timers.arm.items()})
         now = self.clock()
-        away = {s.seat: prefs[s.user_id].away_until for s in match.seats
-                if s.user_id in prefs and prefs[s.user_id].away(now)}
-        return MatchClock(match.clock_seconds, running if match.active else {}, away)
+        return MatchClock(match.clock_seconds, running if match.active else {}, _away(match, prefs, now))
 
     async def recover(self) -> None:
         """At start-up, repair what a stop between two writes of an older Strategos left behind: a turn whose
@@ -168,9 +166,7 @@ class ClockKeeper:
         prefs = await self.store.prefs(uid for m in matches for uid in m.member_ids)
         result = {}
         for m in matches:
-            away = {s.seat: prefs[s.user_id].away_until for s in m.seats
-                    if s.user_id is not None and prefs[s.user_id].away(now)}
-            result[m.id] = MatchClock(m.clock_seconds, deadlines.get(m.id, {}), away)
+            result[m.id] = MatchClock(m.clock_seconds, deadlines.get(m.id, {}), _away(m, prefs, now))
         return result
 
     async def of(self, match: Match) -> MatchClock:
@@ -224,3 +220,13 @@ class ClockKeeper:
             mine = (await self.store.prefs([user_id]))[user_id]
         if mine.away(self.clock()):
             await self.come_back(user_id)
+
+
+def _away(match: Match, prefs: Mapping[int, MemberPrefs], now: float) -> dict[int, float]:
+    """Seat → until when its player is away, for the players away now."""
+    away = {}
+    for s in match.seats:
+        member = prefs.get(s.user_id) if s.user_id is not None else None
+        if member is not None and member.away_until is not None and member.away(now):
+            away[s.seat] = member.away_until
+    return away

@@ -23,7 +23,7 @@ from bot.storage import Repository
 
 from . import errors
 from .bus import EventBus
-from .events import BoardRepaired, MatchStarted, MovePlayed, SetupProgress
+from .events import BoardRepaired, MatchEvent, MatchStarted, MovePlayed, SetupProgress
 from .service import MatchService
 from .timers import TimerDispatcher
 
@@ -39,7 +39,7 @@ ChooseMove = Callable[..., str]
 
 
 class ComputerPlayers:
-    def __init__(self, service: MatchService, repo: Repository, timers: TimerDispatcher, bus: EventBus,
+    def __init__(self, service: MatchService, repo: Repository, timers: TimerDispatcher, bus: EventBus[MatchEvent],
                  choose: ChooseMove, executor_factory: Callable[[], Executor], pause: float = PAUSE_SECONDS):
         self.service = service
         self.repo = repo
@@ -57,9 +57,10 @@ class ComputerPlayers:
         for match in await self.repo.active_matches_with_computers():
             await self._schedule(match, unless_claimed=True)
 
-    async def _on_event(self, event) -> bool:
-        seats = event.match.seats if isinstance(event, (MatchStarted, MovePlayed, BoardRepaired, SetupProgress)) else []
-        if any(not seat.is_member for seat in seats):  # a match's seats never change: most have no computer
+    async def _on_event(self, event: MatchEvent) -> bool:
+        # a match's seats never change: most have no computer
+        if isinstance(event, (MatchStarted, MovePlayed, BoardRepaired, SetupProgress)) and any(
+                not seat.is_member for seat in event.match.seats):
             match = await self.service.get_match(event.match.id)
             await self._schedule(match)
         return True

@@ -29,7 +29,7 @@ class Endings:
         players the other wins; with more, she is out as her game's rules say and the match goes on."""
         async with self.actions.operation(lock_key=match_id):
             match = await self.actions.playable(match_id, user_id, None)
-            seat = match.seat_of(user_id)
+            seat = match.player_seat(user_id)
             reason = Text("{player} resigned", player=match.seats[seat].user_name)
             return await self._eliminate(match, seat, "resign", reason)
 
@@ -110,7 +110,7 @@ class Endings:
     async def _decline_draw(self, match_id: int, user_id: int, expected_version: int | None) -> TurnReport:
         actions = self.actions
         match = await actions.playable(match_id, user_id, None)
-        seat = match.seat_of(user_id)
+        seat = match.player_seat(user_id)
         if not match.draw_agreed or (expected_version is not None and expected_version != match.version):
             raise errors.UserError(N_("There is no draw offer to answer (a move since has withdrawn it)."))
         if seat in match.draw_agreed:

@@ -196,7 +196,7 @@ class Explorer:
             raise errors.UserError(N_("That choice belongs to an earlier step of this Explore board. Pick again."))
         sandbox.path.append(token)
         after = self._step(sandbox)
-        if after.choices is not None and after.choices.move and not after.choices.options:
+        if after.seat is not None and after.choices is not None and after.choices.move and not after.choices.options:
             try:
                 return self._play(sandbox, after.seat, after.choices.move)
             except errors.UserError:
@@ -208,7 +208,7 @@ class Explorer:
     def play(self, sandbox_id: str, user_id: int) -> ExploreStep:
         sandbox = self.sandbox(sandbox_id, user_id)
         current = self._step(sandbox)
-        if current.choices is None or current.choices.move is None:
+        if current.seat is None or current.choices is None or current.choices.move is None:
             raise errors.UserError(N_("That is not a complete move yet: keep choosing."))
         return self._play(sandbox, current.seat, current.choices.move)
 
@@ -299,6 +299,7 @@ class Explorer:
         parts = []
         for number, entry in enumerate(sandbox.line, start=sandbox.start_move + 1):
             name = sandbox.names[entry.seat] if entry.seat < len(sandbox.names) else f"seat {entry.seat + 1}"
+            part: str
             if public and sandbox.game.is_private_move(entry.move):
                 part = Text("{number}. {player} (secret setup)", number=number, player=name)
             else:

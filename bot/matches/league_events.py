@@ -91,6 +91,6 @@ class LeagueCancelled:
 LeagueEvent = LeagueOpened | RosterChanged | RoundStarted | StandingsChanged | LeagueFinished | LeagueCancelled
 
 
-def league_bus() -> EventBus:
+def league_bus() -> EventBus[LeagueEvent]:
     """League events are delivered like match events, in order per league."""
     return EventBus(key=lambda event: event.league.id)

@@ -27,8 +27,8 @@ from .bus import EventBus
 from .catalogue import checked_options, default_options
 from .events import MatchEnded, MatchEvent
 from .league_events import (
-    SEASON_SECONDS, SIGNUP_TIMER, STEP_TIMER, UNRATED, DivisionTable, LeagueFinished, LeagueOpened, RoundStarted,
-    StandingsChanged, player_names,
+    SEASON_SECONDS, SIGNUP_TIMER, STEP_TIMER, UNRATED, DivisionTable, LeagueEvent, LeagueFinished, LeagueOpened,
+    RoundStarted, StandingsChanged, player_names,
 )
 from .locks import KeyedLocks
 from .service import MatchService
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 class LeagueRounds:
     def __init__(self, matches: MatchService, store: LeagueStore, ratings: RatingStore, *, timers: TimerDispatcher,
-                 bus: EventBus, locks: KeyedLocks, clock: Callable[[], float],
+                 bus: EventBus[LeagueEvent], locks: KeyedLocks, clock: Callable[[], float],
                  language: Callable[[int | None], Awaitable[str]]):
         """`matches`: where a table's match starts; `bus`, `locks`: the league service's; `language`: a server's
         language, which the league's posts are written in."""

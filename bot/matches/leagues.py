@@ -22,7 +22,9 @@ from bot.storage.leagues import LeagueStore
 
 from . import errors
 from .bus import Delivery, EventBus
-from .league_events import SIGNUP_TIMER, STEP_TIMER, LeagueCancelled, LeagueOpened, RosterChanged, player_names
+from .league_events import (
+    SIGNUP_TIMER, STEP_TIMER, LeagueCancelled, LeagueEvent, LeagueOpened, RosterChanged, player_names,
+)
 from .league_rounds import LeagueRounds
 from .catalogue import info, is_offered
 from .locks import KeyedLocks
@@ -73,7 +75,7 @@ class LeagueService:
     LeagueRounds (league_rounds.py), which shares this service's store, bus and locks."""
 
     def __init__(self, matches: MatchService, store: LeagueStore, rounds: LeagueRounds, *,
-                 settings: ServerSettings, timers: TimerDispatcher, bus: EventBus, locks: KeyedLocks,
+                 settings: ServerSettings, timers: TimerDispatcher, bus: EventBus[LeagueEvent], locks: KeyedLocks,
                  clock: Callable[[], float]):
         self.matches, self.store, self.rounds, self.settings = matches, store, rounds, settings
         self.timers, self.bus, self.clock, self._locks = timers, bus, clock, locks

@@ -8,13 +8,25 @@ is gone for all of them alike.
 
 from __future__ import annotations
 
-from typing import Any, Sequence, TypeVar
+from typing import Any, Protocol, Sequence, TypeVar
 
 from bot.games import Event, event
 
 TAKEBACK = "takeback"
 
-Entry = TypeVar("Entry")
+
+class _Logged(Protocol):
+    """What effective_moves reads of a log row (a LoggedMove, or a test's stand-in)."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def move(self) -> str: ...
+    @property
+    def events(self) -> Sequence[Event] | None: ...
+
+
+Entry = TypeVar("Entry", bound=_Logged)
 
 
 def takeback_event(undone_version: int) -> Event:
@@ -28,10 +40,10 @@ def effective_moves(entries: Sequence[Entry]) -> list[Entry]:
     `entries` are the log's rows (.version, .move, .events), oldest first."""
     kept: list[Any] = []
     for entry in entries:
-        if entry.move != TAKEBACK:  # type: ignore[attr-defined]
+        if entry.move != TAKEBACK:
             kept.append(entry)
             continue
-        undone = next((ev.get("undone") for ev in entry.events or [] if ev.get("type") == TAKEBACK), None)  # type: ignore[attr-defined]
+        undone = next((ev.get("undone") for ev in entry.events or [] if ev.get("type") == TAKEBACK), None)
         kept = [e for e in kept if e.version != undone]
     return kept
 

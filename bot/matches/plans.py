@@ -25,7 +25,7 @@ from bot.storage.plans import PlanStore, StoredPlan
 
 from . import errors
 from .bus import EventBus
-from .events import BoardRepaired, MovePlayed, Played
+from .events import BoardRepaired, MatchEvent, MovePlayed, Played
 from .explore import PLAN_LEVELS, Explorer, ExploreStep, Sandbox
 from .locks import KeyedLocks
 from .service import MatchService
@@ -67,7 +67,7 @@ def view_digest(view: dict[str, Any]) -> str:
 
 
 class Planner:
-    def __init__(self, service: MatchService, explorer: Explorer, store: PlanStore, bus: EventBus):
+    def __init__(self, service: MatchService, explorer: Explorer, store: PlanStore, bus: EventBus[MatchEvent]):
         self.service = service
         self.explorer = explorer
         self.store = store
@@ -129,7 +129,7 @@ class Planner:
         if match.version != sandbox.match_version:
             raise errors.UserError(N_("The match moved on since you opened this board: press **Plan replies** on "
                                       "the new board. Nothing was saved."))
-        seat = match.seat_of(sandbox.user_id)
+        seat = match.player_seat(sandbox.user_id)  # refusal() found her seat
         line = sandbox.line
         if not line or len(line) % 2:
             raise errors.UserError(N_("A plan needs your reply after each opponent move you expect: play your answer, "
@@ -234,7 +234,8 @@ class Planner:
         await self.store.fired(after.id, plan.seat, after.version, rest, self.service.clock())
         log.info("match=%s guild=%s seat=%s planned reply played version=%s", after.id, after.guild_id, plan.seat,
                  after.version)
-        self.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"],
+        # ignore: the match bus carries this event of plans.py beside the MatchEvent types, for PlanPresenter
+        self.bus.publish(PlannedReplyPlayed(after, plan.seat, expected, branch["reply"],  # type: ignore[arg-type]
                                                     lang=await self.service.language(after.guild_id)))
 
     async def _drop(self, match: Match, plan: StoredPlan, why: str) -> None:

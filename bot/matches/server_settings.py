@@ -111,7 +111,7 @@ class ServerSettings:
                      role_id: int | None = None) -> SettingSpec:
         """Set a setting from the label a member picked, or a role-valued one from the role she picked (a role
         alone names the role-valued setting). Only members who may manage the server change them."""
-        _check_manager(guild_id, may_manage)
+        guild_id = _check_manager(guild_id, may_manage)
         if not key and role_id is not None and len(ROLE_SETTINGS) == 1:
             key = ROLE_SETTINGS[0].key
         spec = SETTINGS.get(key)
@@ -157,8 +157,9 @@ class ServerSettings:
         return CLOCK_CHOICES[label]
 
 
-def _check_manager(guild_id: int | None, may_manage: bool) -> None:
+def _check_manager(guild_id: int | None, may_manage: bool) -> int:
     if guild_id is None:
         raise errors.UserError(N_("Settings belong to a server: use `/settings` there."))
     if not may_manage:
         raise errors.UserError(N_("Only members with the **Manage Server** permission can use `/settings`."))
+    return guild_id

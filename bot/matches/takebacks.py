@@ -63,7 +63,7 @@ class Takebacks:
     async def _ask_takeback(self, match_id: int, user_id: int, expected_version: int | None) -> TurnReport:
         actions = self.actions
         match = await actions.playable(match_id, user_id, None)
-        seat = match.seat_of(user_id)
+        seat = match.player_seat(user_id)
         request = self.pending_takeback(match)
         if request is not None:
             if request["seat"] == seat:

@@ -195,8 +195,8 @@ class TimerDispatcher:
                     await sweep()
                 except Exception:  # a sweep's failure must not hold up the timers: it runs again next look
                     log.exception("a periodic sweep failed")
-            sweep = self.clock() + self.sweep_every
-            due = sweep if due is None else min(due, sweep)
+            next_sweep = self.clock() + self.sweep_every
+            due = next_sweep if due is None else min(due, next_sweep)
         return due
 
     async def _run(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Awaitable, Callable, get_args
+from typing import Any, Awaitable, Callable, get_args
 
 import discord
 
@@ -42,7 +42,7 @@ from .text import fit, mentions
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[MatchEvent], Awaitable[bool]]
+Handler = Callable[[Any], Awaitable[bool]]  # each takes the event type it is filed under
 EVENT_TYPES: tuple[type, ...] = get_args(MatchEvent)  # every event the match service reports
 
 
@@ -64,7 +64,7 @@ def check_every_event_handled(handlers: dict[type, Handler], event_types: tuple[
 class Presenter:
     """One subscriber for every event; each handler returns False when Discord refused its post."""
 
-    def __init__(self, client: discord.Client, service: MatchService, bus: EventBus, private: PrivateChannel,
+    def __init__(self, client: discord.Client, service: MatchService, bus: EventBus[MatchEvent], private: PrivateChannel,
                  dms: DirectMessages, controls: Controls, *, replay_at_end: bool = True):
         """`bus`: the bus that delivers to this presenter (it tells whether a newer move waits behind an event);
         `private`: the private channel to players (for hidden information), `dms`: plain DMs."""
@@ -103,7 +103,10 @@ class Presenter:
             return False
 
     async def _present(self, event: MatchEvent) -> bool:
-        return await self._handlers[type(event)](event)
+        handler = self._handlers.get(type(event))
+        if handler is None:  # not a MatchEvent (every one has a handler): another subscriber's, a planned reply's
+            return True
+        return await handler(event)
 
     async def _challenge_ended(self, event: ChallengeEnded) -> bool:
         if event.by_user is None or event.recovered:

@@ -67,7 +67,7 @@ class BoardPresenter:
             # A newer version's board was recorded while this one was drawn: this post is the old one.
             await self.retire(thread, message.id, match, lang)
             return message
-        for old in {None if keep_previous else previous, *retire} - {None, message.id}:
+        for old in {o for o in (None if keep_previous else previous, *retire) if o is not None} - {message.id}:
             await self.retire(thread, old, match, lang)
         if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
             await archive(self.client, thread, match)
@@ -82,6 +82,7 @@ class BoardPresenter:
             return False
         content, file, _ = await self._board(match, board, lang)
         try:
+            # ignore: the abc lacks it, but every channel thread_of() gives (text, thread, partial) has it
             await thread.get_partial_message(match.board_message_id).edit(  # type: ignore[attr-defined]
                 content=content, attachments=[file], view=self.controls.board(match, lang=lang),
                 allowed_mentions=discord.AllowedMentions.none())
@@ -106,6 +107,7 @@ class BoardPresenter:
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""
         try:
+            # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
             await thread.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
                 view=self.controls.board(match, disabled=True, lang=lang))
         except discord.HTTPException:
@@ -122,7 +124,7 @@ class BoardPresenter:
         after = discord.Object(match.board_message_id) if match.board_message_id else None
         found: list[discord.Message] = []
         try:
-            async for message in thread.history(limit=REPAIR_HISTORY, after=after):  # type: ignore[attr-defined]
+            async for message in thread.history(limit=REPAIR_HISTORY, after=after):
                 if me is not None and message.author.id == me.id and _is_board_of(message, match.id):
                     found.append(message)
         except discord.HTTPException:
@@ -133,7 +135,7 @@ class BoardPresenter:
             return await self.post(match, board, lang, retire=stale, announce=announce) is not None
         previous = match.board_message_id
         await self.service.record_board(match, current.id, announced=announce)
-        for old in {previous, *stale} - {None, current.id}:
+        for old in {o for o in (previous, *stale) if o is not None} - {current.id}:
             await self.retire(thread, old, match, lang)
         return True
 

@@ -100,7 +100,8 @@ class ChallengePresenter:
         if lang is None:
             lang = await self.service.language(challenge.guild_id)
         try:
-            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[union-attr]
+            # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
+            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
                 content=fit(challenge_text(challenge, lang) + extra), view=self.controls.challenge(challenge, lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -172,7 +173,7 @@ class ChallengePresenter:
             log.warning("match=%s guild=%s could not create a thread (%s); playing in the channel", match.id,
                         match.guild_id, exc)
             try:
-                await channel.send(  # type: ignore[union-attr]
+                await channel.send(
                     f"I couldn't open a thread for match #{match.id} (I need the *Create Public Threads* "
                     "permission), so it is played right here.", allowed_mentions=discord.AllowedMentions.none(),
                 )

@@ -17,7 +17,7 @@ def messageable(client: discord.Client, channel_id: int, guild_id: int | None) -
     """The channel (or thread) from this process's cache, else a partial one that posts by id."""
     channel = client.get_channel(channel_id)
     if channel is not None:
-        return channel  # type: ignore[return-value]
+        return channel  # type: ignore[return-value]  # a channel of a challenge or match: one that takes posts
     return client.get_partial_messageable(channel_id, guild_id=guild_id)
 
 
@@ -26,7 +26,7 @@ async def archive(client: discord.Client, thread: discord.abc.Messageable, match
     only a thread can be archived, and only a fetched one says whether it is one. Best effort."""
     try:
         if isinstance(thread, discord.PartialMessageable):
-            thread = await client.fetch_channel(thread.id)  # type: ignore[assignment]
+            thread = await client.fetch_channel(thread.id)  # type: ignore[assignment]  # a thread, or the channel
         if isinstance(thread, discord.Thread):
             await thread.edit(archived=True)
     except discord.HTTPException:

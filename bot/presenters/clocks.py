@@ -49,7 +49,7 @@ class ClockPresenter:
         waiting = [s for s in played.board.to_act if s != played.seat and match.seats[s].is_member]
         if not waiting:
             return
-        wanted = [s for s in waiting if match.user_of(s) in prefs and prefs[match.user_of(s)].turn_dms]
+        wanted = [s for s in waiting if match.member_id(s) in prefs and prefs[match.member_id(s)].turn_dms]
         if not wanted:
             return
         title = catalogue.info(match.game).title
@@ -60,7 +60,7 @@ class ClockPresenter:
             text = t(lang, "🎲 Your turn in {game} match #{match}. It is due {due}. {link}", game=title,
                      match=match.id, due=due(deadline), link=link) if deadline else \
                 t(lang, "🎲 Your turn in {game} match #{match}. {link}", game=title, match=match.id, link=link)
-            await self.send_dm(match.user_of(seat), fit(text.strip()), None, None)
+            await self.send_dm(match.member_id(seat), fit(text.strip()), None, None)
 
 
 __all__ = ["ClockPresenter"]

@@ -71,6 +71,7 @@ class RenderQueue:
         self.waiting += 1
         entered = False
         job = functools.partial(func, *args, **kwargs)
+        assert self._slots is not None  # made above for this loop
         try:
             async with self._slots:
                 entered = True

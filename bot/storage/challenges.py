@@ -67,7 +67,9 @@ class ChallengeStore:
                        (challenge_id, expires_at))
             return challenge_id
 
-        return await self.get_challenge(await self.driver.write(unit()))
+        challenge = await self.get_challenge(await self.driver.write(unit()))
+        assert challenge is not None  # just written
+        return challenge
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
         row = await self.driver.fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))

@@ -162,7 +162,7 @@ def _probe(path: str) -> None:
 
 async def migrate(db: aiosqlite.Connection) -> list[int]:
     async with db.execute("PRAGMA user_version") as cur:
-        (current,) = await cur.fetchone()
+        (current,) = await cur.fetchone()  # type: ignore[misc]  # this PRAGMA always gives one row
     migrations = migration_files()
     known = migrations[-1][0] if migrations else 0
     if current > known:

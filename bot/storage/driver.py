@@ -120,8 +120,16 @@ class Driver:
         if self._writer is not None:
             await asyncio.gather(self._writer, return_exceptions=True)
         for connection in {id(self.reader): self.reader, id(self.db): self.db}.values():
-            if connection._running:  # closing twice (shutdown, then a test's teardown) is harmless
+            # closing twice (shutdown, then a test's teardown) is harmless
+            if connection is not None and connection._running:
                 await connection.close()
+
+    @property
+    def _sqlite(self) -> aiosqlite.Connection:
+        """The writing connection: group commit and transaction() are SQLite's alone."""
+        if self.db is None:
+            raise RuntimeError("a SQLite write on a PostgreSQL driver")
+        return self.db
 
     # --- group commit -------------------------------------------------------------------------------------
 
@@ -152,7 +160,8 @@ class Driver:
             group, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
             try:
                 async with self._tx_lock:  # never inside a transaction opened through transaction()
-                    outcomes = await finish(self.db._execute(_run_group, self.db._conn, [q.unit for q in group]))
+                    db = self._sqlite
+                    outcomes = await finish(db._execute(_run_group, db._conn, [q.unit for q in group]))
             except BaseException as exc:  # nothing of the group was written: every unit fails with the error
                 for queued in group:
                     if not queued.future.done():
@@ -180,7 +189,7 @@ class Driver:
         """
         async with self._tx_lock:
             try:
-                await self.db.execute("BEGIN IMMEDIATE")
+                await self._sqlite.execute("BEGIN IMMEDIATE")
                 yield
             except BaseException:
                 await finish(self._end("ROLLBACK"))
@@ -196,11 +205,12 @@ class Driver:
         # ask the connection, so a ROLLBACK never fails with "no transaction is active". A cancelled statement
         # can still wait in aiosqlite's queue, though, and run after we asked: a no-op queued behind it (the
         # queue runs in order) makes the answer true, or a late BEGIN would leave the connection in a transaction.
+        db = self._sqlite
         if statement == "ROLLBACK":
-            async with self.db.execute("SELECT 1"):
+            async with db.execute("SELECT 1"):
                 pass
-        if self.db.in_transaction:
-            await self.db.execute(statement)
+        if db.in_transaction:
+            await db.execute(statement)
 
     # --- one unit, one read: the same SQL on both databases ---------------------------------------------
 
@@ -222,11 +232,11 @@ class Driver:
 
     async def write_statements(self, steps: Iterable[Step | tuple[str, tuple]]) -> list[Done]:
         """Statements that need nothing of each other, as one unit: what each did."""
-        steps = [Step(*step) for step in steps]
-        if self.pool is not None and len(steps) == 1 and not steps[0].many:
+        listed = [Step(*step) for step in steps]
+        if self.pool is not None and len(listed) == 1 and not listed[0].many:
             # One statement is atomic on its own: no BEGIN and COMMIT round trips around it.
-            return [await finish(self._one_statement(steps[0]))]
-        return await self.write(statements(steps))
+            return [await finish(self._one_statement(listed[0]))]
+        return await self.write(statements(listed))
 
     async def _one_statement(self, step: Step) -> Done:
         async with lost_connection_is_unavailable(self.pool):  # as a unit does: "try again", never a traceback
@@ -236,6 +246,7 @@ class Driver:
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         """The rows of one read, by column name or position (sqlite3.Row, asyncpg.Record)."""
         if self.pool is None:
+            assert self.reader is not None  # on SQLite: the reader, or the writer
             return list(await self.reader.execute_fetchall(sql, tuple(params)))
         async with lost_connection_is_unavailable(self.pool):
             return await self.pool.fetch(postgres_sql(sql), *params)

@@ -103,7 +103,9 @@ class MatchStore:
                     rated=rated, clock_seconds=challenge.clock_seconds)), challenge.id)
             return match_id
 
-        return await self.get_match(await self.driver.write(unit()))
+        match = await self.get_match(await self.driver.write(unit()))
+        assert match is not None  # just written
+        return match
 
     async def get_match(self, match_id: int) -> Match | None:
         """The match with its seats, in one statement (shared with the other matches asked for meanwhile)."""

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import asyncpg
@@ -76,7 +77,7 @@ def describe_dsn(dsn: str) -> str:
     query = parse_qs(parts.query)
     host = parts.hostname or (query.get("host") or ["localhost"])[0]
     try:
-        port = parts.port or (query.get("port") or [5432])[0]
+        port = parts.port or (query.get("port") or ["5432"])[0]
     except ValueError:  # not a number: asyncpg says so when it reads the URL
         port = "?"
     user = unquote(parts.username) if parts.username else (query.get("user") or ["(default user)"])[0]
@@ -85,7 +86,7 @@ def describe_dsn(dsn: str) -> str:
     return f"{user}@{where}/{database}"
 
 
-async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **options) -> asyncpg.Pool:
+async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **options: Any) -> asyncpg.Pool:
     """A pool of connections to the database at `dsn`, migrated to this Strategos's schema. Raises DatabaseError
     with one line when the server can't be reached, refuses the user or password, has no such database, or holds
     a database written by a newer Strategos. `options` go to asyncpg.create_pool."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage.database import NewerDatabase, migration_files
 
@@ -25,7 +26,7 @@ CREATE TABLE IF NOT EXISTS schema_version (
 )"""
 
 
-async def schema_version(conn: asyncpg.Connection) -> int:
+async def schema_version(conn: asyncpg.Connection | PoolConnectionProxy) -> int:
     """The newest migration applied to this database (0: none, or no schema_version table yet)."""
     exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
     if not exists:
@@ -33,12 +34,12 @@ async def schema_version(conn: asyncpg.Connection) -> int:
     return await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
 
 
-async def migrate(conn: asyncpg.Connection) -> list[int]:
+async def migrate(conn: asyncpg.Connection | PoolConnectionProxy) -> list[int]:
     """Apply the pending migrations, each in its own transaction with its schema_version row; return the numbers
     this call applied. Raises NewerDatabase when the database's schema is ahead of the migrations shipped here."""
     migrations = migration_files("postgresql")
     known = migrations[-1][0]
-    applied = []
+    applied: list[int] = []
     while True:
         async with conn.transaction():
             # Held until this transaction ends: one migrating process at a time, per database.

@@ -9,7 +9,7 @@ handler failed) is due again, so any live process fires it, after the lease. Wri
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Any, Callable, Iterable, Sequence
 
 import asyncpg
 
@@ -100,8 +100,8 @@ class PostgresTimerClaims(TimerClaims):
         self._listener: asyncpg.Connection | None = None  # a connection of the pool, held while listening
         self._wake: Callable[[float], None] = lambda due_at: None
 
-    def _heard(self, _connection, _pid, _channel, payload: str) -> None:
-        self._wake(float(payload))
+    def _heard(self, _connection: object, _pid: int, _channel: str, payload: object) -> None:
+        self._wake(float(str(payload)))  # NOTIFY's payload: the due time as text
 
     async def claim_due(self, token: str, now: float, lease_until: float, limit: int) -> list[Timer]:
         rows = await self.driver.fetch(
@@ -132,11 +132,11 @@ class PostgresTimerClaims(TimerClaims):
             await self.close()
 
 
-def _earliest(row) -> float | None:
+def _earliest(row: Sequence[Any]) -> float | None:
     times = [value for value in row if value is not None]
     return min(times) if times else None
 
 
-def _timers(rows) -> list[Timer]:
+def _timers(rows: Iterable[Sequence[Any]]) -> list[Timer]:
     """Claimed rows as timers, earliest first (a batch fires in this order)."""
     return sorted((Timer(r[0], r[1], r[2], r[3], r[4]) for r in rows), key=lambda t: (t.due_at, t.id))

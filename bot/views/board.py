@@ -42,7 +42,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
         self.match_id, self.version, self.action = match_id, version, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         action = match["action"] if match["action"] in BOARD_ACTIONS else "view"
         return cls(int(match["match"]), int(match["version"]), action)
 
@@ -88,7 +88,7 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     lines += [f"📬 {m.content}" for m in pending]
     description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
     file = await render_file(mine.view, match.names, filename="your-view.png", description=description, lang=lang)
-    extra = {}
+    extra: dict[str, Any] = {}
     if mine.setup_open:
         extra["view"] = single_view(SetupButton(match.id, lang))
     elif mine.consent_open:

@@ -11,7 +11,9 @@ from bot.i18n import ENGLISH, N_, t
 from bot.presenters import challenge_mentions, challenge_text
 from bot.domain import Challenge
 
-from .common import acknowledge, language, server_language, service_of, single_view, user_action
+from .common import (
+    acknowledge, channel_of, guild_of, language, server_language, service_of, single_view, user_action,
+)
 
 POSTED = N_("Challenge posted below.")
 
@@ -49,7 +51,7 @@ async def post_challenge(
     await acknowledge(interaction)
     service = service_of(interaction)
     challenge = await service.create_challenge(
-        guild_id=interaction.guild_id, channel_id=interaction.channel_id, challenger_id=interaction.user.id,
+        guild_id=guild_of(interaction), channel_id=channel_of(interaction), challenger_id=interaction.user.id,
         challenger_name=interaction.user.display_name, game_key=game_key, invited=invited, options=options,
         computer_level=computer_level, rated=rated, clock=clock,
     )
@@ -57,6 +59,7 @@ async def post_challenge(
     content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
     allowed = challenge_mentions(challenge)
     if via_channel:
+        # ignore: /play is used in a server's text channel (or thread), which takes posts
         message = await interaction.channel.send(content, view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
     else:
         # The private "thinking…" answer must be completed first: until then a followup would replace it.
@@ -73,7 +76,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
         self.challenge_id, self.action = challenge_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         action = match["action"] if match["action"] in CHALLENGE_ACTIONS else "accept"
         return cls(int(match["id"]), action)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, TypeVar, cast
 
 import discord
 
@@ -14,6 +14,7 @@ from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
 
 log = logging.getLogger(__name__)
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
 GENERIC_FAILURE = N_("Something went wrong on my side. Nothing was changed; please try again.")
 # The database (PostgreSQL) went away under the action, restarting say: the action is whole or absent, and the
@@ -29,7 +30,7 @@ NOT_POSTED = N_("Your action counts, but I could not post the new board in the m
 
 
 def service_of(interaction: discord.Interaction) -> MatchService:
-    return interaction.client.matches  # type: ignore[attr-defined]
+    return interaction.client.matches  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
 
 
 def language(interaction: discord.Interaction) -> str:
@@ -42,13 +43,33 @@ def server_language(interaction: discord.Interaction) -> str:
     return language_of(interaction.guild_locale if interaction.guild_id is not None else interaction.locale)
 
 
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server of a server-only command (`app_commands.guild_only`): Discord sends those from servers only."""
+    if interaction.guild_id is None:
+        raise RuntimeError("a server-only command came from outside a server")
+    return interaction.guild_id
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel an interaction came from (every command and component is used in one)."""
+    if interaction.channel_id is None:
+        raise RuntimeError("an interaction came from no channel")
+    return interaction.channel_id
+
+
 def presenter_of(interaction: discord.Interaction) -> Presenter:
-    return interaction.client.presenter  # type: ignore[attr-defined]
+    return interaction.client.presenter  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
 
 
 def ui_state(interaction: discord.Interaction) -> dict[str, Any]:
     """Open pickers and option panels: in memory on the bot, so they end with the process that showed them."""
-    return interaction.client.ui_state  # type: ignore[attr-defined]
+    return interaction.client.ui_state  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
+
+
+def selected(interaction: discord.Interaction) -> list[str]:
+    """The values picked in a select menu ([] for any other component)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    return data.get("values") or []
 
 
 async def answer(interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
@@ -106,7 +127,7 @@ async def after_presentation(interaction: discord.Interaction, report: TurnRepor
         await answer(interaction, t(language(interaction), NOT_POSTED))
 
 
-def user_action(func: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+def user_action(func: F) -> F:
     """Wrap a component callback: errors become answers instead of Discord's "interaction failed"."""
 
     @functools.wraps(func)
@@ -116,7 +137,7 @@ def user_action(func: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[
         except Exception as exc:
             await report_failure(interaction, exc, f"component {func.__qualname__}")
 
-    return wrapper
+    return cast(F, wrapper)  # the same signature: it passes every argument on
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstract:(?P<match>\d+)"):
@@ -136,7 +157,7 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstr
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(int(match["match"]))
 
 
@@ -154,7 +175,7 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abst
         self.match_id, self.version, self.answer = match_id, version, answer
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(int(match["match"]), int(match["version"]), match["answer"])
 
     @classmethod

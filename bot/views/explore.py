@@ -20,7 +20,7 @@ from bot.presenters.explore import ExplorePresenter, explore_file
 from bot.presenters.text import fit
 
 from .common import (
-    MatchButton, acknowledge, answer, language, presenter_of, service_of, single_view, user_action,
+    MatchButton, acknowledge, answer, language, presenter_of, selected, service_of, single_view, user_action,
 )
 from .menus import option_menus, pages_of
 
@@ -29,11 +29,11 @@ LINE_SHOWN = 900  # characters of a long line shown (its end): the message keeps
 
 
 def explorer_of(interaction: discord.Interaction) -> Explorer:
-    return interaction.client.explorer  # type: ignore[attr-defined]
+    return interaction.client.explorer  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
 
 
 def planner_of(interaction: discord.Interaction) -> Planner:
-    return interaction.client.planner  # type: ignore[attr-defined]
+    return interaction.client.planner  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
 
 
 class ExploreButton(MatchButton, template=r"sg:x:(?P<match>\d+)"):
@@ -62,7 +62,7 @@ def explore_message(step: ExploreStep, plan: list[str] | None = None,
                     lang: str = ENGLISH) -> tuple[str, discord.ui.View]:
     """The Explore board's words, in the explorer's language (it is hers alone)."""
     sandbox = step.sandbox
-    params = dict(match=sandbox.match_id, game=sandbox.title, move=sandbox.start_move)
+    params: dict[str, Any] = dict(match=sandbox.match_id, game=sandbox.title, move=sandbox.start_move)
     if sandbox.viewer is not None:
         opening = (t(lang, "🔭 **Explore** match #{match} ({game}) from the start, as your view. Only you see this; "
                            "nothing here is played.", **params) if not sandbox.start_move else
@@ -86,12 +86,14 @@ def explore_message(step: ExploreStep, plan: list[str] | None = None,
     lines.append(t(lang, "Line: {line}", line=line if len(line) <= LINE_SHOWN else "…" + line[-LINE_SHOWN:]))
     pages = 1
     if step.results:
+        assert sandbox.pending is not None  # results are offered for a pending move
         _, move, _ = sandbox.pending
         lines.append(t(lang, "`{move}` depends on what you can't see. Choose the result to assume:", move=move))
     elif step.choices is None:
         lines.append(t(lang, "The game is over in this line.") if not step.view.get("to_act")
                      or step.view.get("outcome") else t(lang, "The line is as long as it can be."))
     else:
+        assert step.seat is not None  # a seat is to move whenever there are choices
         name = sandbox.names[step.seat] if step.seat < len(sandbox.names) else f"seat {step.seat + 1}"
         chosen = " › ".join(sandbox.path) if sandbox.path else t(lang, "nothing yet")
         lines.append(t(lang, "Move for **{player}** — chosen: {chosen}", player=name, chosen=chosen))
@@ -184,12 +186,12 @@ class ExploreSelect(discord.ui.DynamicItem[discord.ui.Select],
         self.sandbox_id, self.menu = sandbox_id, menu
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(match["sid"], match["menu"])
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = selected(interaction)
         if not values:
             raise errors.UserError(N_("Pick one of the options."))
         explorer = explorer_of(interaction)
@@ -214,7 +216,7 @@ class ExploreAction(discord.ui.DynamicItem[discord.ui.Button],
         self.sandbox_id, self.action = sandbox_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         action = match["action"] if match["action"] in EXPLORE_ACTIONS else "back"
         return cls(match["sid"], action)
 

@@ -40,7 +40,7 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
         self.match_id, self.page = match_id, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(int(match["match"]), int(match["page"]), match["way"])
 
     @user_action
@@ -98,7 +98,7 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
         client = interaction.client
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
         lang = server_language(interaction)
-        message = await channel.send(  # type: ignore[union-attr]
+        message = await channel.send(  # type: ignore[union-attr]  # the first challenge's: a text channel
             challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
             allowed_mentions=challenge_mentions(challenge),
         )
@@ -120,7 +120,7 @@ class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb
         self.match_id, self.version = match_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(int(match["match"]), int(match["version"]))
 
     @user_action

@@ -56,7 +56,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button],
         self.guild_id, self.game, self.page = guild_id, game, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(int(match["guild"]), match["game"], int(match["page"]), match["dir"])
 
     @user_action

@@ -20,7 +20,7 @@ LEAGUE_ACTIONS = {
 
 
 def leagues_of(interaction: discord.Interaction) -> LeagueService:
-    return interaction.client.leagues  # type: ignore[attr-defined]
+    return interaction.client.leagues  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
 
 
 def league_buttons(league: League, lang: str = ENGLISH) -> discord.ui.View | None:
@@ -65,7 +65,7 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:lg:(
         self.league_id, self.action = league_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         action = match["action"] if match["action"] in LEAGUE_ACTIONS else "join"
         return cls(int(match["id"]), action)
 

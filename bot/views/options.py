@@ -14,7 +14,7 @@ from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import catalogue, errors
 
 from .challenge import POSTED, post_challenge
-from .common import acknowledge, language, single_view, ui_state, user_action
+from .common import acknowledge, language, selected, single_view, ui_state, user_action
 
 MAX_PANELS = 1000
 
@@ -54,7 +54,7 @@ def new_panel(interaction: discord.Interaction, **kwargs: Any) -> OptionPanel:
 
 def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
     """(menu key, option, seat or None) for every menu of the panel, at most four."""
-    menus = []
+    menus: list[tuple[str, OptionSpec, int | None]] = []
     for index, spec in enumerate(catalogue.info(panel.game).options):
         if spec.per_seat:
             menus += [(f"{index}-{seat}", spec, seat) for seat in range(panel.players)]
@@ -102,7 +102,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?
         self.panel_id, self.key = panel_id, key
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(match["pid"], match["key"])
 
     @user_action
@@ -110,7 +110,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?
         panel = _panel_for(interaction, self.panel_id)
         menus = {key: (spec, seat) for key, spec, seat in _menus(panel)}
         spec, seat = menus[self.key]
-        value = ((interaction.data or {}).get("values") or [None])[0]
+        value = next(iter(selected(interaction)), None)
         if value not in spec.choices:
             raise errors.UserError(N_("Pick one of the listed values."))
         if seat is None:
@@ -129,7 +129,7 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
         self.panel_id, self.action = panel_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(match["pid"], match["action"])
 
     @user_action

@@ -23,7 +23,8 @@ from bot.presenters.text import fit
 from bot.domain import Match
 
 from .common import (
-    MatchButton, acknowledge, after_presentation, language, service_of, single_view, ui_state, user_action,
+    MatchButton, acknowledge, after_presentation, language, selected, service_of, single_view, ui_state,
+    user_action,
 )
 from .history import takeback_offer
 from .menus import option_menus, pages_of
@@ -66,7 +67,8 @@ async def open_picker(interaction: discord.Interaction, match: Match) -> None:
     while len(sessions) > MAX_SESSIONS:
         sessions.popitem(last=False)
     content, view, file = await _render(session, step, language(interaction))
-    await interaction.followup.send(content, view=view, ephemeral=True, **({"file": file} if file else {}))
+    extra: dict[str, Any] = {"file": file} if file else {}
+    await interaction.followup.send(content, view=view, ephemeral=True, **extra)
 
 
 async def _step(interaction: discord.Interaction, session: PickerSession, loaded: Match | None = None
@@ -159,14 +161,14 @@ class PickerSelect(discord.ui.DynamicItem[discord.ui.Select],
         self.session_id, self.drawing = session_id, drawing
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         drawing = match["drawing"]
         return cls(match["sid"], int(match["menu"]), None if drawing is None else int(drawing))
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
         session = _session_for(interaction, self.session_id)
-        values = (interaction.data or {}).get("values") or []
+        values = selected(interaction)
         if not values:
             raise errors.UserError(N_("Pick one of the options."))
         if self.drawing != session.drawing:
@@ -189,7 +191,7 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
         self.session_id, self.action = session_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         action = match["action"] if match["action"] in PICKER_BUTTONS else "cancel"
         return cls(match["sid"], action)
 

@@ -52,7 +52,7 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
         self.match_id, self.version, self.move = match_id, version, move
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(int(match["match"]), int(match["version"]), match["move"])
 
     @user_action

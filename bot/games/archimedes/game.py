@@ -185,7 +185,7 @@ def position_from_text(
     board = _board_from_rows(rows[::-1])
     if reserve is None:
         reserve = (max(0, SHIPS_PER_SEAT - board.count(1)), max(0, SHIPS_PER_SEAT - board.count(2)))
-    return _with_outcome(State(board, tuple(reserve), to_move, ply))
+    return _with_outcome(State(board, (reserve[0], reserve[1]), to_move, ply))
 
 
 def position_from_squares(
@@ -230,7 +230,7 @@ def _board_rows(board: bytes) -> list[str]:
 # --- move generation -----------------------------------------------------------------------------------------
 
 
-def _ship_squares(board: bytes, code: int) -> list[int]:
+def _ship_squares(board: bytes | bytearray, code: int) -> list[int]:
     squares = []
     sq = board.find(code)
     while sq >= 0:
@@ -250,7 +250,7 @@ def generate(board: bytes, reserve: tuple[int, int], seat: int) -> list[str]:
     origins = _ship_squares(board, seat + 1)
     if can_rebuild(board, reserve, seat):
         origins.append(home)  # the rebuilt ship leaves the port like any ship; it can never end there
-    moves = []
+    moves: list[str] = []
     append = moves.append
     for src in origins:
         base = src * CELLS
@@ -342,7 +342,7 @@ def destroy_vulnerable(board: bytearray, mover: int) -> list[list[int]]:
     Every opponent ship is checked, not only those near the move: a ship the opponent left vulnerable last turn
     is removed now if it still is."""
     attacker, victim = mover + 1, 2 - mover
-    waves = []
+    waves: list[list[int]] = []
     while True:
         doomed = [sq for sq in _ship_squares(board, victim) if is_vulnerable(board, sq, attacker)]
         if not doomed:
@@ -453,7 +453,7 @@ class ArchimedesGame(TwoSeatGame):
         assert new.last is not None
         kind = "rebuild" if new.last.rebuild else "move"
         text = format_move(move)
-        events = [event(kind, seat=seat, move=text, **{"from": NAMES[move.src], "to": NAMES[move.dst]})]
+        events = [event(kind, None, seat=seat, move=text, **{"from": NAMES[move.src], "to": NAMES[move.dst]})]
         for number, wave in enumerate(waves, start=1):
             squares = sorted(NAMES[sq] for sq in wave)
             events.append(event("destroy", seat=1 - seat, squares=squares, wave=number, by=seat))

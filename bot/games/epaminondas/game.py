@@ -438,7 +438,7 @@ class EpaminondasGame(TwoSeatGame):
         text = str(resolved.move)
         events = [
             event(
-                "move",
+                "move", None,
                 seat=seat,
                 move=text,
                 tail=NAMES[resolved.move.tail],

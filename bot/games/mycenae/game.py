@@ -23,7 +23,7 @@ from .board import (
     piece,
 )
 from .moves import _cargo_moves, _turn_moves, clear_caches
-from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, parse_move
+from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, parse_load, parse_move
 from .picker import _cargo_choices, _move_families, _starts_with_command, _take, _turn_choices
 from .sampling import sample_state
 from .state import State, _army_options, _home_board, _horses, _position_digest
@@ -70,7 +70,7 @@ class Mycenae(Game):
             raise ValueError("Mycenae is for two to four players")
         armies = _army_options(num_players, options)
         board = _home_board(num_players, armies)
-        horses = {sq: () for sq in _horses(board)}
+        horses: dict[int, tuple[int, ...]] = {sq: () for sq in _horses(board)}
         waiting = tuple(s for s in range(num_players) if armies[s] == "mycenae")
         out = (False,) * num_players
         history = () if waiting else (_position_digest(board, horses, 0, out),)
@@ -198,7 +198,7 @@ class Mycenae(Game):
         return text, loads
 
     def _request(self, state: State, seat: int, asked: int, text: str) -> tuple[State, list[Event]]:
-        load = parse_move(text)
+        load = parse_load(text)
         ev = event("request", seat=seat, corner=CORNERS[state.corners[seat]].name, asked=asked,
                    asked_corner=CORNERS[state.corners[asked]].name, move=text,
                    knight=NAMES[load.knight], squares=[NAMES[sq] for sq in load.squares])
@@ -206,12 +206,13 @@ class Mycenae(Game):
                         last_squares=(load.knight, *load.squares), last_mover=seat), [ev]
 
     def _apply_answer(self, state: State, seat: int, answer: Answer) -> tuple[State, list[Event]]:
+        assert state.pending is not None  # an answer is legal only while a request waits for it
         requester, _, text = state.pending
         if answer.consent:
             work = _Work(replace(state, pending=None), requester)
             work.events.append(event("consent", seat=seat, corner=work.seat_name(seat), requester=requester,
                                      move=text))
-            work.load(parse_move(text))
+            work.load(parse_load(text))
             return self._end_turn(state, work, "consent")
         work = _Work(replace(state, pending=None, refused=state.refused + (text,)), seat)
         work.events.append(event("refuse", seat=seat, corner=work.seat_name(seat), requester=requester,
@@ -281,7 +282,8 @@ class Mycenae(Game):
             work.events.append(event("cancelled", seat=pending[0], corner=work.seat_name(pending[0]),
                                      move=pending[2]))
             pending = None
-        turn, refused, history = state.turn, state.refused, ()
+        turn, refused = state.turn, state.refused
+        history: tuple[str, ...] = ()
         if work.outcome is None:
             if turn == seat:  # her turn, or her request: the next player moves
                 turn, refused = work.next_seat(seat), ()
@@ -330,7 +332,7 @@ class Mycenae(Game):
         pending = None
         if state.pending:
             requester, asked, text = state.pending
-            load = parse_move(text)
+            load = parse_load(text)
             pending = {"requester": requester, "asked": asked, "move": text, "knight": NAMES[load.knight],
                        "squares": [NAMES[sq] for sq in load.squares]}
         active = sum(1 for o in state.out if not o)
@@ -443,7 +445,7 @@ class Mycenae(Game):
         if isinstance(m, Burn):
             return (NAMES[m.knight], "burn")
         if isinstance(m, CargoSetup):
-            where = {}
+            where: dict[str, list[str]] = {}
             for sq, letters in m.loads:
                 for letter in letters:
                     where.setdefault(letter, []).append(NAMES[sq])

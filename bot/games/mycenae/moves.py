@@ -73,7 +73,8 @@ def _promotes(code: int, target: int, corners: Sequence[int]) -> bool:
 
 
 def _piece_moves(pos: Any, seat: int) -> list[str]:
-    board, corners, moves = pos.board, pos.corners, []
+    board, corners = pos.board, pos.corners
+    moves: list[str] = []
     for sq in range(64):
         code = board[sq]
         if not code or code >> 3 != seat:

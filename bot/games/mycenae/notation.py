@@ -132,3 +132,11 @@ def parse_move(text: str) -> Move:
     if promotion and promotion not in PROMOTION_LETTERS:
         raise MoveSyntaxError(Text("A pawn promotes to R, B or N"))
     return PieceMove(_square(m.group(1)), _square(m.group(3)), m.group(2) == "x", promotion)
+
+
+def parse_load(text: str) -> Load:
+    """A load kept in the state as text (a pending or refused request)."""
+    move = parse_move(text)
+    if not isinstance(move, Load):
+        raise ValueError(f"not a load: {text!r}")
+    return move

@@ -38,14 +38,14 @@ from .moves import (
     _targets,
     _unload_spec,
 )
-from .notation import Unload, _load_text, _square, parse_move
+from .notation import Unload, _load_text, _square, parse_load, parse_move
 from .state import State
 
 NOT_AVAILABLE = Text("That choice is not available")
 
 
 def _take(it: Iterator[str], n: int) -> list[str]:
-    out = []
+    out: list[str] = []
     if n <= 0:
         return out
     for m in it:
@@ -73,13 +73,13 @@ def _move_families(state: State, seat: int) -> Iterator[Any]:
         yield _load_moves(state, seat, knight)
         spec = _unload_spec(state, seat, knight)
         if spec:
-            yield lambda typed, k=knight, s=spec: _iter_unloads(k, *s, typed)
+            yield lambda typed, k=knight, s=spec: _iter_unloads(k, s[0], s[1], s[2], typed)
         if _can_burn(state, seat, knight):
             yield [f"burn {NAMES[knight]}"]
     for knight in _guest_horses(state, seat):
         spec = _unload_spec(state, seat, knight)
         if spec:
-            yield lambda typed, k=knight, s=spec: _iter_unloads(k, *s, typed)
+            yield lambda typed, k=knight, s=spec: _iter_unloads(k, s[0], s[1], s[2], typed)
 
 
 # --- picker steps -----------------------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def _load_completable(state: State, seat: int, knight: int, squares: list[int]) 
     chosen = set(squares)
     refused_supersets = 0
     for text in state.refused:
-        load = parse_move(text)
+        load = parse_load(text)
         if load.knight == knight and chosen <= set(load.squares) <= set(pool):
             refused_supersets += 1
     return refused_supersets < 1 << (len(pool) - len(chosen))

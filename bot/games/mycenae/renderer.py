@@ -242,6 +242,7 @@ def piece_patch(letter: str, mycenaean: bool, corner: int) -> tuple[Image.Image,
     of the pixels makes a render measurably faster."""
     sprite = piece_sprite(SQUARE, letter, mycenaean, corner)
     box = sprite.getchannel("A").getbbox()
+    assert box is not None  # every sprite draws something
     return sprite.crop(box), box[:2]
 
 
@@ -608,17 +609,28 @@ def board_palette(seated: tuple[int, ...]) -> Palette:
     # Four ranks hold every piece of the seated armies once (28 at most on 32 squares), enough for a sample.
     names = [square_name(f, r) for f in range(BOARD) for r in range(4)]
     pieces = [(letter, False, corner) for corner in seated for letter in GLYPHS] + [("N", True, c) for c in seated]
+    def last_move(img: Image.Image) -> None:
+        tint_squares(img, grid, names, LAST_MOVE, 0.5)
+        outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)
+
+    def destroyed(img: Image.Image, sprite: Image.Image, frame: bool) -> None:
+        tint_squares(img, grid, names, DESTROYED, DESTROYED_TINT)
+        for n in names:
+            paste_centred(img, sprite, grid.centre_of(n))
+        if frame:
+            outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)
+
+    def request(img: Image.Image) -> None:
+        outline_squares(img, grid, names, REQUEST, 6)
+        for n in names:
+            _dashed_frame(img, grid, n, REQUEST, 5)
+
     marks = [
         lambda img: None,
-        lambda img: (tint_squares(img, grid, names, LAST_MOVE, 0.5),
-                     outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)),
-        lambda img: (tint_squares(img, grid, names, DESTROYED, DESTROYED_TINT),
-                     [paste_centred(img, cross_sprite(SQUARE), grid.centre_of(n)) for n in names],
-                     outline_squares(img, grid, names, LAST_MOVE_FRAME, 4)),
-        lambda img: (tint_squares(img, grid, names, DESTROYED, DESTROYED_TINT),
-                     [paste_centred(img, flame_sprite(round(SQUARE * 0.8)), grid.centre_of(n)) for n in names]),
-        lambda img: (outline_squares(img, grid, names, REQUEST, 6),
-                     [_dashed_frame(img, grid, n, REQUEST, 5) for n in names]),
+        last_move,
+        lambda img: destroyed(img, cross_sprite(SQUARE), frame=True),
+        lambda img: destroyed(img, flame_sprite(round(SQUARE * 0.8)), frame=False),
+        request,
     ]
     boards = []
     for mark in marks:
@@ -921,9 +933,9 @@ def legend_image(width: int, seated: tuple[int, ...], words: tuple[str, ...]) ->
     fnt = font(TEXT_MIN)
     x, middle = _PAD + 4, LEGEND_ROW // 2
     sprites = (chip_sprite(*LEGEND_CHIP, seated[0]), marker_sprite(MARKER, "flag"), marker_sprite(MARKER, "ask"))
-    for sprite, words in zip(sprites, words):
+    for sprite, word in zip(sprites, words):
         img.paste(sprite, (x, middle - sprite.height // 2), sprite)
         x += sprite.width + 8
-        draw_text(img, (x, middle), words, fnt, TEXT_DIM, "lm")
-        x += round(text_width(words, fnt)) + 28
+        draw_text(img, (x, middle), word, fnt, TEXT_DIM, "lm")
+        x += round(text_width(word, fnt)) + 28
     return img

@@ -102,7 +102,7 @@ class _Work:
         record = {"ply": self.ply, "square": NAMES[sq], "owner": self.board[sq] >> 3, "cause": cause,
                   "pieces": _pieces_json(codes)}
         self.revealed.append(record)
-        self.events.append(event("cargo_destroyed", **record))
+        self.events.append(event("cargo_destroyed", None, **record))
         if codes:
             self.irreversible = True
 

@@ -131,7 +131,7 @@ def cap_sides(inward: int, cap: str) -> tuple[int, ...]:
 
 def cap_edges(p: int, inward: int, cap: str) -> tuple[Edge, Edge]:
     sides = cap_sides(inward, cap)
-    return _arrow_edges(p, inward) if len(sides) == 1 else _pair_edges(p, *sides, True)
+    return _arrow_edges(p, inward) if len(sides) == 1 else _pair_edges(p, sides[0], sides[1], True)
 
 
 # --- paths ---------------------------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ def path_problem(start: int, dirs: str) -> str | None:
     points = path_points(start, dirs)
     for i in range(1, len(dirs)):
         a, b = SIDE_NAMES.index(dirs[i - 1]), SIDE_NAMES.index(dirs[i])
-        at = POINT_NAMES[points[i]] if points[i] is not None else Text("the edge")
+        at = POINT_NAMES[p] if (p := points[i]) is not None else Text("the edge")
         if a == b:
             return Text("a tile never runs straight through an intersection (at {point})", point=at)
         if (a + 2) % 4 == b:

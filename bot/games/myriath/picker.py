@@ -143,7 +143,8 @@ def _final_option(w: _Writing) -> PickerOption:
 
 
 def _route(start: int, path: str) -> str:
-    return "→".join(geo.POINT_NAMES[p] for p in geo.path_points(start, path))
+    # ignore: a legal move's path stays on the board, so none of its points is None
+    return "→".join(geo.POINT_NAMES[p] for p in geo.path_points(start, path))  # type: ignore[index]
 
 
 _CAP_WORDS = {"A": Text("arrow"), "Wl": Text("whole edge left"), "Wr": Text("whole edge right")}
@@ -152,8 +153,10 @@ _CAP_WORDS = {"A": Text("arrow"), "Wl": Text("whole edge left"), "Wr": Text("who
 def _caps_words(w: _Writing) -> Text:
     first, last = w.caps.split(".")
     points = geo.path_points(w.start, w.path)
+    end = points[-1]
+    assert end is not None  # a legal move's path stays on the board
     return Text("{cap} at {point}, {other_cap} at {other_point}", cap=_CAP_WORDS[first],
-                point=geo.POINT_NAMES[points[0]], other_cap=_CAP_WORDS[last], other_point=geo.POINT_NAMES[points[-1]])
+                point=geo.POINT_NAMES[w.start], other_cap=_CAP_WORDS[last], other_point=geo.POINT_NAMES[end])
 
 
 def _file(p: int) -> str:

@@ -95,7 +95,7 @@ CORNER_STEP = {"NE": (1, -1), "SE": (1, 1), "SW": (-1, 1), "NW": (-1, -1)}
 
 
 def hex_colour(text: str) -> RGB:
-    return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]  # three, from #rrggbb
 
 
 def seat_colours(view: dict) -> list[RGB]:

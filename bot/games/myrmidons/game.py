@@ -300,7 +300,7 @@ class MyrmidonsGame(TwoSeatGame):
             return state.revealed[index] or owner_of(index) == viewer
 
         def piece_json(index: int) -> JSON:
-            piece = state.pieces[index]
+            piece = state.piece(index)
             data = {"id": piece.id, "owner": piece.owner, "revealed": state.revealed[index], "known": sees(index),
                     "travelled": state.travelled[index] if state.travelled else 0}  # public: the moves showed it
             if sees(index):
@@ -323,7 +323,7 @@ class MyrmidonsGame(TwoSeatGame):
             "to_act": self.to_act(state),
             "last_move": state.last_move,
             "ply": state.ply,
-            "outcome": state.outcome.to_json() if over else None,
+            "outcome": state.outcome.to_json() if state.outcome is not None else None,
             "seat_names": list(SEAT_NAMES),
             "files": FILES,
             "ranks": RANKS,
@@ -360,9 +360,10 @@ class MyrmidonsGame(TwoSeatGame):
 
     @staticmethod
     def _undeployed(state: State, viewer: int | None) -> list[JSON]:
-        if viewer is None or not state.in_setup() or state.deployed(viewer) or state.armies[viewer] is None:
+        army = None if viewer is None else state.armies[viewer]
+        if viewer is None or not state.in_setup() or state.deployed(viewer) or army is None:
             return []
-        return [BY_CODE[c].to_json() for c in (COMMANDER_CODE, *state.armies[viewer])]
+        return [BY_CODE[c].to_json() for c in (COMMANDER_CODE, *army)]
 
     # --- dump / load -----------------------------------------------------------------------------------------
 
@@ -501,9 +502,10 @@ class MyrmidonsGame(TwoSeatGame):
         if seat not in self.to_act(state):
             return Choices(prompt=Text("It is not your turn"))
         if state.in_setup():
-            if state.armies[seat] is None:
+            army = state.armies[seat]
+            if army is None:
                 return _draft_choices(chosen)
-            return _deploy_choices(seat, state.armies[seat], chosen)
+            return _deploy_choices(seat, army, chosen)
         if chosen and chosen[0] == "order":
             return _order_choices(state, seat, chosen)
         return _step_choices(state, seat, chosen)

@@ -30,16 +30,17 @@ def unseen_pieces(state: State, seat: int) -> State:
     be it."""
     pieces = list(state.pieces)
     for index in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
-        if pieces[index] is not None and not state.revealed[index]:
-            pieces[index] = replace(pieces[index], kind=UNSEEN)
+        piece = pieces[index]
+        if piece is not None and not state.revealed[index]:
+            pieces[index] = replace(piece, kind=UNSEEN)
     return replace(state, pieces=tuple(pieces))
 
 
 def _orders(state: State, seat: int) -> list[Order]:
     """The orders of `seat`; where her Commander is among her UNSEEN pieces, those of every unseen piece that may
     be it (one that never went more than a square), each order once."""
-    if state.commander(seat) != EMPTY or not any(state.pieces[i] and state.pieces[i].kind is UNSEEN
-                                                 for i in range(seat * PER_SEAT, (seat + 1) * PER_SEAT)):
+    if state.commander(seat) != EMPTY or not any(p is not None and p.kind is UNSEEN
+                                                 for p in state.pieces[seat * PER_SEAT:(seat + 1) * PER_SEAT]):
         return orders(state, seat)
     found: dict[str, Order] = {}
     for index in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
@@ -89,7 +90,7 @@ def _step_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
     if not chosen:
         options = []
         for src in dict.fromkeys(m.src for m in moves):
-            kind = state.pieces[state.board[src]].kind
+            kind = state.piece(state.board[src]).kind
             options.append(PickerOption(label=join([NAMES[src], _type_label(kind)], ": "), value=NAMES[src]))
         if _orders(state, seat):
             options.append(PickerOption(label=Text("Give an order with the Commander"), value="order"))
@@ -138,7 +139,7 @@ def _order_choices(state: State, seat: int, chosen: tuple[str, ...]) -> Choices:
 def _participant_option(state: State, token: str) -> PickerOption:
     src, dst = _pair(token)
     distance = LINE_TO[(src, dst)][1]
-    kind = state.pieces[state.board[src]].kind
+    kind = state.piece(state.board[src]).kind
     steps = Text("{count} square", plural="{count} squares", count=distance)
     name = _type_label(kind) if kind is UNSEEN else kind.name
     label = join([join([NAMES[src], name, "→", NAMES[dst]], " "), steps], ", ")

@@ -184,7 +184,8 @@ class MyrmidonsPolicy(Policy):
     def sample(self, view: Any, rng: random.Random, level: str) -> Any:
         """The search levels guess the opponent's Commander and an unseen draft as players tend to choose them;
         the easy level guesses uniformly."""
-        return self.game.sample_state(view, rng, players_habits=level != "easy")
+        # ignore: the Myrmidons engine (or its metered proxy) takes players_habits, beyond the contract's two
+        return self.game.sample_state(view, rng, players_habits=level != "easy")  # type: ignore[call-arg]
 
     def observation(self, state: Any) -> Any:
         """The fights of the last move: who fought whom, with what values, and who won. Everyone sees them."""
@@ -355,7 +356,7 @@ class MyrmidonsPolicy(Policy):
         state = pool[0]
         if not _commander_attacked(state, seat):
             return kept
-        defences = []
+        defences: list[str] = []
         searched = set(kept)
         others = [m for m in moves if m not in searched]  # the shortlist's first: its order is the look-ahead's
         searched.update(others)

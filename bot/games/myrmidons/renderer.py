@@ -604,9 +604,9 @@ def _draw_fights(img: Image.Image, box, fights: list[dict]) -> None:
         defender = piece_sprite(MINI, fight["defender"])
         img.paste(defender, (x1 - 10 - MINI, chips), defender)
         note_shape(img, (x1 - 10 - MINI, chips, x1 - 10, chips + MINI))
-    for i, line in enumerate(more):
+    for i, words in enumerate(more):
         y = y1 - 16 - 28 * (len(more) - 1 - i)
-        draw_text(img, (x0 + 12, y), line, font(TEXT_MIN), TEXT_DIM, "lm", room=(x0 + 4, y - 14, x1 - 4, y + 14))
+        draw_text(img, (x0 + 12, y), words, font(TEXT_MIN), TEXT_DIM, "lm", room=(x0 + 4, y - 14, x1 - 4, y + 14))
 
 
 def _more_fights(count: int, width: int) -> list[str]:

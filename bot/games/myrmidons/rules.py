@@ -51,7 +51,7 @@ def single_moves(state: State, seat: int) -> list[Step]:
         src = state.squares[index]
         if src == EMPTY:
             continue
-        reach = state.pieces[index].kind.move
+        reach = state.piece(index).kind.move
         for ray in RAYS[src]:
             for sq in ray[:reach]:
                 occupant = board[sq]
@@ -79,7 +79,7 @@ def _line_options(
         index = board[src]
         if src != commander_sq:  # the Commander always moves; the others may stay
             extend(i + 1)
-        reach = 1 if src == commander_sq else state.pieces[index].kind.move
+        reach = 1 if src == commander_sq else state.piece(index).kind.move
         for sq in RAYS[src][direction][:reach]:
             occupant = board[sq]
             if occupant != EMPTY and owner_of(occupant) == seat:
@@ -145,7 +145,7 @@ def check_step(state: State, seat: int, move: Step) -> None:
     if line is None:
         raise IllegalMoveError(Text("{move} is not a straight line (move orthogonally or diagonally)", move=str(move)))
     direction, distance = line
-    piece = state.pieces[index]
+    piece = state.piece(index)
     if distance > piece.kind.move:
         raise IllegalMoveError(Text("your {piece} on {square} moves at most {count}", piece=piece.kind.name,
                                     square=NAMES[move.src], count=piece.kind.move))
@@ -179,7 +179,7 @@ def check_order(state: State, seat: int, move: Order) -> tuple[tuple[int, int], 
         if src == commander_sq and line[1] != 1:
             raise IllegalMoveError(Text("{move}: in an order the Commander moves exactly 1 square",
                                         move=f"{NAMES[src]}-{NAMES[dst]}"))
-        kind = state.pieces[state.board[src]].kind
+        kind = state.piece(state.board[src]).kind
         if line[1] > kind.move:
             raise IllegalMoveError(Text("{move}: your {piece} moves at most {count}", move=f"{NAMES[src]}-{NAMES[dst]}",
                                         piece=kind.name, count=kind.move))
@@ -233,7 +233,7 @@ class _Action:
         self.squares[index] = end
         self.paths.append(
             {
-                "piece": self.state.pieces[index].id,
+                "piece": self.state.piece(index).id,
                 "from": NAMES[src],
                 "to": NAMES[dst],
                 "end": NAMES[end],
@@ -243,8 +243,8 @@ class _Action:
         )
 
     def _fight(self, attacker: int, defender: int, sq: int, back: int) -> str:
-        pieces = self.state.pieces
-        won = pieces[attacker].kind.sword >= pieces[defender].kind.shield
+        pieces = self.state.piece
+        won = pieces(attacker).kind.sword >= pieces(defender).kind.shield
         if won:
             self.board[sq] = EMPTY
             self.squares[defender] = EMPTY
@@ -254,8 +254,8 @@ class _Action:
         self.fights.append(
             {
                 "square": NAMES[sq],
-                "attacker": _piece_values(pieces[attacker]),
-                "defender": _piece_values(pieces[defender]),
+                "attacker": _piece_values(pieces(attacker)),
+                "defender": _piece_values(pieces(defender)),
                 "result": "win" if won else "repelled",
                 "attacker_end": NAMES[sq] if won else NAMES[back],
             }
@@ -269,7 +269,7 @@ class _Action:
             "direction": None if direction is None else DIRECTION_NAMES[direction],
             "paths": self.paths,
             "fights": self.fights,
-            "eliminated": [self.state.pieces[i].id for i in self.eliminated],
+            "eliminated": [self.state.piece(i).id for i in self.eliminated],
             "repelled": [p["end"] for p in self.paths if p["result"] in ("repelled", "blocked")],
         }
 
@@ -281,7 +281,7 @@ def _piece_values(piece: Piece) -> JSON:
 
 def winner_after_action(state: State, seat: int, eliminated: Sequence[int]) -> Outcome | None:
     enemy = 1 - seat
-    if any(state.pieces[i].kind.is_commander for i in eliminated):
+    if any(state.piece(i).kind.is_commander for i in eliminated):
         return Outcome((seat,), Text("{side} eliminated the enemy Commander", side=Text(SEAT_NAMES[seat])))
     if eliminated and state.losses(enemy) >= LOSING_LOSSES:
         return Outcome((seat,), Text("{side} eliminated {count} enemy piece",

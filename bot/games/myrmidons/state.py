@@ -31,6 +31,13 @@ class State:
     # the Commander. () for a state that has not recorded it (all zeros).
     travelled: tuple[int, ...] = ()
 
+    def piece(self, index: int) -> Piece:
+        """A deployed piece: the board, the moves and the fights only ever name those."""
+        piece = self.pieces[index]
+        if piece is None:
+            raise ValueError(f"piece {index} is not deployed")
+        return piece
+
     def deployed(self, seat: int) -> bool:
         return self.pieces[piece_index(seat, 1)] is not None
 
