@@ -732,10 +732,24 @@ def status_lines(status: str, fnt: ImageFont.FreeTypeFont, room: float) -> list[
 NAME_SIZES = (28, 26, TEXT_MIN)
 
 
+# The names Strategos gives the computer's seats ("Strategos (hard)", "Strategos (easy, Yellow)"): never shortened,
+# as a player's display name may be; a line quoting one wraps instead.
+COMPUTER_NAME = re.compile(r"Strategos \((easy|normal|hard)(, [^()]+)?\)")
+
+
+def badge_player(name: str) -> str:
+    """The name a badge shows: two computer seats are named with their side ("Strategos (normal, Vermilion)"), and
+    a badge's detail line names the side (in the picture's language), so the badge shows the computer's name
+    without it, whole, never cut."""
+    computer = COMPUTER_NAME.fullmatch(name)
+    return f"Strategos ({computer.group(1)})" if computer and computer.group(2) else name
+
+
 def badge_name(name: str, you: bool, tag: str, room: float) -> tuple[str, ImageFont.FreeTypeFont, str]:
     """A badge's name line: the name (with "(you)") and its tag (TO MOVE, WINNER) at the largest size that fits;
     without the tag if they do not fit together (the badge's frame and the status line say it too); a player's
     name shortened only if it does not fit alone at the smallest size, "(you)" kept whole."""
+    name = badge_player(name)
     whole = say("{player} (you)", player=name) if you else name
     tag_w = text_width(tag, font(TEXT_MIN, bold=True)) + 12 if tag else 0
     for size in NAME_SIZES:
@@ -782,11 +796,6 @@ def fitting_size(text: str, room: float, sizes: Sequence[int], bold: bool = Fals
         if text_width(text, font(size, bold)) <= room:
             return size
     return sizes[-1]
-
-
-# The names Strategos gives the computer's seats ("Strategos (hard)", "Strategos (easy, Yellow)"): never shortened,
-# as a player's display name may be; a line quoting one wraps instead.
-COMPUTER_NAME = re.compile(r"Strategos \((easy|normal|hard)(, [^()]+)?\)")
 
 
 def short_name(name: str, limit: int = 18) -> str:

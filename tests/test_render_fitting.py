@@ -21,7 +21,7 @@ from bot.i18n import LANGUAGES
 from bot.workers import picture_words
 from renderers import common
 
-COMPUTERS = ["Strategos (normal)", "Strategos (hard, Vermilion)"]  # two computer seats carry their side
+COMPUTERS = ["Strategos (normal)", "Strategos (normal, Vermilion)"]  # two computer seats carry their side
 # Display names of 20 characters (Discord allows 32) in Latin, Cyrillic, CJK and Arabic script.
 LONG_NAMES = ["Maximiliana Oberhoff", "Екатерина Васильевна", "張偉明李娜王芳劉洋陳靜楊帆趙磊黃敏周傑吳",
               "عبد الرحمن بن خالدون"]

@@ -40,6 +40,7 @@ from renderers.common import (
     VERMILLION,
     YELLOW,
     Grid,
+    badge_player,
     blend,
     draw_text,
     first_fitting,
@@ -791,8 +792,9 @@ def badge_image(badge: Badge) -> Image.Image:
     right = badge.width - 10
     you = badge.you
     # a little smaller before shortening: a four-player badge is narrow
-    name_font = font(fitting_size(badge.name + you, right - text_x, (26, TEXT_MIN), bold=True), bold=True)
-    name = fit_text(badge.name, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
+    player = badge_player(badge.name)
+    name_font = font(fitting_size(player + you, right - text_x, (26, TEXT_MIN), bold=True), bold=True)
+    name = fit_text(player, name_font, right - text_x - text_width(you, name_font)) + you  # "(you)" kept whole
     draw_text(img, (text_x, 25), name, name_font, TEXT_DIM if badge.out else TEXT, "lm",
               room=(text_x - 4, 0, right + 4, 42))
     tag_font, detail_font = font(TEXT_MIN, bold=True), font(TEXT_MIN)
