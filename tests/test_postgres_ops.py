@@ -4,6 +4,8 @@ and a server restart under the running bot's pool."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import itertools
 import os
 import subprocess
 import sys
@@ -15,11 +17,13 @@ import pytest
 import pytest_asyncio
 import simcord
 
+from bot.composition import build_match_service
 from bot.games.record import rebuild_state
 from bot.i18n import t
 from bot.matches.movelog import effective_moves
 from bot.storage import DatabaseError, Repository, repository
 from bot.storage import postgres as storage_postgres
+from bot.storage.opening import open_repository
 from bot.storage.postgres_pool import DatabaseUnavailable, describe_dsn, lost_connection_is_unavailable, open_pool
 from bot.views.common import DATABASE_UNAVAILABLE
 from bot_helpers import board_posts, move, start_match
@@ -378,3 +382,116 @@ async def test_a_move_in_flight_when_postgresql_restarts_gets_try_again_and_is_n
     assert answered(await move(world.alice, thread, match_id, "a3-a4")) == "played"
     assert await consistent(world, match_id) == (before[0] + 2, before[1] + 2)
     assert len(board_posts(thread)) == 4
+
+
+# --- a burst of moves while PostgreSQL restarts -----------------------------------------------------------------------
+
+BURST_MATCHES = 8
+BURST_MOVES = 12  # each match's, played by its two members in turn
+BURST_TRIES = 4  # "try again"s one move may meet: cut off in flight, refused while down, a connection the restart broke
+
+
+class Burst:
+    """Players making moves through the match service while the server restarts under them: each match's members
+    move in turn, a move answered "try again" is tried again once the server is back (after a fresh look at the
+    match, which may show that it was written after all: its COMMIT was cut off after the server took it)."""
+
+    def __init__(self, service) -> None:
+        self.service = service
+        self.up = asyncio.Event()  # the server runs (players who were told "try again" wait for it)
+        self.up.set()
+        self.halfway = asyncio.Event()  # every match is half played: the restart begins
+        self.go_on = asyncio.Event()  # the restart has begun: the second half is played through it
+        self._halfway_matches = 0
+
+    async def look(self, match_id: int):
+        for _ in range(BURST_TRIES):
+            try:
+                return await self.service.get_match(match_id)
+            except DatabaseUnavailable:
+                await self.up.wait()
+        pytest.fail(f"match #{match_id} could not be read {BURST_TRIES} times in a row")
+
+    async def play(self, match_id: int) -> list[tuple[int, str, str]]:
+        """(version, move, "done" or "try again") of every move submitted, in order."""
+        answers: list[tuple[int, str, str]] = []
+        first = (await self.look(match_id)).version
+        for _ in range(BURST_MOVES * BURST_TRIES):
+            match = await self.look(match_id)
+            if match.version == first + BURST_MOVES // 2 and not self.go_on.is_set():
+                self._halfway_matches += 1
+                if self._halfway_matches == BURST_MATCHES:
+                    self.halfway.set()
+                await self.go_on.wait()
+            if match.version == first + BURST_MOVES:
+                return answers
+            seat = self.service.to_act(match)[0]
+            legal = self.service.game_of(match).legal_moves(self.service.state_of(match), seat)
+            chosen = legal[(7 * match.version + match_id) % len(legal)]
+            try:
+                await self.service.submit_move(match_id, match.seats[seat].user_id, chosen,
+                                               expected_version=match.version)
+            except DatabaseUnavailable:  # anything else fails the test
+                answers.append((match.version, chosen, "try again"))
+                await self.up.wait()
+            else:
+                answers.append((match.version, chosen, "done"))
+        pytest.fail(f"match #{match_id}: {BURST_MOVES} moves not made in {BURST_MOVES * BURST_TRIES} tries: {answers}")
+
+    async def restart(self, server, mode: str) -> None:
+        await self.halfway.wait()
+        self.up.clear()
+        stopping = asyncio.create_task(asyncio.to_thread(server.stop_only, mode))
+        self.go_on.set()  # the second halves start as the server stops: some moves are cut off, some refused
+        await stopping
+        with pytest.raises(DatabaseUnavailable):  # while it is down: a read is "try again" too
+            await self.service.get_match(1)
+        await asyncio.to_thread(server.start_again)
+        self.up.set()
+
+
+@pytest.mark.parametrize("mode", ["fast", "immediate"])
+async def test_a_burst_of_moves_through_a_restart_is_answered_done_or_try_again_and_each_move_stored_once(
+        tcp_server, fresh_database, mode):
+    loop = asyncio.get_running_loop()
+    unretrieved: list[dict] = []  # "Task exception was never retrieved" and the like, which asyncio only logs
+    loop.set_exception_handler(lambda _loop, context: unretrieved.append(context))
+    repo = await open_repository(fresh_database)
+    ticks = itertools.count(1_000_000)
+    service = build_match_service(repo, clock=lambda: float(next(ticks)), seed_source=lambda: 7)
+    try:
+        match_ids = []
+        for number in range(BURST_MATCHES):
+            challenge = await service.create_challenge(guild_id=1, channel_id=2, challenger_id=10 + 2 * number,
+                                                       challenger_name="a", game_key="epaminondas",
+                                                       invited=[11 + 2 * number])
+            match_ids.append((await service.accept_challenge(challenge.id, 11 + 2 * number, "b")).match_id)
+        before = {match_id: (await service.get_match(match_id)).version for match_id in match_ids}
+        burst = Burst(service)
+        *answers, _ = await asyncio.gather(*(burst.play(match_id) for match_id in match_ids),
+                                           burst.restart(tcp_server, mode))
+        for match_id, said in zip(match_ids, answers):
+            logged = [entry.move for entry in await repo.moves(match_id)]
+            version, count = await stored_whole(service, match_id)
+            assert version == before[match_id] + BURST_MOVES and count == len(logged) == BURST_MOVES
+            done = {at: chosen for at, chosen, answer in said if answer == "done"}
+            tried = {(at, chosen) for at, chosen, answer in said if answer == "try again"}
+            for offset, entry in enumerate(logged):  # each move once, in its place: one done, or one cut off late
+                at = before[match_id] + offset
+                assert done.get(at, entry) == entry and (at in done or (at, entry) in tried), (match_id, said)
+    finally:
+        await service.drain()
+        await repo.close()
+        gc.collect()  # an unretrieved exception is reported when its task is collected
+        loop.set_exception_handler(None)
+    assert unretrieved == []
+
+
+async def stored_whole(service, match_id: int) -> tuple[int, int]:
+    """(version, moves) of the match as stored, after checking that its log replays to its stored state."""
+    match = await service.get_match(match_id)
+    logged = await service.repo.moves(match_id)
+    state = rebuild_state(match.game, len(match.seats), match.seed, match.options or None, effective_moves(logged),
+                          names=match.names)
+    assert service.game_of(match).dump(state) == match.state
+    return match.version, len(logged)
