@@ -5,8 +5,9 @@ password, missing database, a database of a newer Strategos), naming the server 
 
 While the bot runs, PostgreSQL may restart under it. asyncpg's pool then throws away every connection it finds
 closed and opens a new one on the next acquire; what is lost is the statement in flight on the old one. That
-surfaces as DatabaseUnavailable, which the bot answers with a "try again" (bot/views/common.py). A unit of work is
-one transaction, so a unit cut off before its COMMIT left nothing behind.
+surfaces as DatabaseUnavailable, which the bot answers with a "try again" (bot/views/common.py), whichever of
+asyncpg's errors said it (LOST_CONNECTION). A unit of work is one transaction, so a unit cut off before its COMMIT
+left nothing behind.
 """
 
 from __future__ import annotations
