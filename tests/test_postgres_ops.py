@@ -4,10 +4,16 @@ and a server restart under the running bot's pool."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import itertools
+import logging
 import os
+import socket
+import struct
 import subprocess
 import sys
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -15,11 +21,18 @@ import pytest
 import pytest_asyncio
 import simcord
 
+from bot.composition import build_match_service
 from bot.games.record import rebuild_state
 from bot.i18n import t
+from bot.matches.bus import EventBus
+from bot.matches.outbox import Outbox
 from bot.matches.movelog import effective_moves
 from bot.storage import DatabaseError, Repository, repository
 from bot.storage import postgres as storage_postgres
+from bot.storage.driver import Driver
+from bot.storage.opening import open_repository
+from bot.storage.sql import Step, statements
+from bot.storage.timer_claims import PostgresTimerClaims
 from bot.storage.postgres_pool import DatabaseUnavailable, describe_dsn, lost_connection_is_unavailable, open_pool
 from bot.views.common import DATABASE_UNAVAILABLE
 from bot_helpers import board_posts, move, start_match
@@ -255,6 +268,172 @@ async def test_open_pool_refusals_are_database_errors(tcp_server):
         await open_pool(tcp_server.tcp_dsn("nobody", "x", "strategos"))
 
 
+# --- every way asyncpg says the server went away is "try again" ------------------------------------------------------
+
+# What a connection raises when its server restarts, stops or crashes under it, by where it is met.
+LOST = [
+    asyncpg.exceptions.InterfaceError("cannot perform operation: connection is closed"),
+    asyncpg.exceptions.InternalClientError("cannot switch to state 12; another operation (2) is in progress"),
+    asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed in the middle of operation"),
+    asyncpg.exceptions.CannotConnectNowError("the database system is starting up"),
+    asyncpg.exceptions.PostgresConnectionError("connection failure"),
+    asyncpg.exceptions.AdminShutdownError("terminating connection due to administrator command"),
+    asyncpg.exceptions.CrashShutdownError("terminating connection because of crash of another server process"),
+    ConnectionResetError(104, "Connection reset by peer"),
+    BrokenPipeError(32, "Broken pipe"),
+    ConnectionRefusedError(111, "Connect call failed"),
+    asyncio.TimeoutError(),
+]
+
+
+class LostConnection:
+    """A pooled connection whose server went away: every statement fails with `failure`."""
+
+    def __init__(self, failure: BaseException):
+        self.failure = failure
+        self.released = False
+
+    async def _fail(self, *args):
+        raise self.failure
+
+    execute = executemany = fetch = add_listener = remove_listener = _fail
+
+    @asynccontextmanager
+    async def transaction(self):
+        yield
+
+    def is_closed(self) -> bool:
+        return False  # not seen yet: asyncpg has read the server's last words, not its close
+
+
+class PoolOfLostConnections:
+    """asyncpg's pool as the driver uses it, handing out LostConnections (or, `refused`, unable to connect)."""
+
+    def __init__(self, failure: BaseException, *, refused: bool = False):
+        self.connection = LostConnection(failure)
+        self.refused = refused
+        self.expired = 0
+
+    def acquire(self):
+        pool = self
+
+        class Acquiring:
+            def __await__(self):
+                return pool._acquire().__await__()
+
+            async def __aenter__(self):
+                return await pool._acquire()
+
+            async def __aexit__(self, *exc):
+                return False
+
+        return Acquiring()
+
+    async def _acquire(self):
+        if self.refused:
+            raise self.connection.failure
+        return self.connection
+
+    async def fetch(self, sql, *params):
+        return await (await self._acquire()).fetch(sql, *params)
+
+    async def release(self, connection):
+        connection.released = True
+
+    async def expire_connections(self):
+        self.expired += 1
+
+
+DOORS = {  # every way the driver talks to the pool
+    "unit": lambda driver: driver.write(statements([Step("UPDATE t SET a = 1 WHERE b = ?", (1,)),
+                                                    Step("DELETE FROM t WHERE b = ?", (2,))])),
+    "one statement": lambda driver: driver.write_statements([("UPDATE t SET a = 1 WHERE b = ?", (1,))]),
+    "read": lambda driver: driver.fetch("SELECT a FROM t WHERE b = ?", (1,)),
+    "held connection": lambda driver: driver.acquire(),
+}
+
+
+@pytest.mark.parametrize("door", DOORS)
+@pytest.mark.parametrize("failure", LOST, ids=lambda failure: failure.__class__.__name__)
+async def test_each_lost_connection_is_try_again_at_every_door_of_the_driver(failure, door):
+    pool = PoolOfLostConnections(failure, refused=door == "held connection")
+    with pytest.raises(DatabaseUnavailable, match=failure.__class__.__name__):
+        await DOORS[door](Driver(pool=pool))
+    assert pool.expired == 1  # the pool's other connections broke with it: new ones for the next actions
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["listening", "connecting"])
+@pytest.mark.parametrize("failure", LOST, ids=lambda failure: failure.__class__.__name__)
+async def test_each_lost_connection_leaves_the_timer_listener_looking_periodically(failure, refused, caplog):
+    pool = PoolOfLostConnections(failure, refused=refused)
+    claims = PostgresTimerClaims(Driver(pool=pool))
+    await claims.listen(lambda due_at: None)  # not raised: the dispatcher's look goes on
+    assert claims._listener is None and pool.connection.released != refused  # a connection it took, given back
+    assert "looking periodically instead" in caplog.text
+
+
+async def test_a_value_asyncpg_cannot_send_is_a_mistake_not_a_lost_connection():
+    pool = PoolOfLostConnections(asyncpg.exceptions.DataError("invalid input for query argument $1: 'x'"))
+    with pytest.raises(asyncpg.exceptions.DataError):
+        await Driver(pool=pool).fetch("SELECT a FROM t WHERE b = ?", ("x",))
+    assert pool.expired == 0
+
+
+@asynccontextmanager
+async def no_task_exception_left():
+    """Fails when an exception was left in a task nobody awaited ("Task exception was never retrieved"), which
+    asyncio only logs, when the task is collected."""
+    loop = asyncio.get_running_loop()
+    reported: list[dict] = []
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    try:
+        yield
+        gc.collect()
+    finally:
+        loop.set_exception_handler(None)
+    assert reported == []
+
+
+# --- a connection the server dropped, met before asyncpg has seen it go -----------------------------------------------
+
+def server_dropped_unseen(connection) -> None:
+    """What a restart leaves on the bot's side of an idle pooled connection when the event loop has read the
+    server's last words but not yet its close (as under load, or across a network): asyncpg took the FATAL message
+    and waits for more, and nothing can be sent any more."""
+    body = b"SFATAL\0C57P01\0Mterminating connection due to administrator command\0\0"
+    connection._protocol.data_received(b"E" + struct.pack("!i", len(body) + 4) + body)
+    connection._transport.get_extra_info("socket").shutdown(socket.SHUT_WR)
+
+
+async def test_connections_the_server_dropped_unseen_cost_one_try_again_and_leave_no_task_exception(
+        fresh_database):
+    async with no_task_exception_left():
+        pool = await storage_postgres.open_pool(fresh_database, max_size=2)
+        try:
+            await reads_after_connections_dropped_unseen(pool)
+        finally:
+            await pool.close()
+
+
+async def reads_after_connections_dropped_unseen(pool) -> None:
+    driver = Driver(pool=pool)
+    held = [await pool.acquire() for _ in range(2)]  # the pool's two connections, both idle afterwards
+    connections = [proxy._con for proxy in held]
+    for proxy in held:
+        await pool.release(proxy)
+    for connection in connections:
+        server_dropped_unseen(connection)
+    said = []
+    for _ in range(3):
+        try:
+            said.append(await driver.fetchvalue("SELECT 1"))
+        except DatabaseUnavailable:
+            said.append("try again")
+    # The first read meets a dropped connection ("cannot switch to state …"); the pool then closes the other one
+    # in a task nobody awaits, whose goodbye cannot be sent: no exception may be left in that task.
+    assert said == ["try again", 1, 1]
+
+
 # --- the answer a player gets ---------------------------------------------------------------------------------------
 
 async def test_an_action_that_loses_the_database_gets_try_again_in_the_players_language(world, monkeypatch):
@@ -313,13 +492,7 @@ async def database(fresh_database):
 async def consistent(world, match_id: int) -> tuple[int, int]:
     """(version, moves) of the match as stored, after checking that its log replays to its stored state: nothing
     half-written."""
-    service = world.bot.matches
-    match = await service.get_match(match_id)
-    logged = await service.repo.moves(match_id)
-    state = rebuild_state(match.game, len(match.seats), match.seed, match.options or None, effective_moves(logged),
-                          names=match.names)
-    assert service.game_of(match).dump(state) == match.state
-    return match.version, len(logged)
+    return await stored_whole(world.bot.matches, match_id)
 
 
 def answered(result) -> str:
@@ -378,3 +551,137 @@ async def test_a_move_in_flight_when_postgresql_restarts_gets_try_again_and_is_n
     assert answered(await move(world.alice, thread, match_id, "a3-a4")) == "played"
     assert await consistent(world, match_id) == (before[0] + 2, before[1] + 2)
     assert len(board_posts(thread)) == 4
+
+
+async def test_an_announcement_whose_row_the_lost_database_kept_is_one_warning_line(caplog):
+    """The events were presented; forgetting their outbox row met PostgreSQL restarting. The row is presented
+    again later (adopted, never posted twice): the operator reads one line, not an error with a traceback."""
+    class KeptRows:
+        async def done(self, token):
+            raise DatabaseUnavailable("the connection to PostgreSQL was lost (ConnectionResetError)")
+
+    outbox = Outbox(KeptRows(), EventBus(), "test")
+    outbox.deliver(outbox.token(), [])
+    await outbox.idle()
+    said = [(record.levelname, record.exc_info) for record in caplog.records if record.name == "bot.matches.outbox"]
+    assert said == [("WARNING", None)]
+
+
+# --- a burst of moves while PostgreSQL restarts -----------------------------------------------------------------------
+
+BURST_MATCHES = 8
+BURST_MOVES = 12  # each match's, played by its two members in turn
+BURST_TRIES = 4  # "try again"s one move may meet: cut off in flight, refused while down, a connection the restart broke
+
+
+class Burst:
+    """Players making moves through the match service while the server restarts under them: each match's members
+    move in turn, a move answered "try again" is tried again once the server is back (after a fresh look at the
+    match, which may show that it was written after all: its COMMIT was cut off after the server took it)."""
+
+    def __init__(self, service) -> None:
+        self.service = service
+        self.up = asyncio.Event()  # the server runs (players who were told "try again" wait for it)
+        self.up.set()
+        self.halfway = asyncio.Event()  # every match is half played: the restart begins
+        self.go_on = asyncio.Event()  # the restart has begun: the second half is played through it
+        self._halfway_matches = 0
+
+    async def look(self, match_id: int):
+        for _ in range(BURST_TRIES):
+            try:
+                return await self.service.get_match(match_id)
+            except DatabaseUnavailable:
+                await self.up.wait()
+        pytest.fail(f"match #{match_id} could not be read {BURST_TRIES} times in a row")
+
+    async def play(self, match_id: int) -> list[tuple[int, str, str]]:
+        """(version, move, "done" or "try again") of every move submitted, in order."""
+        answers: list[tuple[int, str, str]] = []
+        first = (await self.look(match_id)).version
+        for _ in range(BURST_MOVES * BURST_TRIES):
+            match = await self.look(match_id)
+            if match.version == first + BURST_MOVES // 2 and not self.go_on.is_set():
+                self._halfway_matches += 1
+                if self._halfway_matches == BURST_MATCHES:
+                    self.halfway.set()
+                await self.go_on.wait()
+            if match.version == first + BURST_MOVES:
+                return answers
+            seat = self.service.to_act(match)[0]
+            legal = self.service.game_of(match).legal_moves(self.service.state_of(match), seat)
+            chosen = legal[(7 * match.version + match_id) % len(legal)]
+            try:
+                await self.service.submit_move(match_id, match.seats[seat].user_id, chosen,
+                                               expected_version=match.version)
+            except DatabaseUnavailable:  # anything else fails the test
+                answers.append((match.version, chosen, "try again"))
+                await self.up.wait()
+            else:
+                answers.append((match.version, chosen, "done"))
+        pytest.fail(f"match #{match_id}: {BURST_MOVES} moves not made in {BURST_MOVES * BURST_TRIES} tries: {answers}")
+
+    async def restart(self, server, mode: str) -> None:
+        await self.halfway.wait()
+        self.up.clear()
+        stopping = asyncio.create_task(asyncio.to_thread(server.stop_only, mode))
+        self.go_on.set()  # the second halves start as the server stops: some moves are cut off, some refused
+        await stopping
+        with pytest.raises(DatabaseUnavailable):  # while it is down: a read is "try again" too
+            await self.service.get_match(1)
+        await asyncio.to_thread(server.start_again)
+        self.up.set()
+
+
+@pytest.mark.parametrize("mode", ["fast", "immediate"])
+async def test_a_burst_of_moves_through_a_restart_is_answered_done_or_try_again_and_each_move_stored_once(
+        tcp_server, fresh_database, mode, caplog):
+    async with no_task_exception_left():
+        repo = await open_repository(fresh_database)
+        try:
+            await burst_through_a_restart(repo, tcp_server, mode)
+        finally:
+            await repo.close()
+    # The operator reads warnings ("lost the connection to PostgreSQL: …"), no error and no traceback of the bot's.
+    assert [record.getMessage() for record in caplog.records
+            if record.name.startswith("bot.") and (record.levelno >= logging.ERROR or record.exc_info)] == []
+
+
+async def burst_through_a_restart(repo, server, mode: str) -> None:
+    ticks = itertools.count(1_000_000)
+    # As one of several processes: its timer dispatcher listens for the others' timers on a connection of its own,
+    # which the restart breaks too.
+    service = build_match_service(repo, clock=lambda: float(next(ticks)), seed_source=lambda: 7, others=True)
+    await service.start()
+    try:
+        match_ids = []
+        for number in range(BURST_MATCHES):
+            challenge = await service.create_challenge(guild_id=1, channel_id=2, challenger_id=10 + 2 * number,
+                                                       challenger_name="a", game_key="epaminondas",
+                                                       invited=[11 + 2 * number])
+            match_ids.append((await service.accept_challenge(challenge.id, 11 + 2 * number, "b")).match_id)
+        before = {match_id: (await service.get_match(match_id)).version for match_id in match_ids}
+        burst = Burst(service)
+        *answers, _ = await asyncio.gather(*(burst.play(match_id) for match_id in match_ids),
+                                           burst.restart(server, mode))
+        for match_id, said in zip(match_ids, answers):
+            logged = [entry.move for entry in await repo.moves(match_id)]
+            version, count = await stored_whole(service, match_id)
+            assert version == before[match_id] + BURST_MOVES and count == len(logged) == BURST_MOVES
+            done = {at: chosen for at, chosen, answer in said if answer == "done"}
+            tried = {(at, chosen) for at, chosen, answer in said if answer == "try again"}
+            for offset, entry in enumerate(logged):  # each move once, in its place: one done, or one cut off late
+                at = before[match_id] + offset
+                assert done.get(at, entry) == entry and (at in done or (at, entry) in tried), (match_id, said)
+    finally:
+        await service.drain()
+
+
+async def stored_whole(service, match_id: int) -> tuple[int, int]:
+    """(version, moves) of the match as stored, after checking that its log replays to its stored state."""
+    match = await service.get_match(match_id)
+    logged = await service.repo.moves(match_id)
+    state = rebuild_state(match.game, len(match.seats), match.seed, match.options or None, effective_moves(logged),
+                          names=match.names)
+    assert service.game_of(match).dump(state) == match.state
+    return match.version, len(logged)

@@ -8,6 +8,10 @@ import pytest
 
 from bot.matches import timers as timers_module
 from bot.matches.timers import LEASE_SECONDS, TimerDispatcher, claims_of
+from bot.storage.clocks import DEADLINE
+from bot.storage.postgres_pool import DatabaseUnavailable
+from bot_helpers import start_match
+from conftest import ON_BOTH
 
 
 class Clock:
@@ -175,3 +179,36 @@ async def test_timers_of_different_matches_fire_side_by_side_and_one_match_s_in_
     await repo.set_timer("slow", 1, clock.now - 1, seat=1)
     assert await dispatcher.fire_due() == 3
     assert order.index((1, 0)) < order.index((1, 1))  # one match's timers: in order, the second after the first
+
+
+# --- a lost database (PostgreSQL restarting) delays a deadline by seconds, not by a minute -----------------------
+
+
+@ON_BOTH
+@pytest.mark.parametrize("where", ["look", "handler"])
+async def test_a_deadline_the_lost_database_delayed_fires_within_five_seconds(world, monkeypatch, where):
+    """On SimCord's virtual clock: the database is lost as the deadline comes, at the dispatcher's look (claiming)
+    or inside the deadline's handler; by five seconds later the match is settled on time, once."""
+    _, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    timers, clocks = world.bot.matches.timers, world.bot.repo.clocks
+    due = await clocks.timer_due(DEADLINE, match_id, 0)
+    await world.env.advance_time(due - world.env.now().timestamp() - 60)
+    lost: list[float] = []  # when the database was lost
+
+    def lost_once(original):
+        async def losing(*args):
+            if not lost:
+                lost.append(world.env.now().timestamp())
+                raise DatabaseUnavailable("the connection to PostgreSQL was lost (ConnectionResetError)")
+            return await original(*args)
+        return losing
+
+    if where == "look":
+        monkeypatch.setattr(timers.claims, "claim_due", lost_once(timers.claims.claim_due))
+    else:
+        timers.on(DEADLINE, lost_once(timers._handlers[DEADLINE]))
+    await world.env.advance_time(61)  # the deadline passes, and the dispatcher meets the lost database
+    assert lost and (await world.bot.matches.get_match(match_id)).status == "active"
+    await world.env.advance_time(lost[0] + 5 - world.env.now().timestamp())
+    assert (await world.bot.matches.get_match(match_id)).status == "finished"
+    assert [entry.move for entry in await world.bot.repo.moves(match_id)] == ["timeout"]

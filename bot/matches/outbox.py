@@ -25,6 +25,7 @@ from bot.domain import ChallengeSeat, OutboxEntry, Seat
 from bot.games import Text
 from bot.storage.outbox import OutboxRow, OutboxStore
 
+from . import errors
 from . import events as events_module
 from .bus import Delivery, EventBus
 from .events import MatchEvent
@@ -204,6 +205,10 @@ class Outbox:
 
 
 def _log_failure(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
+    failure = None if task.cancelled() else task.exception()
+    if isinstance(failure, errors.DatabaseUnavailable):  # PostgreSQL restarting: one line, it is no mistake
+        log.warning("announcing from the outbox met a lost database (the row is presented at the next start or "
+                    "sweep): %s", failure)
+    elif failure is not None:
         log.error("announcing from the outbox failed (the row is presented at the next start or sweep)",
-                  exc_info=task.exception())
+                  exc_info=failure)

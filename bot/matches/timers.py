@@ -28,7 +28,10 @@ from . import errors
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Timer], Awaitable[None]]
-RETRY_AFTER_FAILURE = 60.0
+RETRY_AFTER_FAILURE = 60.0  # seconds after a failure of its own (a mistake: it would fail again at once)
+# Seconds after the database was lost (PostgreSQL restarting takes seconds): the deadlines due meanwhile are late
+# by no more than this (and the half second every sleep adds).
+RETRY_AFTER_UNAVAILABLE = 2.0
 LEASE_SECONDS = 60.0  # how long a claim holds when its process stops renewing it (it died)
 RENEW_EVERY = LEASE_SECONDS / 3  # seconds of real time between renewals of a running batch's lease
 BATCH = 32  # timers claimed at once: a look's share, leaving the rest to other processes
@@ -68,6 +71,7 @@ class TimerDispatcher:
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
         self._wake_at: float | None = None  # when the sleeping dispatcher will look again
         self._dirty = False  # a timer was written while the dispatcher was busy: look again before sleeping
+        self._give_back = False  # the database was lost during a look: its claims are given back at the next one
         self._stopped = False
 
     async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
@@ -134,10 +138,14 @@ class TimerDispatcher:
                 by_ref: dict[int, list[Timer]] = {}
                 for timer in batch:
                     by_ref.setdefault(timer.ref_id, []).append(timer)
-                fired += sum(await asyncio.gather(*(self._fire_in_order(token, timers)
-                                                    for timers in by_ref.values())))
+                outcomes = await asyncio.gather(*(self._fire_in_order(token, timers) for timers in by_ref.values()),
+                                                return_exceptions=True)
             finally:
                 renewing.cancel()
+            for outcome in outcomes:  # raised once every handler of the batch is done: none runs on unclaimed
+                if isinstance(outcome, BaseException):
+                    raise outcome
+            fired += sum(outcomes)
 
     async def _fire_in_order(self, token: str, timers: list[Timer]) -> int:
         fired = 0
@@ -148,7 +156,8 @@ class TimerDispatcher:
 
     async def _fire(self, token: str, timer: Timer) -> bool:
         """Run one claimed timer's handler and mark it done. A handler that fails, or stops with the bot, leaves
-        its claim to run out: then the timer fires again, here or in another process."""
+        its claim to run out: then the timer fires again, here or in another process. One that lost the database
+        (PostgreSQL restarting) ends the look: the next look, seconds later, gives its claim back first."""
         handler = self._handlers.get(timer.kind)
         if handler is None:
             log.warning("timer %s of unknown kind %s dropped", timer.id, timer.kind)
@@ -159,6 +168,8 @@ class TimerDispatcher:
                 raise
             except errors.ShuttingDown:
                 return False
+            except errors.DatabaseUnavailable:  # the whole look is tried again soon (_run), this claim given back
+                raise
             except errors.StaleBoard:  # the match moved on as it fired (a move in the same instant): look again
                 log.info("timer kind=%s ref=%s seat=%s met a newer version; it fires again when its claim runs out",
                          timer.kind, timer.ref_id, timer.seat)
@@ -185,6 +196,9 @@ class TimerDispatcher:
 
     async def _look(self) -> float | None:
         """Fire what is due; the time of the next look, if any."""
+        if self._give_back:  # what the lost database left claimed and not done fires now, not after its lease
+            await self.claims.release(self.claimant)
+            self._give_back = False
         if self.listening:
             await self.claims.listen(self._heard)
         await self.fire_due()
@@ -208,6 +222,10 @@ class TimerDispatcher:
                 due = await asyncio.create_task(self._look(), name="timer-look")
             except asyncio.CancelledError:
                 raise
+            except errors.DatabaseUnavailable as exc:
+                self._give_back = True
+                log.warning("timer dispatcher: %s; looking again in %.0f s", exc, RETRY_AFTER_UNAVAILABLE)
+                due = self.clock() + RETRY_AFTER_UNAVAILABLE
             except Exception:
                 log.exception("timer dispatcher failed; retrying in a minute")
                 due = self.clock() + RETRY_AFTER_FAILURE

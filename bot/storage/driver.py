@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any, AsyncIterator, Callable, Iterable
 
 import aiosqlite
 
-from .postgres_pool import lost_connection_is_unavailable
+from .postgres_pool import DatabaseUnavailable, lost_connection_is_unavailable
 from .sql import (
     Done,
     Step,
@@ -269,8 +269,14 @@ class Driver:
     # --- a PostgreSQL connection held apart ---------------------------------------------------------------
 
     async def acquire(self) -> Any:
-        """PostgreSQL: a pooled connection of the caller's own until `release` (it must leave no session state)."""
-        return await self.pool.acquire()
+        """PostgreSQL: a pooled connection of the caller's own until `release` (it must leave no session state).
+        A server that cannot be reached is DatabaseUnavailable, as everywhere."""
+        async with lost_connection_is_unavailable(self.pool):
+            return await self.pool.acquire()
 
     async def release(self, conn: Any) -> None:
-        await self.pool.release(conn)
+        """Give back a connection of `acquire`. One the server dropped is thrown away (asyncpg terminates a
+        connection it cannot reset): that is no failure of the caller's."""
+        with suppress(DatabaseUnavailable):
+            async with lost_connection_is_unavailable(self.pool):
+                await self.pool.release(conn)

@@ -5,8 +5,9 @@ password, missing database, a database of a newer Strategos), naming the server 
 
 While the bot runs, PostgreSQL may restart under it. asyncpg's pool then throws away every connection it finds
 closed and opens a new one on the next acquire; what is lost is the statement in flight on the old one. That
-surfaces as DatabaseUnavailable, which the bot answers with a "try again" (bot/views/common.py). A unit of work is
-one transaction, so a unit cut off before its COMMIT left nothing behind.
+surfaces as DatabaseUnavailable, which the bot answers with a "try again" (bot/views/common.py), whichever of
+asyncpg's errors said it (LOST_CONNECTION). A unit of work is one transaction, so a unit cut off before its COMMIT
+left nothing behind.
 """
 
 from __future__ import annotations
@@ -35,22 +36,42 @@ class DatabaseUnavailable(DatabaseError):
 # What asyncpg raises when the server goes away under a connection, or refuses new ones while it stops or starts:
 # a broken socket (ConnectionDoesNotExistError and the rest of SQLSTATE class 08, an OSError), the server's own
 # "terminating connection due to administrator command" / "crash of another server process" / "the database system
-# is starting up" (57P01-57P03), or a connect that got no answer.
+# is starting up" (57P01-57P03), or a connect that got no answer. A connection whose server went away can also be
+# met before asyncpg has seen its end: it read the server's last words ("terminating connection …") but not yet
+# the close, and the next statement finds it mid-way ("cannot switch to state 12; another operation is in
+# progress": an InternalClientError) or says it is closed (an InterfaceError).
 LOST_CONNECTION = (
     asyncpg.exceptions.PostgresConnectionError,
     asyncpg.exceptions.AdminShutdownError,
     asyncpg.exceptions.CrashShutdownError,
     asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
     OSError,
     asyncio.TimeoutError,
 )
+# Arguments asyncpg cannot send (a value of the wrong type) or a URL it cannot read are a mistake, not a lost
+# connection: trying again would fail the same way.
+CALLERS_MISTAKE = (asyncpg.exceptions.DataError, asyncpg.exceptions.ClientConfigurationError)
 
 
 def is_lost_connection(exc: BaseException) -> bool:
-    # asyncpg says "connection is closed" with a plain InterfaceError when a statement meets a connection that
-    # broke earlier; other InterfaceErrors are mistakes in the calling code and stay what they are.
-    return isinstance(exc, LOST_CONNECTION) or (
-        isinstance(exc, asyncpg.exceptions.InterfaceError) and "closed" in str(exc))
+    return isinstance(exc, LOST_CONNECTION) and not isinstance(exc, CALLERS_MISTAKE)
+
+
+class PooledConnection(asyncpg.Connection):
+    """A pooled connection whose goodbye never fails. asyncpg's pool closes a connection it expired in a task of its
+    own that nobody awaits (on the next acquire): a connection whose server went away fails to say goodbye
+    (BrokenPipeError), which asyncio could only report as "Task exception was never retrieved". The connection is
+    aborted all the same (asyncpg does that when a close fails), so nothing is left to do."""
+
+    async def close(self, *, timeout: float | None = None) -> None:
+        try:
+            await super().close(timeout=timeout)
+        except Exception as exc:
+            if not is_lost_connection(exc):
+                raise
+            log.debug("a PostgreSQL connection ended without its goodbye: %s: %s", exc.__class__.__name__, exc)
 
 
 @contextlib.asynccontextmanager
@@ -93,7 +114,7 @@ async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **option
     target = describe_dsn(dsn)
     try:
         pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT,
-                                         **options)
+                                         connection_class=PooledConnection, **options)
     except asyncpg.InvalidPasswordError:
         raise DatabaseError(f"PostgreSQL refused the password for {target}: check the password in "
                             "STRATEGOS_DATABASE") from None
@@ -103,17 +124,17 @@ async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **option
     except asyncpg.InvalidCatalogNameError:
         raise DatabaseError(f"PostgreSQL at {target} has no database of that name: create it (createdb) or fix "
                             "the database name in STRATEGOS_DATABASE") from None
+    except (asyncpg.exceptions.ClientConfigurationError, ValueError) as exc:  # a URL asyncpg can't read
+        password = urlsplit(dsn).password
+        reason = str(exc).replace(password, "***") if password else str(exc)
+        raise DatabaseError(f"STRATEGOS_DATABASE is not a PostgreSQL URL Strategos can use ({reason}): write it "
+                            "as postgresql://USER:PASSWORD@HOST:PORT/DATABASE") from None
     except LOST_CONNECTION as exc:
         reason = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
         raise DatabaseError(f"cannot reach PostgreSQL at {target} ({reason}): check that the server runs and "
                             "the host and port in STRATEGOS_DATABASE") from None
     except asyncpg.PostgresError as exc:
         raise DatabaseError(f"PostgreSQL at {target} refused the connection ({exc})") from None
-    except (asyncpg.exceptions.ClientConfigurationError, ValueError) as exc:  # a URL asyncpg can't read
-        password = urlsplit(dsn).password
-        reason = str(exc).replace(password, "***") if password else str(exc)
-        raise DatabaseError(f"STRATEGOS_DATABASE is not a PostgreSQL URL Strategos can use ({reason}): write it "
-                            "as postgresql://USER:PASSWORD@HOST:PORT/DATABASE") from None
     try:
         async with pool.acquire() as conn:
             await migrate(conn)

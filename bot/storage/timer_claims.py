@@ -16,6 +16,7 @@ import asyncpg
 from bot.domain import Timer
 
 from .driver import Driver
+from .postgres_pool import DatabaseUnavailable, is_lost_connection
 from .sql import Step
 
 log = logging.getLogger(__name__)
@@ -114,8 +115,12 @@ class PostgresTimerClaims(TimerClaims):
     async def close(self) -> None:
         if self._listener is not None:
             listener, self._listener = self._listener, None
-            if not listener.is_closed():
-                await listener.remove_listener(NOTIFY_CHANNEL, self._heard)
+            try:
+                if not listener.is_closed():
+                    await listener.remove_listener(NOTIFY_CHANNEL, self._heard)
+            except Exception as exc:  # the server dropped it (a restart): it is given back to be thrown away
+                if not is_lost_connection(exc):
+                    raise
             await self.driver.release(listener)
 
     async def listen(self, wake: Callable[[float], None]) -> None:
@@ -127,7 +132,9 @@ class PostgresTimerClaims(TimerClaims):
         try:
             self._listener = await self.driver.acquire()
             await self._listener.add_listener(NOTIFY_CHANNEL, self._heard)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except Exception as exc:
+            if not (isinstance(exc, (DatabaseUnavailable, asyncpg.PostgresError)) or is_lost_connection(exc)):
+                raise
             log.warning("cannot listen for other processes' timers (%s); looking periodically instead", exc)
             await self.close()
 
