@@ -145,7 +145,7 @@ class TimerDispatcher:
             for outcome in outcomes:  # raised once every handler of the batch is done: none runs on unclaimed
                 if isinstance(outcome, BaseException):
                     raise outcome
-            fired += sum(outcomes)
+                fired += outcome
 
     async def _fire_in_order(self, token: str, timers: list[Timer]) -> int:
         fired = 0
