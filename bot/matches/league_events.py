@@ -41,6 +41,7 @@ class LeagueOpened:
     league: League
     players: list[LeaguePlayer] = field(default_factory=list)
     lang: str = field(kw_only=True)
+    recovered: bool = field(default=False, kw_only=True)  # presented by a process that recovers it
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class RosterChanged:
     league: League
     players: list[LeaguePlayer]
     lang: str = field(kw_only=True)
+    recovered: bool = field(default=False, kw_only=True)  # presented by a process that recovers it
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class RoundStarted:
     names: dict[int, str]
     players: list[LeaguePlayer] = field(kw_only=True)
     lang: str = field(kw_only=True)
+    recovered: bool = field(default=False, kw_only=True)  # presented by a process that recovers it
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class StandingsChanged:
     names: dict[int, str]
     players: list[LeaguePlayer] = field(kw_only=True)
     lang: str = field(kw_only=True)
+    recovered: bool = field(default=False, kw_only=True)  # presented by a process that recovers it
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class LeagueFinished:
     next_season: League | None
     players: list[LeaguePlayer] = field(kw_only=True)
     lang: str = field(kw_only=True)
+    recovered: bool = field(default=False, kw_only=True)  # presented by a process that recovers it
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,7 @@ class LeagueCancelled:
     reason_params: dict[str, Any] = field(default_factory=dict)
     players: list[LeaguePlayer] = field(kw_only=True)
     lang: str = field(kw_only=True)
+    recovered: bool = field(default=False, kw_only=True)  # presented by a process that recovers it
 
 
 LeagueEvent = LeagueOpened | RosterChanged | RoundStarted | StandingsChanged | LeagueFinished | LeagueCancelled
