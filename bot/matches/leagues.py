@@ -48,6 +48,9 @@ DEFAULT_DIVISION_SIZE = 10
 MAX_DIVISION_SIZE = 40
 MAX_NAME_LENGTH = 50
 MAX_ROUNDS = 20
+# What a stopped process left in the outbox for a league, looked at again once no live process can be presenting it
+# (not "league…": a league's end clears those timers, and its own announcement may be what is left).
+LEFT_TIMER = "outbox_league"
 
 
 def league_title(league: League) -> str:
@@ -90,6 +93,7 @@ class LeagueService:
         self.subscribe = bus.subscribe  # the league presenter
         timers.on(SIGNUP_TIMER, self._signup_ended)
         timers.sweeps.append(self.recover)
+        timers.on(LEFT_TIMER, lambda timer: self.recover())
 
     async def start(self) -> None:
         """After a restart: every running league looks again (a step the stop cut off is finished), and a
@@ -100,19 +104,23 @@ class LeagueService:
         for league in await self.store.by_status(["signup"]):
             if league.signup_ends_at <= now:
                 await self.store.set_timer(SIGNUP_TIMER, league.id, league.signup_ends_at)
-        await self.recover()
+        await self.recover(look_again=True)
         self.timers.wake(now)
 
-    async def recover(self) -> None:
+    async def recover(self, *, look_again: bool = False) -> None:
         """Present what a stopped process left in the outbox for this process's servers' leagues (at start-up,
-        and with a shared database also periodically), once no live process can still be presenting it. The
-        presenter adopts a post the stopped process made but did not record (bot/presenters/leagues.py)."""
+        and with a shared database also periodically), once no live process can still be presenting it; with
+        `look_again` (at start-up) rows another process may be presenting now are looked at again once it would be
+        done. The presenter adopts a post the stopped process made but did not record (bot/presenters/leagues.py)."""
         shared = self.timers.claims.shared
         for rows in league_rows(await self.outbox.of_leagues()).values():
             if not self.scope.owns(rows[0].guild_id) or self.outbox.presenting(rows):
                 continue
-            if shared and rows[-1].created_at > self.clock() - REPAIR_AFTER:
-                continue  # its writer may be presenting it now; the next sweep looks again
+            if shared and rows[-1].created_at > self.clock() - REPAIR_AFTER:  # its writer may be at it now
+                if look_again:
+                    await self.store.set_timer(LEFT_TIMER, rows[-1].league_id or 0, rows[-1].created_at + REPAIR_AFTER)
+                    self.timers.wake(rows[-1].created_at + REPAIR_AFTER)
+                continue
             log.info("league=%s presenting what a stopped process left", rows[0].league_id)
             self.outbox.present(rows, events_of(rows))
 
