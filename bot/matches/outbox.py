@@ -152,7 +152,7 @@ class Outbox:
         """Run `write`, whose unit records the events it announces through the maker it is given (none: nothing
         to announce, the unit was refused), and present them at once; a command cancelled meanwhile leaves them
         to the outbox. What `write` returns, and the first event's delivery."""
-        token, made = self.token(), []
+        token, made = self.token(), list[Any]()
 
         def entry(events: Sequence[Any]) -> OutboxEntry:
             made.extend(events)
