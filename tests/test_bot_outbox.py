@@ -556,3 +556,70 @@ async def test_an_announcement_posted_but_not_recorded_is_adopted_after_a_restar
     assert [m.id for m in world.channel.history() if m.content.startswith("🏆")] == [post.id]
     league = await world.bot.leagues.named(world.guild.id, "Autumn")
     assert league.message_id == post.id and await outbox_rows(world) == 0
+
+
+async def league_of_two(world):
+    olga, post = await open_league(world)
+    for member in (world.alice, world.bob):
+        joined = await member.click(post, label="Join")
+        assert "You are in" in joined.response.content, joined.response.content
+    await presented_leagues(world)
+    return olga
+
+
+@ON_BOTH
+async def test_a_league_start_cancelled_right_after_its_round_is_written_still_posts_the_pairings(world, monkeypatch):
+    olga = await league_of_two(world)
+    store = world.bot.leagues.store
+    real = store.set_round_announced
+
+    async def cancelled_once_written(*args, **kwargs):
+        done = await real(*args, **kwargs)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+        return done
+
+    monkeypatch.setattr(store, "set_round_announced", cancelled_once_written)
+    await olga.slash(world.channel, "league start", league="Autumn")
+    monkeypatch.setattr(store, "set_round_announced", real)
+    await presented_leagues(world)
+    await presented(world)
+
+    assert len(league_thread_posts(world, "Every match starts now")) == 1
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_a_round_whose_process_died_before_posting_its_pairings_is_posted_once_after_a_restart(world,
+                                                                                                     monkeypatch):
+    olga = await league_of_two(world)
+    monkeypatch.setattr(world.bot.leagues.outbox, "deliver", lambda token, events: None)  # dies after the commit
+    await olga.slash(world.channel, "league start", league="Autumn")
+    await presented_leagues(world)
+    await presented(world)
+    assert league_thread_posts(world, "Every match starts now") == [] and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+    await presented_leagues(world)
+    await restart_and_repair(world)  # presented and forgotten: a second start posts nothing
+    await presented_leagues(world)
+
+    assert len(league_thread_posts(world, "Every match starts now")) == 1
+    assert await outbox_rows(world) == 0
+
+
+async def test_a_round_whose_matches_started_before_a_crash_is_announced_once_after_a_restart(world, monkeypatch):
+    """The process died after the round's matches started, before the unit that announces the round."""
+    olga = await league_of_two(world)
+    monkeypatch.setattr(world.bot.leagues.rounds, "_announce_round", lambda *args: asyncio.sleep(0))
+    await olga.slash(world.channel, "league start", league="Autumn")
+    await presented_leagues(world)
+    await presented(world)
+    assert league_thread_posts(world, "Every match starts now") == []
+
+    await restart_and_repair(world)
+    await presented_leagues(world)
+
+    assert len(league_thread_posts(world, "Every match starts now")) == 1
+    assert len(await world.bot.leagues.store.tables((await world.bot.leagues.named(world.guild.id, "Autumn")).id)) == 1
+    assert await outbox_rows(world) == 0

@@ -3,7 +3,8 @@ and the next season. No Discord here.
 
 A league moves on in steps, each one store transaction or a timer row (leagues.py says which); `advance` is
 idempotent, so a restart in the middle of any step simply runs it again. Standings and a league's end are
-written with their announcements (the outbox, leagues.py says how they are presented).
+written with their announcements (the outbox, leagues.py says how they are presented); a round's pairings once
+its matches started, with the league's `announced_round`, so a stop before that announces it at the next start.
 """
 
 from __future__ import annotations
@@ -102,11 +103,11 @@ class LeagueRounds:
                 tables = await self.store.tables(league_id)
                 current = [t for t in tables if t.round == league.round]
                 opened = await self._open_tables(league, current, players)
-                if opened:
+                if opened or league.announced_round < league.round:
                     tables = await self.store.tables(league_id)
                     current = [t for t in tables if t.round == league.round]
-                    self.bus.publish(RoundStarted(league, league.round, current, player_names(players),
-                                                  players=players, lang=await self.language(league.guild_id)))
+                if league.announced_round < league.round:  # its matches started: announce the round, once
+                    await self._announce_round(league, current, players)
                 if not all(t.finished for t in current):
                     await self._show_standings(league, tables, players)
                     return
@@ -161,6 +162,12 @@ class LeagueRounds:
                 await self.matches.start_prepared_challenge(table.challenge_id)
                 created = True
         return created
+
+    async def _announce_round(self, league: League, tables: list[LeagueTable], players: list[LeaguePlayer]) -> None:
+        now, lang = self.clock(), await self.language(league.guild_id)
+        started = RoundStarted(league, league.round, tables, player_names(players), players=players, lang=lang)
+        await self.outbox.written(lambda entry: self.store.set_round_announced(
+            league.id, league.round, announce=lambda *_: entry([started])), now)
 
     def _next_swiss_round(self, league: League, tables: list[LeagueTable],
                           players: list[LeaguePlayer]) -> list[tuple[int, int, tuple[int, ...]]]:

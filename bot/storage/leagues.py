@@ -34,7 +34,8 @@ PLAYERS = "SELECT user_id, user_name, joined_at, rating, division, left_at FROM 
 LEAGUE_COLUMNS = (
     "id, guild_id, channel_id, name, season, previous_id, game, format, rounds, total_rounds, table_size,"
     " clock_seconds, rated, division_size, signup_hours, repeat, organiser_id, status, signup_ends_at, created_at,"
-    " started_at, finished_at, round, results_shown, message_id, thread_id"
+    " started_at, finished_at, round, results_shown, message_id, thread_id,"
+    " announced_round"
 )
 
 
@@ -97,6 +98,11 @@ class LeagueStore:
     async def set_posts(self, league_id: int, message_id: int | None, thread_id: int | None) -> None:
         await self.driver.write_statements([("UPDATE leagues SET message_id = ?, thread_id = ? WHERE id = ?",
                                  (message_id, thread_id, league_id))])
+
+    async def set_round_announced(self, league_id: int, round_: int, announce: Announce) -> bool:
+        """Round `round_`'s pairings are announced (with `announce`), once: False when they were already."""
+        return await self._changed(announce, league_id, Step(
+            "UPDATE leagues SET announced_round = ? WHERE id = ? AND announced_round < ?", (round_, league_id, round_)))
 
     async def set_results_shown(self, league_id: int, count: int, announce: Announce | None = None) -> None:
         await self._changed(announce, league_id, Step("UPDATE leagues SET results_shown = ? WHERE id = ?",
