@@ -299,9 +299,9 @@ class LeaguePresenter:
         thread = await self._channel(league.thread_id)
         if thread is not None:
             reason = t(lang, event.reason, **event.reason_params)
-            await self._send(thread, fit(t(lang, "🚫 **{league}** was cancelled: {reason}. Matches already under way go "
-                                                 "on as ordinary matches.", league=league_title(league),
-                                           reason=reason)), event.recovered)
+            text = t(lang, "🚫 **{league}** was cancelled: {reason}. Matches already under way go on as ordinary "
+                           "matches.", league=league_title(league), reason=reason)
+            await self._send(thread, fit(text), event.recovered)
             if isinstance(thread, discord.Thread):
                 try:
                     await thread.edit(archived=True)
