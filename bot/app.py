@@ -84,10 +84,11 @@ class StrategosBot(commands.AutoShardedBot):
         self.repo = repo = await open_repository(self.settings.database)
         # Alone on the database (every shard here), every timer is written here and wakes the dispatcher, so it
         # neither listens for other processes nor looks periodically for their timers (an idle bot stays idle).
+        scope = ProcessScope(self.settings.shard_ids, self.settings.shard_count)
         graph = build_match_graph(
             repo, clock=utc_timestamp, seed_source=self._seed_source,
             challenge_ttl=self.settings.challenge_ttl_hours * 3600,
-            scope=ProcessScope(self.settings.shard_ids, self.settings.shard_count),
+            scope=scope,
             others=not self.settings.runs_every_shard,
         )
         self.matches = graph.service
@@ -98,7 +99,7 @@ class StrategosBot(commands.AutoShardedBot):
                                    replay_at_end=self._replay_at_end)
         pictures.QUEUE.start()  # the picture workers start now, not with the first board after a restart
         graph.bus.subscribe(self.presenter)
-        self.leagues = build_leagues(graph)  # after the presenter: a league looks again once a match is shown
+        self.leagues = build_leagues(graph, scope)  # after the presenter: a league looks again once a match is shown
         self.leagues.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
         self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, choose_move,
                                          self._computer_executor, self._computer_pause)

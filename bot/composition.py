@@ -72,11 +72,13 @@ def build_match_service(repo: Repository, **options) -> MatchService:
     return build_match_graph(repo, **options).service
 
 
-def build_leagues(graph: MatchGraph) -> LeagueService:
-    """The leagues over a match service; they look again at a league whenever one of its matches ended."""
+def build_leagues(graph: MatchGraph, scope: ProcessScope = ProcessScope()) -> LeagueService:
+    """The leagues over a match service; they look again at a league whenever one of its matches ended. `scope`:
+    the shards this process runs (it presents what a stopped process left for their leagues)."""
     bus, locks, store = league_bus(), KeyedLocks(), graph.repo.leagues
+    outbox = Outbox(graph.repo.outbox, bus, f"{graph.timers.claimant}/leagues")  # its own names of units
     rounds = LeagueRounds(graph.service, store, graph.repo.ratings, timers=graph.timers, bus=bus, locks=locks,
-                          clock=graph.clock, language=graph.settings.language)
+                          clock=graph.clock, language=graph.settings.language, outbox=outbox)
     graph.bus.subscribe(rounds.on_match_event)
     return LeagueService(graph.service, store, rounds, settings=graph.settings, timers=graph.timers, bus=bus,
-                         locks=locks, clock=graph.clock)
+                         locks=locks, clock=graph.clock, outbox=outbox, scope=scope)

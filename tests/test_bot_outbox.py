@@ -8,6 +8,7 @@ import dataclasses
 import random
 import typing
 
+import discord
 import pytest
 
 from bot.domain import Challenge, ChallengeSeat, Match, MemberPrefs, Seat
@@ -459,3 +460,166 @@ async def test_a_live_process_presents_a_start_and_a_challenge_end_another_proce
         for service in (live, dying):
             await service.drain()
             await service.repo.close()
+
+
+# --- leagues: their announcements follow their commits too -------------------------------------------------------
+
+def league_organiser(world):
+    role = world.guild.create_role("league mods", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("olga"), roles=[role])
+
+
+def league_announcement(world):
+    return next(m for m in reversed(list(world.channel.history())) if m.content.startswith("🏆"))
+
+
+def league_thread_posts(world, text):
+    thread = next(t for t in world.channel.threads if t.name.startswith("League:"))
+    return [m for m in thread.history() if text in m.content]
+
+
+async def open_league(world, name="Autumn"):
+    olga = league_organiser(world)
+    created = await olga.slash(world.channel, "league create", name=name, game="epaminondas", format="round_robin")
+    assert created.response.content.startswith("✅"), created.response.content
+    await presented_leagues(world)
+    return olga, league_announcement(world)
+
+
+async def presented_leagues(world) -> None:
+    await world.bot.leagues.idle()
+
+
+@ON_BOTH
+async def test_a_league_join_cancelled_right_after_its_unit_still_updates_the_announcement(world, monkeypatch):
+    await open_league(world)
+    store = world.bot.leagues.store
+    real = store.add_player
+
+    async def cancelled_once_written(*args, **kwargs):  # the command's task is cancelled the moment its unit is written
+        joined = await real(*args, **kwargs)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+        return joined
+
+    monkeypatch.setattr(store, "add_player", cancelled_once_written)
+    await world.alice.slash(world.channel, "league join", league="Autumn")
+    monkeypatch.setattr(store, "add_player", real)
+    await presented_leagues(world)
+
+    assert "Players (1): alice" in league_announcement(world).content
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_a_league_join_whose_process_died_before_presenting_it_is_shown_after_a_restart(world, monkeypatch):
+    await open_league(world)
+    monkeypatch.setattr(world.bot.leagues.outbox, "deliver", lambda token, events: None)  # dies after the commit
+    joined = await world.alice.slash(world.channel, "league join", league="Autumn")
+    assert "You are in" in joined.response.content
+    await presented_leagues(world)
+    assert "Players (0)" in league_announcement(world).content and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+    await presented_leagues(world)
+
+    assert "Players (1): alice" in league_announcement(world).content
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_a_cancellation_posted_but_not_forgotten_is_not_posted_again_after_a_restart(world, monkeypatch):
+    olga, _ = await open_league(world)
+    outbox = world.bot.leagues.outbox
+    monkeypatch.setattr(outbox.store, "done", lambda token: asyncio.sleep(0))  # dies after the post, before the delete
+    await olga.slash(world.channel, "league cancel", league="Autumn")
+    await presented_leagues(world)
+    assert len(league_thread_posts(world, "was cancelled")) == 1 and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+    await presented_leagues(world)
+
+    assert len(league_thread_posts(world, "was cancelled")) == 1
+    assert await outbox_rows(world) == 0
+
+
+async def test_an_announcement_posted_but_not_recorded_is_adopted_after_a_restart(world, monkeypatch):
+    """The process died between posting a league's announcement and recording it: the restart adopts the post."""
+    monkeypatch.setattr(world.bot.leagues.store, "set_posts", lambda *args: asyncio.sleep(0))
+    monkeypatch.setattr(world.bot.repo.outbox, "done", lambda token: asyncio.sleep(0))
+    post = (await open_league(world))[1]
+    assert await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+    await presented_leagues(world)
+
+    assert [m.id for m in world.channel.history() if m.content.startswith("🏆")] == [post.id]
+    league = await world.bot.leagues.named(world.guild.id, "Autumn")
+    assert league.message_id == post.id and await outbox_rows(world) == 0
+
+
+async def league_of_two(world):
+    olga, post = await open_league(world)
+    for member in (world.alice, world.bob):
+        joined = await member.click(post, label="Join")
+        assert "You are in" in joined.response.content, joined.response.content
+    await presented_leagues(world)
+    return olga
+
+
+@ON_BOTH
+async def test_a_league_start_cancelled_right_after_its_round_is_written_still_posts_the_pairings(world, monkeypatch):
+    olga = await league_of_two(world)
+    store = world.bot.leagues.store
+    real = store.set_round_announced
+
+    async def cancelled_once_written(*args, **kwargs):
+        done = await real(*args, **kwargs)
+        asyncio.current_task().cancel()
+        await asyncio.sleep(0)
+        return done
+
+    monkeypatch.setattr(store, "set_round_announced", cancelled_once_written)
+    await olga.slash(world.channel, "league start", league="Autumn")
+    monkeypatch.setattr(store, "set_round_announced", real)
+    await presented_leagues(world)
+    await presented(world)
+
+    assert len(league_thread_posts(world, "Every match starts now")) == 1
+    assert await outbox_rows(world) == 0
+
+
+@ON_BOTH
+async def test_a_round_whose_process_died_before_posting_its_pairings_is_posted_once_after_a_restart(world,
+                                                                                                     monkeypatch):
+    olga = await league_of_two(world)
+    monkeypatch.setattr(world.bot.leagues.outbox, "deliver", lambda token, events: None)  # dies after the commit
+    await olga.slash(world.channel, "league start", league="Autumn")
+    await presented_leagues(world)
+    await presented(world)
+    assert league_thread_posts(world, "Every match starts now") == [] and await outbox_rows(world) == 1
+
+    await restart_and_repair(world)
+    await presented_leagues(world)
+    await restart_and_repair(world)  # presented and forgotten: a second start posts nothing
+    await presented_leagues(world)
+
+    assert len(league_thread_posts(world, "Every match starts now")) == 1
+    assert await outbox_rows(world) == 0
+
+
+async def test_a_round_whose_matches_started_before_a_crash_is_announced_once_after_a_restart(world, monkeypatch):
+    """The process died after the round's matches started, before the unit that announces the round."""
+    olga = await league_of_two(world)
+    monkeypatch.setattr(world.bot.leagues.rounds, "_announce_round", lambda *args: asyncio.sleep(0))
+    await olga.slash(world.channel, "league start", league="Autumn")
+    await presented_leagues(world)
+    await presented(world)
+    assert league_thread_posts(world, "Every match starts now") == []
+
+    await restart_and_repair(world)
+    await presented_leagues(world)
+
+    assert len(league_thread_posts(world, "Every match starts now")) == 1
+    assert len(await world.bot.leagues.store.tables((await world.bot.leagues.named(world.guild.id, "Autumn")).id)) == 1
+    assert await outbox_rows(world) == 0

@@ -34,6 +34,7 @@ class League:
     results_shown: int
     message_id: int | None
     thread_id: int | None
+    announced_round: int = 0  # the last round whose pairings were announced
 
     @property
     def is_open(self) -> bool:

@@ -29,63 +29,66 @@ def player_names(players: list[LeaguePlayer]) -> dict[int, str]:
 # presenter reads nothing back to show it.
 
 @dataclass(frozen=True)
+class Announced:
+    """What every league event carries besides the league: the server's language, and whether a process that
+    recovers it from the outbox presents it (bot/presenters/leagues.py then adopts a post already out)."""
+
+    lang: str = field(kw_only=True)
+    recovered: bool = field(default=False, kw_only=True)
+
+
+@dataclass(frozen=True)
 class DivisionTable:
     division: int
     rows: list[Standing]
 
 
 @dataclass(frozen=True)
-class LeagueOpened:
+class LeagueOpened(Announced):
     """A league (or its next season) opened for sign-up: post the announcement and open its thread."""
 
     league: League
     players: list[LeaguePlayer] = field(default_factory=list)
-    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
-class RosterChanged:
+class RosterChanged(Announced):
     league: League
     players: list[LeaguePlayer]
-    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
-class RoundStarted:
+class RoundStarted(Announced):
     league: League
     round: int
     tables: list[LeagueTable]
     names: dict[int, str]
     players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
-class StandingsChanged:
+class StandingsChanged(Announced):
     league: League
     divisions: list[DivisionTable]
     names: dict[int, str]
     players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
-class LeagueFinished:
+class LeagueFinished(Announced):
     league: League
     divisions: list[DivisionTable]
     names: dict[int, str]
     next_season: League | None
     players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
-class LeagueCancelled:
+class LeagueCancelled(Announced):
     league: League
     reason: str  # English, with {placeholders} filled from reason_params when shown
     reason_params: dict[str, Any] = field(default_factory=dict)
     players: list[LeaguePlayer] = field(kw_only=True)
-    lang: str = field(kw_only=True)
 
 
 LeagueEvent = LeagueOpened | RosterChanged | RoundStarted | StandingsChanged | LeagueFinished | LeagueCancelled

@@ -2,7 +2,9 @@
 and the next season. No Discord here.
 
 A league moves on in steps, each one store transaction or a timer row (leagues.py says which); `advance` is
-idempotent, so a restart in the middle of any step simply runs it again.
+idempotent, so a restart in the middle of any step simply runs it again. Standings and a league's end are
+written with their announcements (the outbox, leagues.py says how they are presented); a round's pairings once
+its matches started, with the league's `announced_round`, so a stop before that announces it at the next start.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from .league_events import (
     RoundStarted, StandingsChanged, player_names,
 )
 from .locks import KeyedLocks
+from .outbox import Outbox
 from .service import MatchService
 from .timers import TimerDispatcher
 
@@ -40,10 +43,10 @@ log = logging.getLogger(__name__)
 class LeagueRounds:
     def __init__(self, matches: MatchService, store: LeagueStore, ratings: RatingStore, *, timers: TimerDispatcher,
                  bus: EventBus[LeagueEvent], locks: KeyedLocks, clock: Callable[[], float],
-                 language: Callable[[int | None], Awaitable[str]]):
-        """`matches`: where a table's match starts; `bus`, `locks`: the league service's; `language`: a server's
-        language, which the league's posts are written in."""
-        self.matches, self.store, self.ratings, self.language = matches, store, ratings, language
+                 language: Callable[[int | None], Awaitable[str]], outbox: Outbox):
+        """`matches`: where a table's match starts; `bus`, `locks`, `outbox`: the league service's; `language`: a
+        server's language, which the league's posts are written in."""
+        self.matches, self.store, self.ratings, self.language, self.outbox = matches, store, ratings, language, outbox
         self.timers, self.bus, self.clock, self._locks = timers, bus, clock, locks
         timers.on(STEP_TIMER, self._step_due)
 
@@ -100,11 +103,11 @@ class LeagueRounds:
                 tables = await self.store.tables(league_id)
                 current = [t for t in tables if t.round == league.round]
                 opened = await self._open_tables(league, current, players)
-                if opened:
+                if opened or league.announced_round < league.round:
                     tables = await self.store.tables(league_id)
                     current = [t for t in tables if t.round == league.round]
-                    self.bus.publish(RoundStarted(league, league.round, current, player_names(players),
-                                                  players=players, lang=await self.language(league.guild_id)))
+                if league.announced_round < league.round:  # its matches started: announce the round, once
+                    await self._announce_round(league, current, players)
                 if not all(t.finished for t in current):
                     await self._show_standings(league, tables, players)
                     return
@@ -160,6 +163,12 @@ class LeagueRounds:
                 created = True
         return created
 
+    async def _announce_round(self, league: League, tables: list[LeagueTable], players: list[LeaguePlayer]) -> None:
+        now, lang = self.clock(), await self.language(league.guild_id)
+        started = RoundStarted(league, league.round, tables, player_names(players), players=players, lang=lang)
+        await self.outbox.written(lambda entry: self.store.set_round_announced(
+            league.id, league.round, announce=lambda *_: entry([started])), now)
+
     def _next_swiss_round(self, league: League, tables: list[LeagueTable],
                           players: list[LeaguePlayer]) -> list[tuple[int, int, tuple[int, ...]]]:
         field_ = {p.user_id: SwissPlayer(p.user_id, 0, p.rating or UNRATED) for p in players}
@@ -190,9 +199,11 @@ class LeagueRounds:
         finished = sum(1 for t in tables if not t.is_bye and t.finished)
         if finished <= league.results_shown:
             return
-        await self.store.set_results_shown(league.id, finished)
-        self.bus.publish(StandingsChanged(league, self.division_tables(tables, players), player_names(players),
-                                          players=players, lang=await self.language(league.guild_id)))
+        now, lang = self.clock(), await self.language(league.guild_id)
+        changed = StandingsChanged(league, self.division_tables(tables, players), player_names(players),
+                                   players=players, lang=lang)
+        await self.outbox.written(lambda entry: self.store.set_results_shown(
+            league.id, finished, announce=lambda *_: entry([changed])), now)
 
     def division_tables(self, tables: list[LeagueTable], players: list[LeaguePlayer]) -> list[DivisionTable]:
         results = [(t.division, r) for t in tables if (r := _result_of(t)) is not None]
@@ -216,18 +227,24 @@ class LeagueRounds:
                 signup_hours=league.signup_hours, repeat=league.repeat, organiser_id=league.organiser_id,
                 signup_timer=SIGNUP_TIMER, signup_ends_at=starts, season=league.season + 1, previous_id=league.id,
                 players=[(p.user_id, p.user_name) for p in players if p.active])
-        done, next_id = await self.store.finish(league, now, "finished", next_season)
+        lang, following = await self.language(league.guild_id), []
+
+        def opened(next_league: League, next_players: list[LeaguePlayer]) -> list[LeagueEvent]:
+            following.append(next_league)
+            return [LeagueOpened(next_league, next_players, lang=lang)]
+
+        def finished(ended: League) -> list[LeagueEvent]:  # after `opened`: the unit writes the next season first
+            return [LeagueFinished(ended, self.division_tables(tables, players), player_names(players),
+                                   following[-1] if following else None, players=players, lang=lang)]
+
+        (done, next_id), _ = await self.outbox.written(lambda entry: self.store.finish(
+            league, now, "finished", next_season, announce=lambda ended, _: entry(finished(ended)),
+            announce_next=lambda *season: entry(opened(*season))), now)
         if not done:
             return
-        league = await self.get(league.id)
-        following = await self.store.get(next_id) if next_id is not None else None
         log.info("league=%s guild=%s finished next=%s", league.id, league.guild_id, next_id)
-        lang = await self.language(league.guild_id)
-        self.bus.publish(LeagueFinished(league, self.division_tables(tables, players), player_names(players), following,
-                                        players=players, lang=lang))
-        if following is not None:
-            self.timers.wake(following.signup_ends_at)
-            self.bus.publish(LeagueOpened(following, await self.store.players(following.id), lang=lang))
+        if following:
+            self.timers.wake(following[-1].signup_ends_at)
 
     async def standings_of(self, league_id: int) -> tuple[League, list[DivisionTable], dict[int, str]]:
         league = await self.get(league_id)

@@ -5,7 +5,9 @@ A league moves on in steps, each one store transaction or a timer row: the signu
 tables are written once together with the league's round number; each table's match starts from a challenge
 written and linked to the table in one transaction (and a challenge starts one match); a finished match only
 leaves a timer row that makes the league look again. `advance` is idempotent, so a restart in the middle of any
-step simply runs it again (start-up looks at every running league).
+step simply runs it again (start-up looks at every running league). What a step announces is written with it
+(the outbox, bot/matches/outbox.py): presented at once, after a cancelled command too, and after a crash by the
+process serving the league's server (`recover`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from .league_events import (
 from .league_rounds import LeagueRounds
 from .catalogue import info, is_offered
 from .locks import KeyedLocks
+from .outbox import Outbox, events_of, league_rows
+from .scope import REPAIR_AFTER, ProcessScope
 from .server_settings import ORGANISER_ROLE, ServerSettings
 from .service import MatchService
 from .timers import TimerDispatcher
@@ -44,6 +48,9 @@ DEFAULT_DIVISION_SIZE = 10
 MAX_DIVISION_SIZE = 40
 MAX_NAME_LENGTH = 50
 MAX_ROUNDS = 20
+# What a stopped process left in the outbox for a league, looked at again once no live process can be presenting it
+# (not "league…": a league's end clears those timers, and its own announcement may be what is left).
+LEFT_TIMER = "outbox_league"
 
 
 def league_title(league: League) -> str:
@@ -76,12 +83,17 @@ class LeagueService:
 
     def __init__(self, matches: MatchService, store: LeagueStore, rounds: LeagueRounds, *,
                  settings: ServerSettings, timers: TimerDispatcher, bus: EventBus[LeagueEvent], locks: KeyedLocks,
-                 clock: Callable[[], float]):
+                 clock: Callable[[], float], outbox: Outbox, scope: ProcessScope = ProcessScope()):
+        """`outbox`: the league bus's, shared with `rounds`; `scope`: the servers whose leftovers this process
+        presents."""
         self.matches, self.store, self.rounds, self.settings = matches, store, rounds, settings
         self.timers, self.bus, self.clock, self._locks = timers, bus, clock, locks
+        self.outbox, self.scope = outbox, scope
         self.get, self.standings_of = rounds.get, rounds.standings_of
         self.subscribe = bus.subscribe  # the league presenter
         timers.on(SIGNUP_TIMER, self._signup_ended)
+        timers.sweeps.append(self.recover)
+        timers.on(LEFT_TIMER, lambda timer: self.recover())
 
     async def start(self) -> None:
         """After a restart: every running league looks again (a step the stop cut off is finished), and a
@@ -92,9 +104,28 @@ class LeagueService:
         for league in await self.store.by_status(["signup"]):
             if league.signup_ends_at <= now:
                 await self.store.set_timer(SIGNUP_TIMER, league.id, league.signup_ends_at)
+        await self.recover(look_again=True)
         self.timers.wake(now)
 
+    async def recover(self, *, look_again: bool = False) -> None:
+        """Present what a stopped process left in the outbox for this process's servers' leagues (at start-up,
+        and with a shared database also periodically), once no live process can still be presenting it; with
+        `look_again` (at start-up) rows another process may be presenting now are looked at again once it would be
+        done. The presenter adopts a post the stopped process made but did not record (bot/presenters/leagues.py)."""
+        shared = self.timers.claims.shared
+        for rows in league_rows(await self.outbox.of_leagues()).values():
+            if not self.scope.owns(rows[0].guild_id) or self.outbox.presenting(rows):
+                continue
+            if shared and rows[-1].created_at > self.clock() - REPAIR_AFTER:  # its writer may be at it now
+                if look_again:
+                    await self.store.set_timer(LEFT_TIMER, rows[-1].league_id or 0, rows[-1].created_at + REPAIR_AFTER)
+                    self.timers.wake(rows[-1].created_at + REPAIR_AFTER)
+                continue
+            log.info("league=%s presenting what a stopped process left", rows[0].league_id)
+            self.outbox.present(rows, events_of(rows))
+
     async def idle(self) -> None:
+        await self.outbox.idle()
         await self.bus.idle()
 
     # --- looking leagues up --------------------------------------------------------------------------------
@@ -182,18 +213,19 @@ class LeagueService:
         if repeat not in REPEATS:
             raise errors.UserError(N_("`repeat:` is none or monthly."))
         clock_seconds = await self.settings.clock_for(guild_id, clock)
-        now = self.clock()
-        league = await self.store.create(
+        now, lang = self.clock(), await self.language(guild_id)
+        league, opened = await self.outbox.written(lambda entry: self.store.create(
             guild_id=guild_id, channel_id=channel_id, name=name, game=game, format=format, rounds=rounds,
             table_size=players, clock_seconds=clock_seconds, rated=rated, division_size=size, signup_hours=hours,
-            repeat=repeat, organiser_id=user_id, now=now, signup_timer=SIGNUP_TIMER)
-        if league is None:
+            repeat=repeat, organiser_id=user_id, now=now, signup_timer=SIGNUP_TIMER,
+            announce=lambda league, _: entry([LeagueOpened(league, lang=lang)])), now)
+        if league is None or opened is None:
             raise errors.UserError(N_("There is already a league called **{name}** on this server. Pick another name."),
                                    name=name)
         self.timers.wake(league.signup_ends_at)
         log.info("league=%s guild=%s user=%s created game=%s format=%s tables=%s", league.id, guild_id, user_id,
                  game, format, players)
-        return league, self.bus.publish(LeagueOpened(league, lang=await self.language(guild_id)))
+        return league, opened
 
     async def set_posts(self, league_id: int, message_id: int | None, thread_id: int | None) -> None:
         await self.store.set_posts(league_id, message_id, thread_id)
@@ -209,13 +241,19 @@ class LeagueService:
             if league.status == "running" and league.round >= (league.total_rounds or 0):
                 raise errors.UserError(N_("**{league}** is in its last round: nobody can join any more."),
                                        league=league_title(league))
-            if not await self.store.add_player(league.id, user_id, user_name, self.clock(),
-                                               statuses=("signup", "running")):
+            now, roster = self.clock(), await self._roster(league)
+            joined, _ = await self.outbox.written(lambda entry: self.store.add_player(
+                league.id, user_id, user_name, now, statuses=("signup", "running"),
+                announce=lambda _, players: entry([roster(players)])), now)
+            if not joined:
                 raise errors.UserError(N_("You are already in **{league}**."), league=league_title(league))
             log.info("league=%s guild=%s user=%s joined", league.id, league.guild_id, user_id)
-            self.bus.publish(RosterChanged(league, await self.store.players(league.id),
-                                           lang=await self.language(league.guild_id)))
             return league
+
+    async def _roster(self, league: League) -> Callable[[list[LeaguePlayer]], RosterChanged]:
+        """What a change of `league`'s players announces, given them as the change leaves them."""
+        lang = await self.language(league.guild_id)
+        return lambda players: RosterChanged(league, players, lang=lang)
 
     async def leave(self, league_id: int, user_id: int) -> tuple[League, list[int]]:
         """Before the start she is simply off the list; after it her unfinished league matches are resigned
@@ -228,10 +266,13 @@ class LeagueService:
             if me is None or not me.active:
                 raise errors.UserError(N_("You are not in **{league}**."), league=league_title(league))
             resigned: list[int] = []
+            now, roster = self.clock(), await self._roster(league)
             if league.status == "signup":
-                await self.store.remove_player(league.id, user_id)
+                await self.outbox.written(lambda entry: self.store.remove_player(
+                    league.id, user_id, announce=lambda _, players: entry([roster(players)])), now)
             else:
-                await self.store.mark_left(league.id, user_id, self.clock())
+                await self.outbox.written(lambda entry: self.store.mark_left(
+                    league.id, user_id, now, announce=lambda _, players: entry([roster(players)])), now)
                 for table in await self.store.tables(league.id):
                     if user_id in table.players and table.match_id and table.match_status == "active":
                         try:
@@ -240,8 +281,6 @@ class LeagueService:
                         except errors.UserError:
                             pass  # already out of that match (resigned or timed out at a table of 3–4)
             log.info("league=%s guild=%s user=%s left resigned=%s", league.id, league.guild_id, user_id, resigned)
-            self.bus.publish(RosterChanged(league, await self.store.players(league.id),
-                                           lang=await self.language(league.guild_id)))
             return league, resigned
 
     async def _organiser_role(self, guild_id: int) -> int | None:
@@ -284,15 +323,19 @@ class LeagueService:
             await self._may_organise(league, user_id, may_manage, role_ids)
             if not league.is_open:
                 raise errors.UserError(N_("**{league}** has already ended."), league=league_title(league))
-            done, _ = await self.store.finish(league, self.clock(), "cancelled")
-            if not done:
+            if not await self._cancel(league, N_("cancelled by the organiser")):
                 raise errors.UserError(N_("**{league}** has already ended."), league=league_title(league))
             league = await self.get(league_id)
             log.info("league=%s guild=%s user=%s cancelled", league.id, league.guild_id, user_id)
-            self.bus.publish(LeagueCancelled(league, N_("cancelled by the organiser"),
-                                             players=await self.store.players(league.id),
-                                             lang=await self.language(league.guild_id)))
             return league
+
+    async def _cancel(self, league: League, reason: str, params: dict[str, Any] | None = None) -> bool:
+        """Cancel `league`, its announcement written with it; False if it was already over."""
+        now, lang = self.clock(), await self.language(league.guild_id)
+        (done, _), _ = await self.outbox.written(lambda entry: self.store.finish(
+            league, now, "cancelled", announce=lambda cancelled, players: entry([LeagueCancelled(
+                cancelled, reason, params or {}, players=players, lang=lang)])), now)
+        return done
 
     async def _signup_ended(self, timer: Any) -> None:
         league_id = -timer.ref_id
@@ -302,13 +345,9 @@ class LeagueService:
                 return
             players = await self.store.players(league_id)
             if len(players) < max(2, league.table_size):
-                done, _ = await self.store.finish(league, self.clock(), "cancelled")
-                if done:
-                    league = await self.get(league_id)
-                    too_few = N_("only {count} signed up when sign-up ended",
-                                 plural="only {count} signed up when sign-up ended")
-                    self.bus.publish(LeagueCancelled(league, too_few, {"count": len(players)}, players=players,
-                                                     lang=await self.language(league.guild_id)))
+                too_few = N_("only {count} signed up when sign-up ended",
+                             plural="only {count} signed up when sign-up ended")
+                await self._cancel(league, too_few, {"count": len(players)})
                 return
             await self.rounds.start(league, players)
         await self.rounds.advance(league_id)

@@ -19,7 +19,7 @@ import enum
 import itertools
 import json
 import logging
-from typing import Any, Sequence
+from typing import Any, Awaitable, Callable, Sequence, TypeVar
 
 from bot.domain import ChallengeSeat, OutboxEntry, Seat
 from bot.games import Text
@@ -27,14 +27,18 @@ from bot.storage.outbox import OutboxRow, OutboxStore
 
 from . import errors
 from . import events as events_module
+from . import league_events
 from .bus import Delivery, EventBus
 from .events import MatchEvent
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+Entry = Callable[[Sequence[Any]], OutboxEntry]  # the outbox entry of these events, under a unit's token
+
 # Every record an event may carry, by name: the events themselves and what they hold.
 _TYPES: dict[str, type] = {
-    cls.__name__: cls for cls in (*vars(events_module).values(), Seat, ChallengeSeat)
+    cls.__name__: cls for cls in (*vars(events_module).values(), *vars(league_events).values(), Seat, ChallengeSeat)
     if isinstance(cls, type) and (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum))
 }
 
@@ -67,6 +71,14 @@ def _encode(value: Any) -> Any:
             return {k: _encode(v) for k, v in value.items()}
         return {"~items": [[_encode(k), _encode(v)] for k, v in value.items()]}
     raise TypeError(f"{type(value).__name__} cannot be written to the outbox")
+
+
+def league_rows(rows: list[OutboxRow]) -> dict[int, list[OutboxRow]]:
+    """Rows of leagues' changes, by league."""
+    by_league: dict[int, list[OutboxRow]] = {}
+    for row in rows:
+        by_league.setdefault(row.league_id or 0, []).append(row)
+    return by_league
 
 
 def _known(cls: type) -> str:
@@ -137,6 +149,23 @@ class Outbox:
         self._spawn(self._forget_after(token, deliveries), f"outbox-{token}")
         return deliveries[0] if deliveries else None
 
+    async def written(self, write: Callable[[Entry], Awaitable[T]], now: float) -> tuple[T, Delivery | None]:
+        """Run `write`, whose unit records the events it announces through the maker it is given (none: nothing
+        to announce, the unit was refused), and present them at once; a command cancelled meanwhile leaves them
+        to the outbox. What `write` returns, and the first event's delivery."""
+        token, made = self.token(), list[Any]()
+
+        def entry(events: Sequence[Any]) -> OutboxEntry:
+            made.extend(events)
+            return self.entry(token, events, now)
+
+        try:
+            result = await write(entry)
+        except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
+            self.adopt(token)
+            raise
+        return result, self.deliver(token, made) if made else None
+
     def adopt(self, token: str, after: asyncio.Future | None = None) -> None:
         """The command that wrote (or was writing) `token` was cancelled before presenting it: once `after` (the
         rest of its writes) is done, present whatever the unit recorded. Nothing happens if it was not written."""
@@ -159,6 +188,10 @@ class Outbox:
     async def pending(self) -> list[OutboxRow]:
         """Every row not presented yet, oldest first, whoever wrote it."""
         return await self.store.pending()
+
+    async def of_leagues(self) -> list[OutboxRow]:
+        """Every row of a league's change not presented yet, oldest first."""
+        return await self.store.of_leagues()
 
     async def of_match(self, match_id: int) -> list[OutboxRow]:
         return await self.store.of_match(match_id)
@@ -192,7 +225,8 @@ class Outbox:
                 await asyncio.wait([after])
             rows = await self.store.of_token(token)
             if rows:
-                log.info("match=%s presenting what a cancelled command committed", rows[0].match_id)
+                log.info("match=%s league=%s presenting what a cancelled command committed", rows[0].match_id,
+                         rows[0].league_id)
                 await self._forget_after(token, [self.bus.publish(recovered(event)) for event in events_of(rows)])
         finally:
             self._presenting.discard(token)

@@ -88,11 +88,17 @@ class ServerSettings:
         return self._languages[guild_id]
 
     async def saw_language(self, guild_id: int | None, language: str) -> None:
-        """An interaction told us the server's preferred language: keep it (written only when it changed)."""
-        if guild_id is None or await self.language(guild_id) == language:
+        """An interaction told us the server's preferred language: keep it (written only when it changed). Known
+        at once, before any await: the interaction's command may write a post in it right away (a league's
+        announcement is written with the league)."""
+        if guild_id is None:
             return
+        known = self._languages.get(guild_id)
         self._languages[guild_id] = language
-        await self.store.set_server_setting(guild_id, LANGUAGE_KEY, language)
+        if known is None:
+            known = str((await self.store.server_settings(guild_id)).get(LANGUAGE_KEY, DEFAULT_LANGUAGE))
+        if known != language:
+            await self.store.set_server_setting(guild_id, LANGUAGE_KEY, language)
 
     async def values(self, guild_id: int | None) -> dict[str, Any]:
         """Every setting of the server, stored or default."""

@@ -1,5 +1,12 @@
 """League events become posts: the announcement with Join / Leave (kept current), the league's thread with each
-round's pairings, a standings picture after every finished match, the champion, and the archived thread."""
+round's pairings, a standings picture after every finished match, the champion, and the archived thread.
+
+An event a process presents that recovers it (`recovered`: its writer stopped before presenting it, or before
+deleting its outbox row) is shown once: the announcement is adopted when the league records it (`set_posts`) or
+when the channel holds the bot's post of the same text that was not recorded; a post in the thread is adopted when
+the thread's recent history holds the bot's post of the same text (and picture description). Edits are shown
+again: they show the same thing.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ from .text import fit, mentions, message_link
 log = logging.getLogger(__name__)
 
 STANDINGS_FILENAME = "standings.png"
+RECOVERY_HISTORY = 50  # the posts a recovered announcement looks through for the one its stopped writer made
 LEGEND = N_("Ties: Sonneborn-Berger (SB), games between the tied, wins (W), rating")
 Buttons = Callable[[League, str], "discord.ui.View | None"]  # the league, the language
 
@@ -132,7 +140,8 @@ class LeaguePresenter:
         if isinstance(event, RoundStarted):
             return await self._round_started(event)
         if isinstance(event, StandingsChanged):
-            return await self._standings(event.league, event.divisions, event.names, event.players, event.lang)
+            return await self._standings(event.league, event.divisions, event.names, event.players, event.lang,
+                                         recovered=event.recovered)
         if isinstance(event, LeagueFinished):
             return await self._finished(event)
         if isinstance(event, LeagueCancelled):
@@ -159,8 +168,16 @@ class LeaguePresenter:
             return False
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
-        message = await channel.send(announcement_text(league, players, lang),
-                                     view=self.buttons(league, lang) or discord.utils.MISSING,
+        text = announcement_text(league, players, lang)
+        if event.recovered:
+            if (await self.leagues.get(league.id)).message_id is not None:
+                return True  # posted and recorded: only its row was left
+            made = await self._made(channel, text)
+            if made is not None:
+                log.info("league=%s adopting its announcement %s", league.id, made.id)
+                await self.leagues.set_posts(league.id, made.id, made.thread.id if made.thread else None)
+                return True
+        message = await channel.send(text, view=self.buttons(league, lang) or discord.utils.MISSING,
                                      allowed_mentions=discord.AllowedMentions.none())
         thread = None
         try:
@@ -179,6 +196,27 @@ class LeaguePresenter:
                                         "announcement to drop out.", players=ping)
             await thread.send(fit(intro), allowed_mentions=allowed)
         return True
+
+    async def _made(self, channel: Any, text: str, description: str | None = None) -> discord.Message | None:
+        """The bot's recent post in `channel` of `text` (with a picture described so), if any."""
+        me = self.client.user
+        try:
+            async for message in channel.history(limit=RECOVERY_HISTORY):
+                if (me is not None and message.author.id == me.id and message.content == text
+                        and (description is None or any(a.description == description for a in message.attachments))):
+                    return message
+        except discord.HTTPException:
+            log.warning("could not read channel %s to adopt a post", getattr(channel, "id", None))
+        return None
+
+    async def _send(self, thread: Any, text: str, recovered: bool, *, file: discord.File | None = None,
+                    allowed: discord.AllowedMentions | None = None) -> None:
+        """Post `text` in the league's thread; recovered, adopt the same post its stopped writer made."""
+        if recovered and await self._made(thread, text, file.description if file else None) is not None:
+            log.info("thread %s already shows a recovered post: adopted", thread.id)
+            return
+        await thread.send(text, file=file or discord.utils.MISSING,
+                          allowed_mentions=allowed or discord.AllowedMentions.none())
 
     async def _refresh(self, league: League, players: list[LeaguePlayer], lang: str) -> bool:
         """Show the league's state and roster on its announcement."""
@@ -215,18 +253,19 @@ class LeaguePresenter:
             lines += [f"• {table_line(table, event.names, league.guild_id, lang)}" for table in tables
                       if table.division == division]
         ping, allowed = mentions(sorted({p for t in tables for p in t.players}))
-        await thread.send(fit("\n".join(lines) + f"\n{ping}"), allowed_mentions=allowed)
+        await self._send(thread, fit("\n".join(lines) + f"\n{ping}"), event.recovered, allowed=allowed)
         return True
 
     async def _standings(self, league: League, tables: list[DivisionTable], names: dict[int, str],
-                         players: list[LeaguePlayer], lang: str, head: str | None = None) -> bool:
+                         players: list[LeaguePlayer], lang: str, head: str | None = None, *,
+                         recovered: bool = False) -> bool:
         thread = await self._channel(league.thread_id)
         if thread is None:
             return False
         head = head or t(lang, "📊 Standings")
         left = {p.user_id for p in players if not p.active}
         file = await standings_file(league, tables, names, left, lang)
-        await thread.send(fit(head), file=file, allowed_mentions=discord.AllowedMentions.none())
+        await self._send(thread, fit(head), recovered, file=file)
         return True
 
     async def _finished(self, event: LeagueFinished) -> bool:
@@ -245,7 +284,8 @@ class LeaguePresenter:
         if event.next_season is not None:
             head += "\n" + t(lang, "The next season opens now with the same players; it starts {when}.",
                              when=f"<t:{int(event.next_season.signup_ends_at)}:R>")
-        done = await self._standings(league, event.divisions, names, event.players, lang, head)
+        done = await self._standings(league, event.divisions, names, event.players, lang, head,
+                                     recovered=event.recovered)
         thread = await self._channel(league.thread_id)
         if isinstance(thread, discord.Thread):
             try:
@@ -259,9 +299,9 @@ class LeaguePresenter:
         thread = await self._channel(league.thread_id)
         if thread is not None:
             reason = t(lang, event.reason, **event.reason_params)
-            await thread.send(fit(t(lang, "🚫 **{league}** was cancelled: {reason}. Matches already under way go on "
-                                          "as ordinary matches.", league=league_title(league), reason=reason)),
-                              allowed_mentions=discord.AllowedMentions.none())
+            text = t(lang, "🚫 **{league}** was cancelled: {reason}. Matches already under way go on as ordinary "
+                           "matches.", league=league_title(league), reason=reason)
+            await self._send(thread, fit(text), event.recovered)
             if isinstance(thread, discord.Thread):
                 try:
                     await thread.edit(archived=True)

@@ -2,19 +2,25 @@
 
 Every step of a league is one unit of work here (the same SQL on SQLite and PostgreSQL): a round's tables are written together with the league's round
 number (so they are written once), and a table's challenge together with the table's link to it (so a table gets
-one match, however often a restart repeats the step).
+one match, however often a restart repeats the step). A unit that changes what members see takes `announce`: it
+makes, from the league and its players as the unit leaves them, the outbox entry of what the change announces,
+written in the same unit (bot/matches/outbox.py).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from bot.domain import League, LeaguePlayer, LeagueTable
+from bot.domain import League, LeaguePlayer, LeagueTable, OutboxEntry
 
 from .driver import Driver
+from .outbox import outbox_step
 from .sql import Step, Steps, UnitRefused, dumps
 from .timers import arm_step
+
+
+Announce = Callable[[League, list[LeaguePlayer]], OutboxEntry]  # what a unit's change announces, as it leaves it
 
 
 class AlreadyLinked(UnitRefused):
@@ -24,10 +30,12 @@ class AlreadyLinked(UnitRefused):
 CHALLENGE_LIFETIME = 10 * 365 * 24 * 3600.0  # a table's challenge has every seat taken: it never waits to expire
 
 
+PLAYERS = "SELECT user_id, user_name, joined_at, rating, division, left_at FROM league_players WHERE league_id = ?"
 LEAGUE_COLUMNS = (
     "id, guild_id, channel_id, name, season, previous_id, game, format, rounds, total_rounds, table_size,"
     " clock_seconds, rated, division_size, signup_hours, repeat, organiser_id, status, signup_ends_at, created_at,"
-    " started_at, finished_at, round, results_shown, message_id, thread_id"
+    " started_at, finished_at, round, results_shown, message_id, thread_id,"
+    " announced_round"
 )
 
 
@@ -50,7 +58,7 @@ class LeagueStore:
     # --- leagues -------------------------------------------------------------------------------------------
 
     async def create(self, *, guild_id: int, name: str, signup_timer: str, now: float,
-                     **fields: Any) -> League | None:
+                     announce: Announce | None = None, **fields: Any) -> League | None:
         """A new league in signup with its signup timer; None when a league of that name (any season) exists
         on the server. `fields`: the other columns of `_insert`."""
         def unit() -> Steps[int | None]:
@@ -58,7 +66,10 @@ class LeagueStore:
                               (guild_id, name.casefold()))
             if done.rows:
                 return None
-            return (yield from _insert(guild_id=guild_id, name=name, signup_timer=signup_timer, now=now, **fields))
+            league_id = yield from _insert(guild_id=guild_id, name=name, signup_timer=signup_timer, now=now, **fields)
+            if league_id is not None:
+                yield from _announced(league_id, announce)
+            return league_id
 
         league_id = await self.driver.write(unit())
         return await self.get(league_id) if league_id is not None else None
@@ -88,15 +99,19 @@ class LeagueStore:
         await self.driver.write_statements([("UPDATE leagues SET message_id = ?, thread_id = ? WHERE id = ?",
                                  (message_id, thread_id, league_id))])
 
-    async def set_results_shown(self, league_id: int, count: int) -> None:
-        await self.driver.write_statements([("UPDATE leagues SET results_shown = ? WHERE id = ?", (count, league_id))])
+    async def set_round_announced(self, league_id: int, round_: int, announce: Announce) -> bool:
+        """Round `round_`'s pairings are announced (with `announce`), once: False when they were already."""
+        return await self._changed(announce, league_id, Step(
+            "UPDATE leagues SET announced_round = ? WHERE id = ? AND announced_round < ?", (round_, league_id, round_)))
+
+    async def set_results_shown(self, league_id: int, count: int, announce: Announce | None = None) -> None:
+        await self._changed(announce, league_id, Step("UPDATE leagues SET results_shown = ? WHERE id = ?",
+                                                      (count, league_id)))
 
     # --- players -------------------------------------------------------------------------------------------
 
     async def players(self, league_id: int) -> list[LeaguePlayer]:
-        rows = await self._all(
-            "SELECT user_id, user_name, joined_at, rating, division, left_at FROM league_players"
-            " WHERE league_id = ? ORDER BY joined_at, user_id", (league_id,))
+        rows = await self._all(f"{PLAYERS} ORDER BY joined_at, user_id", (league_id,))
         return [LeaguePlayer(*tuple(r)) for r in rows]
 
     async def player_counts(self, guild_id: int) -> dict[int, int]:
@@ -107,7 +122,7 @@ class LeagueStore:
         return {r[0]: r[1] for r in rows}
 
     async def add_player(self, league_id: int, user_id: int, user_name: str, now: float,
-                         statuses: Sequence[str] = ("signup",)) -> bool:
+                         statuses: Sequence[str] = ("signup",), announce: Announce | None = None) -> bool:
         """False when she is already in, or the league is no longer in one of `statuses`."""
         marks = ", ".join("?" * len(statuses))
         def unit() -> Steps[bool]:
@@ -118,22 +133,36 @@ class LeagueStore:
                 "INSERT INTO league_players (league_id, user_id, user_name, joined_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (league_id, user_id) DO NOTHING RETURNING user_id",
                 (league_id, user_id, user_name, now))
+            if done.rows:
+                yield from _announced(league_id, announce)
             return bool(done.rows)
 
         return await self.driver.write(unit())
 
-    async def remove_player(self, league_id: int, user_id: int) -> bool:
+    async def remove_player(self, league_id: int, user_id: int, announce: Announce | None = None) -> bool:
         """Leaving before the start: no trace. False when she was not signed up or the league started."""
-        (done,) = await self.driver.write_statements([(
+        return await self._changed(announce, league_id, Step(
             "DELETE FROM league_players WHERE league_id = ? AND user_id = ?"
-            " AND (SELECT status FROM leagues WHERE id = ?) = 'signup'", (league_id, user_id, league_id))])
-        return done.rowcount == 1
+            " AND (SELECT status FROM leagues WHERE id = ?) = 'signup'", (league_id, user_id, league_id)))
 
-    async def mark_left(self, league_id: int, user_id: int, now: float) -> bool:
-        (done,) = await self.driver.write_statements([(
+    async def mark_left(self, league_id: int, user_id: int, now: float, announce: Announce | None = None) -> bool:
+        return await self._changed(announce, league_id, Step(
             "UPDATE league_players SET left_at = ? WHERE league_id = ? AND user_id = ? AND left_at IS NULL",
-            (now, league_id, user_id))])
-        return done.rowcount == 1
+            (now, league_id, user_id)))
+
+    async def _changed(self, announce: Announce | None, league_id: int, step: Step) -> bool:
+        """One statement that changes one row, and with it (if it did) what the change announces."""
+        if announce is None:
+            (done,) = await self.driver.write_statements([step])
+            return done.rowcount == 1
+
+        def unit() -> Steps[bool]:
+            done = yield step
+            if done.rowcount == 1:
+                yield from _announced(league_id, announce)
+            return done.rowcount == 1
+
+        return await self.driver.write(unit())
 
     # --- the league's course -------------------------------------------------------------------------------
 
@@ -221,7 +250,8 @@ class LeagueStore:
         return row[0] if row else None
 
     async def finish(self, league: League, now: float, status: str = "finished",
-                     next_season: dict[str, Any] | None = None) -> tuple[bool, int | None]:
+                     next_season: dict[str, Any] | None = None, announce: Announce | None = None,
+                     announce_next: Announce | None = None) -> tuple[bool, int | None]:
         """running (or signup) → finished / cancelled, its timers gone, and with `next_season` (the columns of
         `_insert`) the next season opened in the same transaction. (False, None) if it was already over."""
         def unit() -> Steps[tuple[bool, int | None]]:
@@ -232,6 +262,9 @@ class LeagueStore:
                 return False, None
             yield Step("DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'league%'", (-league.id,))
             next_id = (yield from _insert(now=now, **next_season)) if next_season else None
+            if next_id is not None:  # first: what the league's end announces names its next season
+                yield from _announced(next_id, announce_next)
+            yield from _announced(league.id, announce)
             return True, next_id
 
         return await self.driver.write(unit())
@@ -268,6 +301,16 @@ def _insert(*, guild_id: int, channel_id: int, name: str, game: str, format: str
             (league_id, user_id, user_name, now))
     yield _league_timer(signup_timer, league_id, ends)
     return league_id
+
+
+def _announced(league_id: int, announce: Announce | None) -> Steps[None]:
+    """The outbox row of what the unit's change announces, made from the league and its players as it leaves them."""
+    if announce is None:
+        return
+    done = yield Step(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
+    league = _league(done.one())
+    done = yield Step(f"{PLAYERS} ORDER BY joined_at, user_id", (league_id,))
+    yield outbox_step(None, 0, announce(league, [LeaguePlayer(*tuple(r)) for r in done.rows]), league_id=league_id)
 
 
 def _league_timer(kind: str, league_id: int, due_at: float) -> Step:
