@@ -185,6 +185,9 @@ class RatingWrite:
     games_before: dict[int, int]
     changes: list[Any]  # bot.ratings.RatingChange
     ratings: list[Any]  # bot.ratings.Rating
+    # When the latest finish those ratings came from was written (None: no rating yet): a rebuild rates in order of
+    # finish, so this finish must be written as finishing after it.
+    follows: float | None = None
 
 
 @dataclass(frozen=True)

@@ -395,6 +395,12 @@ class MatchActions:
         timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs)
         for _ in range(RATING_ATTEMPTS):
             rating: RatingWrite | None = await self.ratings.plan(after)
+            if rating is not None and rating.follows is not None and rating.follows >= now:
+                # Its ratings follow a finish written, meanwhile, with a later time (its process read the clock
+                # after this one did): finish after it, as a rebuild rates in order of finish.
+                now = max(self.clock(), rating.follows + 0.001)
+                after = replace(after, updated_at=now, finished_at=now)
+                continue
             outbox = None
             if announcing is not None:
                 announcing.events = await announcing.build(

@@ -81,7 +81,8 @@ class Ratings:
         current = await self.store.ratings_of(result.guild_id, result.game, result.members)
         changes, ratings = rate_match(result, current)
         games = {m: current[m].games if m in current else 0 for m in result.members}
-        return RatingWrite(result.match_id, result.guild_id, result.game, games, changes, ratings)
+        follows = max((r.updated_at for r in current.values() if r.updated_at is not None), default=None)
+        return RatingWrite(result.match_id, result.guild_id, result.game, games, changes, ratings, follows)
 
     async def changes_of(self, match: Match) -> list[RatingChange]:
         """How a just-finished match moved each rating ([] while it goes on, or when it was not rated)."""
