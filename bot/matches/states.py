@@ -10,7 +10,7 @@ from bot.domain import Match
 from bot.games import Game
 from bot.games.engines import get_game
 
-from .events import Request
+from .events import Request, users_of
 
 STATE_CACHE_SIZE = 4096
 
@@ -48,7 +48,7 @@ class MatchStates:
         return self.game_of(match).to_act(self.state_of(match))
 
     def users_to_act(self, match: Match) -> list[int]:
-        return [uid for uid in (match.user_of(s) for s in self.to_act(match)) if uid is not None]
+        return users_of(match, tuple(self.to_act(match)))
 
     def in_play(self, match: Match) -> tuple[int, ...]:
         return tuple(self.game_of(match).in_play(self.state_of(match)))
