@@ -7,6 +7,7 @@ USAGE = """usage: python -m bot [-h]
        python -m bot demo [--help]
        python -m bot ratings --rebuild [--database FILE]
        python -m bot backup PATH [--force] [--database FILE]
+       python -m bot check [--database FILE_OR_URL]
 
 Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
 STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_SHARD_COUNT,
@@ -16,6 +17,7 @@ commands:
   demo        try Strategos in your browser, in a simulated Discord (python -m bot demo --help)
   ratings     recompute every rating from the stored results (python -m bot ratings --help)
   backup      copy the SQLite database to PATH while the bot runs, verified (python -m bot backup --help)
+  check       replay every match's log to its stored state, check integrity and timers (python -m bot check --help)
 """
 
 arguments = sys.argv[1:]
@@ -31,6 +33,10 @@ if arguments[:1] == ["backup"]:
     from bot.backup import main as backup_main
 
     raise SystemExit(backup_main(arguments[1:]))
+if arguments[:1] == ["check"]:
+    from bot.check import main as check_main
+
+    raise SystemExit(check_main(arguments[1:]))
 if arguments in (["-h"], ["--help"]):
     print(USAGE, end="")
     raise SystemExit(0)
