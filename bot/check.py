@@ -79,12 +79,12 @@ class Problem:
     def line(self) -> str:
         return f"{self.subject or f'match #{self.match_id}'}: {self.text}"
 
-    def order(self) -> tuple[int, str, int, str]:
-        """The report's order: the database first, then the matches by number, then the rest."""
+    def order(self) -> tuple[str, int, str]:
+        """The report's order: the database first, then the matches by number, then challenges and leagues."""
         if self.match_id is not None:
-            return (1, "", self.match_id, self.text)
+            return ("1", self.match_id, self.text)
         noun, _, number = self.subject.partition(" #")
-        return (0, "", 0, self.text) if not number.isdigit() else (2, noun, int(number), self.text)
+        return ("2" + noun, int(number), self.text) if number.isdigit() else ("0", 0, self.text)
 
 
 @dataclass
@@ -117,6 +117,10 @@ class _Source:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         raise NotImplementedError
 
+    async def schema(self) -> int | None:
+        """The number of the newest migration applied; None when the database holds no matches table."""
+        raise NotImplementedError
+
     def snapshot(self) -> Any:
         """An async context: the reads inside it see one committed state of the database."""
         raise NotImplementedError
@@ -141,6 +145,11 @@ class _SQLite(_Source):
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self.conn.execute(sql, tuple(params)).fetchall()
+
+    async def schema(self) -> int | None:
+        if not await self.fetch("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'"):
+            return None
+        return (await self.fetch("PRAGMA user_version"))[0][0]
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -177,6 +186,11 @@ class _Postgres(_Source):
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return list(await self.conn.fetch(postgres_sql(sql), *params))
 
+    async def schema(self) -> int | None:
+        if not await self.conn.fetchval("SELECT to_regclass('matches') IS NOT NULL"):
+            return None
+        return await schema_version(self.conn)
+
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
         async with self.conn.transaction(isolation="repeatable_read", readonly=True):
@@ -208,16 +222,10 @@ async def _check_schema(source: _Source) -> None:
     read wrong."""
     known = migration_files(source.dialect)[-1][0]
     try:
-        if source.dialect == "sqlite":
-            tables = await source.fetch("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'")
-            schema = (await source.fetch("PRAGMA user_version"))[0][0]
-        else:
-            tables = await source.fetch("SELECT 1 WHERE to_regclass('matches') IS NOT NULL")
-            assert isinstance(source, _Postgres)
-            schema = await schema_version(source.conn)
+        schema = await source.schema()
     except sqlite3.DatabaseError as exc:  # not a SQLite file at all, or its first page is damaged
         raise CheckError(f"{source.where} cannot be read as a SQLite database ({exc})") from None
-    if not tables:
+    if schema is None:
         raise CheckError(f"{source.where} is not a Strategos database (it has no matches)")
     if schema > known:
         raise CheckError(f"{source.where} was written by a newer Strategos (schema {schema}, this one knows up to "
@@ -322,13 +330,13 @@ def _log_problems(game: Any, row: Any, stored: _MatchRows, options: Any, log: li
         return [f"its log does not replay: the engine refuses its options or seats ({exc})"]
     if json.loads(dumps(game.dump(run.final_state))) != data:
         return [f"its log replays to a different state than the one stored ({_where_it_parts(run, moves)})"]
-    ended = run.outcome is not None
-    if ended != (row["status"] == "finished"):
+    outcome = run.outcome
+    if (outcome is not None) != (row["status"] == "finished"):
         return [f"it is {row['status']}, but its log replays to a match that " + (
-            "ended" if ended else "goes on")]
-    if ended and result is not None and sorted(result.get("winners", [])) != sorted(run.outcome.winners):
+            "ended" if outcome is not None else "goes on")]
+    if outcome is not None and result is not None and sorted(result.get("winners", [])) != sorted(outcome.winners):
         return [f"its result names winners {result.get('winners')}, its log replays to "
-                f"{list(run.outcome.winners) or 'a draw'}"]
+                f"{list(outcome.winners) or 'a draw'}"]
     return []
 
 
