@@ -197,7 +197,10 @@ class _Postgres(_Source):
             yield
 
     async def close(self) -> None:
-        await self.conn.close()
+        try:
+            await self.conn.close(timeout=CONNECT_TIMEOUT)
+        except (OSError, asyncio.TimeoutError, asyncpg.InterfaceError):  # the server went away: no goodbye to say
+            self.conn.terminate()
 
 
 async def _open(database: Path | str) -> _Source:
@@ -484,8 +487,14 @@ async def check(database: Path | str, *, now: float | None = None, batch: int = 
                     checked.matches += 1
                     checked.moves += len(stored.moves)
                     checked.problems += _match_problems(stored, moment)
-        except sqlite3.DatabaseError as exc:  # a page too damaged to be read: integrity_check said which
-            checked.problems.append(Problem(INTEGRITY, f"cannot be read further ({exc})", subject="the database"))
+        except sqlite3.DatabaseError as exc:
+            if not getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+                raise CheckError(f"{source.where}: the check was cut off ({exc})") from None
+            # A page too damaged to be read: integrity_check said which.
+            checked.problems.append(Problem(INTEGRITY, f"cannot be read further ({exc}): restore it from a backup",
+                                            subject="the database"))
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:  # PostgreSQL restarting, say
+            raise CheckError(f"{source.where}: the check was cut off ({exc.__class__.__name__}: {exc})") from None
     finally:
         await source.close()
     checked.problems.sort(key=Problem.order)
@@ -512,13 +521,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        database = args.database or Settings.load().database
-    except SettingsError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    try:
-        checked = asyncio.run(check(database))
-    except CheckError as error:
+        checked = asyncio.run(check(args.database or Settings.load().database))
+    except (SettingsError, CheckError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     for problem in checked.problems:

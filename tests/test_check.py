@@ -273,6 +273,21 @@ def test_a_damaged_page_is_reported_by_sqlites_integrity_check(database):
     assert result.stdout.splitlines()[0].startswith("the database: integrity_check: ")
 
 
+def test_a_page_too_damaged_to_read_ends_the_check_with_one_line(database):
+    path, _ = database
+    connection = sqlite3.connect(path)
+    (page,), = connection.execute("SELECT rootpage FROM sqlite_master WHERE name = 'moves'")
+    (size,), = connection.execute("PRAGMA page_size")
+    connection.close()
+    with open(path, "r+b") as file:
+        file.seek((page - 1) * size)
+        file.write(b"\xff" * size)
+    result = run("--database", path, cwd=path.parent)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines()[0] == ("the database: cannot be read further (database disk image is "
+                                             "malformed): restore it from a backup")
+
+
 def test_a_check_neither_waits_for_a_write_in_progress_nor_holds_one_up(database, monkeypatch):
     """Another connection holds a write transaction open all along; while the check reads a batch it commits
     (with no patience at all: a lock held by the check would fail it). The check reads the state committed when its
