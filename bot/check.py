@@ -347,8 +347,8 @@ def _where_it_parts(run: Any, moves: Sequence[LoggedMove]) -> str:
     """The first move whose replay does not give the events logged with it: where the log and the state part."""
     for number, (entry, events) in enumerate(zip(moves, run.events), 1):
         if json.loads(dumps(events)) != entry.events:
-            return f"from move {number}, {entry.move!r} by seat {entry.seat}: its replay does not give the events logged " \
-                   f"with it"
+            return (f"from move {number}, {entry.move!r} by seat {entry.seat}: its replay does not give the events "
+                    f"logged with it")
     return f"after its last move, {len(moves)}" if moves else "before any move"
 
 

@@ -207,7 +207,8 @@ def test_each_kind_of_damage_is_reported_naming_its_match(database):
     assert said[refused].startswith(f"match #{refused}: its engine refuses its stored state (")
     assert said[finished] == f"match #{finished}: is finished, but its turn_deadline timer of seat 0 is left"
     assert said[900] == "match #900: does not exist, but its computer_move timer of seat 1 is left"
-    assert said[clocked] == f"match #{clocked}: seat {seat} (u{seat + 1}) is to act on a clock but has no deadline timer"
+    assert said[clocked] == (f"match #{clocked}: seat {seat} (u{seat + 1}) is to act on a clock but has no deadline "
+                             f"timer")
     assert [line for line in problems if "#901" in line] == [
         "match #901: does not exist, but 1 row of match_seats (match_id) points at it",
         "match #901: does not exist, but 1 row of moves (match_id) points at it"]
