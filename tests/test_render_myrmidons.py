@@ -429,6 +429,8 @@ def test_public_descriptions_are_identical_for_games_differing_only_in_hidden_va
     for a, b in zip(first, second):
         assert _words(GAME.view(a, None)) == _words(GAME.view(b, None)), f"ply {a.ply}"
         assert _words(GAME.view(a, 1)) == _words(GAME.view(b, 1)), f"ply {a.ply}"
+    # North's text board says what her own information proves about South's hidden pieces, alike in both worlds
+    assert "as far as you can tell" in "".join(_words(GAME.view(first[-1], 1))[1])
     # South's own text board names her pieces, so it does tell the twins apart: the comparison can fail
     assert any(_words(GAME.view(a, 0)) != _words(GAME.view(b, 0)) for a, b in zip(first, second))
 
