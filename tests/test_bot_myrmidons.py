@@ -154,16 +154,13 @@ class Referee:
 
     def _check_public(self, sent: Sent) -> None:
         assert not any(c.startswith(("sg:p:", "sg:s:")) for c in sent.component_ids), sent  # pickers are private
+        if any(name in ("replay.gif", "revealed.png") for name, _ in sent.files):
+            self._check_reveal(sent)
+            return
         for filename, url in self._new_images(sent):
             description = sent.descriptions[url]
             match_id = int(re.search(r"match #(\d+)", description).group(1))
             public = alt_text("Myrmidons", GAME.view(self.state, None), NAMES, match_id=match_id)
-            if filename == "replay.gif":  # the match's end: every frame is a public view, nothing more
-                expected = replay_gif([GAME.view(s, None) for s in self.states], player_names=NAMES,
-                                      renderer=myrmidons_renderer)
-                assert self.tap.image(url) == expected, f"the replay is not the public course of the match: {sent}"
-                assert description.endswith(public), description
-                continue
             assert filename == "board.png", sent
             assert self.tap.image(url) == _render(self.state, None), f"public picture is not the public view: {sent}"
             assert description == public, f"public alt text is not the public view's: {description!r}"
@@ -177,6 +174,24 @@ class Referee:
         for kind in GAME.view(self.state, 0)["armies"][0]:  # the types both armies share (standard)
             if kind["name"] not in public_names:
                 assert kind["name"] not in sent.content, f"{kind['name']} is not public yet: {sent.content!r}"
+
+    def _check_reveal(self, sent: Sent) -> None:
+        """The match's end, and only then: the final position and the replay with every army revealed."""
+        assert GAME.outcome(self.state) is not None, f"a reveal before the end: {sent}"
+        assert [name for name, _ in sent.files] == ["revealed.png", "replay.gif"], sent
+        revealed = GAME.revealed_view(self.state)
+        assert all(cell["known"] for cell in revealed["cells"].values())
+        words = alt_text("Myrmidons", revealed, NAMES, match_id=int(re.search(r"match #(\d+)", sent.content).group(1)))
+        for filename, url in self._new_images(sent):
+            if filename == "revealed.png":
+                assert self.tap.image(url) == registry.render(revealed, player_names=list(NAMES))
+                assert sent.descriptions[url] == words
+            else:
+                expected = replay_gif([GAME.revealed_view(s) for s in self.states], player_names=NAMES,
+                                      renderer=myrmidons_renderer)
+                assert self.tap.image(url) == expected, f"the replay is not the match revealed: {sent}"
+                assert sent.descriptions[url].endswith(words), sent.descriptions[url]
+        assert "everything hidden is shown" in sent.content
 
     def _check_private(self, sent: Sent) -> None:
         seat = self.seat_of[sent.reader]
@@ -396,7 +411,17 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
             assert s.reader == world.bob.id and s.ephemeral, s
     # and the checks were not empty: every board post (one from /board) and the setup board's redraw, both
     # deployment previews and the fight-free order's preview, bob's view
-    assert ref.pictures == {"board.png": 4 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3, "replay.gif": 1}
+    assert ref.pictures == {"board.png": 4 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3, "replay.gif": 1,
+                            "revealed.png": 1}
+
+    # /replay seen_by: the match as bob saw it at every move (it is over: his view is no secret any more)
+    as_bob = await world.alice.slash(world.channel, "replay", match=match_id, seen_by=world.bob)
+    shown = stored(world, as_bob.response)
+    assert shown.content == f"🎞️ Replay of Myrmidons match #{match_id} as bob saw it, move by move."
+    assert await shown.attachments[0].read() == replay_gif([GAME.view(s, 1) for s in ref.states],
+                                                           player_names=NAMES, renderer=myrmidons_renderer)
+    outsider = await world.alice.slash(world.channel, "replay", match=match_id, seen_by=world.carol)
+    assert outsider.response.content == f"carol did not play in match #{match_id}."
 
 
 async def play_order_in_picker(world, thread, ref, player, text: str) -> None:

@@ -217,12 +217,14 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
     run = replay(final["carol"])
     assert MYRMIDONS.dump(run.final_state) == await stored_state(world, match_id)
     assert bob_deploy in history_text(await world.carol.slash(world.channel, "history", match=match_id))
-    # the replay shows the public course only (values unknown until a fight), the same for everyone
+    # the replay shows the whole match with every army revealed (it is over), the same for everyone
     gifs = []
     for who in (world.alice, world.carol):
         made = await who.slash(world.channel, "replay", match=match_id)
         gifs.append(await stored(world, made.response).attachments[0].read())
-    assert gifs[0] == gifs[1] == replay_gif(run.views(None), player_names=["alice", "bob"], renderer=renderer_of("myrmidons"))
+    assert gifs[0] == gifs[1] == replay_gif(run.revealed_views(), player_names=["alice", "bob"],
+                                            renderer=renderer_of("myrmidons"))
+    assert run.revealed_views() != run.views(None)
 
 
 @pytest.fixture

@@ -214,6 +214,12 @@ class Game(ABC):
         rest = [s for s in seats if s not in result.winners]
         return [list(result.winners)] + ([rest] if rest else [])
 
+    def revealed_view(self, state: Any) -> JSON:
+        """The view of a position of a finished match with every secret shown (every army, all cargo), the same
+        for everyone: for the pictures and the replay once the match is over, never before (the match layer
+        asks for it only then). A game that hides nothing shows its public view."""
+        return self.view(state, None)
+
     def sample_state(self, view: JSON, rng: random.Random) -> Any:
         """A full state consistent with `view` (what `view["viewer"]` knows): `self.view(result, viewer) == view`.
         Perfect-information games rebuild the exact state; the computer opponent samples the unknown."""

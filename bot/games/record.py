@@ -371,6 +371,10 @@ class Replay:
         """The view of every replayed state as `viewer` sees it (None: public), e.g. for an animated replay."""
         return [self.game.view(state, viewer) for state in self.states]
 
+    def revealed_views(self) -> list[JSON]:
+        """Every replayed state with every secret shown (Game.revealed_view): for a finished match only."""
+        return [self.game.revealed_view(state) for state in self.states]
+
     @property
     def final_state(self) -> Any:
         if not self.states:

@@ -83,7 +83,7 @@ class MatchService:
         self.mark_announced, self.repost_board = boards.mark_announced, boards.repost_board
 
         self.history, self.export, self.finished_match = archive.history, archive.export, archive.finished_match
-        self.public_views, self.move_log = archive.public_views, archive.move_log
+        self.replay_views, self.move_log = archive.replay_views, archive.move_log
 
     # Settings the bot and the tests may change on a running service, kept where they are used.
 

@@ -319,6 +319,13 @@ class Mycenae(Game):
     # --- view ---
 
     def view(self, state: State, viewer: int | None) -> JSON:
+        return self._view(state, viewer, reveal=False)
+
+    def revealed_view(self, state: State) -> JSON:
+        """Every knight's cargo shown, for everyone: the reveal once the match is over."""
+        return self._view(state, None, reveal=True)
+
+    def _view(self, state: State, viewer: int | None, *, reveal: bool) -> JSON:
         corners = state.corners
         seat_names = [CORNERS[c].name for c in corners]
         board = [
@@ -327,7 +334,7 @@ class Mycenae(Game):
         ]
         own_cargo = {
             NAMES[sq]: _pieces_json(codes) for sq, codes in sorted(state.cargo.items())
-            if viewer is not None and state.board[sq] >> 3 == viewer
+            if reveal or (viewer is not None and state.board[sq] >> 3 == viewer)
         }
         pending = None
         if state.pending:

@@ -294,10 +294,18 @@ class MyrmidonsGame(TwoSeatGame):
     # --- view ------------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> JSON:
+        return self._view(state, viewer, reveal=False)
+
+    def revealed_view(self, state: State) -> JSON:
+        """Every army and every value, face up: the reveal once the match is over (a match never shows it
+        before; a view stays what its viewer may know, even after the end)."""
+        return self._view(state, None, reveal=True)
+
+    def _view(self, state: State, viewer: int | None, *, reveal: bool) -> JSON:
         over = state.outcome is not None
 
-        def sees(index: int) -> bool:  # never more, not even after the end: the rules say "never"
-            return state.revealed[index] or owner_of(index) == viewer
+        def sees(index: int) -> bool:
+            return reveal or state.revealed[index] or owner_of(index) == viewer
 
         def piece_json(index: int) -> JSON:
             piece = state.piece(index)
@@ -338,7 +346,7 @@ class MyrmidonsGame(TwoSeatGame):
             "cells": cells,
             "eliminated": [state.losses(0), state.losses(1)],
             "eliminated_pieces": eliminated_pieces,
-            "armies": [self._army_json(state, s, viewer) for s in (0, 1)],
+            "armies": [self._army_json(state, s, viewer, reveal) for s in (0, 1)],
             "undeployed": self._undeployed(state, viewer),
             "commander": (
                 NAMES[state.squares[own_commander]]
@@ -350,10 +358,10 @@ class MyrmidonsGame(TwoSeatGame):
         }
 
     @staticmethod
-    def _army_json(state: State, seat: int, viewer: int | None) -> list[JSON] | None:
+    def _army_json(state: State, seat: int, viewer: int | None, reveal: bool = False) -> list[JSON] | None:
         """A seat's army (Commander first) when the viewer may know it: her own, or an army both share."""
         army = state.armies[seat]
-        known = seat == viewer or state.army_option != "draft"
+        known = reveal or seat == viewer or state.army_option != "draft"
         if army is None or not known:
             return None
         return [BY_CODE[c].to_json() for c in (COMMANDER_CODE, *army)]
