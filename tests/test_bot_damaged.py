@@ -97,3 +97,16 @@ async def test_a_missing_seat_is_damage_the_other_player_is_told_of(world, caplo
     assert (await move(world.alice, other_thread, other_id, "a1-a3")).response.content.startswith("✅")
     assert len(operator_lines(caplog, match_id)) == 1
     assert "seats are missing" in operator_lines(caplog, match_id)[0]
+
+
+async def test_a_deadline_of_a_damaged_match_waits_while_the_others_are_settled(world, caplog):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    other_thread, other_id = await start_match(world, "epaminondas", world.carol, world.bob)
+    damage(world, "UPDATE matches SET state = 'not json' WHERE id = ?", match_id)
+
+    await world.env.advance_time(4 * 24 * 3600)  # both deadlines pass: the damaged match's timer meets it first
+    assert "carol ran out of time" in board_posts(other_thread)[-1].content
+    assert not any("ran out of time" in post.content for post in board_posts(thread))
+    await world.env.advance_time(4 * 24 * 3600)  # its timers wait: nothing fires again, nothing is said again
+    assert len(operator_lines(caplog, match_id)) == 1
+    assert DAMAGED.format(match=match_id) in (await world.alice.slash(world.channel, "games")).response.content
