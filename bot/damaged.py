@@ -44,8 +44,9 @@ def parser() -> argparse.ArgumentParser:
     restore = commands.add_parser("restore", parents=[database],
                                   help="copy a set-aside match back from a backup (python -m bot backup)")
     restore.add_argument("match", type=int, metavar="N")
-    restore.add_argument("--from", dest="backup", type=Path, required=True, metavar="BACKUP",
-                         help="a SQLite backup of the database, as `python -m bot backup` makes")
+    restore.add_argument("--from", dest="backup", required=True, metavar="BACKUP",
+                         help="a SQLite backup (python -m bot backup), or the postgresql:// URL of a database a "
+                              "pg_dump backup was restored into")
     return p
 
 
@@ -80,41 +81,52 @@ async def end(repo: Repository, match_id: int, now: float) -> str:
     return f"{said}. Its players no longer see it among their matches; tell them why in its thread{thread}."
 
 
-async def restore(repo: Repository, match_id: int, backup: Path) -> str:
+async def restore(repo: Repository, match_id: int, backup: str) -> str:
     found = await set_aside_one(repo, match_id)
     rows = await rows_from_backup(backup, match_id)
     await repo.damaged.restore(rows)
-    return (f"restored match #{match_id} from {backup} at version {rows.match['version']} (the damaged record was "
+    return (f"restored match #{match_id} from {named(backup)} at version {rows.match['version']} (the damaged record was "
             f"at version {found.version}; moves after the backup are not in it). It plays again: its timers run, "
             f"and /board posts its board.")
 
 
-async def rows_from_backup(backup: Path, match_id: int) -> MatchRows:
-    """The match's rows in the backup, checked as the bot would load them. The backup itself is never written: a
-    copy of it is opened (and migrated, if it is older than this Strategos)."""
-    if not backup.is_file():
+def named(backup: str) -> str:
+    """The backup as a line may name it: a URL's password never shows."""
+    return "the backup database" if is_postgres_dsn(backup) else backup
+
+
+async def rows_from_backup(backup: str, match_id: int) -> MatchRows:
+    """The match's rows in the backup, checked as the bot would load them. A SQLite backup itself is never
+    written: a copy of it is opened (and migrated, if it is older than this Strategos); a PostgreSQL one is a
+    database the operator restored the dump into, migrated like any."""
+    if is_postgres_dsn(backup):
+        return await checked_rows(await open_repository(backup), backup, match_id)
+    if not Path(backup).is_file():
         raise Refused(f"no backup at {backup}")
     with tempfile.TemporaryDirectory(prefix="strategos-restore-") as folder:
         copy = Path(folder) / "backup.db"
         shutil.copyfile(backup, copy)
-        source = await open_repository(copy)
+        return await checked_rows(await open_repository(copy), backup, match_id)
+
+
+async def checked_rows(source: Repository, backup: str, match_id: int) -> MatchRows:
+    try:
+        rows = await source.damaged.match_rows(match_id)
+        if rows is None:
+            raise Refused(f"{named(backup)} holds no match #{match_id}")
         try:
-            rows = await source.damaged.match_rows(match_id)
-            if rows is None:
-                raise Refused(f"the backup {backup} holds no match #{match_id}")
-            try:
-                match = await source.get_match(match_id)
-                assert match is not None  # its row was just read
-                get_game(match.game).load(match.state)
-            except DamagedMatch as damage:
-                raise Refused(f"match #{match_id} is damaged in the backup too ({damage.reason}); "
-                              "choose an older backup") from None
-            except Exception as exc:  # the engine's load refuses it
-                raise Refused(f"match #{match_id} is damaged in the backup too (its engine refuses its state: "
-                              f"{exc}); choose an older backup") from None
-            return rows
-        finally:
-            await source.close()
+            match = await source.get_match(match_id)
+            assert match is not None  # its row was just read
+            get_game(match.game).load(match.state)
+        except DamagedMatch as damage:
+            raise Refused(f"match #{match_id} is damaged in the backup too ({damage.reason}); "
+                          "choose an older backup") from None
+        except Exception as exc:  # the engine's load refuses it
+            raise Refused(f"match #{match_id} is damaged in the backup too (its engine refuses its state: "
+                          f"{exc}); choose an older backup") from None
+        return rows
+    finally:
+        await source.close()
 
 
 async def run(args: argparse.Namespace, database: Path | str) -> str:

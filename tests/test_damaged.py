@@ -96,13 +96,15 @@ def command(capsys, *argv) -> tuple[int, str, str]:
     return code, out.strip(), err.strip()
 
 
-async def prepare(path, backup_path) -> tuple[int, int]:
-    """Two matches, a backup, then the first one's state damaged and met by the service (set aside)."""
-    repo = await open_repository(path)
+async def prepare(database, backup_path=None) -> tuple[int, int]:
+    """Two matches, a backup (of a SQLite file), then the first one's state damaged and met by the service (set
+    aside)."""
+    repo = await open_repository(database)
     try:
-        service = build_match_service(repo)
+        service = build_match_service(repo, seed_source=lambda: 7)
         first, second = await start(service), await start(service, 3, 4)
-        backup.backup(path, backup_path)
+        if backup_path is not None:
+            backup.backup(database, backup_path)
         await repo.driver.write_statements([("UPDATE matches SET state = '{\"bo' WHERE id = ?", (first,))])
         assert [m.id for m in await service.matches_of(1)] == []  # found as it was read, and set aside
         return first, second
@@ -164,3 +166,19 @@ def test_end_records_it_aborted_and_unrated(tmp_path, capsys):
     assert code == 1 and "is not set aside" in err
     code, _, err = command(capsys, "list", "--database", tmp_path / "missing.db")
     assert code == 1 and err == f"error: no database at {tmp_path / 'missing.db'}"
+
+
+def test_a_match_on_postgresql_is_restored_from_a_sqlite_backup_and_ended(tmp_path, capsys, migrated_postgres_dsn):
+    saved = tmp_path / "backup.db"
+    asyncio.run(prepare(tmp_path / "strategos.db", saved))  # the same two matches, backed up from SQLite
+    first, _ = asyncio.run(prepare(migrated_postgres_dsn))  # and on PostgreSQL, damaged there
+    code, out, _ = command(capsys, "list", "--database", migrated_postgres_dsn)
+    assert code == 0 and out.startswith(f"#{first} epaminondas active at version 1")
+
+    code, out, _ = command(capsys, "restore", first, "--from", saved, "--database", migrated_postgres_dsn)
+    assert code == 0 and out.startswith(f"restored match #{first} from {saved} at version 1"), out
+    assert asyncio.run(stored(migrated_postgres_dsn, first)).state["game"] == "epaminondas"
+
+    code, _, err = command(capsys, "restore", first, "--from", migrated_postgres_dsn, "--database",
+                           migrated_postgres_dsn)
+    assert code == 1 and "password" not in err and "postgresql://" not in err
