@@ -130,6 +130,8 @@ async def checked_rows(source: Repository, backup: str, match_id: int) -> MatchR
 
 
 async def run(args: argparse.Namespace, database: Path | str) -> str:
+    if not is_postgres_dsn(database) and not Path(database).exists():
+        raise Refused(f"no database at {database}")  # opening it would create an empty one
     repo = await open_repository(database)
     try:
         if args.command == "list":
@@ -145,15 +147,10 @@ async def run(args: argparse.Namespace, database: Path | str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        database = args.database or Settings.load().database
+        print(asyncio.run(run(args, args.database or Settings.load().database)))
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if not is_postgres_dsn(database) and not Path(database).exists():
-        print(f"error: no database at {database}", file=sys.stderr)  # opening it would create an empty one
-        return 1
-    try:
-        print(asyncio.run(run(args, database)))
     except (Refused, DatabaseError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -73,30 +73,35 @@ async def test_a_state_its_engine_refuses_is_damaged_for_every_command_and_butto
     await world.restart()  # a damaged file is found when the match is loaded, after the state in memory is gone
 
     line = DAMAGED.format(match=match_id)
-    assert (await move(world.alice, thread, match_id, "a1-a3")).response.content == line
     assert (await world.bob.slash(thread, "board", match=match_id)).response.content == line
     assert (await world.alice.slash(thread, "history", match=match_id)).response.content == line
     clicked = await world.alice.click(board, label="Move")
     assert clicked.ephemeral and line in (clicked.followups[-1] if clicked.followups else clicked.response).content
-    games = (await world.bob.slash(world.channel, "games")).response.content
-    assert line in games and f"#{other_id} Archimedes vs carol" in games
-    assert (await move(world.bob, other_thread, other_id, "d1-g1")).response.content.startswith("✅")
-    assert len(operator_lines(caplog, match_id)) == 1
-    assert "engine refuses" in operator_lines(caplog, match_id)[0]
+    await fails_alone(world, caplog, (world.bob, thread, match_id), (world.bob, other_thread, other_id, "d1-g1"),
+                      listed=f"#{other_id} Archimedes vs carol", reason="engine refuses")
 
 
 async def test_a_missing_seat_is_damage_the_other_player_is_told_of(world, caplog):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     other_thread, other_id = await start_match(world, "epaminondas", world.alice, world.carol)
     damage(world, "DELETE FROM match_seats WHERE match_id = ? AND seat = 1", match_id)
+    await fails_alone(world, caplog, (world.alice, thread, match_id), (world.alice, other_thread, other_id, "a1-a3"),
+                      listed=f"#{other_id} Epaminondas vs carol", reason="seats are missing")
 
+
+async def fails_alone(world, caplog, damaged, other, *, listed: str, reason: str) -> None:
+    """The damaged match's player (`damaged`: member, thread, match) is told in one line by /move and marked in
+    /games beside her other matches (`listed`); `other` (member, thread, match, move) plays on; the operator was
+    told once, and why (`reason`)."""
+    member, thread, match_id = damaged
     line = DAMAGED.format(match=match_id)
-    assert (await move(world.alice, thread, match_id, "a1-a3")).response.content == line
-    games = (await world.alice.slash(world.channel, "games")).response.content
-    assert line in games and f"#{other_id} Epaminondas vs carol" in games
-    assert (await move(world.alice, other_thread, other_id, "a1-a3")).response.content.startswith("✅")
+    assert (await move(member, thread, match_id, "a1-a3")).response.content == line
+    games = (await member.slash(world.channel, "games")).response.content
+    assert line in games and listed in games
+    player, other_thread, other_id, other_move = other
+    assert (await move(player, other_thread, other_id, other_move)).response.content.startswith("✅")
     assert len(operator_lines(caplog, match_id)) == 1
-    assert "seats are missing" in operator_lines(caplog, match_id)[0]
+    assert reason in operator_lines(caplog, match_id)[0]
 
 
 async def test_a_deadline_of_a_damaged_match_waits_while_the_others_are_settled(world, caplog):
