@@ -87,6 +87,27 @@ async def test_a_missing_seat_or_bad_json_is_found_as_the_match_is_read(service)
     assert [type(found) for found in await repo.active_matches_with_computers()] == []
 
 
+
+async def test_ending_a_league_match_lets_its_league_go_on(service):
+    repo = service.repo
+    match_id = await start(service)
+    challenge_id = await repo.driver.fetchvalue("SELECT id FROM challenges WHERE match_id = ?", (match_id,))
+    (done,) = await repo.driver.write_statements([(
+        "INSERT INTO leagues (guild_id, channel_id, name, name_key, game, format, signup_hours, organiser_id,"
+        " status, signup_ends_at, created_at, round) VALUES (9, 8, 'Cup', 'cup', 'epaminondas', 'round_robin', 1, 1,"
+        " 'running', 0, 0, 1) RETURNING id", ())])
+    league_id = done.one()[0]
+    await repo.driver.write_statements([(
+        "INSERT INTO league_tables (league_id, round, division, board, players, challenge_id)"
+        " VALUES (?, 1, 1, 1, '[1, 2]', ?)", (league_id, challenge_id))])
+    await repo.damaged.set_aside(match_id, "its seats are missing", NOW)
+
+    assert await repo.damaged.end(match_id, NOW) == league_id
+    [table] = await repo.leagues.tables(league_id)
+    assert table.finished and table.result == {"winners": [], "reason": "aborted"}
+    step = await repo.timer_claims().claim_due("test#1", NOW, NOW + 60, 100)
+    assert [(t.kind, t.ref_id) for t in step] == [("league_step", -league_id)]  # the league looks again now
+
 # --- the operator's commands, on a real SQLite file ----------------------------------------------------------------
 
 
