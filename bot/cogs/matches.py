@@ -14,7 +14,7 @@ from bot.i18n import t
 from bot.presenters.describe import spoken_move
 from bot.presenters.text import message_link
 from bot.views.board import show_text_board
-from bot.views.common import acknowledge, after_presentation, answer, language, service_of, single_view
+from bot.views.common import DAMAGED, acknowledge, after_presentation, answer, language, service_of, single_view
 from bot.views.history import takeback_offer
 from bot.views.requests import ConfirmMove
 
@@ -84,12 +84,14 @@ class MatchesCog(commands.Cog, name="Matches"):
     async def games(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         service = service_of(interaction)
-        matches = await service.matches_of(interaction.user.id)
+        matches, damaged = await service.games_of(interaction.user.id)
         lang = language(interaction)
-        if not matches:
+        if not matches and not damaged:
             await answer(interaction, t(lang, "You have no active matches. Start one with `/play`."))
             return
         lines = [t(lang, "**Your matches**")]
+        # A damaged match is marked, and hides none of the others.
+        lines += [f"• ⚠️ {t(lang, DAMAGED, match=found.match_id)}" for found in damaged]
         clocks = await service.clock_status(matches[:GAMES_LISTED])
         for match in matches[:GAMES_LISTED]:
             link = message_link(match.guild_id, match.thread_id) or t(lang, "(no thread)")

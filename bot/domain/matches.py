@@ -128,6 +128,19 @@ class Match:
         return [s.user_name for s in self.seats]
 
 
+class DamagedMatch(Exception):
+    """A match whose stored record cannot be played from: its state is not valid JSON or its engine refuses it, its
+    seats are missing, or it was set aside already (`known`: the operator was told). Found where the match is read
+    or loaded, and raised instead of the match: the match is set aside, the rest goes on (bot/matches/damage.py).
+    `guild_id` and `players` (the members whose seats were found) say who may hear of it."""
+
+    def __init__(self, match_id: int, reason: str, *, game: str = "", status: str = "active",
+                 guild_id: int | None = None, players: tuple[int, ...] = (), known: bool = False):
+        super().__init__(f"match {match_id} is damaged: {reason}")
+        self.match_id, self.reason, self.game, self.status = match_id, reason, game, status
+        self.guild_id, self.players, self.known = guild_id, players, known
+
+
 @dataclass
 class LoggedMove:
     version: int

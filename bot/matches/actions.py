@@ -18,13 +18,13 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any, AsyncIterator, Awaitable, Callable
 
-from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
+from bot.domain import DamagedMatch, LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
 from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
 from bot.i18n import N_
 from bot.ratings import RatingChange
 from bot.storage import RatingsMoved, Repository, VersionConflict
 
-from . import errors
+from . import damage, errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
 from .events import Board, ForcedMove, MatchClock, MatchEnded, MatchEvent, MovePlayed, Played, SetupProgress
@@ -171,11 +171,21 @@ class MatchActions:
     async def match_for(self, match_id: int, user_id: int, guild_id: int | None) -> Match:
         """The match as `user_id` may look it up from `guild_id` (None: a DM). Players find their matches from
         anywhere (also after leaving the server); others only from the match's own server. Anything else answers
-        exactly as a number that does not exist, so no one learns of another server's matches."""
-        match = await self.repo.get_match(match_id)
+        exactly as a number that does not exist, so no one learns of another server's matches (damaged ones
+        included)."""
+        try:
+            match = await self.repo.get_match(match_id)
+        except DamagedMatch as damaged:
+            if user_id not in damaged.players and damaged.guild_id != guild_id:
+                raise errors.UnknownMatch(match_id) from None
+            raise
         if match is None or (match.seat_of(user_id) is None and match.guild_id != guild_id):
             raise errors.UnknownMatch(match_id)
         return match
+
+    async def set_aside(self, damaged: DamagedMatch) -> None:
+        """A damaged match met by an action: set aside, the operator told once (damage.py)."""
+        await damage.set_aside(self.repo, damaged, self.clock())
 
     async def moves_of(self, match: Match) -> list[LoggedMove]:
         """The match's effective moves (taken-back ones left out), oldest first."""

@@ -28,6 +28,7 @@ from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors
 from .bus import EventBus
+from .damage import alone
 from .events import MatchClock, MatchEvent, TurnReminder
 from .server_settings import DAY, clock_label
 from .timers import TimerDispatcher
@@ -102,10 +103,11 @@ class ClockKeeper:
         clock was never started gets one now. (A deadline or reminder claimed but not settled needs nothing: its
         claim runs out and it fires again.)"""
         for match_id in await self.store.clocked_matches_without_deadlines():
-            match = await self.repo.get_match(match_id)
-            if match is not None and self.to_act(match):
-                log.info("match=%s had no running clock; starting it", match.id)
-                await self.turns_changed(match, [], self.to_act(match), None)
+            async with alone(self.repo, self.clock):  # a damaged match is set aside, the others repaired
+                match = await self.repo.get_match(match_id)
+                if match is not None and self.to_act(match):
+                    log.info("match=%s had no running clock; starting it", match.id)
+                    await self.turns_changed(match, [], self.to_act(match), None)
 
     async def check_in_time(self, match: Match, seat: int, deadlines: Mapping[int, float] | None = None) -> None:
         """Refuse a move whose deadline has passed although the dispatcher has not settled it yet (it wakes

@@ -16,13 +16,14 @@ import logging
 from concurrent.futures import Executor
 from typing import Callable
 
-from bot.domain import Match, Timer
+from bot.domain import DamagedMatch, Match, Timer
 from bot.engine.base import seeded_rng
 
 from bot.storage import Repository
 
 from . import errors
 from .bus import EventBus
+from .damage import alone
 from .events import BoardRepaired, MatchEvent, MatchStarted, MovePlayed, SetupProgress
 from .service import MatchService
 from .timers import TimerDispatcher
@@ -55,7 +56,11 @@ class ComputerPlayers:
         """At start-up: every computer seat that is to act gets its turn, unless it is being thought about (by
         another process; or by this one before a stop, and then its claim runs out and it fires again)."""
         for match in await self.repo.active_matches_with_computers():
-            await self._schedule(match, unless_claimed=True)
+            if isinstance(match, DamagedMatch):  # set aside: it fails alone, the others get their turns
+                await self.service.set_aside(match)
+                continue
+            async with alone(self.repo, self.service.clock):  # its state may be one its engine refuses
+                await self._schedule(match, unless_claimed=True)
 
     async def _on_event(self, event: MatchEvent) -> bool:
         # a match's seats never change: most have no computer

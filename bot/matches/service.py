@@ -50,7 +50,7 @@ class MatchService:
         self.in_secret_setup, self.users_to_act = actions.in_secret_setup, actions.users_to_act
         self.get_match, self.match_for, self.moves_of = actions.get_match, actions.match_for, actions.moves_of
         self.answering, self.answer_guarded = actions.answering, actions.answer_guarded
-        self.language = actions.language
+        self.language, self.set_aside = actions.language, actions.set_aside
 
         clocks, settings, ratings = actions.clocks, actions.server_settings, actions.ratings
         self.clock_of, self.clock_status = clocks.of_running, clocks.status
@@ -70,6 +70,7 @@ class MatchService:
         self.playable_match, self.matching_moves = turns.playable_match, turns.matching_moves
         self.private_view, self.pending_request = turns.private_view, actions.pending_request
         self.secret_setup_for, self.matches_of = turns.secret_setup_for, turns.matches_of
+        self.games_of = turns.games_of
 
         self.resign, self.time_out = endings.resign, endings.time_out
         self.offer_draw, self.decline_draw = endings.offer_draw, endings.decline_draw

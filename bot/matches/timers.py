@@ -23,7 +23,7 @@ from bot.domain import Timer
 from bot.storage import Repository
 from bot.storage.timer_claims import TimerClaims
 
-from . import errors
+from . import damage, errors
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +170,10 @@ class TimerDispatcher:
                 return False
             except errors.DatabaseUnavailable:  # the whole look is tried again soon (_run), this claim given back
                 raise
+            except errors.DamagedMatch as damaged:  # set aside: its timers wait, this one with them (not done)
+                await damage.set_aside(self.repo, damaged, self.clock())
+                await self.repo.damaged.park_timers(damaged.match_id)
+                return False
             except errors.StaleBoard:  # the match moved on as it fired (a move in the same instant): look again
                 log.info("timer kind=%s ref=%s seat=%s met a newer version; it fires again when its claim runs out",
                          timer.kind, timer.ref_id, timer.seat)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from bot.domain import Match, MatchLoad
+from bot.domain import DamagedMatch, Match, MatchLoad
 from bot.games import Choices
 from bot.i18n import N_
 
@@ -165,13 +165,17 @@ class Turns:
     async def matching_moves(self, match_id: int, user_id: int, typed: str, limit: int = 25) -> list[str]:
         """Autocomplete: the user's legal moves that match what she typed; [] when she may not move."""
         actions = self.actions
-        match = await actions.repo.get_match(match_id)
-        if match is None or not match.active:
+        try:
+            match = await actions.repo.get_match(match_id)
+            if match is None or not match.active:
+                return []
+            seat = match.seat_of(user_id)
+            if seat is None or seat not in actions.to_act(match):
+                return []
+            state = actions.state_of(match)
+        except DamagedMatch:  # no moves to offer: /move itself says why
             return []
-        seat = match.seat_of(user_id)
-        if seat is None or seat not in actions.to_act(match):
-            return []
-        return actions.game_of(match).matching_moves(actions.state_of(match), seat, typed[:MAX_MOVE_LENGTH], limit)
+        return actions.game_of(match).matching_moves(state, seat, typed[:MAX_MOVE_LENGTH], limit)
 
     async def private_view(self, match_id: int, user_id: int) -> PrivateView:
         actions = self.actions
@@ -193,7 +197,24 @@ class Turns:
         return match
 
     async def matches_of(self, user_id: int) -> list[Match]:
-        """The user's active matches, those waiting for her first."""
+        """The user's active matches, those waiting for her first (the damaged ones left out: see games_of)."""
+        return (await self.games_of(user_id))[0]
+
+    async def games_of(self, user_id: int) -> tuple[list[Match], list[DamagedMatch]]:
+        """The user's active matches, those waiting for her first, and apart those that are damaged (set aside
+        now if they were not yet): one damaged match hides none of the others."""
         actions = self.actions
-        matches = await actions.repo.matches_of_user(user_id)
-        return sorted(matches, key=lambda m: (m.seat_of(user_id) not in actions.to_act(m), -m.updated_at))
+        matches, damaged = [], []
+        for found in await actions.repo.matches_of_user(user_id):
+            if isinstance(found, Match):
+                try:
+                    actions.to_act(found)  # loads its state: a state its engine refuses damages it
+                except DamagedMatch as damage:
+                    found = damage
+                else:
+                    matches.append(found)
+                    continue
+            await actions.set_aside(found)
+            damaged.append(found)
+        matches.sort(key=lambda m: (m.seat_of(user_id) not in actions.to_act(m), -m.updated_at))
+        return matches, damaged

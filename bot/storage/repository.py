@@ -4,9 +4,9 @@ The driver (bot/storage/driver.py) owns the connections, the units of work, the 
 each store owns the SQL of one aggregate and uses only the driver's public face. A `Repository` is the match
 service's one object for them: it is the four stores of a match's own aggregates at once (matches, challenges,
 timers, private messages: the names the service calls, `repo.get_match`, `repo.commit_move` …) and holds the
-other stores as attributes (`leagues`, `plans`, `ratings`, `clocks`, `outbox`). None of them calls another's private
-methods; a unit that spans two aggregates (a challenge starting its match) belongs to the store of what it
-creates and uses the other's public step builders (bot/storage/timers.py).
+other stores as attributes (`leagues`, `plans`, `ratings`, `clocks`, `outbox`, `damaged`: the matches set
+aside). None of them calls another's private methods; a unit that spans two aggregates (a challenge starting its
+match) belongs to the store of what it creates and uses the other's public step builders (bot/storage/timers.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .outbox import OutboxStore
 from .plans import PlanStore
 from .private_messages import PrivateMessageStore
 from .rating_store import RatingStore
+from .set_aside import SetAsideStore
 from .timer_claims import PostgresTimerClaims, TimerClaims
 from .timers import TimerStore
 
@@ -41,6 +42,7 @@ class Repository(MatchStore, ChallengeStore, TimerStore, PrivateMessageStore):
         self.ratings = RatingStore(driver)
         self.clocks = ClockStore(driver)
         self.outbox = OutboxStore(driver)
+        self.damaged = SetAsideStore(driver)
 
     @property
     def dialect(self) -> str:

@@ -25,6 +25,8 @@ DATABASE_UNAVAILABLE = N_("I lost my connection to the database for a moment (it
 # by itself once the operator has freed space.
 STORAGE_FULL = N_("My storage is full, so nothing was changed. Please try again later: the bot's operator has to "
                   "free some space first.")
+# A match whose stored record is damaged: set aside (bot/matches/damage.py), the operator told in the log.
+DAMAGED = N_("The record of match #{match} is damaged; the server's operator has been told.")
 NOT_POSTED = N_("Your action counts, but I could not post the new board in the match thread. "
                 "`/board` posts it again once I can write there.")
 
@@ -98,6 +100,10 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
     """A user's mistake gets its message; anything else is logged and the user gets a short apology. If even
     that reply fails (the interaction expired, say), it is logged rather than lost."""
     try:
+        if isinstance(error, errors.DamagedMatch):  # that match fails alone, in one line
+            await answer(interaction, t(language(interaction), DAMAGED, match=error.match_id))
+            await service_of(interaction).set_aside(error)
+            return
         if isinstance(error, errors.UserError):
             text, params = getattr(error, "text", ""), getattr(error, "params", {})
             await answer(interaction, t(language(interaction), text, **params) if text else str(error))
