@@ -1,6 +1,7 @@
 """`python -m bot` starts the bot; `python -m bot demo` tries it in a browser; `python -m bot ratings --rebuild`
 recomputes every rating from the results; `python -m bot backup PATH` copies the SQLite database while it runs;
-`python -m bot damaged` lists, ends or restores the matches set aside as damaged."""
+`python -m bot check` checks the database beside it; `python -m bot damaged` lists, ends or restores the matches set
+aside as damaged."""
 
 import sys
 

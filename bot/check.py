@@ -56,6 +56,7 @@ INTEGRITY = "integrity"  # SQLite's integrity_check, or a database that cannot b
 FOREIGN_KEY = "foreign_key"  # rows pointing at a match, challenge or league that is not there
 ORPHAN_TIMER = "orphan_timer"  # a timer of a finished or missing match, challenge or league
 MISSING_TIMER = "missing_timer"  # an active match (or open challenge) without a timer it needs
+SET_ASIDE = "set_aside"  # a match the bot has set aside as damaged (bot/matches/damage.py), awaiting the operator
 
 # Timers whose handlers act on a running match; a finished match's last write removed them (bot/storage/matches.py).
 _RUNNING_MATCH_KINDS = (*CLOCK_KINDS, COMPUTER_MOVE)
@@ -257,7 +258,7 @@ async def _batches(source: _Source, size: int) -> AsyncIterator[list[_MatchRows]
     while True:
         async with source.snapshot():
             rows = await source.fetch(
-                "SELECT id, game, options, seed, status, state, version, result, clock_seconds, updated_at"
+                "SELECT id, game, options, seed, status, state, version, result, clock_seconds, updated_at, set_aside"
                 " FROM matches WHERE id > ? ORDER BY id LIMIT ?", (after, size))
             if not rows:
                 return
@@ -286,6 +287,9 @@ def _match_problems(stored: _MatchRows, now: float) -> list[Problem]:
     def problem(kind: str, text: str) -> list[Problem]:
         return [Problem(kind, text, match_id)]
 
+    if row["set_aside"] is not None:  # already the operator's (its log may end in an aborted ending it never logged)
+        return problem(SET_ASIDE, f"set aside as damaged ({row['set_aside']}): `python -m bot damaged list`, then "
+                                  "`end` or `restore`")
     if row["game"] not in GAMES:
         return problem(STATE, f"its game {row['game']!r} is not one this Strategos has")
     game = get_game(row["game"])
@@ -515,7 +519,27 @@ def parser() -> argparse.ArgumentParser:
                     "summary; exit status 0 when sound, 1 when something is wrong, 2 when it could not be checked.")
     p.add_argument("--database", metavar="FILE_OR_URL",
                    help="SQLite file or postgresql:// URL (default: STRATEGOS_DATABASE from the settings)")
+    p.add_argument("--set-aside", action="store_true",
+                   help="set aside each match whose state or log is damaged, as the bot does when it finds one: its "
+                        "players are told, everything else goes on (python -m bot damaged lists them)")
     return p
+
+
+async def set_aside(database: Path | str, problems: Sequence[Problem], now: float | None = None) -> list[int]:
+    """Set aside the matches whose state or log is damaged (each once, as the bot would); the ones newly set
+    aside."""
+    from bot.storage.opening import open_repository  # only for this write: the check itself only reads
+
+    damaged = {p.match_id: p.text for p in problems if p.kind in (STATE, REPLAY) and p.match_id is not None}
+    if not damaged:
+        return []
+    repo = await open_repository(database)
+    try:
+        when = time.time() if now is None else now
+        return [match_id for match_id, reason in sorted(damaged.items())
+                if await repo.damaged.set_aside(match_id, reason, when)]
+    finally:
+        await repo.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -528,6 +552,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for problem in checked.problems:
         print(problem.line())
     print(checked.summary())
+    if args.set_aside:
+        for match_id in asyncio.run(set_aside(args.database or Settings.load().database, checked.problems)):
+            print(f"match #{match_id}: set aside; its players are told it is damaged (python -m bot damaged list)")
     return 1 if checked.problems else 0
 
 

@@ -376,3 +376,19 @@ def test_the_command_checks_postgresql_by_its_url(migrated_postgres_dsn, tmp_pat
     result = run("--database", migrated_postgres_dsn, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith(": 0 matches, 0 logged moves: no problems\n")
+
+
+def test_check_sets_aside_a_match_whose_log_does_not_replay_and_then_reports_it_as_set_aside(database, capsys):
+    """--set-aside does what the bot does when it finds damage: the match waits for the operator, who ends or
+    restores it (bot/damaged.py); a second check names it as set aside instead of replaying it again."""
+    path, ids = database
+    match_id = ids["archimedes resigned"]
+    write(path, ("UPDATE moves SET move = 'z9-z8' WHERE match_id = ? AND version = 2", match_id))
+    assert check.main(["--database", str(path), "--set-aside"]) == 1
+    assert f"match #{match_id}: set aside; its players are told it is damaged" in capsys.readouterr().out
+    (reason,), = rows(path, "SELECT set_aside FROM matches WHERE id = ?", match_id)
+    assert reason.startswith("its log does not replay: move 2")
+    problems = asyncio.run(check.check_database(path, now=LATER))
+    assert [(p.kind, p.match_id) for p in problems] == [(check.SET_ASIDE, match_id)]
+    assert check.main(["--database", str(path), "--set-aside"]) == 1
+    assert "set aside;" not in capsys.readouterr().out, "set aside once"
