@@ -19,10 +19,11 @@ from discord.ext import commands
 from bot import i18n
 from bot.cogs.translator import CatalogueTranslator
 from bot.composition import build_leagues, build_match_graph
-from bot.games.registry import choose_move
+from bot.games.registry import choose_move, judge_move
 from bot.i18n import N_
 from bot.matches import MatchService, PrivateChannel
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
+from bot.matches.analysis import Analyses
 from bot.matches.computer import ComputerPlayers
 from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
@@ -103,6 +104,8 @@ class StrategosBot(commands.AutoShardedBot):
         self.leagues.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
         self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, choose_move,
                                          self._computer_executor, self._computer_pause)
+        # analyses of finished matches, in a worker of their own, after the live matches' thinks
+        self.analyses = Analyses(self.matches, graph.bus, judge_move, self._computer_executor, self.computers.idle)
         # planned replies: played when their move comes
         self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
         graph.bus.subscribe(PlanPresenter(self.presenter.boards))
@@ -155,6 +158,9 @@ class StrategosBot(commands.AutoShardedBot):
         computers = getattr(self, "computers", None)
         if computers is not None:
             computers.close()
+        analyses = getattr(self, "analyses", None)
+        if analyses is not None:
+            analyses.close()
         repo = getattr(self, "repo", None)
         if repo is not None:
             await repo.close()

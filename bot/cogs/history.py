@@ -9,10 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tn
 from bot.presenters.replay import replay_caption
 from bot.matches import catalogue, errors
-from bot.views.common import acknowledge, answer, language, presenter_of, service_of
+from bot.views.common import acknowledge, analyses_of, answer, language, presenter_of, service_of
 from bot.views.history import answer_asked, history_buttons, history_embed
 
 from .common import autocomplete_match
@@ -55,6 +55,18 @@ class HistoryCog(commands.Cog, name="History"):
         title = catalogue.info(found.game).title
         caption = replay_caption(found, title, lang, None if seat is None else found.names[seat])
         await interaction.edit_original_response(content=caption, attachments=[file])
+
+    @app_commands.command(name="analysis", description="A finished match's costliest moves, as the computer judges them")
+    @app_commands.describe(match="The number of a finished match you played")
+    async def analysis(self, interaction: discord.Interaction, match: int) -> None:
+        await acknowledge(interaction)
+        lang = language(interaction)
+        found, ahead = await analyses_of(interaction).request(match, interaction.user.id, interaction.guild_id, lang)
+        said = t(lang, "🔍 Analysing match #{match}: about two seconds a move, after the live games. It will be "
+                       "posted in the match thread.", match=found.id)
+        if ahead:
+            said += " " + tn(lang, "{count} analysis is ahead of it.", "{count} analyses are ahead of it.", ahead)
+        await interaction.followup.send(said, ephemeral=True)
 
     @app_commands.command(name="export", description="A match's record as a text file that replays exactly")
     @app_commands.describe(match="The match number (yours are suggested)")

@@ -201,8 +201,19 @@ class TakebackAnswered:
     accepted: bool
 
 
+@dataclass(frozen=True)
+class AnalysisReady:
+    """The analysis a player of a finished match asked for (analysis.py): each player's worst moves as the hard
+    computer judged them from her own view, in move order per seat (bot.matches.analysis.Mistake)."""
+
+    match: Match
+    mistakes: tuple[Any, ...]
+    view: dict[str, Any] = field(kw_only=True)  # the final public view
+    lang: str = field(kw_only=True)
+
+
 MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | BoardRepaired | DrawOffered | DrawDeclined
-              | BoardRequested | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder)
+              | BoardRequested | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder | AnalysisReady)
 
 
 def match_id_of(event: MatchEvent) -> int:

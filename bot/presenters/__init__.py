@@ -16,6 +16,7 @@ import discord
 from bot.i18n import t
 from bot.matches import EventBus, MatchService, PrivateChannel
 from bot.matches.events import (
+    AnalysisReady,
     Board,
     BoardRepaired,
     BoardRequested,
@@ -33,6 +34,7 @@ from bot.matches.events import (
 )
 from bot.domain import Match
 
+from .analysis import AnalysisPresenter
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text
 from .clocks import ClockPresenter
@@ -77,6 +79,7 @@ class Presenter:
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(self.boards, dms)
+        self.analyses = AnalysisPresenter(client, self.boards)
         # What the views ask of the presenters: a player's messages kept for her My view, a challenge post shown again.
         self.take_pending, self.refresh_challenge = private.take_pending, self.challenges.refresh
         self._handlers: dict[type, Handler] = {
@@ -92,6 +95,7 @@ class Presenter:
             TakebackAsked: self._takeback_asked,
             TakebackAnswered: self._answered_in_place,
             TurnReminder: self.clocks.remind,
+            AnalysisReady: self.analyses.post,
         }
         check_every_event_handled(self._handlers)
 

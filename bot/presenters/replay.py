@@ -66,13 +66,16 @@ class ReplayPresenter:
         self.service = service
         self.boards = boards
 
-    async def replay(self, match: Match, lang: str = ENGLISH, seen_by: int | None = None) -> Replay | None:
+    async def replay(self, match: Match, lang: str = ENGLISH, seen_by: int | None = None,
+                     public: dict[str, Any] | None = None) -> Replay | None:
         """The GIF of a finished match, its words in `lang`: with everything revealed, or as the player of seat
-        `seen_by` saw it; None for a game without pictures."""
+        `seen_by` saw it; None for a game without pictures. `public`: the final position as the public saw it,
+        when the caller has it."""
         if not registry.can_render(match.game):
             return None
         moves = await self.service.moves_of(match)
-        public = self.service.view(match, None)  # the final position as the public saw it
+        if public is None:
+            public = self.service.view(match, None)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(_EXECUTOR, self._build, match, moves, lang, seen_by, public)
 
@@ -89,9 +92,10 @@ class ReplayPresenter:
         replay = await self._replay_or_refusal(match, lang, seen_by)
         return None if replay is None else self._gif_attachment(match, lang, replay)
 
-    async def _replay_or_refusal(self, match: Match, lang: str, seen_by: int | None) -> Replay | None:
+    async def _replay_or_refusal(self, match: Match, lang: str, seen_by: int | None,
+                                 public: dict[str, Any] | None = None) -> Replay | None:
         try:
-            return await self.replay(match, lang, seen_by)
+            return await self.replay(match, lang, seen_by, public)
         except RecordError:  # a match played under older rules than this bot's
             raise errors.UserError(
                 N_("This match's moves no longer replay under the current rules, so I can't make its replay.")) from None
@@ -124,7 +128,7 @@ class ReplayPresenter:
         if thread is None:
             return False
         try:
-            replay = await self._replay_or_refusal(match, lang, None)
+            replay = await self._replay_or_refusal(match, lang, None, event.view)
             files = []
             if replay is not None:
                 if replay.hid_something:

@@ -9,6 +9,7 @@ from typing import Any, Awaitable, Callable, TypeVar, cast
 import discord
 
 from bot.matches import MatchService, TurnReport, errors
+from bot.matches.analysis import Analyses
 from bot.presenters import Presenter
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
@@ -57,6 +58,10 @@ def channel_of(interaction: discord.Interaction) -> int:
     if interaction.channel_id is None:
         raise RuntimeError("an interaction came from no channel")
     return interaction.channel_id
+
+
+def analyses_of(interaction: discord.Interaction) -> Analyses:
+    return interaction.client.analyses  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
 
 
 def presenter_of(interaction: discord.Interaction) -> Presenter:
