@@ -29,6 +29,7 @@ from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
+from bot.metrics import Endpoint, serve
 from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
@@ -77,6 +78,7 @@ class StrategosBot(commands.AutoShardedBot):
         self._computer_pause = computer_pause
         self._replay_at_end = replay_at_end
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
+        self.endpoint: Endpoint | None = None  # metrics and health (STRATEGOS_METRICS_PORT), None when off
 
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
@@ -106,6 +108,7 @@ class StrategosBot(commands.AutoShardedBot):
         # planned replies: played when their move comes
         self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
         graph.bus.subscribe(PlanPresenter(self.presenter.boards))
+        self.endpoint = await serve(self)  # before the timers start: those due at start-up are measured too
         self.tree.error(self.on_app_command_error)
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
@@ -155,6 +158,8 @@ class StrategosBot(commands.AutoShardedBot):
         computers = getattr(self, "computers", None)
         if computers is not None:
             computers.close()
+        if self.endpoint is not None:
+            await self.endpoint.stop()
         repo = getattr(self, "repo", None)
         if repo is not None:
             await repo.close()
