@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sqlite3
 import urllib.error
 import urllib.request
@@ -159,6 +160,15 @@ def test_an_acknowledgement_is_timed_from_when_discord_created_the_interaction(m
     assert metrics.registry.get_sample_value("strategos_interaction_acknowledge_seconds_bucket", {"le": "1.0"}) == 0
     assert metrics.registry.get_sample_value("strategos_interaction_acknowledge_seconds_bucket", {"le": "2.0"}) == 1
     assert other_bots.registry.get_sample_value("strategos_interaction_acknowledge_seconds_count") == 0
+
+
+def test_every_metric_is_documented_with_its_meaning():
+    operating = (Path(__file__).parent.parent / "docs" / "operating.md").read_text(encoding="utf-8")
+    section = operating.split("## Metrics and health", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^\| `(strategos_\w+)` \| (?:histogram|counter|gauge) \| \w", section, re.MULTILINE))
+    shown = {family.name + ("_total" if family.type == "counter" else "") for family in Metrics().registry.collect()}
+    assert documented == shown
+    assert all(f"`{kind}`" in section for kind in ERROR_KINDS)
 
 
 # --- health ---------------------------------------------------------------------------------------------------
