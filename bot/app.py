@@ -29,7 +29,7 @@ from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
-from bot.metrics import Endpoint, serve
+from bot.metrics import Endpoint, EndpointError, serve
 from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
@@ -256,6 +256,9 @@ def main() -> int:
         return 2
     try:
         asyncio.run(_run(create_bot(settings), settings.token))
+    except EndpointError as exc:
+        print(f"strategos: {exc}.", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("strategos: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
               "(Bot → Reset Token).", file=sys.stderr)

@@ -9,6 +9,7 @@ know nothing of Prometheus: each is handed one plain function at start-up (`Metr
 from __future__ import annotations
 
 import asyncio
+import os
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
     from bot.app import StrategosBot
 
 HEALTH_TIMEOUT = 2.0  # seconds the database has to answer the health check's trivial query
+
+
+class EndpointError(Exception):
+    """The endpoint cannot listen where the settings say; the message is one line that says what to do."""
 
 
 class Metrics:
@@ -102,7 +107,13 @@ class Endpoint:
     async def start(self) -> None:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self._runner.cleanup()
+            said = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's own words repeat the address
+            raise EndpointError(f"cannot serve metrics and health on {self.host}:{self.port} ({said}); choose "
+                                "another STRATEGOS_METRICS_PORT or STRATEGOS_METRICS_HOST") from None
         self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
@@ -144,7 +155,7 @@ async def serve(bot: StrategosBot) -> Endpoint | None:
     if address is None:
         return None
     metrics = Metrics()
-    metrics.watch(bot)
     endpoint = Endpoint(bot, metrics, *address)
     await endpoint.start()
+    metrics.watch(bot)
     return endpoint

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import socket
 import sqlite3
 import urllib.error
 import urllib.request
@@ -19,9 +20,10 @@ import pytest_asyncio
 import simcord
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot import app
 from bot.matches.errors import DatabaseUnavailable
 from bot.matches.timers import TimerDispatcher
-from bot.metrics import Metrics
+from bot.metrics import EndpointError, Metrics
 from bot.settings import Settings, SettingsError
 from bot.storage import VersionConflict
 from bot.storage.driver import ERROR_KINDS, error_kind
@@ -245,6 +247,36 @@ async def test_nothing_listens_unless_a_port_is_set(database, port):
     finally:
         await env.shutdown()
         await close_database(env.bot)
+
+
+async def test_a_port_in_use_stops_the_start_with_one_line(database):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    env = simcord.Env(make_bot(Settings(token=None, database=database, dev_guild=GUILD_ID, metrics_port=port)),
+                      shard_count=1)
+    try:
+        with pytest.raises(EndpointError) as refused:
+            await env.start()
+    finally:
+        taken.close()
+        await close_database(env.bot)
+    assert str(refused.value) == (f"cannot serve metrics and health on 127.0.0.1:{port} (Address already in use); "
+                                  "choose another STRATEGOS_METRICS_PORT or STRATEGOS_METRICS_HOST")
+
+
+def test_the_start_says_so_in_that_one_line_not_as_a_network_error(monkeypatch, capsys, tmp_path):
+    said = "cannot serve metrics and health on 127.0.0.1:9101 (Address already in use); choose another …"
+
+    async def start(bot, token):
+        raise EndpointError(said)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setattr(app, "_run", start)
+    assert app.main() == 2
+    assert capsys.readouterr().err.splitlines() == [f"strategos: {said}."]  # not "could not reach Discord"
 
 
 def test_the_endpoint_is_off_unless_its_port_is_set():
