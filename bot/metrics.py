@@ -129,7 +129,8 @@ class Endpoint:
             return "not connected to Discord yet"
         closed = sorted(shard_id for shard_id, shard in bot.shards.items() if shard.is_closed())
         if closed:
-            return f"disconnected from Discord (shard {', '.join(map(str, closed))})"
+            shards = ("shards " if len(closed) > 1 else "shard ") + ", ".join(map(str, closed))
+            return f"disconnected from Discord ({shards})"
         try:
             await asyncio.wait_for(bot.repo.ping(), self.health_timeout)
         except asyncio.TimeoutError:

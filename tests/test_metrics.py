@@ -201,6 +201,21 @@ async def test_health_is_503_while_the_gateway_is_disconnected(world, endpoint):
     assert await get(endpoint, "/health") == (200, "ok\n")
 
 
+async def test_health_names_every_shard_of_the_process_that_is_disconnected(database):
+    settings = Settings(token=None, database=database, dev_guild=GUILD_ID, shard_count=3, metrics_port=0)
+    env = simcord.Env(make_bot(settings), shard_count=3)
+    await env.start()
+    try:
+        await env.bot.get_shard(2).disconnect()
+        assert await get(env.bot.endpoint, "/health") == (503, "disconnected from Discord (shard 2)\n")
+        await env.bot.get_shard(0).disconnect()
+        assert await get(env.bot.endpoint, "/health") == (503, "disconnected from Discord (shards 0, 2)\n")
+    finally:
+        await env.bot.endpoint.stop()
+        await env.shutdown()
+        await close_database(env.bot)
+
+
 async def test_health_is_503_before_the_bot_is_ready_and_while_it_stops(world, endpoint, monkeypatch):
     monkeypatch.setattr(world.bot, "is_ready", lambda: False)
     assert await get(endpoint, "/health") == (503, "not connected to Discord yet\n")
