@@ -14,7 +14,7 @@ USAGE = """usage: python -m bot [-h]
 
 Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
 STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_SHARD_COUNT,
-STRATEGOS_SHARDS); see README.md.
+STRATEGOS_SHARDS, STRATEGOS_METRICS_PORT, STRATEGOS_METRICS_HOST); see README.md.
 
 commands:
   demo        try Strategos in your browser, in a simulated Discord (python -m bot demo --help)

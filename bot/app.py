@@ -30,6 +30,7 @@ from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
+from bot.metrics import Endpoint, EndpointError, serve
 from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
@@ -78,6 +79,7 @@ class StrategosBot(commands.AutoShardedBot):
         self._computer_pause = computer_pause
         self._replay_at_end = replay_at_end
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
+        self.endpoint: Endpoint | None = None  # metrics and health (STRATEGOS_METRICS_PORT), None when off
 
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
@@ -109,6 +111,7 @@ class StrategosBot(commands.AutoShardedBot):
         # planned replies: played when their move comes
         self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
         graph.bus.subscribe(PlanPresenter(self.presenter.boards))
+        self.endpoint = await serve(self)  # before the timers start: those due at start-up are measured too
         self.tree.error(self.on_app_command_error)
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
@@ -161,6 +164,8 @@ class StrategosBot(commands.AutoShardedBot):
         analyses = getattr(self, "analyses", None)
         if analyses is not None:
             analyses.close()
+        if self.endpoint is not None:
+            await self.endpoint.stop()
         repo = getattr(self, "repo", None)
         if repo is not None:
             await repo.close()
@@ -257,6 +262,9 @@ def main() -> int:
         return 2
     try:
         asyncio.run(_run(create_bot(settings), settings.token))
+    except EndpointError as exc:
+        print(f"strategos: {exc}.", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("strategos: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
               "(Bot → Reset Token).", file=sys.stderr)

@@ -14,6 +14,7 @@ from dotenv import dotenv_values
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_CHALLENGE_HOURS = 720  # 30 days: longer than any challenge waits, short enough to stay a real date
 MAX_SHARD_COUNT = 4096  # far above what any bot of this kind needs (Discord asks for one shard per 2,500 servers)
+MAX_PORT = 65535
 
 
 def is_postgres_dsn(database: object) -> bool:
@@ -91,6 +92,12 @@ def _shard_ids(text: str, count: int) -> tuple[int, ...]:
     return tuple(sorted(shards))
 
 
+def _metrics_port(text: str) -> int:
+    if not (text.isdigit() and int(text) <= MAX_PORT):
+        raise SettingsError(f"STRATEGOS_METRICS_PORT must be a port number from 0 to {MAX_PORT}, not {text!r}")
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
@@ -100,10 +107,22 @@ class Settings:
     challenge_ttl_hours: float = 24.0
     shard_count: int | None = None  # None: as many as Discord recommends, all in this process
     shard_ids: tuple[int, ...] | None = None  # this process's shards; None: every shard
+    metrics_port: int | None = None  # STRATEGOS_METRICS_PORT: None, no metrics endpoint (see metrics_address)
+    metrics_host: str = "127.0.0.1"
 
     @property
     def runs_every_shard(self) -> bool:
         return self.shard_ids is None or len(self.shard_ids) == self.shard_count
+
+    @property
+    def metrics_address(self) -> tuple[str, int] | None:
+        """Where this process serves its metrics and health: STRATEGOS_METRICS_PORT plus the lowest shard number of
+        STRATEGOS_SHARDS (0 when it runs every shard), so the processes of one host, each with its own shards, never
+        ask for the same port. Port 0 stays 0: any free port (the tests). None: the endpoint is off."""
+        if self.metrics_port is None:
+            return None
+        first = min(self.shard_ids) if self.shard_ids else 0
+        return self.metrics_host, (self.metrics_port + first) if self.metrics_port else 0
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -128,6 +147,8 @@ class Settings:
             raise SettingsError("STRATEGOS_SHARDS needs STRATEGOS_SHARD_COUNT, the number of shards of all processes "
                                 "together")
         shard_ids = None if shards_text is None or shard_count is None else _shard_ids(shards_text, shard_count)
+        port_text = get("STRATEGOS_METRICS_PORT")
+        metrics_port = _metrics_port(port_text) if port_text is not None else None
         settings = cls(
             token=get("DISCORD_TOKEN"),
             # A postgresql:// (or postgres://) URL stays a string: PostgreSQL through asyncpg; else a SQLite file.
@@ -137,7 +158,13 @@ class Settings:
             challenge_ttl_hours=ttl_hours,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            metrics_port=metrics_port,
+            metrics_host=get("STRATEGOS_METRICS_HOST") or "127.0.0.1",
         )
+        address = settings.metrics_address
+        if address is not None and address[1] > MAX_PORT:
+            raise SettingsError(f"STRATEGOS_METRICS_PORT plus this process's lowest shard is {address[1]}, above "
+                                f"{MAX_PORT}: choose a lower STRATEGOS_METRICS_PORT")
         if not settings.runs_every_shard and not is_postgres_dsn(settings.database):
             # Each process keeps its own SQLite writer: two of them on one file would each believe it is alone.
             raise SettingsError(f"STRATEGOS_SHARDS={shards_text} leaves the other shards to other processes, and "

@@ -10,7 +10,7 @@ from bot.i18n import N_
 from bot.matches import catalogue, errors
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.views.challenge import post_challenge
-from bot.views.common import language
+from bot.views.common import acknowledged, language
 from bot.views.options import new_panel, panel_text, panel_view
 
 from .common import computer_choices, game_choices
@@ -72,6 +72,7 @@ class PlayCog(commands.Cog, name="Play"):
             lang = language(interaction)
             await interaction.response.send_message(panel_text(panel, lang), view=panel_view(panel, lang),
                                                     ephemeral=True)
+            acknowledged(interaction)
             return
         await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer, clock=clock)
 

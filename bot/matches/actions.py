@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, AsyncIterator, Awaitable, Callable
 
@@ -103,6 +104,7 @@ class MatchActions:
         self.game_of, self.state_of, self.view = states.game_of, states.state_of, states.view
         self.in_secret_setup, self.to_act, self.in_play = states.in_secret_setup, states.to_act, states.in_play
         self.users_to_act, self.pending_request = states.users_to_act, states.pending_request
+        self.on_commit: Callable[[float], None] | None = None  # told each unit's seconds (bot/metrics.py)
         self._locks = KeyedLocks()
         self._inflight = 0
         self._idle = asyncio.Event()
@@ -419,6 +421,7 @@ class MatchActions:
                 outbox = self.outbox.entry(announcing.token, announcing.events, now)
             unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
                              now, timers, rating, outbox)
+            started = time.perf_counter()
             try:
                 await self.repo.commit_move(unit)
                 break
@@ -433,6 +436,8 @@ class MatchActions:
                 continue
         else:
             raise errors.UserError(N_("Too many matches are finishing at once; please try that again."))
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - started)
         if new_state is not None:
             self.states.keep(after, new_state)
         self.clocks.armed(timers)

@@ -67,6 +67,7 @@ class TimerDispatcher:
         # Run at each look while sweeping (a shared database): what else a dead process may have left undone.
         self.sweeps: list[Callable[[], Awaitable[None]]] = []
         self._handlers: dict[str, Handler] = {}
+        self.on_fire: Callable[[float], None] | None = None  # told how late each timer fires (bot/metrics.py)
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
         self._wake_at: float | None = None  # when the sleeping dispatcher will look again
@@ -162,6 +163,8 @@ class TimerDispatcher:
         if handler is None:
             log.warning("timer %s of unknown kind %s dropped", timer.id, timer.kind)
         else:
+            if self.on_fire is not None:
+                self.on_fire(self.clock() - timer.due_at)
             try:
                 await handler(timer)
             except asyncio.CancelledError:

@@ -52,5 +52,9 @@ class Repository(MatchStore, ChallengeStore, TimerStore, PrivateMessageStore):
         """New timer claims on this database (one per dispatcher: on PostgreSQL each holds its own listener)."""
         return PostgresTimerClaims(self.driver) if self.driver.dialect == "postgresql" else TimerClaims(self.driver)
 
+    async def ping(self) -> None:
+        """One trivial read: the database answers (the health check, bot/metrics.py)."""
+        await self.driver.fetchvalue("SELECT 1")
+
     async def close(self) -> None:
         await self.driver.close()

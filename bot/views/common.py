@@ -79,6 +79,14 @@ def selected(interaction: discord.Interaction) -> list[str]:
     return data.get("values") or []
 
 
+def acknowledged(interaction: discord.Interaction) -> None:
+    """Call right after an interaction's first response: its time to it goes into the bot's metrics, when they are
+    on (bot/metrics.py)."""
+    endpoint = getattr(interaction.client, "endpoint", None)
+    if endpoint is not None:
+        endpoint.metrics.acknowledged(interaction.created_at)
+
+
 async def answer(interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
     """Reply whether or not the interaction was already acknowledged, always within Discord's length limit."""
     content = fit(content)
@@ -86,6 +94,7 @@ async def answer(interaction: discord.Interaction, content: str, *, ephemeral: b
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        acknowledged(interaction)
 
 
 async def acknowledge(interaction: discord.Interaction, *, edit: bool = False) -> None:
@@ -99,6 +108,7 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False) -
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
+    acknowledged(interaction)
 
 
 async def report_failure(interaction: discord.Interaction, error: BaseException, where: str) -> None:

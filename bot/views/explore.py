@@ -257,7 +257,7 @@ async def plan_action(interaction: discord.Interaction, sandbox_id: str, action:
 
 
 async def share_line(interaction: discord.Interaction, explorer: Explorer, sandbox_id: str) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     shared = await explorer.share(sandbox_id, interaction.user.id)
     await ExplorePresenter(service_of(interaction), presenter_of(interaction).boards).post_line(shared)
     await answer(interaction, t(language(interaction), "📤 The line is posted in the match thread."))

@@ -14,7 +14,7 @@ from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import catalogue, errors
 
 from .challenge import POSTED, post_challenge
-from .common import acknowledge, language, selected, single_view, ui_state, user_action
+from .common import acknowledge, acknowledged, language, selected, single_view, ui_state, user_action
 
 MAX_PANELS = 1000
 
@@ -119,6 +119,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?
             panel.options[spec.key][seat] = value
         lang = language(interaction)
         await interaction.response.edit_message(content=panel_text(panel, lang), view=panel_view(panel, lang))
+        acknowledged(interaction)
 
 
 class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?P<pid>[0-9a-f]+):(?P<action>post|cancel)"):
@@ -140,6 +141,7 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
         if self.action == "cancel":
             await interaction.response.edit_message(content=t(language(interaction), "No challenge posted."),
                                                     view=None)
+            acknowledged(interaction)
             return
         await acknowledge(interaction, edit=True)
         try:

@@ -23,8 +23,8 @@ from bot.presenters.text import fit
 from bot.domain import Match
 
 from .common import (
-    MatchButton, acknowledge, after_presentation, language, selected, service_of, single_view, ui_state,
-    user_action,
+    MatchButton, acknowledge, acknowledged, after_presentation, language, selected, service_of, single_view,
+    ui_state, user_action,
 )
 from .history import takeback_offer
 from .menus import option_menus, pages_of
@@ -201,6 +201,7 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
             _sessions(interaction).pop(self.session_id, None)
             await interaction.response.edit_message(
                 content=t(language(interaction), "Move cancelled. Nothing was played."), view=None, attachments=[])
+            acknowledged(interaction)
             return
         session = _session_for(interaction, self.session_id)
         if self.action == "back":
