@@ -1,8 +1,6 @@
-"""/move, /board and /games: playing by notation, re-posting a board, and finding your matches."""
+"""/move, /board, /next and /games: playing by notation, re-posting a board, and finding your matches."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,8 +12,9 @@ from bot.i18n import t
 from bot.presenters.describe import spoken_move
 from bot.presenters.text import message_link
 from bot.views.board import show_text_board
+from bot.views.picker import show_next
 from bot.views.common import acknowledge, after_presentation, answer, language, service_of, single_view
-from bot.views.history import takeback_offer
+from bot.views.history import played_buttons
 from bot.views.requests import ConfirmMove
 
 from .common import autocomplete_match, match_label
@@ -44,10 +43,8 @@ class MatchesCog(commands.Cog, name="Matches"):
                          view=single_view(ConfirmMove(match, report.match.version, report.move, lang)))
             return
         shown = report.move or move.strip()
-        offer = takeback_offer(interaction, report)
-        extra: dict[str, Any] = {"view": offer} if offer else {}
         await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.", move=shown,
-                                    match=match), **extra)
+                                    match=match), view=played_buttons(interaction, report))
         await after_presentation(interaction, report)
 
     @move.autocomplete("move")
@@ -79,6 +76,10 @@ class MatchesCog(commands.Cog, name="Matches"):
             return
         await answer(interaction, t(language(interaction), "Board re-posted: {link}",
                                     link=message_link(found.guild_id, found.thread_id, found.board_message_id)))
+
+    @app_commands.command(name="next", description="The match that has waited longest for you, ready to play")
+    async def next_match(self, interaction: discord.Interaction) -> None:
+        await show_next(interaction)
 
     @app_commands.command(name="games", description="Your active matches, the ones waiting for you first")
     async def games(self, interaction: discord.Interaction) -> None:

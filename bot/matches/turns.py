@@ -174,11 +174,24 @@ class Turns:
         return actions.game_of(match).matching_moves(actions.state_of(match), seat, typed[:MAX_MOVE_LENGTH], limit)
 
     async def private_view(self, match_id: int, user_id: int) -> PrivateView:
-        actions = self.actions
-        match = await actions.get_match(match_id)
+        match = await self.actions.get_match(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
             raise errors.NotInMatch()
+        return self._private_view(match, seat)
+
+    async def longest_waiting(self, user_id: int) -> PrivateView | None:
+        """/next: her view of the match that has waited longest for her (None: none waits). A match waits from
+        its last change, which for a match where she must act is the move that began her turn."""
+        actions = self.actions
+        waiting = [m for m in await actions.repo.matches_of_user(user_id) if m.seat_of(user_id) in actions.to_act(m)]
+        if not waiting:
+            return None
+        match = min(waiting, key=lambda m: (m.updated_at, m.id))
+        return self._private_view(match, match.player_seat(user_id))
+
+    def _private_view(self, match: Match, seat: int) -> PrivateView:
+        actions = self.actions
         setup_open = actions.in_secret_setup(match) and seat in actions.to_act(match)
         request = self.actions.pending_request(match)
         return PrivateView(match, seat, actions.view(match, seat), setup_open,
