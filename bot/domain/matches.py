@@ -136,6 +136,7 @@ class LoggedMove:
     private: bool
     events: list[dict[str, Any]]
     created_at: float
+    clock_used: float | None = None  # seconds the move charged to its mover's clock (None: none, or not known)
 
 
 @dataclass
@@ -218,6 +219,7 @@ class MoveWrite:
     timers: SeatTimers = SeatTimers()
     ratings: RatingWrite | None = None
     outbox: OutboxEntry | None = None
+    clock_used: float | None = None  # seconds the move charged to its mover's clock (None: no clock ran)
 
 
 @dataclass(frozen=True)

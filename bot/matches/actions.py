@@ -408,7 +408,7 @@ class MatchActions:
                     sorted(rating.changes, key=lambda c: c.seat) if rating else [])
                 outbox = self.outbox.entry(announcing.token, announcing.events, now)
             unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
-                             now, timers, rating, outbox)
+                             now, timers, rating, outbox, clock_used(match, seat, load, now))
             try:
                 await self.repo.commit_move(unit)
                 break
@@ -427,6 +427,16 @@ class MatchActions:
             self.states.keep(after, new_state)
         self.clocks.armed(timers)
         return after
+
+
+def clock_used(match: Match, seat: int, load: MatchLoad | None, now: float) -> float | None:
+    """The seconds `seat`'s action at `now` charged to her clock: what her turn's limit had run down by (time
+    away pushed her deadline on, so it is not charged). None when no clock of hers ran: no clock, a move nobody
+    chose (no load), or no deadline of hers."""
+    deadline = load.deadlines.get(seat) if load is not None else None
+    if match.clock_seconds is None or deadline is None:
+        return None
+    return min(float(match.clock_seconds), max(0.0, match.clock_seconds - (deadline - now)))
 
 
 def _board(states: MatchStates, match: Match, clock: MatchClock | None) -> Board:
