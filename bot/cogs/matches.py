@@ -1,4 +1,5 @@
-"""/move, /board, /next and /games: playing by notation, re-posting a board, and finding your matches."""
+"""/move, /board, /next, /autoplay and /games: playing by notation, re-posting a board, finding your matches, and
+having single legal moves played for you."""
 
 from __future__ import annotations
 
@@ -80,6 +81,18 @@ class MatchesCog(commands.Cog, name="Matches"):
     @app_commands.command(name="next", description="The match that has waited longest for you, ready to play")
     async def next_match(self, interaction: discord.Interaction) -> None:
         await show_next(interaction)
+
+    @app_commands.command(name="autoplay", description="Play your turns that have a single legal move at once "
+                                                        "(default off)")
+    @app_commands.describe(on="On: when you have one legal move, it is played for you and said in the thread")
+    async def autoplay(self, interaction: discord.Interaction, on: bool | None = None) -> None:
+        await acknowledge(interaction)
+        now = await service_of(interaction).autoplay(interaction.user.id, on)
+        lang = language(interaction)
+        await answer(interaction, t(lang, "Autoplay is **on**: when you have a single legal move, it is played for you "
+                                          "at once and said in the thread — only in games where everyone can count "
+                                          "your moves, never where that would tell your secrets.") if now else
+                     t(lang, "Autoplay is **off**: you play every move yourself."))
 
     @app_commands.command(name="games", description="Your active matches, the ones waiting for you first")
     async def games(self, interaction: discord.Interaction) -> None:

@@ -228,6 +228,7 @@ class MemberPrefs:
     turn_dms: bool = False
     reminders: bool = True
     away_until: float | None = None
+    autoplay: bool = False  # a turn with a single legal move is played for her at once (where that is public)
 
     def away(self, now: float) -> bool:
         return self.away_until is not None and self.away_until > now

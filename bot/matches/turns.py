@@ -205,6 +205,14 @@ class Turns:
             raise errors.UserError(N_("Your setup is done — nothing more to set up here."))
         return match
 
+    async def autoplay(self, user_id: int, on: bool | None = None) -> bool:
+        """Whether a turn of hers with a single legal move is played for her at once (games whose number of legal
+        moves is public only: actions.played_for); `on` changes it first."""
+        store = self.actions.repo.clocks
+        if on is not None:
+            await store.set_autoplay(user_id, on)
+        return (await store.prefs([user_id]))[user_id].autoplay
+
     async def matches_of(self, user_id: int) -> list[Match]:
         """The user's active matches, those waiting for her first."""
         actions = self.actions

@@ -21,8 +21,8 @@ from bot.domain import Match
 
 from .challenge import challenge_buttons
 from .common import (
-    AnswerButton, MatchButton, acknowledge, after_presentation, answer, language, presenter_of, server_language,
-    service_of, single_view, user_action,
+    AnswerButton, MatchButton, VersionButton, acknowledge, after_presentation, answer, language, presenter_of,
+    server_language, service_of, single_view, user_action,
 )
 
 
@@ -111,17 +111,10 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
 # --- take-backs --------------------------------------------------------------------------------------------
 
 
-class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb:(?P<match>\d+):(?P<version>\d+)"):
+class TakebackButton(VersionButton, template=r"sg:tb:(?P<match>\d+):(?P<version>\d+)"):
     """On the mover's own answer: ask to take back the move that made `version`, until someone acts."""
 
-    def __init__(self, match_id: int, version: int, lang: str = ENGLISH):
-        super().__init__(discord.ui.Button(label=t(lang, "Take back"), style=discord.ButtonStyle.secondary,
-                                           emoji="↩️", custom_id=f"sg:tb:{match_id}:{version}"))
-        self.match_id, self.version = match_id, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
-        return cls(int(match["match"]), int(match["version"]))
+    PREFIX, LABEL, EMOJI = "sg:tb", N_("Take back"), "↩️"
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:

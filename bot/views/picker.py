@@ -24,7 +24,7 @@ from bot.presenters.text import fit, message_link
 from bot.domain import Match
 
 from .common import (
-    MatchButton, acknowledge, after_presentation, answer, language, presenter_of, selected, service_of,
+    MatchButton, VersionButton, acknowledge, after_presentation, answer, language, presenter_of, selected, service_of,
     single_view, ui_state, user_action,
 )
 from .history import NextMatch, played_buttons
@@ -251,19 +251,11 @@ def setup_prompt_view(match_id: int, lang: str = ENGLISH) -> discord.ui.View:
 # --- the match that has waited longest for you ---------------------------------------------------------------
 
 
-class PrivateMoveButton(discord.ui.DynamicItem[discord.ui.Button],
-                        template=r"sg:pm:(?P<match>\d+):(?P<version>\d+)"):
+class PrivateMoveButton(VersionButton, template=r"sg:pm:(?P<match>\d+):(?P<version>\d+)"):
     """Move, on a private answer that shows a board (/next): opens the picker while the match is at the version
     shown. (The board post's own Move button acts only from the newest board post.)"""
 
-    def __init__(self, match_id: int, version: int, lang: str = ENGLISH):
-        super().__init__(discord.ui.Button(label=t(lang, "Move"), style=discord.ButtonStyle.primary,
-                                           custom_id=f"sg:pm:{match_id}:{version}"))
-        self.match_id, self.version = match_id, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
-        return cls(int(match["match"]), int(match["version"]))
+    PREFIX, LABEL, STYLE = "sg:pm", N_("Move"), discord.ButtonStyle.primary
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:

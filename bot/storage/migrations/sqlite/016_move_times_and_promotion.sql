@@ -5,3 +5,5 @@ ALTER TABLE moves ADD COLUMN clock_used REAL;
 -- How many players of each division a repeating round-robin league promotes and relegates when it opens its
 -- next season (bot/leagues/seasons.py).
 ALTER TABLE leagues ADD COLUMN promotion INTEGER NOT NULL DEFAULT 2;
+-- A member's choice that a turn with a single legal move is played for her at once (bot/matches/actions.py).
+ALTER TABLE members ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
