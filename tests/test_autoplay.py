@@ -16,6 +16,7 @@ from bot.games.engines import GAMES, get_game, legal_moves_public
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.matches.actions import played_for
 from bot_helpers import board_posts, move, start_match
+from conftest import ON_BOTH
 from mycenae_twins import twin_plies
 from test_render_myrmidons import _twin_games
 from tictactoe.declaration import DECLARATION as TICTACTOE
@@ -97,9 +98,11 @@ async def play_to_the_last_square(world):
     return thread, match_id
 
 
+@ON_BOTH
 async def test_her_only_legal_move_is_played_at_once_when_she_asked(world):
     answer = await world.bob.slash(world.channel, "autoplay", on=True)
     assert answer.ephemeral and "Autoplay is **on**" in answer.response.content
+    await world.restart()  # a choice kept with her others
     thread, match_id = await play_to_the_last_square(world)
     match = await world.bot.matches.get_match(match_id)
     assert not match.active  # his c3, played for him, ended it

@@ -1,5 +1,5 @@
 """A move's write exists twice on PostgreSQL: the unit of statements every database runs (`move_steps`) and, for a
-move that does not end its match, one call of the server function strategos_commit_move (migrations 010, 011), kept
+move that does not end its match, one call of the server function strategos_commit_move (migrations 010, 011, 016), kept
 because it saves five round trips per move (README, Performance). Here both run on the same moves, each on its
 own copy of the same database, and every row they leave must be the same: a change to one that the other lacks
 fails this test."""
