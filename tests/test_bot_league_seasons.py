@@ -4,10 +4,19 @@ their seasons as they were."""
 
 from __future__ import annotations
 
+import io
+
+from PIL import Image
+
+from bot.domain import League
+from bot.leagues import standings
 from bot.leagues.seasons import movers, next_divisions
-from bot.matches.league_events import SEASON_SECONDS
+from bot.presenters.leagues import zones
+from bot.matches.league_events import SEASON_SECONDS, DivisionTable
 from bot_helpers import board_posts
 from conftest import ON_BOTH
+from renderers.common import SKY_BLUE, VERMILLION
+from renderers.league import HEADING_HEIGHT, PAD, ROW, TITLE_HEIGHT, Division, Row, standings_picture
 from test_bot_leagues import announcement, league_thread, match_thread, open_league, organiser, tables_of
 
 
@@ -124,3 +133,32 @@ def test_a_small_division_moves_at_most_half_each_way_and_the_ends_move_one_way(
     assert movers(10, 2, first=True, last=False) == (0, 2)
     assert movers(10, 2, first=False, last=True) == (2, 0)
     assert next_divisions([[1, 2, 3, 4]], [1, 2, 3, 4], promotion=2, division_size=10, least=4) == [[1, 2, 3, 4]]
+
+
+def test_the_standings_picture_marks_the_zones_by_shape_and_colour():
+    def picture(zone):
+        row = Row(1, "alice", "3", "1.5", 3, 3, 1500, False, zone)
+        return Image.open(io.BytesIO(standings_picture("Ladder", "Epaminondas", "points", [Division(None, [row])])))
+
+    plain, up, down = picture(None), picture("up"), picture("down")
+    assert plain.tobytes() != up.tobytes() != down.tobytes() != plain.tobytes()
+    middle = TITLE_HEIGHT + HEADING_HEIGHT + ROW // 2
+    assert up.convert("RGB").getpixel((PAD // 2 + 12, middle + 3)) == SKY_BLUE
+    assert down.convert("RGB").getpixel((PAD // 2 + 12, middle - 3)) == VERMILLION
+    assert plain.convert("RGB").getpixel((PAD // 2 + 12, middle)) not in (SKY_BLUE, VERMILLION)
+
+
+def test_only_a_repeating_round_robin_of_several_divisions_shows_zones():
+    fields = dict(id=1, guild_id=1, channel_id=1, name="L", season=1, previous_id=None, game="epaminondas",
+                  format="round_robin", rounds=None, total_rounds=1, table_size=2, clock_seconds=None, rated=False,
+                  division_size=4, signup_hours=1.0, repeat="monthly", organiser_id=1, status="running",
+                  signup_ends_at=0.0, created_at=0.0, started_at=0.0, finished_at=None, round=1, results_shown=0,
+                  message_id=None, thread_id=None, promotion=1)
+    rows = [standings(list(group), {}, []) for group in ([1, 2, 3, 4], [5, 6, 7, 8])]
+    tables = [DivisionTable(d + 1, table) for d, table in enumerate(rows)]
+    ladder = League(**fields)
+    marked = zones(ladder, tables, {8})  # 8 left: the zone counts those still in
+    assert marked == {tables[0].rows[-1].player: "down", tables[1].rows[0].player: "up"}
+    assert zones(League(**{**fields, "format": "swiss"}), tables, set()) == {}
+    assert zones(League(**{**fields, "repeat": "none"}), tables, set()) == {}
+    assert zones(ladder, tables[:1], set()) == {}
