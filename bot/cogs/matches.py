@@ -1,8 +1,7 @@
-"""/move, /board and /games: playing by notation, re-posting a board, and finding your matches."""
+"""/move, /board, /next, /autoplay and /games: playing by notation, re-posting a board, finding your matches, and
+having single legal moves played for you."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,8 +13,9 @@ from bot.i18n import t
 from bot.presenters.describe import spoken_move
 from bot.presenters.text import message_link
 from bot.views.board import show_text_board
+from bot.views.picker import show_next
 from bot.views.common import DAMAGED, acknowledge, after_presentation, answer, language, service_of, single_view
-from bot.views.history import takeback_offer
+from bot.views.history import played_buttons
 from bot.views.requests import ConfirmMove
 
 from .common import autocomplete_match, match_label
@@ -44,10 +44,8 @@ class MatchesCog(commands.Cog, name="Matches"):
                          view=single_view(ConfirmMove(match, report.match.version, report.move, lang)))
             return
         shown = report.move or move.strip()
-        offer = takeback_offer(interaction, report)
-        extra: dict[str, Any] = {"view": offer} if offer else {}
         await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.", move=shown,
-                                    match=match), **extra)
+                                    match=match), view=played_buttons(interaction, report))
         await after_presentation(interaction, report)
 
     @move.autocomplete("move")
@@ -79,6 +77,22 @@ class MatchesCog(commands.Cog, name="Matches"):
             return
         await answer(interaction, t(language(interaction), "Board re-posted: {link}",
                                     link=message_link(found.guild_id, found.thread_id, found.board_message_id)))
+
+    @app_commands.command(name="next", description="The match that has waited longest for you, ready to play")
+    async def next_match(self, interaction: discord.Interaction) -> None:
+        await show_next(interaction)
+
+    @app_commands.command(name="autoplay", description="Play your turns that have a single legal move at once "
+                                                        "(default off)")
+    @app_commands.describe(on="On: when you have one legal move, it is played for you and said in the thread")
+    async def autoplay(self, interaction: discord.Interaction, on: bool | None = None) -> None:
+        await acknowledge(interaction)
+        now = await service_of(interaction).autoplay(interaction.user.id, on)
+        lang = language(interaction)
+        await answer(interaction, t(lang, "Autoplay is **on**: when you have a single legal move, it is played for you "
+                                          "at once and said in the thread — only in games where everyone can count "
+                                          "your moves, never where that would tell your secrets.") if now else
+                     t(lang, "Autoplay is **off**: you play every move yourself."))
 
     @app_commands.command(name="games", description="Your active matches, the ones waiting for you first")
     async def games(self, interaction: discord.Interaction) -> None:

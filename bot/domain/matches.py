@@ -149,6 +149,7 @@ class LoggedMove:
     private: bool
     events: list[dict[str, Any]]
     created_at: float
+    clock_used: float | None = None  # seconds the move charged to its mover's clock (None: none, or not known)
 
 
 @dataclass
@@ -231,6 +232,7 @@ class MoveWrite:
     timers: SeatTimers = SeatTimers()
     ratings: RatingWrite | None = None
     outbox: OutboxEntry | None = None
+    clock_used: float | None = None  # seconds the move charged to its mover's clock (None: no clock ran)
 
 
 @dataclass(frozen=True)
@@ -239,6 +241,7 @@ class MemberPrefs:
     turn_dms: bool = False
     reminders: bool = True
     away_until: float | None = None
+    autoplay: bool = False  # a turn with a single legal move is played for her at once (where that is public)
 
     def away(self, now: float) -> bool:
         return self.away_until is not None and self.away_until > now

@@ -62,6 +62,10 @@ class GameDeclaration:
         return self.engine.confirmations
 
     @property
+    def legal_moves_public(self) -> bool:
+        return self.engine.legal_moves_public
+
+    @property
     def package(self) -> Path:
         """The game's package folder (its guides are in it)."""
         return self.guides.parent

@@ -52,7 +52,7 @@ class MatchArchive:
         sides = actions.view(match, None).get("seat_names")
         entries = await self.actions.moves_of(match)
         lines = history_lines(game, entries, match.names, match.seat_of(user_id), finished=not match.active,
-                              sides=[t(lang, side) for side in sides] if sides else sides, lang=lang)
+                              sides=[t(lang, side) for side in sides] if sides else sides, lang=lang, timed=True)
         if not match.active:  # which moves were planned replies stays with their player until the end
             lines = mark_planned(lines, entries, await self.repo.plans.planned_versions(match.id), lang)
         pages = paginate(lines)
@@ -66,7 +66,7 @@ class MatchArchive:
         text = format_record(
             game=match.game, num_players=len(match.seats), seed=match.seed, options=match.options,
             entries=await self.actions.moves_of(match), names=match.names, viewer=match.seat_of(user_id),
-            result=match.result, date=match.created_at, match_id=match.id,
+            result=match.result, date=match.created_at, match_id=match.id, timed=True,
         )
         return Export(match, f"match-{match.id}.txt", text)
 

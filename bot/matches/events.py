@@ -107,6 +107,7 @@ class ForcedMove:
     seat: int
     move: str
     events: list[Event] = field(default_factory=list)
+    chosen: bool = False  # her only legal move, played at once as she asked (else: she had no choice at all)
 
 
 @dataclass(frozen=True)

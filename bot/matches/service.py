@@ -71,6 +71,7 @@ class MatchService:
         self.private_view, self.pending_request = turns.private_view, actions.pending_request
         self.secret_setup_for, self.matches_of = turns.secret_setup_for, turns.matches_of
         self.games_of = turns.games_of
+        self.longest_waiting, self.autoplay = turns.longest_waiting, turns.autoplay
 
         self.resign, self.time_out = endings.resign, endings.time_out
         self.offer_draw, self.decline_draw = endings.offer_draw, endings.decline_draw

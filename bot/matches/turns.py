@@ -178,11 +178,25 @@ class Turns:
         return actions.game_of(match).matching_moves(state, seat, typed[:MAX_MOVE_LENGTH], limit)
 
     async def private_view(self, match_id: int, user_id: int) -> PrivateView:
-        actions = self.actions
-        match = await actions.get_match(match_id)
+        match = await self.actions.get_match(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
             raise errors.NotInMatch()
+        return self._private_view(match, seat)
+
+    async def longest_waiting(self, user_id: int) -> PrivateView | None:
+        """/next: her view of the match that has waited longest for her (None: none waits). A match waits from
+        its last change, which for a match where she must act is the move that began her turn."""
+        actions = self.actions
+        healthy, _ = await self.games_of(user_id)  # a damaged match waits for the operator, not for her
+        waiting = [m for m in healthy if m.seat_of(user_id) in actions.to_act(m)]
+        if not waiting:
+            return None
+        match = min(waiting, key=lambda m: (m.updated_at, m.id))
+        return self._private_view(match, match.player_seat(user_id))
+
+    def _private_view(self, match: Match, seat: int) -> PrivateView:
+        actions = self.actions
         setup_open = actions.in_secret_setup(match) and seat in actions.to_act(match)
         request = self.actions.pending_request(match)
         return PrivateView(match, seat, actions.view(match, seat), setup_open,
@@ -195,6 +209,14 @@ class Turns:
         if not actions.in_secret_setup(match) or match.seat_of(user_id) not in actions.to_act(match):
             raise errors.UserError(N_("Your setup is done — nothing more to set up here."))
         return match
+
+    async def autoplay(self, user_id: int, on: bool | None = None) -> bool:
+        """Whether a turn of hers with a single legal move is played for her at once (games whose number of legal
+        moves is public only: actions.played_for); `on` changes it first."""
+        store = self.actions.repo.clocks
+        if on is not None:
+            await store.set_autoplay(user_id, on)
+        return (await store.prefs([user_id]))[user_id].autoplay
 
     async def matches_of(self, user_id: int) -> list[Match]:
         """The user's active matches, those waiting for her first (the damaged ones left out: see games_of)."""

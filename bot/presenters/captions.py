@@ -106,8 +106,11 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
         lines.append(did + tail)
     for forced in played.forced:
         story = story_of(game, forced.events, lang)
-        lines.append(t(lang, "{player} had no choice: `{move}`", player=seat_label(view, names, forced.seat, lang),
-                       move=forced.move) + (" — " + story_text(story) if story else "") + ".")
+        player = seat_label(view, names, forced.seat, lang)
+        said = t(lang, "{player} had one legal move, played at once as they asked: `{move}`", player=player,
+                 move=forced.move) if forced.chosen else \
+            t(lang, "{player} had no choice: `{move}`", player=player, move=forced.move)
+        lines.append(said + (" — " + story_text(story) if story else "") + ".")
     return lines
 
 

@@ -71,10 +71,15 @@ class ClockStore:
             return found
         marks = ",".join("?" * len(ids))
         for r in await self.driver.fetch(
-            f"SELECT user_id, turn_dms, reminders, away_until FROM members WHERE user_id IN ({marks})", ids
+            f"SELECT user_id, turn_dms, reminders, away_until, autoplay FROM members WHERE user_id IN ({marks})", ids
         ):
-            found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3])
+            found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3], bool(r[4]))
         return found
+
+    async def set_autoplay(self, user_id: int, on: bool) -> None:
+        await self.driver.write_statements([Step(_NEW_MEMBER, (user_id,)),
+                                            Step("UPDATE members SET autoplay = ? WHERE user_id = ?",
+                                                 (int(on), user_id))])
 
     async def set_notifications(self, user_id: int, *, turn_dms: bool | None, reminders: bool | None) -> None:
         steps = [Step(_NEW_MEMBER, (user_id,))]

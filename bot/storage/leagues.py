@@ -35,7 +35,7 @@ LEAGUE_COLUMNS = (
     "id, guild_id, channel_id, name, season, previous_id, game, format, rounds, total_rounds, table_size,"
     " clock_seconds, rated, division_size, signup_hours, repeat, organiser_id, status, signup_ends_at, created_at,"
     " started_at, finished_at, round, results_shown, message_id, thread_id,"
-    " announced_round"
+    " announced_round, promotion"
 )
 
 
@@ -280,17 +280,19 @@ def _insert(*, guild_id: int, channel_id: int, name: str, game: str, format: str
             rounds: int | None, table_size: int, clock_seconds: int | None, rated: bool,
             division_size: int, signup_hours: float, repeat: str, organiser_id: int, now: float,
             signup_timer: str, signup_ends_at: float | None = None, season: int = 1,
-            previous_id: int | None = None, players: Sequence[tuple[int, str]] = ()) -> Steps[int | None]:
+            previous_id: int | None = None, players: Sequence[tuple[int, str]] = (),
+            promotion: int = 2) -> Steps[int | None]:
     """A new league (of `LeagueStore.create`, or a next season) with its players and signup timer; None when the
     server has a league of that name and season."""
     ends = signup_ends_at if signup_ends_at is not None else now + signup_hours * 3600
     done = yield Step(
         "INSERT INTO leagues (guild_id, channel_id, name, name_key, season, previous_id, game, format,"
         " rounds, table_size, clock_seconds, rated, division_size, signup_hours, repeat, organiser_id,"
-        " signup_ends_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " signup_ends_at, created_at, promotion) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, name_key, season) DO NOTHING RETURNING id",
         (guild_id, channel_id, name, name.casefold(), season, previous_id, game, format, rounds,
-         table_size, clock_seconds, int(rated), division_size, signup_hours, repeat, organiser_id, ends, now),
+         table_size, clock_seconds, int(rated), division_size, signup_hours, repeat, organiser_id, ends, now,
+         promotion),
     )
     if not done.rows:
         return None

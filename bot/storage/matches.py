@@ -4,7 +4,7 @@ Every write of a match is guarded by compare-and-set on its version (or on what 
 unit. A move is one unit (`move_steps`): its state only while the match is still at the version the move was
 decided on, its log entry, the seats' clock timers, when it ends a rated match its ratings, and what it announces
 (its outbox row, bot/storage/outbox.py). On PostgreSQL a move that does not end its match (nearly every move) is
-instead one call of the server function strategos_commit_move (migrations 010 and 011): the same statements in one
+instead one call of the server function strategos_commit_move (migrations 010, 011 and 016): the same statements in one
 round trip instead of seven.
 tests/test_move_write_paths.py runs both on the same moves and compares every row they leave.
 """
@@ -40,7 +40,7 @@ _MATCHES_WITH_SEATS = """
     WHERE m.id {ids} ORDER BY m.id, s.seat
 """
 _LOAD_COLUMNS = (
-    ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until,"
+    ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until, p.autoplay,"
     " (SELECT t.due_at FROM timers AS t WHERE t.kind = 'turn_deadline' AND t.ref_id = m.id AND t.seat = s.seat)"
     " AS deadline"
 )
@@ -122,7 +122,7 @@ class MatchStore:
         match = _match_from_seat_rows(rows)
         deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
         prefs = {r["seat_user"]: MemberPrefs(r["seat_user"], bool(r["turn_dms"]), bool(r["reminders"]),
-                                             r["away_until"]) if r["member_id"] is not None
+                                             r["away_until"], bool(r["autoplay"])) if r["member_id"] is not None
                  else MemberPrefs(r["seat_user"])
                  for r in rows if r["seat_user"] is not None}
         return MatchLoad(match, deadlines, prefs)
@@ -228,7 +228,7 @@ class MatchStore:
         loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version.
 
         On PostgreSQL a move that does not end its match (nearly every move) is one call of the server function
-        strategos_commit_move (migration 010), the same statements in one round trip instead of six."""
+        strategos_commit_move (migrations 010, 011, 016), the same statements in one round trip instead of six."""
         if self.driver.dialect == "postgresql" and unit.result is None and unit.ratings is None:
             (done,) = await self.driver.write_statements([move_call(unit)])
             if done.one()[0] is None:
@@ -244,7 +244,7 @@ class MatchStore:
         rows = await self.driver.fetch("SELECT * FROM moves WHERE match_id = ? ORDER BY version", (match_id,))
         return [
             LoggedMove(r["version"], r["seat"], r["move"], bool(r["private"]), json.loads(r["events"]),
-                       r["created_at"])
+                       r["created_at"], r["clock_used"])
             for r in rows
         ]
 
@@ -317,8 +317,10 @@ def move_steps(unit: MoveWrite) -> Steps[int]:
     if done.rowcount != 1:
         raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
     yield Step(
-        "INSERT INTO moves (match_id, version, seat, move, private, events, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (unit.match_id, new_version, unit.seat, unit.move, int(unit.private), dumps(unit.events), unit.now),
+        "INSERT INTO moves (match_id, version, seat, move, private, events, created_at, clock_used)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (unit.match_id, new_version, unit.seat, unit.move, int(unit.private), dumps(unit.events), unit.now,
+         unit.clock_used),
     )
     if unit.result:
         yield Step("DELETE FROM timers WHERE ref_id = ? AND kind != 'challenge_expiry'", (unit.match_id,))
@@ -336,11 +338,12 @@ def move_call(unit: MoveWrite) -> Step:
     """move_steps of a move that does not end its match, as one call of PostgreSQL's strategos_commit_move."""
     arms = armed(unit.timers)
     return Step(
-        "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "SELECT strategos_commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (unit.match_id, unit.version, dumps(unit.state), unit.now, unit.seat, unit.move, int(unit.private),
          dumps(unit.events), list(CLOCK_KINDS), list(unit.timers.cancel), [kind for kind, _, _ in arms],
          [seat for _, seat, _ in arms], [due_at for _, _, due_at in arms],
-         unit.outbox.token if unit.outbox else None, unit.outbox.events if unit.outbox else None),
+         unit.outbox.token if unit.outbox else None, unit.outbox.events if unit.outbox else None,
+         unit.clock_used),
     )
 
 

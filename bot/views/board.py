@@ -12,17 +12,15 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue
-from bot.presenters.describe import alt_text, side_of, text_board
-from bot.presenters.pictures import render_file
+from bot.presenters.describe import side_of, text_board
 from bot.domain import Match
 
 from .common import (
-    acknowledge, after_presentation, answer, language, presenter_of, service_of, single_view, user_action,
+    acknowledge, after_presentation, answer, language, service_of, single_view, user_action,
 )
 from .endings import ResignConfirm
 from .explore import ExploreButton
-from .picker import SetupButton, open_picker
-from .requests import consent_buttons
+from .picker import open_picker, show_private
 
 BOARD_ACTIONS = {  # labels in the server's language on the board post
     "move": (N_("Move"), discord.ButtonStyle.primary),
@@ -78,22 +76,10 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     """The board from the player's side, plus anything private that could not reach her by DM."""
     await acknowledge(interaction)
     mine = await service_of(interaction).private_view(match_id, interaction.user.id)
-    match, seat = mine.match, mine.seat
     lang = language(interaction)
-    side = side_of(mine.view, seat, lang)
-    title = catalogue.info(match.game).title
-    lines = [t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=match.id, game=title,
-               side=side)]
-    pending = await presenter_of(interaction).take_pending(match, interaction.user.id)
-    lines += [f"📬 {m.content}" for m in pending]
-    description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
-    file = await render_file(mine.view, match.names, filename="your-view.png", description=description, lang=lang)
-    extra: dict[str, Any] = {}
-    if mine.setup_open:
-        extra["view"] = single_view(SetupButton(match.id, lang))
-    elif mine.consent_open:
-        extra["view"] = consent_buttons(match, lang=lang)
-    await answer(interaction, "\n".join(lines), file=file, **extra)
+    line = t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=mine.match.id,
+             game=catalogue.info(mine.match.game).title, side=side_of(mine.view, mine.seat, lang))
+    await show_private(interaction, mine, [line])
 
 
 async def show_text_board(interaction: discord.Interaction, match_id: int) -> None:

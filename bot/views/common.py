@@ -182,6 +182,25 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstr
         return cls(int(match["match"]))
 
 
+class VersionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstract:(?P<match>\d+):(?P<version>\d+)"):
+    """A persistent button that acts on one match while it is at one version: subclasses give the template,
+    PREFIX, LABEL, STYLE and, if any, EMOJI."""
+
+    PREFIX: str
+    LABEL: str
+    STYLE: discord.ButtonStyle = discord.ButtonStyle.secondary
+    EMOJI: str | None = None
+
+    def __init__(self, match_id: int, version: int, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, self.LABEL), style=self.STYLE, emoji=self.EMOJI,
+                                           custom_id=f"{self.PREFIX}:{match_id}:{version}"))
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
+        return cls(int(match["match"]), int(match["version"]))
+
+
 class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstract:(?P<match>\d+):(?P<version>\d+):(?P<answer>\w+)"):
     """One answer to a question about one match at one version (a draw offer, a load request): a stale answer
     is refused because the version moved on. Subclasses give the template, PREFIX and ANSWERS."""

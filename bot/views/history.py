@@ -1,6 +1,6 @@
 """Buttons of a match's history and of what may follow a move or an end: history pages, Rematch on a finished
 match's final post, and take-backs (asking, on the mover's own "✅ You played" answer, and answering, on the request
-in the thread).
+in the thread); that answer's Next match.
 
 Custom ids carry what they act on (match, page or version), so every button works after a restart, and each
 click is checked anew for the person clicking.
@@ -21,8 +21,8 @@ from bot.domain import Match
 
 from .challenge import challenge_buttons
 from .common import (
-    AnswerButton, MatchButton, acknowledge, after_presentation, answer, language, presenter_of, server_language,
-    service_of, single_view, user_action,
+    AnswerButton, MatchButton, VersionButton, acknowledge, after_presentation, answer, language, presenter_of,
+    server_language, service_of, single_view, user_action,
 )
 
 
@@ -111,17 +111,10 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
 # --- take-backs --------------------------------------------------------------------------------------------
 
 
-class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb:(?P<match>\d+):(?P<version>\d+)"):
+class TakebackButton(VersionButton, template=r"sg:tb:(?P<match>\d+):(?P<version>\d+)"):
     """On the mover's own answer: ask to take back the move that made `version`, until someone acts."""
 
-    def __init__(self, match_id: int, version: int, lang: str = ENGLISH):
-        super().__init__(discord.ui.Button(label=t(lang, "Take back"), style=discord.ButtonStyle.secondary,
-                                           emoji="↩️", custom_id=f"sg:tb:{match_id}:{version}"))
-        self.match_id, self.version = match_id, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
-        return cls(int(match["match"]), int(match["version"]))
+    PREFIX, LABEL, EMOJI = "sg:tb", N_("Take back"), "↩️"
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -143,11 +136,29 @@ async def answer_asked(interaction: discord.Interaction, report: TurnReport) -> 
     await after_presentation(interaction, report)
 
 
-def takeback_offer(interaction: discord.Interaction, report: TurnReport) -> discord.ui.View | None:
-    """The Take back button for the mover's "✅ You played" answer, when her move may be taken back at all."""
-    if not service_of(interaction).takeback_offered(report):
-        return None
-    return single_view(TakebackButton(report.match.id, report.match.version, language(interaction)))
+class NextMatch(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:nx"):
+    """Next match, as drawn on the mover's own answer. Its click shows the match that has waited longest for
+    whoever clicks, with that match's Move button: views/picker.py's NextMatchButton answers it (the picker sits
+    above this module, which the picker's own answer uses)."""
+
+    def __init__(self, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, "Next match"), style=discord.ButtonStyle.primary,
+                                           emoji="⏭️", custom_id="sg:nx"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
+        return cls()
+
+
+def played_buttons(interaction: discord.Interaction, report: TurnReport) -> discord.ui.View:
+    """The buttons of the mover's "✅ You played" answer: Take back, when her move may be taken back at all, and
+    Next match."""
+    lang = language(interaction)
+    items: list[discord.ui.Item] = []
+    if service_of(interaction).takeback_offered(report):
+        items.append(TakebackButton(report.match.id, report.match.version, lang))
+    items.append(NextMatch(lang))
+    return single_view(*items)
 
 
 class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
@@ -184,4 +195,4 @@ def takeback_buttons(match: Match, *, disabled: bool = False, version: int | Non
 
 RECORD_ITEMS = (HistoryButton, RematchButton, TakebackButton, TakebackAnswer)
 
-__all__ = ["RECORD_ITEMS", "history_buttons", "history_embed", "takeback_buttons", "takeback_offer"]
+__all__ = ["RECORD_ITEMS", "NextMatch", "history_buttons", "history_embed", "played_buttons", "takeback_buttons"]
