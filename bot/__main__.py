@@ -1,5 +1,6 @@
 """`python -m bot` starts the bot; `python -m bot demo` tries it in a browser; `python -m bot ratings --rebuild`
-recomputes every rating from the results; `python -m bot backup PATH` copies the SQLite database while it runs."""
+recomputes every rating from the results; `python -m bot backup PATH` copies the SQLite database while it runs;
+`python -m bot migrate --to URL` copies it into PostgreSQL."""
 
 import sys
 
@@ -7,6 +8,7 @@ USAGE = """usage: python -m bot [-h]
        python -m bot demo [--help]
        python -m bot ratings --rebuild [--database FILE]
        python -m bot backup PATH [--force] [--database FILE]
+       python -m bot migrate --to postgresql://... [--database FILE]
 
 Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
 STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_SHARD_COUNT,
@@ -16,6 +18,7 @@ commands:
   demo        try Strategos in your browser, in a simulated Discord (python -m bot demo --help)
   ratings     recompute every rating from the stored results (python -m bot ratings --help)
   backup      copy the SQLite database to PATH while the bot runs, verified (python -m bot backup --help)
+  migrate     copy the SQLite database into an empty PostgreSQL database (python -m bot migrate --help)
 """
 
 arguments = sys.argv[1:]
@@ -31,6 +34,10 @@ if arguments[:1] == ["backup"]:
     from bot.backup import main as backup_main
 
     raise SystemExit(backup_main(arguments[1:]))
+if arguments[:1] == ["migrate"]:
+    from bot.migrate import main as migrate_main
+
+    raise SystemExit(migrate_main(arguments[1:]))
 if arguments in (["-h"], ["--help"]):
     print(USAGE, end="")
     raise SystemExit(0)
