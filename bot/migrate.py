@@ -26,12 +26,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
+import asyncpg
+
 from bot.games.engines import get_game
 from bot.games.record import replay_moves
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage.database import DatabaseError, migration_files, open_database
-from bot.storage.opening import take_lock
-from bot.storage.postgres_pool import describe_dsn, open_pool
+from bot.storage.lock import DatabaseLock
+from bot.storage.postgres_pool import LOST_CONNECTION, describe_dsn, open_pool
 from bot.storage.sql import dumps
 
 
@@ -46,7 +48,8 @@ class Migration:
     rows: dict[str, int]  # per table, counted on both sides
     matches_replayed: int = 0
     problems: list[str] = field(default_factory=list)  # one line per match that did not replay to its state
-    took: float = 0.0
+    copied_in: float = 0.0  # seconds from the start to the copy counted
+    took: float = 0.0  # seconds in all, the replay included
 
 
 def parser() -> argparse.ArgumentParser:
@@ -67,24 +70,30 @@ async def migrate(source: Path, dsn: str, *, say: Callable[[str], None] = print)
         raise MigrationError(f"no database at {source}")
     _check_source(source)
     try:
-        lock = take_lock(source, exclusive=True)
+        lock = DatabaseLock.take(source, exclusive=True)
     except DatabaseError as exc:
         raise MigrationError(f"{source}: {exc}") from None
     try:
-        if lock.stale_pid is not None:
-            say(f"took over the lock on {source} left by process {lock.stale_pid}, which stopped without letting go "
-                "of it")
+        said = lock.taken_over()
+        if said:
+            say(said)
         await (await open_database(source)).close()  # an older source gets this Strategos's migrations first
         where = describe_dsn(dsn)
         pool = await open_pool(dsn, min_size=1, max_size=1, before_migrating=lambda conn: _refuse_rows(conn, where))
         try:
             async with pool.acquire() as conn:
                 done = Migration(await _copy(source, conn))
+                done.copied_in = time.perf_counter() - started
                 done.matches_replayed, done.problems = await replay_matches(conn)
         finally:
             await pool.close()
     except DatabaseError as exc:
         raise MigrationError(str(exc)) from None
+    except sqlite3.Error as exc:
+        raise MigrationError(f"{source}: {exc}") from None
+    except (asyncpg.PostgresError, *LOST_CONNECTION) as exc:  # the copy is one transaction: none of it was kept
+        raise MigrationError(f"PostgreSQL ended the copy ({exc.__class__.__name__}: {exc}); nothing was "
+                             "copied") from None
     finally:
         lock.release()
     done.took = time.perf_counter() - started
@@ -266,20 +275,23 @@ def _replay_problem(match: Any, names: list[str], log: list[tuple[int, str]]) ->
 # --- the command -------------------------------------------------------------------------------------------------
 
 
+def _source(given: str | None, target: str) -> Path:
+    """The SQLite file to copy: --database, else STRATEGOS_DATABASE. Raises SettingsError."""
+    if not is_postgres_dsn(target):
+        raise SettingsError("--to takes a postgresql:// URL")
+    database = given or Settings.load().database
+    if is_postgres_dsn(database):
+        raise SettingsError("the database is PostgreSQL already; give the SQLite file with --database")
+    return Path(database)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if not is_postgres_dsn(args.to):
-        print("error: --to takes a postgresql:// URL", file=sys.stderr)
-        return 2
     try:
-        database = args.database or Settings.load().database
+        source = _source(args.database, args.to)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if is_postgres_dsn(database):
-        print("error: the database is PostgreSQL already; give the SQLite file with --database", file=sys.stderr)
-        return 2
-    source = Path(database)
     try:
         done = asyncio.run(migrate(source, args.to))
     except MigrationError as error:

@@ -20,7 +20,7 @@ from bot.app import check_database
 from bot.composition import build_leagues, build_match_graph
 from bot.games.engines import GAMES, get_game
 from bot.storage.database import migration_files
-from bot.storage.lock import DatabaseInUse, lock_path
+from bot.storage.lock import DatabaseInUse, DatabaseLock, lock_path
 from bot.storage.opening import open_repository
 
 GUILD, CHANNEL = 9, 8
@@ -230,8 +230,9 @@ async def test_a_running_bot_keeps_the_copy_away_and_a_killed_ones_lock_is_taken
     done = run("--to", postgres_dsn, "--database", path, cwd=tmp_path)
 
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == (f"took over the lock on {path} left by process {bot.pid}, which stopped "
-                                           "without letting go of it")
+    assert done.stdout.splitlines()[0] == (f"took over the lock {path}.lock left by process {bot.pid}, which "
+                                           "stopped without letting go of it")
+    assert done.stderr == ""
     assert not lock_path(path).exists()
 
     killed = holding_bot(path, os.getcwd())
@@ -242,13 +243,13 @@ async def test_a_running_bot_keeps_the_copy_away_and_a_killed_ones_lock_is_taken
         repo = await open_repository(path)
         await repo.close()
     assert [record.getMessage() for record in caplog.records] == [
-        f"took over the lock on {path} left by process {killed.pid}, which stopped without letting go of it"]
+        f"took over the lock {path}.lock left by process {killed.pid}, which stopped without letting go of it"]
 
 
 async def test_a_bot_does_not_start_on_a_database_being_copied(tmp_path):
     path = tmp_path / "strategos.db"
     await (await open_repository(path)).close()
-    copying = migrate.take_lock(path, exclusive=True)
+    copying = DatabaseLock.take(path, exclusive=True)
     try:
         assert await check_database(path) == (
             f"refusing the database at {path}: process {os.getpid()} holds the database alone (python -m bot "
@@ -298,5 +299,9 @@ async def test_a_match_whose_log_does_not_give_its_state_is_named(tmp_path, post
 def test_what_is_not_a_postgresql_url_or_a_sqlite_file(tmp_path):
     assert run("--to", tmp_path / "other.db", cwd=tmp_path).stderr.strip().splitlines()[-1] == (
         "error: --to takes a postgresql:// URL")
-    missing = run("--to", "postgresql://u@localhost/strategos", cwd=tmp_path)
+    url = "postgresql://u@localhost/strategos"
+    already = run("--to", url, env_extra={"STRATEGOS_DATABASE": url}, cwd=tmp_path)
+    assert already.returncode == 2 and already.stderr.strip().splitlines() == [
+        "error: the database is PostgreSQL already; give the SQLite file with --database"]
+    missing = run("--to", url, cwd=tmp_path)
     assert missing.returncode == 1 and missing.stderr.strip().splitlines() == ["error: no database at strategos.db"]

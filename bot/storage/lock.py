@@ -49,6 +49,13 @@ class DatabaseLock:
                 raise
             os.close(descriptor)  # the last holder removed the file between its opening and its locking here
 
+    def taken_over(self) -> str | None:
+        """The line that says a lock left behind was taken over; None when none was."""
+        if self.stale_pid is None:
+            return None
+        return (f"took over the lock {self.path} left by process {self.stale_pid}, which stopped without letting go "
+                "of it")
+
     def release(self) -> None:
         """Let go; the last holder removes the file, so that none is left beside a database nobody uses."""
         if self.descriptor is None:

@@ -33,10 +33,10 @@ async def open_repository(database: Path | str) -> Repository:
         raise
 
 
-def take_lock(database: Path | str, *, exclusive: bool = False) -> DatabaseLock:
-    """The SQLite file's lock; a lock a stopped process left behind is taken over, with a line in the log."""
-    lock = DatabaseLock.take(database, exclusive=exclusive)
-    if lock.stale_pid is not None:
-        log.warning("took over the lock on %s left by process %d, which stopped without letting go of it",
-                    database, lock.stale_pid)
+def take_lock(database: Path | str) -> DatabaseLock:
+    """The SQLite file's lock, shared; a lock a stopped process left behind is taken over, with a line in the log."""
+    lock = DatabaseLock.take(database, exclusive=False)
+    said = lock.taken_over()
+    if said:
+        log.warning("%s", said)
     return lock
