@@ -34,7 +34,6 @@ from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, UnwritableDatabase, open_database
-from bot.storage.lock import DatabaseInUse
 from bot.storage.opening import open_repository, take_lock
 from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
@@ -207,7 +206,7 @@ async def check_database(path: Path | str) -> str | None:
     try:
         if str(path) != ":memory:":  # a lock left behind is taken over (and said) here, a migration refused
             take_lock(path).release()
-    except DatabaseInUse as exc:
+    except DatabaseError as exc:  # in use by a copy, or a lock file this user may not write
         return f"refusing the database at {path}: {exc}."
     finally:
         await db.close()

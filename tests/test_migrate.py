@@ -305,3 +305,16 @@ def test_what_is_not_a_postgresql_url_or_a_sqlite_file(tmp_path):
         "error: the database is PostgreSQL already; give the SQLite file with --database"]
     missing = run("--to", url, cwd=tmp_path)
     assert missing.returncode == 1 and missing.stderr.strip().splitlines() == ["error: no database at strategos.db"]
+
+
+async def test_a_lock_file_this_user_may_not_write_stops_the_start_in_one_line(tmp_path, monkeypatch):
+    path = tmp_path / "strategos.db"
+    await (await open_repository(path)).close()
+
+    def refused(name, *args, **kwargs):  # as a lock file left by root answers another user (the tests run as root)
+        raise PermissionError(13, "Permission denied", name)
+
+    monkeypatch.setattr("bot.storage.lock.os.open", refused)
+    assert await check_database(path) == (
+        f"refusing the database at {path}: this user (uid {os.getuid()}) may not write the lock file {path}.lock; "
+        "give it to the user the bot runs as, or delete it while nothing runs.")

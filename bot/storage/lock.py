@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .database import DatabaseError
+from .database import DatabaseError, UnwritableDatabase
 
 
 class DatabaseInUse(DatabaseError):
@@ -39,7 +39,11 @@ class DatabaseLock:
         """Take the lock (shared, or `exclusive`) without waiting; raises DatabaseInUse when another holds it."""
         path = lock_path(database)
         while True:
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except PermissionError:  # left by another user (a tool run as root): the database's own check passed
+                raise UnwritableDatabase(f"this user (uid {os.getuid()}) may not write the lock file {path}; give it "
+                                         "to the user the bot runs as, or delete it while nothing runs") from None
             try:
                 stale = _take(path, descriptor, exclusive)
                 if _same_file(path, descriptor):
