@@ -318,3 +318,17 @@ async def test_a_lock_file_this_user_may_not_write_stops_the_start_in_one_line(t
     assert await check_database(path) == (
         f"refusing the database at {path}: this user (uid {os.getuid()}) may not write the lock file {path}.lock; "
         "give it to the user the bot runs as, or delete it while nothing runs.")
+
+
+async def test_a_source_of_an_older_strategos_is_brought_up_to_date_first(tmp_path, postgres_dsn):
+    path = tmp_path / "strategos.db"
+    known = migration_files()[-1][0]
+    db = sqlite3.connect(path, isolation_level=None)
+    for number, _, sql in migration_files()[:-1]:
+        db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+    db.close()
+    done = run("--to", postgres_dsn, "--database", path, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (known,)
+    db.close()
