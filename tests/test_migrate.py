@@ -3,6 +3,7 @@ bot goes on; and the lock a running bot holds on its SQLite file, which the copy
 
 from __future__ import annotations
 
+import datetime
 import logging
 import os
 import random
@@ -332,3 +333,37 @@ async def test_a_source_of_an_older_strategos_is_brought_up_to_date_first(tmp_pa
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (known,)
     db.close()
+
+
+async def test_a_table_a_later_migration_adds_is_copied_with_its_types_mapped(tmp_path, postgres_dsn):
+    """Tables are read from the SQLite file's own schema: one a later migration adds (here made by hand on both
+    sides) is copied too, each value as its PostgreSQL column's type asks (JSON, a flag, times), its ids kept."""
+    path = tmp_path / "strategos.db"
+    await (await open_repository(path)).close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("CREATE TABLE extras (id INTEGER PRIMARY KEY, data TEXT NOT NULL, flag INTEGER NOT NULL, "
+                   "at REAL, made TEXT, note TEXT)")
+        db.executemany("INSERT INTO extras VALUES (?, ?, ?, ?, ?, ?)", [
+            (1, '{"seats": [0, 1]}', 1, 1_800_000_000.5, "2026-12-07 10:00:00", "first"),
+            (7, "[]", 0, None, None, None)])
+    db.close()
+    conn = await asyncpg.connect(postgres_dsn)
+    await conn.execute("CREATE TABLE extras (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, data JSONB NOT NULL,"
+                       " flag BOOLEAN NOT NULL, at TIMESTAMPTZ, made TIMESTAMPTZ, note TEXT)")
+    await conn.close()
+
+    done = run("--to", postgres_dsn, "--database", path, cwd=tmp_path)
+
+    assert done.returncode == 0, done.stderr
+    conn = await asyncpg.connect(postgres_dsn)
+    try:
+        rows = [tuple(row) for row in await conn.fetch("SELECT id, data, flag, at, made, note FROM extras ORDER BY id")]
+        utc = datetime.timezone.utc
+        assert rows == [
+            (1, '{"seats": [0, 1]}', True, datetime.datetime(2027, 1, 15, 8, 0, 0, 500000, utc),
+             datetime.datetime(2026, 12, 7, 10, 0, tzinfo=utc), "first"),
+            (7, "[]", False, None, None, None)]
+        assert await conn.fetchval("INSERT INTO extras (data, flag) VALUES ('{}', true) RETURNING id") == 8
+    finally:
+        await conn.close()
