@@ -24,7 +24,8 @@ async def open_repository(database: Path | str) -> Repository:
     in_memory = str(database) == ":memory:"  # a second connection would see another database
     lock = None
     try:
-        lock = None if in_memory else take_lock(database)
+        if not in_memory:
+            lock = take_lock(database)
         return Repository(db, reader=None if in_memory else await open_reader(database), lock=lock)
     except BaseException:
         if lock is not None:
