@@ -292,7 +292,7 @@ async def test_a_match_whose_log_does_not_give_its_state_is_named(tmp_path, post
     done = run("--to", postgres_dsn, "--database", path, cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        f"  match #{damaged}: its log of 5 moves does not replay to its stored state",
+        f"  match #{damaged}: its log holds versions 1-5, its state is at version 6",
         f"error: 1 of {counts(path)['matches']} matches did not replay to their stored state (listed above); the "
         "copy is kept, but check the SQLite database (python -m bot check)"]
 
