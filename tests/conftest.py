@@ -109,8 +109,10 @@ async def migrated_postgres_dsn(postgres_server, postgres_template):
         await admin.close()
 
 
-# The two databases a store runs on; test ids name them ("[postgres]"). Tests that take `service` (or `store`)
-# run on both; the bot tests (through `settings`) run on SQLite unless marked ON_BOTH.
+# The two databases a store runs on; test ids name them ("[postgres]"). Tests that take `service` (or `store`,
+# `store_database`) run on both; the bot tests (through `settings`) run on SQLite unless marked ON_BOTH or their
+# module's `database` takes `store_database` (tests/test_clocks.py). tests/both_databases.py lists the files where
+# every test that reaches a database must run on both.
 DATABASES = ["sqlite", "postgres"]
 ON_BOTH = pytest.mark.parametrize("database", DATABASES, indirect=True)
 
