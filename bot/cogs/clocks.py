@@ -10,7 +10,8 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.matches.clocks import MAX_AWAY_DAYS
 from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS
-from bot.presenters.clock_text import clock_lines, clock_name
+from bot.presenters.clock_text import clock_kind, clock_lines, clock_name
+
 from bot.domain import MemberPrefs
 from bot.views.common import acknowledge, answer, language, service_of
 
@@ -66,9 +67,12 @@ class ClocksCog(commands.Cog, name="Clocks"):
         if state.clock_seconds is None:
             await answer(interaction, t(lang, "Match #{match} has no clock.", match=found.id))
             return
-        label = clock_name(state.clock_seconds, lang)
-        lines = [t(lang, "Match #{match}: {clock} a move.", match=found.id, clock=label),
-                 *clock_lines(found, state, lang)]
+        if state.rules.fischer:
+            head = t(lang, "Match #{match}: {clock}.", match=found.id,
+                     clock=clock_kind(state.clock_seconds, state.rules, lang))
+        else:
+            head = t(lang, "Match #{match}: {clock} a move.", match=found.id, clock=clock_name(state.clock_seconds, lang))
+        lines = [head, *clock_lines(found, state, lang)]
         await answer(interaction, "\n".join(lines))
 
     @app_commands.command(name="notify", description="Choose your DMs: each turn (default off), reminders (on)")

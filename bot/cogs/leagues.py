@@ -9,13 +9,12 @@ from discord.ext import commands
 
 from bot.i18n import N_, localize, t, tn
 from bot.matches.leagues import FORMATS, LeagueService, league_title
-from bot.matches.server_settings import CLOCK_CHOICES
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
 from bot.views.common import acknowledge, answer, channel_of, language
 from bot.views.leagues import join_league, leagues_of, leave_league
 
-from .common import game_choices, may_manage
+from .common import autocomplete_clock, game_choices, may_manage
 
 STATUS = {"signup": N_("sign-up open"), "running": N_("under way"), "finished": N_("finished"),
           "cancelled": N_("cancelled")}
@@ -55,16 +54,17 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         name="The league's name (unique on this server)", game="Which game", format="Round robin or Swiss",
         rounds="Swiss only: how many rounds (default ⌈log2 players⌉ + 1)",
         players="Players at each table: 2, or 3–4 for Mycenae and Myriath",
-        clock="Time for each move (empty: this server's default)", rated="Whether results count for ratings",
+        clock="Time per move, or a Fischer bank: `fischer 10d +36h max 15d` (empty: this server's default)",
+        rated="Whether results count for ratings",
         signup_hours="How long sign-up stays open (default 48 hours)",
         division_size="More players than this: divisions by rating (default 10)",
         repeat="monthly: a new season with the same players after each one ends",
     )
     @app_commands.choices(
         game=game_choices(), format=[app_commands.Choice(name=v, value=k) for k, v in FORMATS.items()],
-        clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES],
         repeat=[app_commands.Choice(name=r, value=r) for r in ("none", "monthly")],
     )
+    @app_commands.autocomplete(clock=autocomplete_clock)
     @app_commands.guild_only()
     async def create(self, interaction: discord.Interaction, name: str, game: str, format: str,
                      rounds: app_commands.Range[int, 1, 20] | None = None,

@@ -8,12 +8,11 @@ from discord.ext import commands
 
 from bot.i18n import N_
 from bot.matches import catalogue, errors
-from bot.matches.server_settings import CLOCK_CHOICES
 from bot.views.challenge import post_challenge
 from bot.views.common import language
 from bot.views.options import new_panel, panel_text, panel_view
 
-from .common import computer_choices, game_choices
+from .common import autocomplete_clock, computer_choices, game_choices
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -27,12 +26,12 @@ class PlayCog(commands.Cog, name="Play"):
         players="Number of players, for games of 3–4 (the seats you don't name are open)",
         opponent2="Second opponent (3–4 player games)",
         opponent3="Third opponent (4 player games)",
-        clock="Time for each move (empty: this server's default)",
+        clock="Time per move, or a Fischer bank: `fischer 10d +36h max 15d` (empty: this server's default)",
         rated="Whether the result counts for the server's ratings (default: yes)",
         computer="Fill the open seats with the computer at this level (or name Strategos as the opponent)",
     )
-    @app_commands.choices(game=game_choices(), computer=computer_choices(),
-                          clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES])
+    @app_commands.choices(game=game_choices(), computer=computer_choices())
+    @app_commands.autocomplete(clock=autocomplete_clock)
     @app_commands.guild_only()
     async def play(
         self,

@@ -8,6 +8,7 @@ from .leagues import League, LeaguePlayer, LeagueTable
 from .matches import (
     Challenge,
     ChallengeSeat,
+    ClockRules,
     LoggedMove,
     Match,
     MatchLoad,
@@ -22,6 +23,6 @@ from .matches import (
 )
 
 __all__ = [
-    "Challenge", "ChallengeSeat", "LoggedMove", "Match", "MatchLoad", "MemberPrefs", "MoveWrite", "OutboxEntry", "PrivateMessage",
+    "Challenge", "ChallengeSeat", "ClockRules", "LoggedMove", "Match", "MatchLoad", "MemberPrefs", "MoveWrite", "OutboxEntry", "PrivateMessage",
     "RatingWrite", "Seat", "SeatTimers", "Timer", "League", "LeaguePlayer", "LeagueTable",
 ]

@@ -268,7 +268,7 @@ class MatchActions:
         try:
             match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
                                       events=action.events, new_state=action.new_state, outcome=action.outcome,
-                                      load=load, announcing=None if forced else announcing)
+                                      load=load, announcing=None if forced else announcing, rewinds=action.rewinds)
         except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
             after = asyncio.ensure_future(self._forced_after_cancel(match, action, forced, announcing)) if forced \
                 else None
@@ -361,11 +361,13 @@ class MatchActions:
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
         announcing: Announcing | None = None,
+        rewinds: bool = False,
     ) -> Match:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
         with the clocks of the seats whose turn began or ended, when a rated match ends its ratings and, with
         `announcing`, what it announces (the outbox): one unit of work. `load`: what the action read (the
-        members' choices the clocks need; else read here). Returns the match as written."""
+        members' choices and running deadlines the clocks need; else read here). `rewinds`: a take-back, which
+        gives the Fischer banks back as they were. Returns the match as written."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -392,7 +394,13 @@ class MatchActions:
             prefs = await self.clocks.prefs(after.member_ids)
         else:
             prefs = {}
-        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs)
+        deadlines = load.deadlines if load is not None else None
+        if deadlines is None and after.active and after.clock_rules.fischer:
+            deadlines = await self.clocks.running(match)
+        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs, deadlines, rewinds=rewinds)
+        if timers.banks is not None:
+            after = replace(after, clock_banks=timers.banks, clock_prior=timers.prior)
+
         for _ in range(RATING_ATTEMPTS):
             rating: RatingWrite | None = await self.ratings.plan(after)
             if rating is not None and rating.follows is not None and rating.follows >= now:

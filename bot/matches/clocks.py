@@ -1,9 +1,14 @@
-"""Clocks: each player has a time limit per move, chosen with the challenge and fixed for the match.
+"""Clocks: each player has a time limit per move, or a Fischer bank, chosen with the challenge and fixed for the
+match.
 
 The rules, in one place:
-- A seat's clock starts at the full limit whenever her turn begins: when she becomes one of the seats to act, or
-  when she acts and still has to act (a move proves she is there). Seats already to act keep their running clock,
-  so during a simultaneous secret setup one player's step never gives another more time.
+- A seat's clock starts whenever her turn begins: when she becomes one of the seats to act, or when she acts and
+  still has to act (a move proves she is there). Seats already to act keep their running clock, so during a
+  simultaneous secret setup one player's step never gives another more time.
+- Days per move: each turn starts with the full limit. A Fischer clock: each turn starts with what is in her bank;
+  her action adds the increment to what was left, up to the cap; a turn that ends without her acting keeps what was
+  left. The banks are written with the action's own unit (Match.clock_banks), with the banks as they were just
+  before it, which a take-back gives back (the mover's without its increment).
 - One reminder per turn, when the time left falls below the smaller of 24 hours and half the limit.
 - Time away (`/away`) stands her clocks still: her deadlines and reminders are pushed by the time away when she
   leaves, a turn that begins meanwhile starts its full limit when she is back, and coming back early (`/back`,
@@ -19,6 +24,7 @@ passed while the bot was down fires once at start-up.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Awaitable, Callable, Mapping, Sequence
 
 from bot.i18n import N_
@@ -29,6 +35,8 @@ from bot.storage.clocks import DEADLINE, REMINDER
 from . import errors
 from .bus import EventBus
 from .events import MatchClock, MatchEvent, TurnReminder
+from .clock_kinds import bank_after_move, fischer_text
+
 from .server_settings import DAY, clock_label
 from .timers import TimerDispatcher
 
@@ -58,23 +66,33 @@ class ClockKeeper:
     # --- the service tells the keeper whenever the seats to act may have changed ----------------------------
 
     def plan(self, match: Match, before: Sequence[int], after: Sequence[int], actor: int | None,
-             prefs: Mapping[int, MemberPrefs]) -> SeatTimers:
+             prefs: Mapping[int, MemberPrefs], deadlines: Mapping[int, float] | None = None, *,
+             rewinds: bool = False) -> SeatTimers:
         """The clock timers a change of the seats to act needs (`match` as it is after the change): start the
         clocks of the seats whose turn began, stop those whose turn ended, leave the rest running. Nothing is
-        written here: the timers go into the action's own unit."""
+        written here: the timers go into the action's own unit. A Fischer clock also needs the running
+        `deadlines` as the action read them (what is left in a running bank); `rewinds`: a take-back, which gives
+        back the banks as they were before the move it undoes."""
         if match.clock_seconds is None or not match.active:
             return SeatTimers()  # a finished match's timers go with its last write
         stopped = tuple(s for s in before if s not in after)
         started = [s for s in after if (s not in before or s == actor) and match.seats[s].is_member]
         arm = {}
         now = self.clock()
+        banks = prior = None
+        if match.clock_rules.fischer:
+            prior = fischer_banks(match, {s: due for s, due in (deadlines or {}).items() if s in before}, prefs, now)
+            banks = dict(match.clock_prior or prior) if rewinds else dict(prior)
+            if actor in prior and actor in before and not rewinds:
+                banks[actor] = bank_after_move(prior[actor], match.clock_rules)
         for seat in started:
             user_id = match.member_id(seat)
             away = prefs.get(user_id) or MemberPrefs(user_id)
             begins = away.back_at(now)  # away: her clock starts when she is back
-            deadline = begins + match.clock_seconds
-            arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(match.clock_seconds)}
-        return SeatTimers(stopped, arm)
+            limit = banks[seat] if banks is not None else match.clock_seconds
+            deadline = begins + limit
+            arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(limit)}
+        return SeatTimers(stopped, arm, banks, prior)
 
     def armed(self, timers: SeatTimers) -> None:
         """Tell the dispatcher about timers a committed unit armed."""
@@ -95,7 +113,9 @@ class ClockKeeper:
         running = {seat: due for seat, due in deadlines.items() if seat not in timers.cancel}
         running.update({seat: armed[DEADLINE] for seat, armed in timers.arm.items()})
         now = self.clock()
-        return MatchClock(match.clock_seconds, running if match.active else {}, _away(match, prefs, now))
+        if timers.banks is not None:
+            match = replace(match, clock_banks=timers.banks)
+        return _clock(match, running if match.active else {}, prefs, now)
 
     async def recover(self) -> None:
         """At start-up, repair what a stop between two writes of an older Strategos left behind: a turn whose
@@ -152,7 +172,8 @@ class ClockKeeper:
         if not (await self.store.prefs([user_id]))[user_id].reminders:
             return None
         log.info("match=%s guild=%s user=%s seat=%s reminded", match.id, match.guild_id, user_id, timer.seat)
-        return await self.bus.publish(TurnReminder(match, timer.seat, deadline,
+        bank = deadline - self.clock() if match.clock_rules.fischer else None
+        return await self.bus.publish(TurnReminder(match, timer.seat, deadline, bank=bank,
                                                    lang=await self.language(match.guild_id)))
 
     # --- what players see -----------------------------------------------------------------------------------
@@ -164,10 +185,11 @@ class ClockKeeper:
             deadlines.setdefault(d.match_id, {})[d.seat] = d.due_at
         now = self.clock()
         prefs = await self.store.prefs(uid for m in matches for uid in m.member_ids)
-        result = {}
-        for m in matches:
-            result[m.id] = MatchClock(m.clock_seconds, deadlines.get(m.id, {}), _away(m, prefs, now))
-        return result
+        return {m.id: _clock(m, deadlines.get(m.id, {}), prefs, now) for m in matches}
+
+    async def running(self, match: Match) -> dict[int, float]:
+        """The match's running deadlines, seat → due."""
+        return {d.seat: d.due_at for d in await self.store.deadlines([match.id])}
 
     async def of(self, match: Match) -> MatchClock:
         return (await self.status([match]))[match.id]
@@ -176,7 +198,10 @@ class ClockKeeper:
         """A match's clock for /clock. Asking to change it is refused: a match keeps the clock its players
         accepted with the challenge, so nobody can shorten the time of a game in progress."""
         if change is not None:
-            fixed = clock_label(match.clock_seconds) + (" a move" if match.clock_seconds else "")
+            if match.clock_rules.fischer and match.clock_seconds is not None:
+                fixed = fischer_text(match.clock_seconds, match.clock_rules)
+            else:
+                fixed = clock_label(match.clock_seconds) + (" a move" if match.clock_seconds else "")
             raise errors.UserError(N_("The clock of match #{match} was set when it started ({clock}) and can't change "
                                       "during the game. Choose a clock with `/play` for your next match."),
                                    match=match.id, clock=fixed)
@@ -220,6 +245,29 @@ class ClockKeeper:
             mine = (await self.store.prefs([user_id]))[user_id]
         if mine.away(self.clock()):
             await self.come_back(user_id)
+
+
+def fischer_banks(match: Match, running: Mapping[int, float], prefs: Mapping[int, MemberPrefs],
+                  now: float) -> dict[int, float]:
+    """Every member seat's Fischer bank now: what is left before a running seat's deadline (standing still while
+    she is away), a stopped seat's bank as it stopped (full until her clock first ran)."""
+    full, stored = float(match.clock_seconds or 0), match.clock_banks or {}
+    banks = {}
+    for s in match.seats:
+        if not s.is_member:
+            continue
+        if s.seat in running:
+            away = prefs.get(s.user_id) if s.user_id is not None else None
+            banks[s.seat] = max(0.0, running[s.seat] - (away.back_at(now) if away else now))
+        else:
+            banks[s.seat] = stored.get(s.seat, full)
+    return banks
+
+
+def _clock(match: Match, running: dict[int, float], prefs: Mapping[int, MemberPrefs], now: float) -> MatchClock:
+    """What players see of a match's clock now, from its running deadlines."""
+    banks = fischer_banks(match, running, prefs, now) if match.clock_rules.fischer and match.active else {}
+    return MatchClock(match.clock_seconds, running, _away(match, prefs, now), rules=match.clock_rules, banks=banks)
 
 
 def _away(match: Match, prefs: Mapping[int, MemberPrefs], now: float) -> dict[int, float]:

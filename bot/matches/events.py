@@ -17,16 +17,19 @@ from typing import Any
 
 from bot.games import Event, Outcome
 from bot.ratings import RatingChange
-from bot.domain import Challenge, Match, MemberPrefs
+from bot.domain import Challenge, ClockRules, Match, MemberPrefs
 
 
 @dataclass(frozen=True)
 class MatchClock:
     """What a board post or /games shows about a match's clock."""
 
-    clock_seconds: int | None
+    clock_seconds: int | None  # time per move, or a Fischer clock's starting bank
     deadlines: dict[int, float] = field(default_factory=dict)  # seat → when her move is due
     away: dict[int, float] = field(default_factory=dict)  # seat → until when its player is away
+    rules: ClockRules = ClockRules()
+    banks: dict[int, float] = field(default_factory=dict)  # a Fischer clock's: seat → seconds in her bank then
+
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,8 @@ class TurnReminder:
     seat: int
     deadline: float
     lang: str = field(kw_only=True)
+    bank: float | None = field(default=None, kw_only=True)  # a Fischer clock's: what is left in her bank
+
 
 
 @dataclass(frozen=True)

@@ -212,11 +212,11 @@ class LeagueService:
                                    most=MAX_DIVISION_SIZE)
         if repeat not in REPEATS:
             raise errors.UserError(N_("`repeat:` is none or monthly."))
-        clock_seconds = await self.settings.clock_for(guild_id, clock)
+        clock_seconds, clock_rules = await self.settings.clock_for(guild_id, clock)
         now, lang = self.clock(), await self.language(guild_id)
         league, opened = await self.outbox.written(lambda entry: self.store.create(
             guild_id=guild_id, channel_id=channel_id, name=name, game=game, format=format, rounds=rounds,
-            table_size=players, clock_seconds=clock_seconds, rated=rated, division_size=size, signup_hours=hours,
+            table_size=players, clock_seconds=clock_seconds, clock_rules=clock_rules, rated=rated, division_size=size, signup_hours=hours,
             repeat=repeat, organiser_id=user_id, now=now, signup_timer=SIGNUP_TIMER,
             announce=lambda league, _: entry([LeagueOpened(league, lang=lang)])), now)
         if league is None or opened is None:

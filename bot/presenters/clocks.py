@@ -9,7 +9,8 @@ from bot.matches.events import MovePlayed, TurnReminder
 from bot.matches.private import DmSender
 
 from .board import BoardPresenter
-from .clock_text import due
+from .clock_text import due, in_the_bank
+
 from .text import fit, mentions, message_link
 
 class ClockPresenter:
@@ -28,6 +29,8 @@ class ClockPresenter:
         link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
         text = t(lang, "⏰ Your move in {game} match #{match} is due {due}. {link}", game=title, match=match.id,
                  due=due(event.deadline), link=link).strip()
+        if event.bank is not None:
+            text += "\n" + t(lang, "You have {bank}.", bank=in_the_bank(event.bank, lang))
         if await self.send_dm(user_id, fit(text), None, None):
             return True
         thread = await self.boards.thread_of(match)

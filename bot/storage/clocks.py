@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from bot.domain import MemberPrefs
+from bot.domain import ClockRules, MemberPrefs
 
 from .driver import Driver
 from .sql import Step, Steps
@@ -125,6 +125,28 @@ class ClockStore:
             " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, json.dumps(value)),
         )])
+
+
+def rules_column(rules: ClockRules) -> str | None:
+    """A clock's rules as their column holds them (NULL: the default rules)."""
+    found = rules.to_json()
+    return json.dumps(found) if found else None
+
+
+def rules_of(text: str | None) -> ClockRules:
+    return ClockRules.from_json(json.loads(text)) if text else ClockRules()
+
+
+def banks_of(text: str | None) -> tuple[dict[int, float] | None, dict[int, float] | None]:
+    """(banks, prior) from the `clock_banks` column (bot/storage/timers.py writes it)."""
+    if not text:
+        return None, None
+    found = json.loads(text)
+
+    def seats(part: dict[str, float] | None) -> dict[int, float] | None:
+        return {int(seat): bank for seat, bank in part.items()} if part is not None else None
+
+    return seats(found.get("banks")), seats(found.get("prior"))
 
 
 _NEW_MEMBER = "INSERT INTO members (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING"

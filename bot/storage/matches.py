@@ -23,6 +23,7 @@ from .driver import Driver
 from .outbox import outbox_step
 from .rating_rows import write_rated_finish
 from .sql import Step, Steps, UnitRefused, dumps
+from .clocks import banks_of, rules_column, rules_of
 from .timers import CLOCK_KINDS, armed, seat_timer_steps
 
 
@@ -76,10 +77,11 @@ class MatchStore:
                 raise VersionConflict("challenge is no longer open")
             done = yield Step(
                 "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
-                " updated_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " updated_at, rated, clock_seconds, clock_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, dumps(challenge.options),
                  seed, dumps(state), now, now, int(challenge.rated and all(s.kind == "member" for s in seats)),
-                 challenge.clock_seconds),
+                 challenge.clock_seconds, rules_column(challenge.clock_rules)),
             )
             match_id = done.one()[0]
             for seat, taken in enumerate(seats):
@@ -100,7 +102,8 @@ class MatchStore:
                     version=0, board_message_id=None, draw_agreed=None, result=None, created_at=now, updated_at=now,
                     seats=[Seat(seat, taken.user_id, taken.user_name or str(taken.user_id), taken.kind, taken.level)
                            for seat, taken in enumerate(seats)],
-                    rated=rated, clock_seconds=challenge.clock_seconds)), challenge.id)
+                    rated=rated, clock_seconds=challenge.clock_seconds, clock_rules=challenge.clock_rules,
+                    clock_banks=timers.banks, clock_prior=timers.prior)), challenge.id)
             return match_id
 
         match = await self.get_match(await self.driver.write(unit()))
@@ -213,8 +216,10 @@ class MatchStore:
         loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version.
 
         On PostgreSQL a move that does not end its match (nearly every move) is one call of the server function
-        strategos_commit_move (migration 010), the same statements in one round trip instead of six."""
-        if self.driver.dialect == "postgresql" and unit.result is None and unit.ratings is None:
+        strategos_commit_move (migration 010), the same statements in one round trip instead of six; a move of a
+        Fischer clock, which also writes its banks, takes the statements one by one."""
+        if self.driver.dialect == "postgresql" and unit.result is None and unit.ratings is None \
+                and unit.timers.banks is None:
             (done,) = await self.driver.write_statements([move_call(unit)])
             if done.one()[0] is None:
                 raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
@@ -241,6 +246,7 @@ def _match_from_seat_rows(rows: list[Any]) -> Match:
 
 
 def _match(row: Any, seats: list[Seat]) -> Match:
+    banks, prior = banks_of(row["clock_banks"])
     return Match(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], options=json.loads(row["options"]), seed=row["seed"], status=row["status"],
@@ -251,7 +257,8 @@ def _match(row: Any, seats: list[Seat]) -> Match:
         announced_version=row["announced_version"], rated=bool(row["rated"]),
         standings=json.loads(row["standings"]) if row["standings"] else None, finished_at=row["finished_at"],
         takeback=json.loads(row["takeback"]) if row["takeback"] else None,
-        clock_seconds=row["clock_seconds"],
+        clock_seconds=row["clock_seconds"], clock_rules=rules_of(row["clock_rules"]),
+        clock_banks=banks, clock_prior=prior,
     )
 
 

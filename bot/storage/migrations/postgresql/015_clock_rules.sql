@@ -1,0 +1,8 @@
+-- How a clock runs besides its time (bot/domain/matches.py ClockRules), as JSON: a Fischer clock's increment and
+-- cap. NULL: "days per move", as every clock before this.
+ALTER TABLE challenges ADD COLUMN clock_rules TEXT;
+ALTER TABLE matches ADD COLUMN clock_rules TEXT;
+ALTER TABLE leagues ADD COLUMN clock_rules TEXT;
+-- A Fischer clock's banks per seat, as the match's last action left them, and as they were just before it (which a
+-- take-back gives back), as JSON. NULL: every bank full, or a clock without banks.
+ALTER TABLE matches ADD COLUMN clock_banks TEXT;
