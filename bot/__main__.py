@@ -9,7 +9,7 @@ USAGE = """usage: python -m bot [-h]
        python -m bot backup PATH [--force] [--database FILE]
 
 Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
-STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_SHARD_COUNT,
+STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_VACATION_DAYS, STRATEGOS_SHARD_COUNT,
 STRATEGOS_SHARDS); see README.md.
 
 commands:

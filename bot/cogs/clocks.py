@@ -8,9 +8,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.matches.clocks import MAX_AWAY_DAYS
 from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS
-from bot.presenters.clock_text import clock_kind, clock_lines, clock_name
+from bot.presenters.clock_text import clock_kind, clock_lines, clock_name, duration
+
 
 from bot.domain import MemberPrefs
 from bot.views.common import acknowledge, answer, language, service_of
@@ -37,7 +37,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
         self.bot = bot
 
     @app_commands.command(name="away", description="Pause the clocks of all your matches while you are away")
-    @app_commands.describe(days=f"How many days (1–{MAX_AWAY_DAYS}); a move or /back ends it sooner")
+    @app_commands.describe(days="How many days, from your vacation days; a move or /back ends it sooner")
     async def away(self, interaction: discord.Interaction, days: int) -> None:
         await acknowledge(interaction)
         until = await service_of(interaction).go_away(interaction.user.id, days)
@@ -49,8 +49,11 @@ class ClocksCog(commands.Cog, name="Clocks"):
     async def back(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         if await service_of(interaction).come_back(interaction.user.id):
-            await answer(interaction, t(language(interaction),
-                                        "👋 Welcome back: your clocks run again, with the time they had left."))
+            lang = language(interaction)
+            left = await service_of(interaction).vacation_left(interaction.user.id)
+            await answer(interaction, t(lang, "👋 Welcome back: your clocks run again, with the time they had left. "
+                                              "You have {left} of vacation left this year.",
+                                        left=duration(left, lang)))
         else:
             await answer(interaction, t(language(interaction), "You are not away, so nothing changed."))
 

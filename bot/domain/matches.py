@@ -14,6 +14,7 @@ class ClockRules:
 
     increment: int | None = None  # Fischer: seconds added to the bank by each move (None: days per move)
     cap: int | None = None  # Fischer: the most a bank may hold after an increment
+    vacation: bool = True  # a player out of time spends a vacation day, if she has one, instead of losing
 
     @property
     def fischer(self) -> bool:
@@ -21,13 +22,16 @@ class ClockRules:
 
     def to_json(self) -> dict[str, Any] | None:
         """What the `clock_rules` column holds (None: the default rules, as every match before them)."""
-        found = {k: v for k, v in (("increment", self.increment), ("cap", self.cap)) if v is not None}
+        found: dict[str, Any] = {k: v for k, v in (("increment", self.increment), ("cap", self.cap)) if v is not None}
+        if not self.vacation:
+            found["vacation"] = False
         return found or None
 
     @classmethod
     def from_json(cls, value: dict[str, Any] | None) -> "ClockRules":
         value = value or {}
-        return cls(increment=value.get("increment"), cap=value.get("cap"))
+        return cls(increment=value.get("increment"), cap=value.get("cap"), vacation=value.get("vacation", True))
+
 
 
 @dataclass
@@ -259,8 +263,15 @@ class MemberPrefs:
     turn_dms: bool = False
     reminders: bool = True
     away_until: float | None = None
+    vacation_year: int | None = None  # the calendar year `vacation_used` counts
+    vacation_used: float = 0.0  # seconds of vacation days she used that year
+
+    def vacation_left(self, year: int, allowance: float) -> float:
+        """Seconds of vacation days she has left in `year`, of `allowance` a year."""
+        return max(0.0, allowance - (self.vacation_used if self.vacation_year == year else 0.0))
 
     def away(self, now: float) -> bool:
+
         return self.away_until is not None and self.away_until > now
 
     def back_at(self, now: float) -> float:

@@ -13,6 +13,10 @@ The rules, in one place:
 - Time away (`/away`) stands her clocks still: her deadlines and reminders are pushed by the time away when she
   leaves, a turn that begins meanwhile starts its full limit when she is back, and coming back early (`/back`,
   or any move of hers) gives back the unused part. Away ends on its own; nothing needs to fire for it.
+- Time away is drawn from her vacation days: an allowance per calendar year (UTC) across servers, the bot's
+  setting; the unused part of a pause ended early goes back to it, to the hour. When her time runs out and she has
+  a whole day left, one day is spent instead of losing: every running clock of hers in the matches that allow
+  it (a league may forbid it) gets 24 hours more, and she is told once.
 - When a deadline passes the match service settles it (a win on time, or the player is out); see
   MatchService.time_out.
 
@@ -25,16 +29,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import datetime, timezone
+
 from typing import Awaitable, Callable, Mapping, Sequence
 
 from bot.i18n import N_
 from bot.domain import Match, MemberPrefs, SeatTimers, Timer
-from bot.storage import Repository
+from bot.games import Text
+from bot.storage import Repository, VacationExhausted
 from bot.storage.clocks import DEADLINE, REMINDER
 
 from . import errors
 from .bus import EventBus
-from .events import MatchClock, MatchEvent, TurnReminder
+from .events import MatchClock, MatchEvent, TurnReminder, VacationDaySpent
 from .clock_kinds import bank_after_move, fischer_text
 
 from .server_settings import DAY, clock_label
@@ -42,7 +49,6 @@ from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
 
-MAX_AWAY_DAYS = 14
 
 
 def reminder_lead(limit: float) -> float:
@@ -52,8 +58,11 @@ def reminder_lead(limit: float) -> float:
 
 class ClockKeeper:
     def __init__(self, repo: Repository, timers: TimerDispatcher, bus: EventBus[MatchEvent], clock: Callable[[], float],
-                 to_act: Callable[[Match], list[int]], language: Callable[[int | None], Awaitable[str]]):
-        """`language`: the language of a server's public posts, which a reminder is written in."""
+                 to_act: Callable[[Match], list[int]], language: Callable[[int | None], Awaitable[str]],
+                 vacation_days: float = 0):
+        """`language`: the language of a server's public posts, which a reminder is written in; `vacation_days`:
+        each member's allowance a calendar year."""
+        self.vacation = vacation_days * DAY
         self.store = repo.clocks
         self.repo = repo
         self.timers = timers
@@ -150,6 +159,26 @@ class ClockKeeper:
         deadlines = {d.seat: d.due_at for d in await self.store.deadlines([match.id])}
         return all(seat in deadlines and deadlines[seat] <= now for seat in in_play)
 
+    async def vacation_day(self, match: Match, seat: int, due_at: float) -> bool:
+        """Her time in `match` ran out at `due_at`: spend one of her vacation days instead, if the match allows it
+        and she has a whole day left, adding a day to every running clock of hers in the matches that allow it.
+        True when it was spent (she is told once)."""
+        if not match.clock_rules.vacation or not match.seats[seat].is_member:
+            return False
+        user_id = match.member_id(seat)
+        extended = sorted({match.id} | {m.id for m in await self.repo.matches_of_user(user_id)
+                                        if m.clock_rules.vacation and m.clock_seconds is not None})
+        left = await self.store.spend_vacation_day(user_id, match.id, seat, due_at, extended, year=self.year(),
+                                                   allowance=self.vacation)
+        if left is None:
+            return False
+        log.info("match=%s guild=%s user=%s spent a vacation day; matches=%s left=%s", match.id, match.guild_id,
+                 user_id, extended, left)
+        self.timers.wake(due_at + DAY)
+        await self.bus.publish(VacationDaySpent(match, seat, tuple(extended), left,
+                                                lang=await self.language(match.guild_id)))
+        return True
+
     async def is_current(self, match: Match, seat: int, due_at: float) -> bool:
         """Whether a fired deadline still stands: the match is on, the seat still to act, her deadline unmoved."""
         if not match.active or seat not in self.to_act(match):
@@ -212,20 +241,35 @@ class ClockKeeper:
 
     # --- members' choices -------------------------------------------------------------------------------------
 
+    def year(self) -> int:
+        """The calendar year (UTC) vacation days count in."""
+        return datetime.fromtimestamp(self.clock(), timezone.utc).year
+
+    async def vacation_left(self, user_id: int) -> float:
+        """Seconds of vacation days the member has left this year."""
+        return (await self.store.prefs([user_id]))[user_id].vacation_left(self.year(), self.vacation)
+
     async def go_away(self, user_id: int, days: int) -> float:
-        """Pause the member's clocks for `days` days (1–14); returns when she is back."""
-        if not isinstance(days, int) or not 1 <= days <= MAX_AWAY_DAYS:
-            raise errors.UserError(N_("Choose between 1 and {days} days away. To end your time away, use `/back`."),
-                                   days=MAX_AWAY_DAYS)
-        until = self.clock() + days * DAY
-        await self.store.set_away(user_id, until, self.clock())
+        """Pause the member's clocks for `days` days, drawn from her vacation days; returns when she is back."""
+        if not isinstance(days, int) or days < 1:
+            raise errors.UserError(N_("Choose at least 1 day away. To end your time away, use `/back`."))
+        now = self.clock()
+        until = now + days * DAY
+        try:
+            await self.store.set_away(user_id, until, now, year=self.year(), allowance=self.vacation)
+        except VacationExhausted as exc:
+            raise errors.UserError(Text("You have {count} vacation day left this year, so you can be away for at "
+                                        "most that.", plural="You have {count} vacation days left this year, so "
+                                        "you can be away for at most that.", count=int(exc.left // DAY))) from None
         self.timers.wake()
         log.info("user=%s away for %s days", user_id, days)
         return until
 
     async def come_back(self, user_id: int) -> bool:
-        """End the member's time away (her clocks run again from where they stood); False if she was not away."""
-        was_away = await self.store.set_away(user_id, None, self.clock()) is not None
+        """End the member's time away (her clocks run again from where they stood, the unused time goes back to
+        her vacation days); False if she was not away."""
+        was_away = await self.store.set_away(user_id, None, self.clock(), year=self.year(),
+                                             allowance=self.vacation) is not None
         if was_away:
             self.timers.wake()
             log.info("user=%s is back", user_id)

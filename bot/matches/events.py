@@ -206,8 +206,21 @@ class TakebackAnswered:
     accepted: bool
 
 
+@dataclass(frozen=True)
+class VacationDaySpent:
+    """The player of `seat` ran out of time in `match` and one of her vacation days was spent instead: every
+    running clock of hers in `extended` (match ids) got a day more; `left`: seconds of vacation left this year."""
+
+    match: Match
+    seat: int
+    extended: tuple[int, ...]
+    left: float
+    lang: str = field(kw_only=True)
+
+
 MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | BoardRepaired | DrawOffered | DrawDeclined
-              | BoardRequested | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder)
+              | BoardRequested | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder | VacationDaySpent)
+
 
 
 def match_id_of(event: MatchEvent) -> int:

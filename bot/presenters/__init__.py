@@ -30,6 +30,8 @@ from bot.matches.events import (
     TakebackAnswered,
     TakebackAsked,
     TurnReminder,
+    VacationDaySpent,
+
 )
 from bot.domain import Match
 
@@ -92,6 +94,7 @@ class Presenter:
             TakebackAsked: self._takeback_asked,
             TakebackAnswered: self._answered_in_place,
             TurnReminder: self.clocks.remind,
+            VacationDaySpent: self.clocks.vacation_day_spent,
         }
         check_every_event_handled(self._handlers)
 

@@ -48,6 +48,9 @@ def league_summary(league: League, lang: str = ENGLISH) -> str:
     rounds = ", " + tn(lang, "{count} round", "{count} rounds", count) if league.format == "swiss" and count else ""
     clock = clock_kind(league.clock_seconds, league.clock_rules, lang) if league.clock_seconds else t(lang, "no clock")
     rated = t(lang, "rated") if league.rated else t(lang, "unrated")
+    if not league.clock_rules.vacation:
+        rated += " · " + t(lang, "no vacation days")
+
     repeat = " · " + t(lang, "repeats monthly") if league.repeat == "monthly" else ""
     return f"{game} · {t(lang, FORMATS[league.format])}{rounds}{tables} · {clock} · {rated}{repeat}"
 

@@ -6,3 +6,7 @@ ALTER TABLE leagues ADD COLUMN clock_rules TEXT;
 -- A Fischer clock's banks per seat, as the match's last action left them, and as they were just before it (which a
 -- take-back gives back), as JSON. NULL: every bank full, or a clock without banks.
 ALTER TABLE matches ADD COLUMN clock_banks TEXT;
+-- Each member's vacation days (bot/matches/clocks.py): the seconds of time away she used in `vacation_year`, a
+-- calendar year (UTC); another year's count starts again from nothing.
+ALTER TABLE members ADD COLUMN vacation_year INTEGER;
+ALTER TABLE members ADD COLUMN vacation_used DOUBLE PRECISION NOT NULL DEFAULT 0;
