@@ -59,7 +59,8 @@ def build_match_graph(repo: Repository, *, clock: Callable[[], float] = time.tim
     timers = TimerDispatcher(repo, clock, others=others)
     settings = ServerSettings(repo.clocks)
     states = MatchStates()
-    clocks = ClockKeeper(repo, timers, bus, clock, states.to_act, settings.language, vacation_days)
+    clocks = ClockKeeper(repo, timers, bus, clock, states.to_act, settings.language, vacation_days,
+                         settings.time_zone)
 
     actions = MatchActions(repo, states, clock=clock, bus=bus, limiter=limiter or RateLimiter(clock), timers=timers,
                            ratings=Ratings(repo), clocks=clocks, server_settings=settings,

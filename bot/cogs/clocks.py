@@ -8,14 +8,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS
-from bot.presenters.clock_text import clock_kind, clock_lines, clock_name, duration
+from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS, TIME_ZONE
+from bot.presenters.clock_text import clock_kind, clock_lines, clock_name, duration, plain
 
 
 from bot.domain import MemberPrefs
 from bot.views.common import acknowledge, answer, language, service_of
 
-from .common import autocomplete_match, may_manage
+from .common import autocomplete_match, autocomplete_zone, may_manage
 
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
@@ -57,6 +57,23 @@ class ClocksCog(commands.Cog, name="Clocks"):
         else:
             await answer(interaction, t(language(interaction), "You are not away, so nothing changed."))
 
+    @app_commands.command(name="timezone", description="Your time zone, where quiet weekends stop your clocks")
+    @app_commands.describe(zone="An IANA name such as Europe/Berlin (empty: show yours)")
+    @app_commands.autocomplete(zone=autocomplete_zone)
+    async def timezone(self, interaction: discord.Interaction, zone: str | None = None) -> None:
+        await acknowledge(interaction)
+        service, lang = service_of(interaction), language(interaction)
+        mine = await service.member_zone(interaction.user.id, zone)
+        if mine is None:
+            server = await service.server_time_zone(interaction.guild_id)
+            await answer(interaction, t(lang, "You have not chosen a time zone, so this server's applies: **{zone}**. "
+                                              "Choose yours with `/timezone`.", zone=server))
+            return
+        head = t(lang, "Saved.") + " " if zone is not None else ""
+        await answer(interaction, head + t(lang, "Your time zone: **{zone}**. In matches with quiet weekends your "
+                                                 "clock stands still from Saturday 00:00 to Monday 00:00 there.",
+                                           zone=mine))
+
     @app_commands.command(name="clock", description="A match's clock: time per move, who must move by when")
     @app_commands.describe(match="One of your matches", clock="A match keeps the clock it started with")
     @app_commands.autocomplete(match=autocomplete_match)
@@ -70,7 +87,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
         if state.clock_seconds is None:
             await answer(interaction, t(lang, "Match #{match} has no clock.", match=found.id))
             return
-        if state.rules.fischer:
+        if not plain(state.rules):
             head = t(lang, "Match #{match}: {clock}.", match=found.id,
                      clock=clock_kind(state.clock_seconds, state.rules, lang))
         else:
@@ -116,6 +133,8 @@ class ClocksCog(commands.Cog, name="Clocks"):
     async def value_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         spec = SETTINGS.get(getattr(interaction.namespace, "setting", None) or "")
+        if spec is not None and spec.key == TIME_ZONE:
+            return await autocomplete_zone(interaction, current)
         labels = spec.choices if spec else [label for s in SETTINGS.values() for label in s.choices]
         lang = language(interaction)  # shown in her language, sent back as the label the setting knows
         return [app_commands.Choice(name=t(lang, label), value=label) for label in labels

@@ -8,6 +8,7 @@ from discord import app_commands
 from bot.i18n import ENGLISH, t
 from bot.matches import MatchService, catalogue
 from bot.matches.server_settings import CLOCK_CHOICES
+from bot.matches.weekends import zone_names
 from bot.domain import Match
 from bot.views.common import language, service_of
 
@@ -59,3 +60,9 @@ async def autocomplete_clock(interaction: discord.Interaction, current: str) -> 
     if typed.lower().startswith("fischer") and typed not in CLOCK_CHOICES:
         choices.insert(0, app_commands.Choice(name=typed[:100], value=typed[:100]))
     return choices[:25]
+
+
+async def autocomplete_zone(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """IANA time zone names containing what she typed ("berlin" finds Europe/Berlin)."""
+    typed = current.strip().casefold().replace(" ", "_")
+    return [app_commands.Choice(name=name, value=name) for name in zone_names() if typed in name.casefold()][:25]

@@ -60,6 +60,7 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         division_size="More players than this: divisions by rating (default 10)",
         repeat="monthly: a new season with the same players after each one ends",
         vacation_days="Whether a player out of time spends a vacation day instead of losing (default: yes)",
+        weekends="Clocks stand still from Saturday to Monday, in each player's time zone (empty: server default)",
     )
     @app_commands.choices(
         game=game_choices(), format=[app_commands.Choice(name=v, value=k) for k, v in FORMATS.items()],
@@ -72,14 +73,14 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
                      players: app_commands.Range[int, 2, 4] = 2, clock: str | None = None, rated: bool = True,
                      signup_hours: app_commands.Range[int, 1, 720] | None = None,
                      division_size: app_commands.Range[int, 4, 40] | None = None, repeat: str = "none",
-                     vacation_days: bool = True) -> None:
+                     vacation_days: bool = True, weekends: bool | None = None) -> None:
         await acknowledge(interaction)
         leagues = leagues_of(interaction)
         league, delivery = await leagues.create(
             guild_id=interaction.guild_id, channel_id=channel_of(interaction), user_id=interaction.user.id,
             may_manage=may_manage(interaction), role_ids=_role_ids(interaction), name=name, game=game,
             format=format, rounds=rounds, players=players, clock=clock, rated=rated, signup_hours=signup_hours,
-            division_size=division_size, repeat=repeat, vacation=vacation_days)
+            division_size=division_size, repeat=repeat, vacation=vacation_days, weekends=weekends)
 
         await delivery
         league = await leagues.get(league.id)

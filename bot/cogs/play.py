@@ -29,6 +29,7 @@ class PlayCog(commands.Cog, name="Play"):
         clock="Time per move, or a Fischer bank: `fischer 10d +36h max 15d` (empty: this server's default)",
         rated="Whether the result counts for the server's ratings (default: yes)",
         computer="Fill the open seats with the computer at this level (or name Strategos as the opponent)",
+        weekends="Clocks stand still from Saturday to Monday, in each player's time zone (empty: server default)",
     )
     @app_commands.choices(game=game_choices(), computer=computer_choices())
     @app_commands.autocomplete(clock=autocomplete_clock)
@@ -44,6 +45,7 @@ class PlayCog(commands.Cog, name="Play"):
         clock: str | None = None,
         rated: bool = True,
         computer: str | None = None,
+        weekends: bool | None = None,
     ) -> None:
         info = catalogue.info(game)
         me = self.bot.user
@@ -67,12 +69,13 @@ class PlayCog(commands.Cog, name="Play"):
         if info.options:
             panel = new_panel(interaction, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-                              invited=invited, rated=rated, computer_level=computer, clock=clock)
+                              invited=invited, rated=rated, computer_level=computer, clock=clock, weekends=weekends)
             lang = language(interaction)
             await interaction.response.send_message(panel_text(panel, lang), view=panel_view(panel, lang),
                                                     ephemeral=True)
             return
-        await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer, clock=clock)
+        await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer, clock=clock,
+                             weekends=weekends)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -15,6 +15,7 @@ class ClockRules:
     increment: int | None = None  # Fischer: seconds added to the bank by each move (None: days per move)
     cap: int | None = None  # Fischer: the most a bank may hold after an increment
     vacation: bool = True  # a player out of time spends a vacation day, if she has one, instead of losing
+    weekends: bool = False  # quiet weekends: each player's clock stands still from Saturday to Monday, her time
 
     @property
     def fischer(self) -> bool:
@@ -25,12 +26,15 @@ class ClockRules:
         found: dict[str, Any] = {k: v for k, v in (("increment", self.increment), ("cap", self.cap)) if v is not None}
         if not self.vacation:
             found["vacation"] = False
+        if self.weekends:
+            found["weekends"] = True
         return found or None
 
     @classmethod
     def from_json(cls, value: dict[str, Any] | None) -> "ClockRules":
         value = value or {}
-        return cls(increment=value.get("increment"), cap=value.get("cap"), vacation=value.get("vacation", True))
+        return cls(increment=value.get("increment"), cap=value.get("cap"), vacation=value.get("vacation", True),
+                   weekends=value.get("weekends", False))
 
 
 
@@ -265,6 +269,7 @@ class MemberPrefs:
     away_until: float | None = None
     vacation_year: int | None = None  # the calendar year `vacation_used` counts
     vacation_used: float = 0.0  # seconds of vacation days she used that year
+    time_zone: str | None = None  # an IANA name; None: the server's
 
     def vacation_left(self, year: int, allowance: float) -> float:
         """Seconds of vacation days she has left in `year`, of `allowance` a year."""

@@ -301,7 +301,7 @@ class MatchActions:
         clock = None
         if match.active:
             deadlines = load.deadlines if load is not None and not forced else (await self.clocks.of(match)).deadlines
-            clock = self.clocks.after_commit(match, deadlines, timers, prefs)
+            clock = self.clocks.after_commit(match, deadlines, timers, prefs, await self.clocks.server_zone(match))
         board = _board(states, match, clock)
         if action.setup and states.in_secret_setup(match):
             return [SetupProgress(match, action.seat, board=board, lang=lang)]
@@ -397,7 +397,9 @@ class MatchActions:
         deadlines = load.deadlines if load is not None else None
         if deadlines is None and after.active and after.clock_rules.fischer:
             deadlines = await self.clocks.running(match)
-        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs, deadlines, rewinds=rewinds)
+        server_zone = await self.clocks.server_zone(after)
+        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs, deadlines, rewinds=rewinds,
+                                  server_zone=server_zone)
         if timers.banks is not None:
             after = replace(after, clock_banks=timers.banks, clock_prior=timers.prior)
 

@@ -32,6 +32,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 
 from typing import Awaitable, Callable, Mapping, Sequence
+from zoneinfo import ZoneInfo
 
 from bot.i18n import N_
 from bot.domain import Match, MemberPrefs, SeatTimers, Timer
@@ -43,8 +44,9 @@ from . import errors
 from .bus import EventBus
 from .events import MatchClock, MatchEvent, TurnReminder, VacationDaySpent
 from .clock_kinds import bank_after_move, fischer_text
+from .weekends import UTC, ran_back, run_between, run_until, zone
 
-from .server_settings import DAY, clock_label
+from .server_settings import DAY, checked_zone, clock_label
 from .timers import TimerDispatcher
 
 log = logging.getLogger(__name__)
@@ -59,9 +61,10 @@ def reminder_lead(limit: float) -> float:
 class ClockKeeper:
     def __init__(self, repo: Repository, timers: TimerDispatcher, bus: EventBus[MatchEvent], clock: Callable[[], float],
                  to_act: Callable[[Match], list[int]], language: Callable[[int | None], Awaitable[str]],
-                 vacation_days: float = 0):
+                 vacation_days: float = 0, time_zone: Callable[[int | None], Awaitable[str]] | None = None):
         """`language`: the language of a server's public posts, which a reminder is written in; `vacation_days`:
-        each member's allowance a calendar year."""
+        each member's allowance a calendar year; `time_zone`: a server's time zone (quiet weekends)."""
+        self.time_zone = time_zone or _utc
         self.vacation = vacation_days * DAY
         self.store = repo.clocks
         self.repo = repo
@@ -76,12 +79,13 @@ class ClockKeeper:
 
     def plan(self, match: Match, before: Sequence[int], after: Sequence[int], actor: int | None,
              prefs: Mapping[int, MemberPrefs], deadlines: Mapping[int, float] | None = None, *,
-             rewinds: bool = False) -> SeatTimers:
+             rewinds: bool = False, server_zone: str = UTC) -> SeatTimers:
         """The clock timers a change of the seats to act needs (`match` as it is after the change): start the
         clocks of the seats whose turn began, stop those whose turn ended, leave the rest running. Nothing is
         written here: the timers go into the action's own unit. A Fischer clock also needs the running
         `deadlines` as the action read them (what is left in a running bank); `rewinds`: a take-back, which gives
-        back the banks as they were before the move it undoes."""
+        back the banks as they were before the move it undoes; `server_zone`: the server's time zone, of quiet
+        weekends of members who did not choose theirs (see `server_zone()`)."""
         if match.clock_seconds is None or not match.active:
             return SeatTimers()  # a finished match's timers go with its last write
         stopped = tuple(s for s in before if s not in after)
@@ -90,7 +94,8 @@ class ClockKeeper:
         now = self.clock()
         banks = prior = None
         if match.clock_rules.fischer:
-            prior = fischer_banks(match, {s: due for s, due in (deadlines or {}).items() if s in before}, prefs, now)
+            prior = fischer_banks(match, {s: due for s, due in (deadlines or {}).items() if s in before}, prefs, now,
+                                  server_zone)
             banks = dict(match.clock_prior or prior) if rewinds else dict(prior)
             if actor in prior and actor in before and not rewinds:
                 banks[actor] = bank_after_move(prior[actor], match.clock_rules)
@@ -99,8 +104,13 @@ class ClockKeeper:
             away = prefs.get(user_id) or MemberPrefs(user_id)
             begins = away.back_at(now)  # away: her clock starts when she is back
             limit = banks[seat] if banks is not None else match.clock_seconds
-            deadline = begins + limit
-            arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(limit)}
+            tz = seat_zone(match, seat, prefs, server_zone)
+            if tz is None:
+                deadline = begins + limit
+                arm[seat] = {DEADLINE: deadline, REMINDER: deadline - reminder_lead(limit)}
+            else:  # quiet weekends: her clock stands still at hers
+                deadline = run_until(begins, limit, tz)
+                arm[seat] = {DEADLINE: deadline, REMINDER: ran_back(deadline, reminder_lead(limit), tz)}
         return SeatTimers(stopped, arm, banks, prior)
 
     def armed(self, timers: SeatTimers) -> None:
@@ -112,19 +122,24 @@ class ClockKeeper:
                             actor: int | None) -> None:
         """plan() and write it on its own (the start-up repair of a clock that was never started)."""
         prefs = await self.store.prefs(match.member_ids)
-        timers = self.plan(match, before, after, actor, prefs)
+        running = await self.running(match) if match.clock_rules.fischer else None
+        timers = self.plan(match, before, after, actor, prefs, running, server_zone=await self.server_zone(match))
         await self.repo.write_seat_timers(match.id, timers)
         self.armed(timers)
 
+    async def server_zone(self, match: Match) -> str:
+        """The time zone of the quiet weekends of the match's members who did not choose theirs: the server's."""
+        return await self.time_zone(match.guild_id) if match.clock_rules.weekends else UTC
+
     def after_commit(self, match: Match, deadlines: Mapping[int, float], timers: SeatTimers,
-                     prefs: Mapping[int, MemberPrefs]) -> MatchClock:
+                     prefs: Mapping[int, MemberPrefs], server_zone: str = UTC) -> MatchClock:
         """The match's clock right after a unit wrote `timers` over the `deadlines` it was loaded with."""
         running = {seat: due for seat, due in deadlines.items() if seat not in timers.cancel}
         running.update({seat: armed[DEADLINE] for seat, armed in timers.arm.items()})
         now = self.clock()
         if timers.banks is not None:
             match = replace(match, clock_banks=timers.banks)
-        return _clock(match, running if match.active else {}, prefs, now)
+        return _clock(match, running if match.active else {}, prefs, now, server_zone)
 
     async def recover(self) -> None:
         """At start-up, repair what a stop between two writes of an older Strategos left behind: a turn whose
@@ -198,10 +213,14 @@ class ClockKeeper:
         user_id = match.user_of(timer.seat)
         if deadline is None or user_id is None or deadline <= self.clock():
             return None  # a reminder the bot slept through is pointless once the deadline itself has passed
-        if not (await self.store.prefs([user_id]))[user_id].reminders:
+        prefs = await self.store.prefs([user_id])
+        if not prefs[user_id].reminders:
             return None
         log.info("match=%s guild=%s user=%s seat=%s reminded", match.id, match.guild_id, user_id, timer.seat)
-        bank = deadline - self.clock() if match.clock_rules.fischer else None
+        tz = seat_zone(match, timer.seat, prefs, await self.server_zone(match))
+        bank = None
+        if match.clock_rules.fischer:
+            bank = deadline - self.clock() if tz is None else run_between(self.clock(), deadline, tz)
         return await self.bus.publish(TurnReminder(match, timer.seat, deadline, bank=bank,
                                                    lang=await self.language(match.guild_id)))
 
@@ -214,7 +233,7 @@ class ClockKeeper:
             deadlines.setdefault(d.match_id, {})[d.seat] = d.due_at
         now = self.clock()
         prefs = await self.store.prefs(uid for m in matches for uid in m.member_ids)
-        return {m.id: _clock(m, deadlines.get(m.id, {}), prefs, now) for m in matches}
+        return {m.id: _clock(m, deadlines.get(m.id, {}), prefs, now, await self.server_zone(m)) for m in matches}
 
     async def running(self, match: Match) -> dict[int, float]:
         """The match's running deadlines, seat → due."""
@@ -275,6 +294,16 @@ class ClockKeeper:
             log.info("user=%s is back", user_id)
         return was_away
 
+    async def member_zone(self, user_id: int, name: str | None = None) -> str | None:
+        """The member's time zone, after setting it to `name` when given (an unknown zone is refused in one line);
+        None: she has not chosen one, so her server's applies."""
+        if name is not None:
+            found = checked_zone(name)
+            await self.store.set_time_zone(user_id, found)
+            log.info("user=%s time zone %s", user_id, found)
+            return found
+        return (await self.store.prefs([user_id]))[user_id].time_zone
+
     async def notifications(self, user_id: int, *, turn_dms: bool | None, reminders: bool | None) -> MemberPrefs:
         if turn_dms is not None or reminders is not None:
             await self.store.set_notifications(user_id, turn_dms=turn_dms, reminders=reminders)
@@ -291,10 +320,20 @@ class ClockKeeper:
             await self.come_back(user_id)
 
 
+def seat_zone(match: Match, seat: int, prefs: Mapping[int, MemberPrefs], server_zone: str) -> ZoneInfo | None:
+    """The time zone whose weekends stop the seat's clock (hers, else the server's); None without quiet weekends."""
+    if not match.clock_rules.weekends:
+        return None
+    user_id = match.seats[seat].user_id
+    mine = prefs.get(user_id) if user_id is not None else None
+    return zone(mine.time_zone if mine is not None and mine.time_zone else server_zone)
+
+
 def fischer_banks(match: Match, running: Mapping[int, float], prefs: Mapping[int, MemberPrefs],
-                  now: float) -> dict[int, float]:
+                  now: float, server_zone: str = UTC) -> dict[int, float]:
     """Every member seat's Fischer bank now: what is left before a running seat's deadline (standing still while
-    she is away), a stopped seat's bank as it stopped (full until her clock first ran)."""
+    she is away, and at weekends with quiet weekends), a stopped seat's bank as it stopped (full until her clock
+    first ran)."""
     full, stored = float(match.clock_seconds or 0), match.clock_banks or {}
     banks = {}
     for s in match.seats:
@@ -302,16 +341,25 @@ def fischer_banks(match: Match, running: Mapping[int, float], prefs: Mapping[int
             continue
         if s.seat in running:
             away = prefs.get(s.user_id) if s.user_id is not None else None
-            banks[s.seat] = max(0.0, running[s.seat] - (away.back_at(now) if away else now))
+            runs = away.back_at(now) if away else now
+            tz = seat_zone(match, s.seat, prefs, server_zone)
+            left = running[s.seat] - runs if tz is None else run_between(runs, running[s.seat], tz)
+            banks[s.seat] = max(0.0, left)
         else:
             banks[s.seat] = stored.get(s.seat, full)
     return banks
 
 
-def _clock(match: Match, running: dict[int, float], prefs: Mapping[int, MemberPrefs], now: float) -> MatchClock:
+def _clock(match: Match, running: dict[int, float], prefs: Mapping[int, MemberPrefs], now: float,
+           server_zone: str) -> MatchClock:
     """What players see of a match's clock now, from its running deadlines."""
-    banks = fischer_banks(match, running, prefs, now) if match.clock_rules.fischer and match.active else {}
+    banks = fischer_banks(match, running, prefs, now, server_zone) if match.clock_rules.fischer and match.active \
+        else {}
     return MatchClock(match.clock_seconds, running, _away(match, prefs, now), rules=match.clock_rules, banks=banks)
+
+
+async def _utc(guild_id: int | None) -> str:
+    return UTC
 
 
 def _away(match: Match, prefs: Mapping[int, MemberPrefs], now: float) -> dict[int, float]:

@@ -170,11 +170,12 @@ class LeagueService:
                      role_ids: Collection[int] = (), name: str, game: str, format: str, rounds: int | None = None,
                      players: int = 2, clock: str | None = None, rated: bool = True,
                      signup_hours: float | None = None, division_size: int | None = None,
-                     repeat: str = "none", vacation: bool = True) -> tuple[League, Delivery]:
+                     repeat: str = "none", vacation: bool = True,
+                     weekends: bool | None = None) -> tuple[League, Delivery]:
         """Open a league for sign-up. `may_manage`: the member has Manage Server; `role_ids`: her roles (the
         server's league organisers' role, if it chose one, also lets her); `vacation`: whether a player out of time
-        in its matches may spend a vacation day. Checks everything before anything is written; returns the league
-        and the delivery of its announcement."""
+        in its matches may spend a vacation day; `weekends`: quiet weekends (None: the server's default). Checks
+        everything before anything is written; returns the league and the delivery of its announcement."""
         if guild_id is None:
             raise errors.UserError(NOT_IN_SERVER)
         if not await self._is_organiser(guild_id, may_manage, role_ids):
@@ -213,7 +214,7 @@ class LeagueService:
                                    most=MAX_DIVISION_SIZE)
         if repeat not in REPEATS:
             raise errors.UserError(N_("`repeat:` is none or monthly."))
-        clock_seconds, clock_rules = await self.settings.clock_for(guild_id, clock)
+        clock_seconds, clock_rules = await self.settings.clock_for(guild_id, clock, weekends)
         clock_rules = replace(clock_rules, vacation=vacation)
 
         now, lang = self.clock(), await self.language(guild_id)

@@ -33,9 +33,16 @@ def in_the_bank(seconds: float, lang: str = ENGLISH) -> str:
 def clock_kind(seconds: int, rules: ClockRules, lang: str = ENGLISH) -> str:
     """A clock as a challenge, a league and /clock name it: "3 days a move", or a Fischer clock's three values."""
     if rules.increment is None or rules.cap is None:
-        return t(lang, "{clock} a move", clock=clock_name(seconds, lang))
-    return t(lang, "Fischer: {bank} bank, +{increment} a move, at most {cap}", bank=duration(seconds, lang),
-             increment=duration(rules.increment, lang), cap=duration(rules.cap, lang))
+        kind = t(lang, "{clock} a move", clock=clock_name(seconds, lang))
+    else:
+        kind = t(lang, "Fischer: {bank} bank, +{increment} a move, at most {cap}", bank=duration(seconds, lang),
+                 increment=duration(rules.increment, lang), cap=duration(rules.cap, lang))
+    return kind + (" · " + t(lang, "clocks stop at weekends") if rules.weekends else "")
+
+
+def plain(rules: ClockRules) -> bool:
+    """Days per move and nothing more: the clock's words are those it always had."""
+    return not rules.fischer and not rules.weekends
 
 
 def bank_sentence(match: Match, clock: MatchClock, lang: str = ENGLISH) -> str:
@@ -99,7 +106,7 @@ def start_note(clock: MatchClock, seat: int, lang: str = ENGLISH) -> str:
     if clock.clock_seconds is None:
         return "\n" + t(lang, "This match has no clock.")
     deadline = clock.deadlines.get(seat)
-    if clock.rules.fischer:
+    if not plain(clock.rules):
         kind = clock_kind(clock.clock_seconds, clock.rules, lang)
         if deadline:
             return "\n" + t(lang, "Clock: {clock}. Your first move is due {due}.", clock=kind, due=due(deadline))

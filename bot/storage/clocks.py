@@ -81,11 +81,15 @@ class ClockStore:
             return found
         marks = ",".join("?" * len(ids))
         for r in await self.driver.fetch(
-            f"SELECT user_id, turn_dms, reminders, away_until, vacation_year, vacation_used FROM members"
+            f"SELECT user_id, turn_dms, reminders, away_until, vacation_year, vacation_used, time_zone FROM members"
             f" WHERE user_id IN ({marks})", ids
         ):
-            found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3], r[4], r[5])
+            found[r[0]] = MemberPrefs(r[0], bool(r[1]), bool(r[2]), r[3], r[4], r[5], r[6])
         return found
+
+    async def set_time_zone(self, user_id: int, name: str | None) -> None:
+        await self.driver.write_statements([Step(_NEW_MEMBER, (user_id,)), Step(
+            "UPDATE members SET time_zone = ? WHERE user_id = ?", (name, user_id))])
 
     async def set_notifications(self, user_id: int, *, turn_dms: bool | None, reminders: bool | None) -> None:
         steps = [Step(_NEW_MEMBER, (user_id,))]

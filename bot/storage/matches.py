@@ -42,6 +42,7 @@ _MATCHES_WITH_SEATS = """
 """
 _LOAD_COLUMNS = (
     ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until, p.vacation_year, p.vacation_used,"
+    " p.time_zone,"
     " (SELECT t.due_at FROM timers AS t WHERE t.kind = 'turn_deadline' AND t.ref_id = m.id AND t.seat = s.seat)"
     " AS deadline"
 )
@@ -123,7 +124,8 @@ class MatchStore:
             return None
         deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
         prefs = {r["seat_user"]: MemberPrefs(r["seat_user"], bool(r["turn_dms"]), bool(r["reminders"]),
-                                             r["away_until"], r["vacation_year"], r["vacation_used"])
+                                             r["away_until"], r["vacation_year"], r["vacation_used"],
+                                             r["time_zone"])
                  if r["member_id"] is not None
 
                  else MemberPrefs(r["seat_user"])

@@ -31,6 +31,7 @@ class OptionPanel:
     computer_level: str | None = None
     rated: bool = True
     clock: str | None = None  # a label of the clock choices; None: the server's default
+    weekends: bool | None = None  # quiet weekends; None: the server's default
     options: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -145,7 +146,7 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
         try:
             await post_challenge(interaction, panel.game, panel.invited, panel.options,
                                  computer_level=panel.computer_level, rated=panel.rated, via_channel=True,
-                                 clock=panel.clock)
+                                 clock=panel.clock, weekends=panel.weekends)
         except errors.UserError:
             panels[panel.id] = panel  # refused, nothing posted: the panel stays as it is, choices and all
             raise

@@ -10,3 +10,6 @@ ALTER TABLE matches ADD COLUMN clock_banks TEXT;
 -- calendar year (UTC); another year's count starts again from nothing.
 ALTER TABLE members ADD COLUMN vacation_year INTEGER;
 ALTER TABLE members ADD COLUMN vacation_used DOUBLE PRECISION NOT NULL DEFAULT 0;
+-- Her time zone, an IANA name (`/timezone`): a match with quiet weekends stops her clock from Saturday 00:00 to
+-- Monday 00:00 there. NULL: the server's time zone (its setting, UTC by default).
+ALTER TABLE members ADD COLUMN time_zone TEXT;
