@@ -50,7 +50,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
         await acknowledge(interaction)
         if await service_of(interaction).come_back(interaction.user.id):
             lang = language(interaction)
-            left = await service_of(interaction).vacation_left(interaction.user.id)
+            left = await service_of(interaction).vacation_left(interaction.user.id) or 0.0
             await answer(interaction, t(lang, "👋 Welcome back: your clocks run again, with the time they had left. "
                                               "You have {left} of vacation left this year.",
                                         left=duration(left, lang)))

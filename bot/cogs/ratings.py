@@ -47,8 +47,8 @@ class RatingsCog(commands.Cog, name="Ratings"):
         await acknowledge(interaction)
         games = await service_of(interaction).rating_profile(guild_of(interaction), who.id)
         vacation = ""
-        if who.id == interaction.user.id:  # her own: what is left of her vacation days (/away)
-            left = await service_of(interaction).vacation_left(who.id)
+        left = await service_of(interaction).vacation_left(who.id) if who.id == interaction.user.id else None
+        if left is not None:  # her own: what is left of her vacation days (/away)
             vacation = t(lang, "🏖️ Vacation left this year: {left}.", left=duration(left, lang))
         if not games:
             await answer(interaction, "\n".join(filter(None, [

@@ -264,8 +264,10 @@ class ClockKeeper:
         """The calendar year (UTC) vacation days count in."""
         return datetime.fromtimestamp(self.clock(), timezone.utc).year
 
-    async def vacation_left(self, user_id: int) -> float:
-        """Seconds of vacation days the member has left this year."""
+    async def vacation_left(self, user_id: int) -> float | None:
+        """Seconds of vacation days the member has left this year; None when the bot gives none."""
+        if not self.vacation:
+            return None
         return (await self.store.prefs([user_id]))[user_id].vacation_left(self.year(), self.vacation)
 
     async def go_away(self, user_id: int, days: int) -> float:
