@@ -15,7 +15,7 @@ from bot.matches.clock_kinds import parse_fischer
 from bot_helpers import board_posts, challenge_id_of, move, posted_challenge, stored_match
 from conftest import ON_BOTH
 from test_bot_leagues import open_league, organiser, tables_of
-from test_clocks import DAY, HOUR, deadline_of, dms, now, start
+from test_clocks import DAY, HOUR, deadline_of, dms, now, reminders_of, start
 
 SHORT = "fischer 1d +12h max 2d"  # a bank of a day, half a day a move, two days at most
 
@@ -119,3 +119,10 @@ async def test_a_league_plays_its_matches_on_its_fischer_clock(world):
     (table,) = await tables_of(world, league_id)
     match = await stored_match(world, table.match_id)
     assert (match.clock_seconds, match.clock_rules) == (2 * DAY, ClockRules(DAY, 3 * DAY))
+
+
+async def test_a_reminder_says_what_is_left_in_the_bank(world):
+    _, match_id = await start(world, clock=SHORT)  # reminded 12 hours before the bank runs out
+    await world.env.advance_time(12 * HOUR + 60)
+    (reminder,) = reminders_of(world.alice)
+    assert f"match #{match_id}" in reminder and reminder.endswith("You have 11h in the bank.")

@@ -6,7 +6,12 @@ Time moves on SimCord's virtual clock (`env.advance_time`).
 
 from __future__ import annotations
 
+import asyncio
+from datetime import datetime, timezone
+
 import pytest
+
+from bot.composition import build_match_service
 
 from bot_helpers import move, stored_match
 from conftest import ON_BOTH
@@ -95,3 +100,37 @@ async def test_a_league_that_forbids_vacation_days_loses_on_time_and_is_not_exte
     await world.env.advance_time(league_due - now(world) + 60)
     assert (await stored_match(world, table.match_id)).status == "finished"
     assert await used(world, first) == pytest.approx(DAY)  # the league's time-out spent nothing
+
+
+@pytest.mark.vacation_days(30)
+async def test_a_vacation_day_in_a_match_with_quiet_weekends_is_a_day_of_her_clock(world):
+    thursday = datetime.fromtimestamp(now(world), timezone.utc)
+    await world.env.advance_time((3 - thursday.weekday()) % 7 * DAY + (20 - thursday.hour) * HOUR
+                                 - thursday.minute * 60 - thursday.second)  # Thursday 20:00 UTC
+    _, match_id = await start(world, clock="1 day", weekends=True)
+    due = await deadline_of(world, match_id, 0)  # Friday 20:00
+    await world.env.advance_time(DAY + 60)
+    # Four hours until Saturday, then the other twenty on Monday: not a deadline in her weekend.
+    assert await deadline_of(world, match_id, 0) == pytest.approx(due + 3 * DAY, abs=1)
+    assert (await stored_match(world, match_id)).status == "active"
+
+
+async def test_two_deadlines_running_out_at_once_spend_one_day(store):
+    """On both databases: her two clocks run out in the same instant; both handlers try to spend a day."""
+    service = build_match_service(store, clock=lambda: 1_000_000.0, seed_source=lambda: 7, vacation_days=30)
+    try:
+        matches = []
+        for opponent in (2, 3):
+            challenge = await service.create_challenge(guild_id=9, channel_id=8, challenger_id=1,
+                                                       challenger_name="u1", game_key="epaminondas",
+                                                       invited=[opponent], clock="1 day")
+            matches.append((await service.accept_challenge(challenge.id, opponent, f"u{opponent}")).match_id)
+        due = 1_000_000.0 + DAY
+        results = await asyncio.gather(*(service.time_out(m, 0, due_at=due) for m in matches))
+        assert results == [None, None]  # nobody lost
+        for match_id in matches:
+            match = await service.get_match(match_id)
+            assert match.active and (await service.clocks.of(match)).deadlines[0] == due + DAY
+        assert (await service.clocks.prefs([1]))[1].vacation_used == DAY
+    finally:
+        await service.drain()

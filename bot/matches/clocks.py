@@ -181,10 +181,19 @@ class ClockKeeper:
         if not match.clock_rules.vacation or not match.seats[seat].is_member:
             return False
         user_id = match.member_id(seat)
-        extended = sorted({match.id} | {m.id for m in await self.repo.matches_of_user(user_id)
-                                        if m.clock_rules.vacation and m.clock_seconds is not None})
+        mine = {m.id: m for m in await self.repo.matches_of_user(user_id)
+                if m.clock_rules.vacation and m.clock_seconds is not None}
+        mine[match.id] = match
+        prefs = await self.store.prefs([user_id])
+        zones = {m.id: seat_zone(m, m.player_seat(user_id), prefs, await self.server_zone(m)) for m in mine.values()}
+
+        def later(match_id: int, due: float) -> float:  # a day of her clock: with quiet weekends, not at weekends
+            tz = zones.get(match_id)
+            return due + DAY if tz is None else run_until(due, DAY, tz)
+
+        extended = sorted(mine)
         left = await self.store.spend_vacation_day(user_id, match.id, seat, due_at, extended, year=self.year(),
-                                                   allowance=self.vacation)
+                                                   allowance=self.vacation, later=later)
         if left is None:
             return False
         log.info("match=%s guild=%s user=%s spent a vacation day; matches=%s left=%s", match.id, match.guild_id,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from bot.domain import ClockRules, MemberPrefs
 
@@ -140,11 +140,13 @@ class ClockStore:
         return await self.driver.write(unit())
 
     async def spend_vacation_day(self, user_id: int, match_id: int, seat: int, due_at: float,
-                                 match_ids: Sequence[int], *, year: int, allowance: float) -> float | None:
+                                 match_ids: Sequence[int], *, year: int, allowance: float,
+                                 later: Callable[[int, float], float]) -> float | None:
         """Spend one of her vacation days instead of losing on time: her deadline `due_at` in `match_id` (still
         standing: a move or another spent day moves it) and every running clock of hers in `match_ids` (her
-        matches that allow it) get a day more. Returns the seconds she has left after it, None when nothing was
-        spent (not a whole day left, or the deadline moved)."""
+        matches that allow it) get a day more: each deadline and reminder moves to `later(match id, due)`. Returns
+        the seconds she has left after it, None when nothing was spent (not a whole day left, or the deadline
+        moved)."""
         def unit() -> Steps[float | None]:
             yield Step(_NEW_MEMBER, (user_id,))
             # Her row, locked until the unit ends: two of her deadlines firing at once spend one day, not two.
@@ -159,13 +161,13 @@ class ClockStore:
             if not done.rows:
                 return None
             marks = ",".join("?" * len(match_ids))
-            yield Step(
-                f"UPDATE timers SET due_at = due_at + ?, claimed_by = NULL, lease_until = NULL"
-                f" WHERE fired_at IS NULL AND kind IN {_kinds()} AND ref_id IN ({marks})"
-                " AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = timers.ref_id AND s.seat = timers.seat"
-                "  AND s.user_id = ?)",
-                (DAY, *match_ids, user_id),
-            )
+            done = yield Step(
+                f"SELECT id, ref_id, due_at FROM timers WHERE fired_at IS NULL AND kind IN {_kinds()}"
+                f" AND ref_id IN ({marks}) AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = timers.ref_id"
+                "  AND s.seat = timers.seat AND s.user_id = ?) ORDER BY id", (*match_ids, user_id))
+            for timer_id, ref_id, due in list(done.rows):
+                yield Step("UPDATE timers SET due_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ?",
+                           (later(ref_id, due), timer_id))
             yield Step("UPDATE members SET vacation_year = ?, vacation_used = ? WHERE user_id = ?",
                        (year, used + DAY, user_id))
             return allowance - used - DAY
