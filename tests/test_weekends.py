@@ -124,3 +124,19 @@ async def test_a_match_without_quiet_weekends_keeps_plain_days(world):
     _, match_id = await start(world, clock="1 day")
     assert await deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
     assert "clocks stop at weekends" not in dms(world.alice)[-1]
+
+
+@pytest.mark.vacation_days(30)
+async def test_time_away_keeps_what_a_quiet_weekend_clock_had_left(world):
+    thursday = datetime.fromtimestamp(now(world), timezone.utc)
+    await world.env.advance_time((3 - thursday.weekday()) % 7 * DAY + (20 - thursday.hour) * HOUR
+                                 - thursday.minute * 60 - thursday.second)  # Thursday 20:00 UTC
+    _, match_id = await start(world, clock="1 day", weekends=True)
+    started = now(world)
+    assert await deadline_of(world, match_id, 0) == pytest.approx(started + DAY, abs=5)  # Friday 20:00
+    await world.alice.slash(world.channel, "away", days=1)
+    # Her day runs from Friday 20:00: four hours before the weekend, twenty on Monday (not Saturday 20:00).
+    assert await deadline_of(world, match_id, 0) == pytest.approx(started + 4 * DAY, abs=5)
+    await world.env.advance_time(HOUR)
+    await world.alice.slash(world.channel, "back")  # an hour of it used: her day runs again from now
+    assert await deadline_of(world, match_id, 0) == pytest.approx(started + HOUR + DAY, abs=5)

@@ -38,7 +38,7 @@ from bot.i18n import N_
 from bot.domain import Match, MemberPrefs, SeatTimers, Timer
 from bot.games import Text
 from bot.storage import Repository, VacationExhausted
-from bot.storage.clocks import DEADLINE, REMINDER
+from bot.storage.clocks import DEADLINE, REMINDER, Shift
 
 from . import errors
 from .bus import EventBus
@@ -174,6 +174,27 @@ class ClockKeeper:
         deadlines = {d.seat: d.due_at for d in await self.store.deadlines([match.id])}
         return all(seat in deadlines and deadlines[seat] <= now for seat in in_play)
 
+    async def _zones(self, user_id: int, matches: Sequence[Match]) -> dict[int, ZoneInfo | None]:
+        """Match id → the time zone whose weekends stop her clock there (None: a clock that always runs)."""
+        prefs = await self.store.prefs([user_id])
+        return {m.id: seat_zone(m, m.player_seat(user_id), prefs, await self.server_zone(m)) for m in matches}
+
+    async def _away_shift(self, user_id: int) -> Shift | None:
+        """Where time away moves her timers in matches with quiet weekends: her clock keeps what it had left,
+        counted in the time that runs; None when none of her matches has them (every timer moves alike)."""
+        zones = await self._zones(user_id, [m for m in await self.repo.matches_of_user(user_id)
+                                            if m.clock_rules.weekends])
+        if not zones:
+            return None
+
+        def shift(match_id: int, due: float, ran_from: float, runs_from: float) -> float:
+            tz = zones.get(match_id)
+            if tz is None:
+                return due + runs_from - ran_from
+            return run_until(runs_from, run_between(ran_from, due, tz), tz)
+
+        return shift
+
     async def vacation_day(self, match: Match, seat: int, due_at: float) -> bool:
         """Her time in `match` ran out at `due_at`: spend one of her vacation days instead, if the match allows it
         and she has a whole day left, adding a day to every running clock of hers in the matches that allow it.
@@ -184,8 +205,7 @@ class ClockKeeper:
         mine = {m.id: m for m in await self.repo.matches_of_user(user_id)
                 if m.clock_rules.vacation and m.clock_seconds is not None}
         mine[match.id] = match
-        prefs = await self.store.prefs([user_id])
-        zones = {m.id: seat_zone(m, m.player_seat(user_id), prefs, await self.server_zone(m)) for m in mine.values()}
+        zones = await self._zones(user_id, list(mine.values()))
 
         def later(match_id: int, due: float) -> float:  # a day of her clock: with quiet weekends, not at weekends
             tz = zones.get(match_id)
@@ -286,7 +306,8 @@ class ClockKeeper:
         now = self.clock()
         until = now + days * DAY
         try:
-            await self.store.set_away(user_id, until, now, year=self.year(), allowance=self.vacation)
+            await self.store.set_away(user_id, until, now, year=self.year(), allowance=self.vacation,
+                                      shift=await self._away_shift(user_id))
         except VacationExhausted as exc:
             raise errors.UserError(Text("You have {count} vacation day left this year, so you can be away for at "
                                         "most that.", plural="You have {count} vacation days left this year, so "
@@ -298,8 +319,8 @@ class ClockKeeper:
     async def come_back(self, user_id: int) -> bool:
         """End the member's time away (her clocks run again from where they stood, the unused time goes back to
         her vacation days); False if she was not away."""
-        was_away = await self.store.set_away(user_id, None, self.clock(), year=self.year(),
-                                             allowance=self.vacation) is not None
+        was_away = await self.store.set_away(user_id, None, self.clock(), year=self.year(), allowance=self.vacation,
+                                             shift=await self._away_shift(user_id)) is not None
         if was_away:
             self.timers.wake()
             log.info("user=%s is back", user_id)

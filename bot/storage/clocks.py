@@ -21,6 +21,9 @@ DEADLINE, REMINDER = CLOCK_KINDS
 HOUR, DAY = 3600, 24 * 3600
 
 
+Shift = Callable[[int, float, float, float], float]  # (match id, due, ran from, runs from) → due
+
+
 class VacationExhausted(UnitRefused):
     """Time away longer than the member's vacation days left (`left` seconds, what she could still ask for)."""
 
@@ -99,8 +102,8 @@ class ClockStore:
             steps.append(Step("UPDATE members SET reminders = ? WHERE user_id = ?", (int(reminders), user_id)))
         await self.driver.write_statements(steps)
 
-    async def set_away(self, user_id: int, until: float | None, now: float, *, year: int,
-                       allowance: float) -> float | None:
+    async def set_away(self, user_id: int, until: float | None, now: float, *, year: int, allowance: float,
+                       shift: Shift | None = None) -> float | None:
         """Set (or end, with None) the member's time away, moving her running deadlines and reminders so that her
         clocks stand still while she is away; returns her previous `away_until` if she was away.
 
@@ -110,7 +113,11 @@ class ClockStore:
 
         Time away is drawn from her vacation days of `year` (`allowance` seconds a year): a longer pause than she
         has left is refused (VacationExhausted, nothing written); the unused part of a pause ended early is given
-        back in whole hours."""
+        back in whole hours.
+
+        `shift`: where each of her timers moves, given (match id, due, when her clock ran from, when it runs from
+        now), for clocks that do not run all the time (quiet weekends); without it every one moves by the
+        difference."""
         def unit() -> Steps[float | None]:
             yield Step(_NEW_MEMBER, (user_id,))
             # An UPDATE, not a SELECT: on PostgreSQL it locks her row until the unit ends, so a /back racing this
@@ -125,14 +132,17 @@ class ClockStore:
             if used + charged > allowance + 1e-6:
                 raise VacationExhausted(max(0.0, allowance - used + ((previous - now) if previous else 0.0)))
 
-            if delta:
-                yield Step(
-                    f"UPDATE timers SET due_at = due_at + ? WHERE fired_at IS NULL AND kind IN {_kinds()}"
-                    " AND EXISTS (SELECT 1 FROM match_seats s JOIN matches m ON m.id = s.match_id"
-                    "  WHERE s.match_id = timers.ref_id AND s.seat = timers.seat AND s.user_id = ?"
-                    "  AND m.status = 'active')",
-                    (delta, user_id),
-                )
+            mine = (" WHERE fired_at IS NULL AND kind IN {kinds} AND EXISTS (SELECT 1 FROM match_seats s"
+                    " JOIN matches m ON m.id = s.match_id WHERE s.match_id = timers.ref_id AND s.seat = timers.seat"
+                    " AND s.user_id = ? AND m.status = 'active')").format(kinds=_kinds())
+            if delta and shift is None:
+                yield Step("UPDATE timers SET due_at = due_at + ?" + mine, (delta, user_id))
+            elif delta and shift is not None:
+                done = yield Step("SELECT id, ref_id, due_at FROM timers" + mine + " ORDER BY id", (user_id,))
+                ran_from, runs_from = previous or now, until if until is not None else now
+                for timer_id, ref_id, due in list(done.rows):
+                    yield Step("UPDATE timers SET due_at = ? WHERE id = ?",
+                               (shift(ref_id, due, ran_from, runs_from), timer_id))
             yield Step("UPDATE members SET away_until = ?, vacation_year = ?, vacation_used = ? WHERE user_id = ?",
                        (until, year, max(0.0, used + charged), user_id))
             return previous
