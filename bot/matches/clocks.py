@@ -262,7 +262,11 @@ class ClockKeeper:
             deadlines.setdefault(d.match_id, {})[d.seat] = d.due_at
         now = self.clock()
         prefs = await self.store.prefs(uid for m in matches for uid in m.member_ids)
-        return {m.id: _clock(m, deadlines.get(m.id, {}), prefs, now, await self.server_zone(m)) for m in matches}
+        zones: dict[int, str] = {}  # a server's time zone, read once however many of its matches are listed
+        for m in matches:
+            if m.clock_rules.weekends and m.guild_id not in zones:
+                zones[m.guild_id] = await self.server_zone(m)
+        return {m.id: _clock(m, deadlines.get(m.id, {}), prefs, now, zones.get(m.guild_id, UTC)) for m in matches}
 
     async def running(self, match: Match) -> dict[int, float]:
         """The match's running deadlines, seat → due."""
