@@ -11,8 +11,8 @@ import pytest
 
 from bot.domain import ClockRules
 from bot.matches import errors
-from bot.matches.clock_kinds import parse_fischer
-from bot_helpers import board_posts, challenge_id_of, move, posted_challenge, stored_match
+from bot.matches.clock_kinds import FISCHER_LABEL, parse_fischer
+from bot_helpers import board_posts, challenge_id_of, choose, move, posted_challenge, stored, stored_match
 from conftest import ON_BOTH
 from test_bot_leagues import open_league, organiser, tables_of
 from test_clocks import DAY, HOUR, deadline_of, dms, now, reminders_of, start
@@ -126,3 +126,15 @@ async def test_a_reminder_says_what_is_left_in_the_bank(world):
     await world.env.advance_time(12 * HOUR + 60)
     (reminder,) = reminders_of(world.alice)
     assert f"match #{match_id}" in reminder and reminder.endswith("You have 11h in the bank.")
+
+
+async def test_an_options_panel_chooses_the_clock_where_it_has_room(world):
+    panel = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.bob)
+    await choose(world, world.alice, panel.response, FISCHER_LABEL)
+    await world.alice.click(panel.response, label="Post challenge")
+    challenge = await world.bot.matches.get_challenge(challenge_id_of(world.channel.last_message))
+    assert (challenge.clock_seconds, challenge.clock_rules) == (10 * DAY, ClockRules(36 * HOUR, 15 * DAY))
+    written = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.carol, clock=SHORT)
+    menu = next(c for row in stored(world, written.response).components for c in row.children
+                if c.custom_id.endswith(":clock"))
+    assert [o.value for o in menu.options if o.default] == [SHORT]  # her own Fischer clock, kept as chosen
