@@ -7,7 +7,6 @@ Time moves on SimCord's virtual clock (`env.advance_time`).
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
 
 import pytest
 
@@ -17,6 +16,7 @@ from bot_helpers import move, stored_match
 from conftest import ON_BOTH
 from test_bot_leagues import open_league, organiser, tables_of
 from test_clocks import DAY, HOUR, clocks, deadline_of, dms, now, start
+from test_weekends import to_thursday_evening
 
 
 async def used(world, member) -> float:
@@ -104,9 +104,7 @@ async def test_a_league_that_forbids_vacation_days_loses_on_time_and_is_not_exte
 
 @pytest.mark.vacation_days(30)
 async def test_a_vacation_day_in_a_match_with_quiet_weekends_is_a_day_of_her_clock(world):
-    thursday = datetime.fromtimestamp(now(world), timezone.utc)
-    await world.env.advance_time((3 - thursday.weekday()) % 7 * DAY + (20 - thursday.hour) * HOUR
-                                 - thursday.minute * 60 - thursday.second)  # Thursday 20:00 UTC
+    await to_thursday_evening(world)
     _, match_id = await start(world, clock="1 day", weekends=True)
     due = await deadline_of(world, match_id, 0)  # Friday 20:00
     await world.env.advance_time(DAY + 60)

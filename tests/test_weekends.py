@@ -82,6 +82,14 @@ def test_zone_names_as_iana_spells_them():
 # --- on the bot, on SimCord's virtual clock -----------------------------------------------------------------
 
 
+async def to_thursday_evening(world) -> None:
+    """Let the virtual clock run to the next Thursday 20:00 UTC (Thursday 15:00 in New York, Friday 05:00 in
+    Tokyo)."""
+    thursday = datetime.fromtimestamp(now(world), timezone.utc)
+    await world.env.advance_time((3 - thursday.weekday()) % 7 * DAY + (20 - thursday.hour) * HOUR
+                                 - thursday.minute * 60 - thursday.second)
+
+
 @ON_BOTH
 async def test_a_quiet_weekend_in_two_time_zones_across_a_restart(world):
     role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
@@ -89,9 +97,7 @@ async def test_a_quiet_weekend_in_two_time_zones_across_a_restart(world):
     saved = await dave.slash(world.channel, "settings", setting="time_zone", value="Asia/Tokyo")
     assert "**Time zone**: Asia/Tokyo" in saved.response.content
     # Thursday 20:00 UTC: Thursday 15:00 in New York, already Friday 05:00 in Tokyo.
-    thursday = datetime.fromtimestamp(now(world), timezone.utc)
-    await world.env.advance_time((3 - thursday.weekday()) % 7 * DAY + (20 - thursday.hour) * HOUR
-                                 - thursday.minute * 60 - thursday.second)
+    await to_thursday_evening(world)
     assert local(now(world), "UTC").startswith("Thu") and local(now(world), "UTC").endswith("20:00")
     unknown = await world.alice.slash(world.channel, "timezone", zone="Mars/Olympus")
     assert unknown.ephemeral and "I don't know the time zone **Mars/Olympus**" in unknown.response.content
@@ -128,9 +134,7 @@ async def test_a_match_without_quiet_weekends_keeps_plain_days(world):
 
 @pytest.mark.vacation_days(30)
 async def test_time_away_keeps_what_a_quiet_weekend_clock_had_left(world):
-    thursday = datetime.fromtimestamp(now(world), timezone.utc)
-    await world.env.advance_time((3 - thursday.weekday()) % 7 * DAY + (20 - thursday.hour) * HOUR
-                                 - thursday.minute * 60 - thursday.second)  # Thursday 20:00 UTC
+    await to_thursday_evening(world)
     _, match_id = await start(world, clock="1 day", weekends=True)
     started = now(world)
     assert await deadline_of(world, match_id, 0) == pytest.approx(started + DAY, abs=5)  # Friday 20:00
