@@ -91,6 +91,8 @@ class StrategosBot(commands.AutoShardedBot):
         graph = build_match_graph(
             repo, clock=utc_timestamp, seed_source=self._seed_source,
             challenge_ttl=self.settings.challenge_ttl_hours * 3600,
+            vacation_days=self.settings.vacation_days,
+
             scope=scope,
             others=not self.settings.runs_every_shard,
         )

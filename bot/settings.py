@@ -13,6 +13,8 @@ from dotenv import dotenv_values
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_CHALLENGE_HOURS = 720  # 30 days: longer than any challenge waits, short enough to stay a real date
+MAX_VACATION_DAYS = 366  # a whole year away
+
 MAX_SHARD_COUNT = 4096  # far above what any bot of this kind needs (Discord asks for one shard per 2,500 servers)
 MAX_PORT = 65535
 
@@ -63,6 +65,13 @@ def _challenge_hours(text: str) -> float:
     return hours
 
 
+def _vacation_days(text: str) -> int:
+    if not (text.isdigit() and int(text) <= MAX_VACATION_DAYS):
+        raise SettingsError(f"STRATEGOS_VACATION_DAYS must be a whole number of days from 0 to {MAX_VACATION_DAYS}, "
+                            f"not {text!r}")
+    return int(text)
+
+
 def _shard_count(text: str) -> int:
     if not (text.isdigit() and 1 <= int(text) <= MAX_SHARD_COUNT):
         raise SettingsError(f"STRATEGOS_SHARD_COUNT must be a whole number from 1 to {MAX_SHARD_COUNT}, not {text!r}")
@@ -105,6 +114,7 @@ class Settings:
     dev_guild: int | None = None
     log_level: str = "INFO"
     challenge_ttl_hours: float = 24.0
+    vacation_days: int = 30  # each member's time away a calendar year, across servers
     shard_count: int | None = None  # None: as many as Discord recommends, all in this process
     shard_ids: tuple[int, ...] | None = None  # this process's shards; None: every shard
     metrics_port: int | None = None  # STRATEGOS_METRICS_PORT: None, no metrics endpoint (see metrics_address)
@@ -137,6 +147,7 @@ class Settings:
         if dev_guild is not None and not dev_guild.isdigit():
             raise SettingsError(f"STRATEGOS_DEV_GUILD must be a server id (digits only), not {dev_guild!r}")
         ttl_hours = _challenge_hours(get("STRATEGOS_CHALLENGE_HOURS") or "24")
+        vacation_days = _vacation_days(get("STRATEGOS_VACATION_DAYS") or "30")
         log_level = (get("STRATEGOS_LOG_LEVEL") or "INFO").upper()
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"STRATEGOS_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
@@ -156,6 +167,7 @@ class Settings:
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=log_level,
             challenge_ttl_hours=ttl_hours,
+            vacation_days=vacation_days,
             shard_count=shard_count,
             shard_ids=shard_ids,
             metrics_port=metrics_port,

@@ -8,6 +8,8 @@ docs/performance.md.)
 
 from __future__ import annotations
 
+import pytest
+
 from bot_helpers import HeldDatabase, board_posts, choose, open_match, start_match, stored
 from mycenae_policy import make_policy
 from test_bot_mycenae import last_dm, play_until_request
@@ -42,6 +44,7 @@ async def held_select(world, member, message, value):
     return result
 
 
+@pytest.mark.vacation_days(30)
 async def test_slash_commands_are_acknowledged_while_the_database_is_held(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     games = await held_slash(world, world.alice, world.channel, "games")

@@ -261,6 +261,7 @@ async def test_notify_turns_dms_on_and_off_and_reminders_off(world):
 # --- time away ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.vacation_days(30)
 async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     thread, match_id = await start(world, clock="1 day")
     started = now(world)
@@ -284,10 +285,12 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     assert "not away" in again.response.content
     await world.env.advance_time(DAY - 60)
     assert await status(world, match_id) == "active"
-    await world.env.advance_time(120)
-    assert await status(world, match_id) == "finished"
+    await world.env.advance_time(120)  # out of time: one of her vacation days is spent instead
+    assert await status(world, match_id) == "active"
+    assert await deadline_of(world, match_id, 0) == pytest.approx(started + 4 * DAY, abs=5)
 
 
+@pytest.mark.vacation_days(30)
 async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(world):
     thread, match_id = await start(world, clock="1 day")
     await world.bob.slash(world.channel, "away", days=2)
@@ -304,13 +307,14 @@ async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(wor
     assert "away" not in theirs.response.content
 
 
+@pytest.mark.vacation_days(30)
 async def test_bad_away_days_are_refused_and_change_nothing(world):
     thread, match_id = await start(world, clock="1 day")
     due = await deadline_of(world, match_id, 0)
-    for days in (0, 99, -1):
+    for days, said in ((0, "at least 1 day away"), (99, "30 vacation days left"), (-1, "at least 1 day away")):
         result = await world.alice.slash(world.channel, "away", days=days)
-        assert result.ephemeral and "between 1 and 14 days" in result.response.content
-        assert "/back" in result.response.content
+        assert result.ephemeral and said in result.response.content and "\n" not in result.response.content
+
     assert await deadline_of(world, match_id, 0) == due
     assert await clocks(world).prefs([world.alice.id]) == {world.alice.id: MemberPrefs(world.alice.id)}
 

@@ -351,6 +351,7 @@ async def test_rules_answer_in_the_askers_language(world, locales):
     assert korean.response.embeds[0].description == guide_text("epaminondas")
 
 
+@pytest.mark.vacation_days(30)
 async def test_clock_and_record_answers_in_the_askers_language(world, locales):
     locales[world.alice.id] = "pt-BR"
     away = await world.alice.slash(world.channel, "away", days=2)

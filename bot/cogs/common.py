@@ -7,6 +7,8 @@ from discord import app_commands
 
 from bot.i18n import ENGLISH, t
 from bot.matches import MatchService, catalogue
+from bot.matches.server_settings import CLOCK_CHOICES
+from bot.matches.weekends import zone_names
 from bot.domain import Match
 from bot.views.common import language, service_of
 
@@ -48,3 +50,19 @@ async def autocomplete_match(interaction: discord.Interaction, current: str) -> 
         if current in label.lower():
             choices.append(app_commands.Choice(name=label, value=match.id))
     return choices[:25]
+
+
+async def autocomplete_clock(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The clocks of the list in her language, and what she is writing when it is a Fischer clock of her own."""
+    lang, typed = language(interaction), current.strip()
+    choices = [app_commands.Choice(name=t(lang, label, context="choice_name"), value=label) for label in CLOCK_CHOICES
+               if typed.lower() in label.lower() or typed.lower() in t(lang, label, context="choice_name").lower()]
+    if typed.lower().startswith("fischer") and typed not in CLOCK_CHOICES:
+        choices.insert(0, app_commands.Choice(name=typed[:100], value=typed[:100]))
+    return choices[:25]
+
+
+async def autocomplete_zone(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """IANA time zone names containing what she typed ("berlin" finds Europe/Berlin)."""
+    typed = current.strip().casefold().replace(" ", "_")
+    return [app_commands.Choice(name=name, value=name) for name in zone_names() if typed in name.casefold()][:25]

@@ -8,12 +8,11 @@ from discord.ext import commands
 
 from bot.i18n import N_
 from bot.matches import catalogue, errors
-from bot.matches.server_settings import CLOCK_CHOICES
 from bot.views.challenge import post_challenge
 from bot.views.common import acknowledged, language
 from bot.views.options import new_panel, panel_text, panel_view
 
-from .common import computer_choices, game_choices
+from .common import autocomplete_clock, computer_choices, game_choices
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -27,12 +26,13 @@ class PlayCog(commands.Cog, name="Play"):
         players="Number of players, for games of 3–4 (the seats you don't name are open)",
         opponent2="Second opponent (3–4 player games)",
         opponent3="Third opponent (4 player games)",
-        clock="Time for each move (empty: this server's default)",
+        clock="Time per move, or a Fischer bank: `fischer 10d +36h max 15d` (empty: this server's default)",
         rated="Whether the result counts for the server's ratings (default: yes)",
         computer="Fill the open seats with the computer at this level (or name Strategos as the opponent)",
+        weekends="Clocks stand still from Saturday to Monday, in each player's time zone (empty: server default)",
     )
-    @app_commands.choices(game=game_choices(), computer=computer_choices(),
-                          clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES])
+    @app_commands.choices(game=game_choices(), computer=computer_choices())
+    @app_commands.autocomplete(clock=autocomplete_clock)
     @app_commands.guild_only()
     async def play(
         self,
@@ -45,6 +45,7 @@ class PlayCog(commands.Cog, name="Play"):
         clock: str | None = None,
         rated: bool = True,
         computer: str | None = None,
+        weekends: bool | None = None,
     ) -> None:
         info = catalogue.info(game)
         me = self.bot.user
@@ -68,13 +69,14 @@ class PlayCog(commands.Cog, name="Play"):
         if info.options:
             panel = new_panel(interaction, user_id=interaction.user.id, user_name=interaction.user.display_name,
                               guild_id=interaction.guild_id, channel_id=interaction.channel_id, game=game,
-                              invited=invited, rated=rated, computer_level=computer, clock=clock)
+                              invited=invited, rated=rated, computer_level=computer, clock=clock, weekends=weekends)
             lang = language(interaction)
             await interaction.response.send_message(panel_text(panel, lang), view=panel_view(panel, lang),
                                                     ephemeral=True)
             acknowledged(interaction)
             return
-        await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer, clock=clock)
+        await post_challenge(interaction, game, invited, {}, rated=rated, computer_level=computer, clock=clock,
+                             weekends=weekends)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.i18n import N_, t, tn
 from bot.matches import catalogue, errors
+from bot.presenters.clock_text import duration
 from bot.presenters.describe import rating_chart_alt_text
 from bot.presenters.pictures import rating_chart_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
@@ -45,9 +46,14 @@ class RatingsCog(commands.Cog, name="Ratings"):
             raise errors.UserError(N_("Bots have no ratings: only members who play rated matches do."))
         await acknowledge(interaction)
         games = await service_of(interaction).rating_profile(guild_of(interaction), who.id)
+        vacation = ""
+        left = await service_of(interaction).vacation_left(who.id) if who.id == interaction.user.id else None
+        if left is not None:  # her own: what is left of her vacation days (/away)
+            vacation = t(lang, "🏖️ Vacation left this year: {left}.", left=duration(left, lang))
         if not games:
-            await answer(interaction, t(lang, "**{player}** has no rated matches on this server yet.",
-                                        player=who.display_name))
+            await answer(interaction, "\n".join(filter(None, [
+                t(lang, "**{player}** has no rated matches on this server yet.", player=who.display_name),
+                vacation])))
             return
         lines, charted = [], None
         for rating, profile in games:
@@ -61,7 +67,10 @@ class RatingsCog(commands.Cog, name="Ratings"):
                             recent=rating.recent[-RECENT_RESULTS:] or "—"))
             if charted is None or (profile and len(profile.history) > len(charted[1].history)):
                 charted = (title, profile) if profile else charted
+        if vacation:
+            lines.append(vacation)
         embed = discord.Embed(title=t(lang, "{player} on this server", player=who.display_name),
+
                               description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
         kwargs: dict[str, Any] = {}
         if charted is not None:

@@ -303,7 +303,7 @@ class MatchActions:
         try:
             match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
                                       events=action.events, new_state=action.new_state, outcome=action.outcome,
-                                      load=load, announcing=None if forced else announcing)
+                                      load=load, announcing=None if forced else announcing, rewinds=action.rewinds)
         except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
             after = asyncio.ensure_future(self._forced_after_cancel(match, action, forced, announcing)) if forced \
                 else None
@@ -336,7 +336,7 @@ class MatchActions:
         clock = None
         if match.active:
             deadlines = load.deadlines if load is not None and not forced else (await self.clocks.of(match)).deadlines
-            clock = self.clocks.after_commit(match, deadlines, timers, prefs)
+            clock = self.clocks.after_commit(match, deadlines, timers, prefs, await self.clocks.server_zone(match))
         board = _board(states, match, clock)
         if action.setup and states.in_secret_setup(match):
             return [SetupProgress(match, action.seat, board=board, lang=lang)]
@@ -411,11 +411,13 @@ class MatchActions:
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
         announcing: Announcing | None = None,
+        rewinds: bool = False,
     ) -> Match:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
         with the clocks of the seats whose turn began or ended, when a rated match ends its ratings and, with
         `announcing`, what it announces (the outbox): one unit of work. `load`: what the action read (the
-        members' choices the clocks need; else read here). Returns the match as written."""
+        members' choices and running deadlines the clocks need; else read here). `rewinds`: a take-back, which
+        gives the Fischer banks back as they were. Returns the match as written."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -442,7 +444,15 @@ class MatchActions:
             prefs = await self.clocks.prefs(after.member_ids)
         else:
             prefs = {}
-        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs)
+        deadlines = load.deadlines if load is not None else None
+        if deadlines is None and after.active and after.clock_rules.fischer:
+            deadlines = await self.clocks.running(match)
+        server_zone = await self.clocks.server_zone(after)
+        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs, deadlines, rewinds=rewinds,
+                                  server_zone=server_zone)
+        if timers.banks is not None:
+            after = replace(after, clock_banks=timers.banks, clock_prior=timers.prior)
+
         for _ in range(RATING_ATTEMPTS):
             rating: RatingWrite | None = await self.ratings.plan(after)
             if rating is not None and rating.follows is not None and rating.follows >= now:
@@ -483,13 +493,16 @@ class MatchActions:
 
 
 def clock_used(match: Match, seat: int, load: MatchLoad | None, now: float) -> float | None:
-    """The seconds `seat`'s action at `now` charged to her clock: what her turn's limit had run down by (time
-    away pushed her deadline on, so it is not charged). None when no clock of hers ran: no clock, a move nobody
+    """The seconds `seat`'s action at `now` charged to her clock: what her turn's limit (her bank, on a Fischer
+    clock) had run down by (time away and quiet weekends pushed her deadline on, so they are not charged). None when no clock of hers ran: no clock, a move nobody
     chose (no load), or no deadline of hers."""
     deadline = load.deadlines.get(seat) if load is not None else None
     if match.clock_seconds is None or deadline is None:
         return None
-    return min(float(match.clock_seconds), max(0.0, match.clock_seconds - (deadline - now)))
+    limit = float(match.clock_seconds)  # the turn's time; a Fischer clock's turn ran on her bank as it started
+    if match.clock_rules.fischer and match.clock_banks is not None:
+        limit = float(match.clock_banks.get(seat, match.clock_seconds))
+    return min(limit, max(0.0, limit - (deadline - now)))
 
 
 def _board(states: MatchStates, match: Match, clock: MatchClock | None) -> Board:

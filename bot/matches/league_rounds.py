@@ -238,7 +238,8 @@ class LeagueRounds:
             next_season = dict(
                 guild_id=league.guild_id, channel_id=league.channel_id, name=league.name, game=league.game,
                 format=league.format, rounds=league.rounds, table_size=league.table_size,
-                clock_seconds=league.clock_seconds, rated=league.rated, division_size=league.division_size,
+                clock_seconds=league.clock_seconds, clock_rules=league.clock_rules, rated=league.rated,
+                division_size=league.division_size,
                 signup_hours=league.signup_hours, repeat=league.repeat, organiser_id=league.organiser_id,
                 signup_timer=SIGNUP_TIMER, signup_ends_at=starts, season=league.season + 1, previous_id=league.id,
                 players=[(p.user_id, p.user_name) for p in players if p.active], promotion=league.promotion)

@@ -55,8 +55,9 @@ class MatchService:
         clocks, settings, ratings = actions.clocks, actions.server_settings, actions.ratings
         self.clock_of, self.clock_status = clocks.of_running, clocks.status
         self.go_away, self.come_back, self.notifications = clocks.go_away, clocks.come_back, clocks.notifications
+        self.vacation_left, self.member_zone = clocks.vacation_left, clocks.member_zone
         self.settings_for, self.change_setting = settings.for_manager, settings.change
-        self.saw_language = settings.saw_language
+        self.saw_language, self.server_time_zone = settings.saw_language, settings.time_zone
         self.leaderboard, self.rating_profile = ratings.leaderboard, ratings.profile
 
         self.create_challenge, self.get_challenge = challenges.create_challenge, challenges.get_challenge

@@ -31,6 +31,8 @@ from bot.matches.events import (
     TakebackAnswered,
     TakebackAsked,
     TurnReminder,
+    VacationDaySpent,
+
 )
 from bot.domain import Match
 
@@ -96,6 +98,7 @@ class Presenter:
             TakebackAnswered: self._answered_in_place,
             TurnReminder: self.clocks.remind,
             AnalysisReady: self.analyses.post,
+            VacationDaySpent: self.clocks.vacation_day_spent,
         }
         check_every_event_handled(self._handlers)
 

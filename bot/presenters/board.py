@@ -16,9 +16,11 @@ from bot.domain import Match
 
 from .captions import turn_caption
 from .channels import archive, messageable
-from .clock_text import clock_lines
+from .clock_text import bank_sentence, clock_lines
+
 from .controls import Controls
-from .describe import alt_text
+from .describe import MAX_ALT_TEXT, alt_text
+
 from .pictures import render_file
 from .text import fit, mentions
 
@@ -101,6 +103,9 @@ class BoardPresenter:
             caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
         ping_text, allowed = mentions(board.users_to_act(match) if match.active else match.member_ids)
         description = alt_text(game.info.title, view, match.names, match_id=match.id, lang=lang)
+        if match.active and board.clock is not None and board.clock.banks:
+            banks = bank_sentence(match, board.clock, lang)  # kept whole: the description gives way
+            description = f"{fit(description, MAX_ALT_TEXT - len(banks) - 1)} {banks}"
         file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
         return fit(f"{caption}\n{ping_text}".strip()), file, allowed
 

@@ -16,7 +16,8 @@ from bot.domain import Challenge, Match
 
 from .board import BoardPresenter
 from .channels import messageable
-from .clock_text import clock_name, start_note
+from .clock_text import clock_kind, clock_name, plain, start_note
+
 from .controls import Controls
 from .describe import side_of
 from .text import fit, mentions, message_link
@@ -57,7 +58,9 @@ def challenge_text(challenge: Challenge, lang: str = ENGLISH) -> str:
     if challenge.options:
         lines.append(t(lang, "Options: {options}",
                        options=", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items())))
-    if challenge.clock_seconds:  # the clock's label as the /play choice shows it
+    if challenge.clock_seconds and not plain(challenge.clock_rules):
+        lines.append(t(lang, "Clock: {clock}.", clock=clock_kind(challenge.clock_seconds, challenge.clock_rules, lang)))
+    elif challenge.clock_seconds:  # the clock's label as the /play choice shows it
         clock = clock_name(challenge.clock_seconds, lang)
         lines.append(t(lang, "Clock: {clock} a move.", clock=clock))
     else:

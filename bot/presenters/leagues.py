@@ -28,7 +28,8 @@ from bot.matches.leagues import FORMATS, LeagueService, league_title
 from bot.domain import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
 
-from .clock_text import clock_name
+from .clock_text import clock_kind
+
 from .describe import MAX_ALT_TEXT
 from .pictures import render_in
 from .text import fit, mentions, message_link
@@ -46,9 +47,11 @@ def league_summary(league: League, lang: str = ENGLISH) -> str:
     tables = ", " + t(lang, "tables of {size}", size=league.table_size) if league.table_size > 2 else ""
     count = league.total_rounds or league.rounds
     rounds = ", " + tn(lang, "{count} round", "{count} rounds", count) if league.format == "swiss" and count else ""
-    clock = (t(lang, "{clock} a move", clock=clock_name(league.clock_seconds, lang)) if league.clock_seconds
-             else t(lang, "no clock"))
+    clock = clock_kind(league.clock_seconds, league.clock_rules, lang) if league.clock_seconds else t(lang, "no clock")
     rated = t(lang, "rated") if league.rated else t(lang, "unrated")
+    if not league.clock_rules.vacation:
+        rated += " · " + t(lang, "no vacation days")
+
     repeat = " · " + t(lang, "repeats monthly") if league.repeat == "monthly" else ""
     return f"{game} · {t(lang, FORMATS[league.format])}{rounds}{tables} · {clock} · {rated}{repeat}"
 

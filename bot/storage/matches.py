@@ -23,6 +23,7 @@ from .driver import Driver
 from .outbox import outbox_step
 from .rating_rows import write_rated_finish
 from .sql import Step, Steps, UnitRefused, dumps
+from .clocks import banks_of, rules_column, rules_of
 from .timers import CLOCK_KINDS, armed, seat_timer_steps
 
 
@@ -40,7 +41,8 @@ _MATCHES_WITH_SEATS = """
     WHERE m.id {ids} ORDER BY m.id, s.seat
 """
 _LOAD_COLUMNS = (
-    ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until, p.autoplay,"
+    ", p.user_id AS member_id, p.turn_dms, p.reminders, p.away_until, p.autoplay, p.vacation_year,"
+    " p.vacation_used, p.time_zone,"
     " (SELECT t.due_at FROM timers AS t WHERE t.kind = 'turn_deadline' AND t.ref_id = m.id AND t.seat = s.seat)"
     " AS deadline"
 )
@@ -76,10 +78,11 @@ class MatchStore:
                 raise VersionConflict("challenge is no longer open")
             done = yield Step(
                 "INSERT INTO matches (guild_id, channel_id, thread_id, game, options, seed, state, created_at,"
-                " updated_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " updated_at, rated, clock_seconds, clock_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 (challenge.guild_id, challenge.channel_id, thread_id, challenge.game, dumps(challenge.options),
                  seed, dumps(state), now, now, int(challenge.rated and all(s.kind == "member" for s in seats)),
-                 challenge.clock_seconds),
+                 challenge.clock_seconds, rules_column(challenge.clock_rules)),
             )
             match_id = done.one()[0]
             for seat, taken in enumerate(seats):
@@ -100,7 +103,8 @@ class MatchStore:
                     version=0, board_message_id=None, draw_agreed=None, result=None, created_at=now, updated_at=now,
                     seats=[Seat(seat, taken.user_id, taken.user_name or str(taken.user_id), taken.kind, taken.level)
                            for seat, taken in enumerate(seats)],
-                    rated=rated, clock_seconds=challenge.clock_seconds)), challenge.id)
+                    rated=rated, clock_seconds=challenge.clock_seconds, clock_rules=challenge.clock_rules,
+                    clock_banks=timers.banks, clock_prior=timers.prior)), challenge.id)
             return match_id
 
         match = await self.get_match(await self.driver.write(unit()))
@@ -122,7 +126,9 @@ class MatchStore:
         match = _match_from_seat_rows(rows)
         deadlines = {r["seat_no"]: r["deadline"] for r in rows if r["deadline"] is not None}
         prefs = {r["seat_user"]: MemberPrefs(r["seat_user"], bool(r["turn_dms"]), bool(r["reminders"]),
-                                             r["away_until"], bool(r["autoplay"])) if r["member_id"] is not None
+                                             r["away_until"], bool(r["autoplay"]), r["vacation_year"],
+                                             r["vacation_used"], r["time_zone"])
+                 if r["member_id"] is not None
                  else MemberPrefs(r["seat_user"])
                  for r in rows if r["seat_user"] is not None}
         return MatchLoad(match, deadlines, prefs)
@@ -228,8 +234,10 @@ class MatchStore:
         loses them all) and, when it ends a rated match, its ratings (else RatingsMoved). The new version.
 
         On PostgreSQL a move that does not end its match (nearly every move) is one call of the server function
-        strategos_commit_move (migrations 010, 011, 016), the same statements in one round trip instead of six."""
-        if self.driver.dialect == "postgresql" and unit.result is None and unit.ratings is None:
+        strategos_commit_move (migrations 010, 011, 016), the same statements in one round trip instead of six; a
+        move of a Fischer clock, which also writes its banks, takes the statements one by one."""
+        if self.driver.dialect == "postgresql" and unit.result is None and unit.ratings is None \
+                and unit.timers.banks is None:
             (done,) = await self.driver.write_statements([move_call(unit)])
             if done.one()[0] is None:
                 raise VersionConflict(f"match {unit.match_id} is no longer at version {unit.version}")
@@ -279,6 +287,7 @@ def _match(row: Any, seats: list[Seat]) -> Match:
     if len(numbers) < 2 or numbers != list(range(len(numbers))) or state.get("num_players", len(numbers)) != len(
             numbers):
         raise damaged(f"its seats are missing (seats found: {', '.join(map(str, numbers)) or 'none'})")
+    banks, prior = banks_of(row["clock_banks"])
     return Match(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], options=decoded["options"] or {}, seed=row["seed"], status=row["status"],
@@ -287,7 +296,8 @@ def _match(row: Any, seats: list[Seat]) -> Match:
         created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
         announced_version=row["announced_version"], rated=bool(row["rated"]),
         standings=decoded["standings"], finished_at=row["finished_at"], takeback=decoded["takeback"],
-        clock_seconds=row["clock_seconds"],
+        clock_seconds=row["clock_seconds"], clock_rules=rules_of(row["clock_rules"]),
+        clock_banks=banks, clock_prior=prior,
     )
 
 

@@ -44,6 +44,7 @@ async def post_challenge(
     rated: bool = True,
     via_channel: bool = False,
     clock: str | None = None,
+    weekends: bool | None = None,
 ) -> None:
     """Create the challenge and post it where everyone sees it: after /play's private answer, or (after an
     options panel) in the channel. The interaction is acknowledged privately first (the challenge's checks read
@@ -53,7 +54,7 @@ async def post_challenge(
     challenge = await service.create_challenge(
         guild_id=guild_of(interaction), channel_id=channel_of(interaction), challenger_id=interaction.user.id,
         challenger_name=interaction.user.display_name, game_key=game_key, invited=invited, options=options,
-        computer_level=computer_level, rated=rated, clock=clock,
+        computer_level=computer_level, rated=rated, clock=clock, weekends=weekends,
     )
     lang = server_language(interaction)
     content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
