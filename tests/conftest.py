@@ -163,7 +163,8 @@ async def service(store, service_clock, service_seeds):
 @pytest.fixture
 def settings(database):
     """The bot's settings: its database a SQLite file, or in a test marked ON_BOTH also PostgreSQL."""
-    return Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="INFO")
+    # No app emojis: the tests read the texts in words (tests/test_emojis.py turns them on).
+    return Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="INFO", app_emojis=False)
 
 
 # The bots draw their pictures in threads here, as they think in one (below; pictures.draw_in_threads says why).
