@@ -8,13 +8,15 @@ import io
 import logging
 import re
 from dataclasses import replace
+from types import SimpleNamespace
 
+import discord
 import pytest
 from PIL import Image
 
 from bot.games.declaration import DeclarationError
 from bot.games.registry import REGISTERED, declaration_of, get_game
-from bot.presenters.emojis import EMOJI_SIZE, MAX_EMOJI_BYTES, emoji_png, wanted_emojis
+from bot.presenters.emojis import EMOJI_SIZE, MAX_EMOJI_BYTES, emoji_png, upload_missing, wanted_emojis
 from bot.settings import Settings, SettingsError
 from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, open_match, play_moves, start_match
 from conftest import GUILD_ID
@@ -137,3 +139,35 @@ async def test_without_the_emojis_list_every_side_is_in_words(world):
     assert len(uploads(world)) == before  # nothing uploaded blindly
     thread, _ = await start_match(world, "epaminondas", world.alice, world.bob)
     assert "**alice** (Light) to move" in board_posts(thread)[-1].content
+
+
+class Emoji(str):
+    """An emoji as discord.py gives it: its name, and its mention as its text."""
+
+    @property
+    def name(self) -> str:
+        return self.split(":")[1]
+
+
+class SiblingFirst:
+    """An application whose emojis another process starting at the same time uploads just before this one."""
+
+    def __init__(self):
+        self.emojis: dict[str, str] = {}
+        self.creates = 0
+
+    async def fetch_application_emojis(self):
+        return [Emoji(mention) for mention in self.emojis.values()]
+
+    async def create_application_emoji(self, *, name: str, image: bytes):
+        self.creates += 1
+        self.emojis[name] = f"<:{name}:{len(self.emojis) + 1}>"  # the sibling's upload, then ours is refused
+        raise discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"), "name already taken")
+
+
+async def test_an_emoji_a_sibling_process_uploaded_first_is_used_without_a_warning(caplog):
+    app = SiblingFirst()
+    with caplog.at_level(logging.WARNING, logger="bot.presenters.emojis"):
+        found = await upload_missing(app)
+    assert app.creates == len(wanted_emojis()) and not caplog.records
+    assert found.mentions == app.emojis

@@ -70,21 +70,33 @@ UPLOAD_ERRORS = (discord.DiscordException, OSError, asyncio.TimeoutError)
 async def upload_missing(client: discord.Client) -> AppEmojis:
     """The app emojis of every game's sides: those the application has, and those missing uploaded now."""
     try:
-        have = {emoji.name: str(emoji) for emoji in await client.fetch_application_emojis()}
+        have = await application_emojis(client)
     except UPLOAD_ERRORS as exc:
         log.warning("could not read the application's emojis (%s): the sides are named in words alone", exc)
         return NO_EMOJIS
     wanted = wanted_emojis()
     missing = [name for name in wanted if name not in have]
-    failed: list[str] = []
+    refused: dict[str, Exception] = {}
     for name in missing:
         try:
             have[name] = str(await client.create_application_emoji(name=name, image=emoji_png(wanted[name])))
         except UPLOAD_ERRORS as exc:
-            failed.append(f"{name} ({exc})")
-    if len(missing) > len(failed):
-        log.info("uploaded %d app emojis", len(missing) - len(failed))
-    if failed:
-        log.warning("could not upload %d app emojis, those sides are named in words alone: %s", len(failed),
-                    ", ".join(failed))
+            refused[name] = exc
+    if refused:
+        # A name is the application's once: a process starting beside this one may have uploaded it first.
+        try:
+            have.update(await application_emojis(client))
+        except UPLOAD_ERRORS:
+            pass  # said below, with the emojis it leaves in words
+        failed = [f"{name} ({exc})" for name, exc in refused.items() if name not in have]
+        if failed:
+            log.warning("could not upload %d app emojis, those sides are named in words alone: %s", len(failed),
+                        ", ".join(failed))
+    if len(missing) > len(refused):
+        log.info("uploaded %d app emojis", len(missing) - len(refused))
     return AppEmojis({name: have[name] for name in wanted if name in have})
+
+
+async def application_emojis(client: discord.Client) -> dict[str, str]:
+    """The application's emojis: name -> mention."""
+    return {emoji.name: str(emoji) for emoji in await client.fetch_application_emojis()}
