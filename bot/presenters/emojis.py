@@ -44,7 +44,7 @@ class AppEmojis:
     def side(self, view: Mapping[str, Any], seat: int | None) -> str | None:
         """The mention of the emoji of a seat's side in this view's game, or None (no side, no emoji)."""
         seat_names = view.get("seat_names") or []
-        if seat is None or seat >= len(seat_names):
+        if not self.mentions or seat is None or seat >= len(seat_names):
             return None
         return self.mentions.get(declaration_of(view["game"]).emoji_name(seat_names[seat]))
 
