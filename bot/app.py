@@ -32,6 +32,7 @@ from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
 from bot.metrics import Endpoint, EndpointError, serve
 from bot.presenters import DirectMessages, Presenter, pictures
+from bot.presenters.emojis import NO_EMOJIS, upload_missing
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
@@ -80,6 +81,7 @@ class StrategosBot(commands.AutoShardedBot):
         self._replay_at_end = replay_at_end
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
         self.endpoint: Endpoint | None = None  # metrics and health (STRATEGOS_METRICS_PORT), None when off
+        self.app_emojis = NO_EMOJIS  # the games' side emojis, found or uploaded at start-up (STRATEGOS_APP_EMOJIS)
 
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
@@ -117,6 +119,8 @@ class StrategosBot(commands.AutoShardedBot):
         self.tree.error(self.on_app_command_error)
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
+        if self.settings.app_emojis:  # before the first board post or /games: those show them
+            self.app_emojis = await upload_missing(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)

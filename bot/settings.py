@@ -17,6 +17,7 @@ MAX_VACATION_DAYS = 366  # a whole year away
 
 MAX_SHARD_COUNT = 4096  # far above what any bot of this kind needs (Discord asks for one shard per 2,500 servers)
 MAX_PORT = 65535
+SWITCH = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
 
 def is_postgres_dsn(database: object) -> bool:
@@ -101,6 +102,12 @@ def _shard_ids(text: str, count: int) -> tuple[int, ...]:
     return tuple(sorted(shards))
 
 
+def _switch(key: str, text: str) -> bool:
+    if text.lower() not in SWITCH:
+        raise SettingsError(f"{key} must be on or off, not {text!r}")
+    return SWITCH[text.lower()]
+
+
 def _metrics_port(text: str) -> int:
     if not (text.isdigit() and int(text) <= MAX_PORT):
         raise SettingsError(f"STRATEGOS_METRICS_PORT must be a port number from 0 to {MAX_PORT}, not {text!r}")
@@ -119,6 +126,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # this process's shards; None: every shard
     metrics_port: int | None = None  # STRATEGOS_METRICS_PORT: None, no metrics endpoint (see metrics_address)
     metrics_host: str = "127.0.0.1"
+    app_emojis: bool = True  # STRATEGOS_APP_EMOJIS: the side emojis uploaded and shown (bot/presenters/emojis.py)
 
     @property
     def runs_every_shard(self) -> bool:
@@ -172,6 +180,7 @@ class Settings:
             shard_ids=shard_ids,
             metrics_port=metrics_port,
             metrics_host=get("STRATEGOS_METRICS_HOST") or "127.0.0.1",
+            app_emojis=_switch("STRATEGOS_APP_EMOJIS", get("STRATEGOS_APP_EMOJIS") or "on"),
         )
         address = settings.metrics_address
         if address is not None and address[1] > MAX_PORT:

@@ -167,10 +167,11 @@ async def service(store, service_clock, service_seeds):
 @pytest.fixture
 def settings(database, request):
     """The bot's settings: its database a SQLite file, or in a test marked ON_BOTH also PostgreSQL. Members have
-    no vacation days unless the test is marked `vacation_days(days)`: a time-out is then a time-out."""
+    no vacation days unless the test is marked `vacation_days(days)`: a time-out is then a time-out. No app
+    emojis: the tests read the texts in words (tests/test_emojis.py turns them on)."""
     marked = request.node.get_closest_marker("vacation_days")
     return Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="INFO",
-                    vacation_days=marked.args[0] if marked else 0)
+                    vacation_days=marked.args[0] if marked else 0, app_emojis=False)
 
 
 

@@ -11,6 +11,7 @@ from bot.matches import MoveConfirmation
 from bot.presenters.clock_text import games_note
 from bot.i18n import t
 from bot.presenters.describe import spoken_move
+from bot.presenters.emojis import emojis_of
 from bot.presenters.text import message_link
 from bot.views.board import show_text_board
 from bot.views.picker import show_next
@@ -107,11 +108,14 @@ class MatchesCog(commands.Cog, name="Matches"):
         # A damaged match is marked, and hides none of the others.
         lines += [f"• ⚠️ {t(lang, DAMAGED, match=found.match_id)}" for found in damaged]
         clocks = await service.clock_status(matches[:GAMES_LISTED])
+        emojis = emojis_of(interaction.client)
         for match in matches[:GAMES_LISTED]:
             link = message_link(match.guild_id, match.thread_id) or t(lang, "(no thread)")
             note = games_note(match, clocks[match.id], interaction.user.id, lang)
             note = f" · {note}" if note else ""
-            lines.append(f"• {match_label(service, match, interaction.user.id, lang)}{note} — {link}")
+            side = emojis.side(service.view(match, None), match.seat_of(interaction.user.id))  # her side's pieces
+            side = f"{side} " if side else ""
+            lines.append(f"• {side}{match_label(service, match, interaction.user.id, lang)}{note} — {link}")
         if len(matches) > GAMES_LISTED:
             lines.append(t(lang, "…and {count} more.", count=len(matches) - GAMES_LISTED))
         await answer(interaction, "\n".join(lines))

@@ -20,6 +20,7 @@ from .clock_text import bank_sentence, clock_lines
 
 from .controls import Controls
 from .describe import MAX_ALT_TEXT, alt_text
+from .emojis import emojis_of
 
 from .pictures import render_file
 from .text import fit, mentions
@@ -98,7 +99,8 @@ class BoardPresenter:
         """A board post's words (caption, clock, mentions of whoever must act), its picture of the public view
         with alt text, and who the mentions may ping."""
         game, view = self.service.game_of(match), board.view
-        caption = turn_caption(game, match, view, played=played, secret_setup=board.secret_setup, lang=lang)
+        caption = turn_caption(game, match, view, played=played, secret_setup=board.secret_setup, lang=lang,
+                               emojis=emojis_of(self.client))
         if match.active and board.clock is not None:
             caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
         ping_text, allowed = mentions(board.users_to_act(match) if match.active else match.member_ids)
