@@ -13,7 +13,7 @@ from bot.views.challenge import post_challenge
 from bot.views.common import acknowledged, language
 from bot.views.options import new_panel, panel_text, panel_view
 
-from .common import computer_choices, game_choices
+from .common import computer_choices, game_choices, installed_anywhere
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -33,15 +33,15 @@ class PlayCog(commands.Cog, name="Play"):
     )
     @app_commands.choices(game=game_choices(), computer=computer_choices(),
                           clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES])
-    @app_commands.guild_only()
+    @installed_anywhere
     async def play(
         self,
         interaction: discord.Interaction,
         game: str,
-        opponent: discord.Member | None = None,
+        opponent: discord.User | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
-        opponent2: discord.Member | None = None,
-        opponent3: discord.Member | None = None,
+        opponent2: discord.User | None = None,
+        opponent3: discord.User | None = None,
         clock: str | None = None,
         rated: bool = True,
         computer: str | None = None,

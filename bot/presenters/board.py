@@ -7,17 +7,20 @@ saving a move and recording its post, `repair` finds what was posted and posts w
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 import discord
 
 from bot.matches import MatchService
 from bot.matches.events import Board, MovePlayed
+from bot.matches.places import in_conversation
 from bot.domain import Match
 
 from .captions import turn_caption
 from .channels import archive, messageable
 from .clock_text import clock_lines
 from .controls import Controls
+from .conversation import Answers
 from .describe import alt_text
 from .pictures import render_file
 from .text import fit, mentions
@@ -29,14 +32,20 @@ REPAIR_HISTORY = 50  # how far back a repair looks for a board post the crash le
 
 
 class BoardPresenter:
-    def __init__(self, client: discord.Client, service: MatchService, controls: Controls):
+    def __init__(self, client: discord.Client, service: MatchService, controls: Controls,
+                 conversations: Answers | None = None):
         self.client = client
         self.service = service
         self.controls = controls
+        self.conversations = conversations or Answers()
 
     async def thread_of(self, match: Match) -> discord.abc.Messageable | None:
         """The match's thread, from this process's cache; else (its server is another process's shard: a timer
-        fired here, a /move in DMs) a partial channel that posts through the REST API by id, with no lookup."""
+        fired here, a /move in DMs) a partial channel that posts through the REST API by id, with no lookup. A
+        conversation's match: an answer to the interaction of its latest action, if one can still be answered."""
+        if in_conversation(match.guild_id):
+            # it answers send, get_partial_message and history as the presenters use them
+            return cast(discord.abc.Messageable | None, self.conversations.place(match.thread_id or match.channel_id))
         if match.thread_id is None:
             return None
         return messageable(self.client, match.thread_id, match.guild_id)

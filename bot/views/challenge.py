@@ -8,7 +8,9 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, N_, t
+from bot.matches.places import CONVERSATION
 from bot.presenters import challenge_mentions, challenge_text
+from bot.presenters.conversation import bot_absent
 from bot.domain import Challenge
 
 from .common import (
@@ -50,15 +52,18 @@ async def post_challenge(
     the database), so a refusal ("slow down", too many open challenges) stays private and nothing is posted."""
     await acknowledge(interaction)
     service = service_of(interaction)
+    # In a conversation (installed to the challenger's account) no server holds the match: it is unrated.
+    conversation = bot_absent(interaction)
     challenge = await service.create_challenge(
-        guild_id=guild_of(interaction), channel_id=channel_of(interaction), challenger_id=interaction.user.id,
-        challenger_name=interaction.user.display_name, game_key=game_key, invited=invited, options=options,
-        computer_level=computer_level, rated=rated, clock=clock,
+        guild_id=CONVERSATION if conversation else guild_of(interaction), channel_id=channel_of(interaction),
+        challenger_id=interaction.user.id, challenger_name=interaction.user.display_name, game_key=game_key,
+        invited=invited, options=options, computer_level=computer_level, rated=rated and not conversation,
+        clock=clock,
     )
     lang = server_language(interaction)
     content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
     allowed = challenge_mentions(challenge)
-    if via_channel:
+    if via_channel and not conversation:
         # ignore: /play is used in a server's text channel (or thread), which takes posts
         message = await interaction.channel.send(content, view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
     else:

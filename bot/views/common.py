@@ -97,17 +97,23 @@ async def answer(interaction: discord.Interaction, content: str, *, ephemeral: b
         acknowledged(interaction)
 
 
-async def acknowledge(interaction: discord.Interaction, *, edit: bool = False) -> None:
+async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, public: bool = False) -> None:
     """Answer Discord at once, before anything that can wait (a database read, the engine, a render): Discord
     fails an interaction it hears nothing of within 3 seconds, and under a burst of moves a read can queue that
     long. `edit`: the click will edit its own message; otherwise a private answer follows ("thinking…" until
-    then). An interaction already answered is left as it is."""
+    then). An interaction already answered is left as it is. `public`: the answer is for everyone in the channel
+    (a board in a conversation: bot/presenters/conversation.py).
+
+    From a conversation, the interaction is held to answer the posts the action makes there."""
+    presenter = getattr(interaction.client, "presenter", None)
+    if presenter is not None:
+        presenter.conversations.hold(interaction)
     if interaction.response.is_done():
         return
     if edit:
         await interaction.response.defer()
     else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
     acknowledged(interaction)
 
 

@@ -1,0 +1,97 @@
+"""A match that lives in a conversation, not a thread: a DM, a group DM or a server without the bot, where
+Strategos (installed to a member's account) is not a member and can only answer the interactions it is sent.
+
+Every action there reaches the bot as an interaction; the views hold the latest one of each conversation
+(`Answers.hold`) and the presenters post through it (`InteractionPlace`): the first board answers the Accept that
+started the match, each later board the /move or Confirm that made it. An interaction's token lasts 15 minutes
+and allows 5 follow-ups; a post with no live interaction to answer (a timer's) is not made, and the next
+action's answer shows the board as it is then."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from typing import Any, AsyncIterator
+
+import discord
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = datetime.timedelta(minutes=14)  # Discord's 15, with a margin for the post itself
+
+
+def bot_absent(interaction: discord.Interaction) -> bool:
+    """The interaction comes from a conversation (a DM, a group DM, a server that did not add the bot): there the
+    answers to interactions are the bot's voice (in its own DM too, where that is simplest)."""
+    if interaction.guild_id is None:
+        return True
+    return interaction.client.get_guild(interaction.guild_id) is None
+
+
+class Answers:
+    """The interaction that answers each conversation's next post, by the conversation's channel."""
+
+    def __init__(self) -> None:
+        self._by_channel: dict[int, discord.Interaction] = {}
+
+    def hold(self, interaction: discord.Interaction) -> None:
+        if interaction.channel_id is not None and bot_absent(interaction):
+            self._by_channel[interaction.channel_id] = interaction
+
+    def place(self, channel_id: int | None) -> InteractionPlace | None:
+        """Where a post in the conversation goes: an answer to its latest interaction, while its token lasts."""
+        interaction = self._by_channel.get(channel_id) if channel_id is not None else None
+        if interaction is None:
+            return None
+        if discord.utils.utcnow() - interaction.created_at > TOKEN_LIFETIME:
+            del self._by_channel[interaction.channel_id]  # type: ignore[arg-type]  # held only with a channel
+            return None
+        return InteractionPlace(interaction)
+
+
+class InteractionPlace:
+    """A conversation's channel as the presenters post in it (`send`, `get_partial_message`, `history`): each post
+    an answer to one interaction. A deferred command's first post becomes its public answer; anything else is a
+    public follow-up."""
+
+    def __init__(self, interaction: discord.Interaction):
+        self.interaction = interaction
+        self.id = interaction.channel_id
+
+    async def send(self, content: str | None = None, *, file: discord.File = discord.utils.MISSING,
+                   view: discord.ui.View = discord.utils.MISSING,
+                   allowed_mentions: discord.AllowedMentions = discord.utils.MISSING) -> discord.Message:
+        interaction = self.interaction
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
+                and not interaction.extras.get("answered"):
+            interaction.extras["answered"] = True
+            return await interaction.edit_original_response(
+                content=content, attachments=[file] if file else discord.utils.MISSING, view=view,
+                allowed_mentions=allowed_mentions)
+        return await interaction.followup.send(content or "", file=file, view=view, allowed_mentions=allowed_mentions,
+                                               wait=True)
+
+    def get_partial_message(self, message_id: int) -> _AnsweredMessage:
+        return _AnsweredMessage(self.interaction, message_id)
+
+    async def history(self, **_: Any) -> AsyncIterator[discord.Message]:
+        """The bot cannot read a conversation: nothing to adopt, so a repair posts the board again."""
+        return
+        yield  # an async generator that yields nothing
+
+
+class _AnsweredMessage:
+    """An earlier post in a conversation: editable only through the interaction that posted it, so this edit is
+    best effort (a stale board's buttons are refused and greyed when clicked instead)."""
+
+    def __init__(self, interaction: discord.Interaction, message_id: int):
+        self.interaction, self.id = interaction, message_id
+
+    async def edit(self, **fields: Any) -> None:
+        interaction = self.interaction
+        if interaction.message is not None and interaction.message.id == self.id:
+            await interaction.edit_original_response(**fields)  # the message the click was on
+            return
+        await interaction.followup.edit_message(self.id, **fields)

@@ -1,0 +1,51 @@
+"""Strategos installed to a member's account, played in a group DM where the bot is not a member: every post is an
+answer to the interaction that caused it (tests/conversation_helpers.py builds the interactions from Discord's
+payloads and records the answers)."""
+
+from __future__ import annotations
+
+from bot_helpers import EPAMINONDAS_LIGHT_WINS
+from conversation_helpers import Conversation
+
+from bot.matches.places import CONVERSATION
+
+
+async def test_the_players_commands_are_installable_to_an_account_and_usable_in_private_channels(world):
+    tree = world.bot.tree
+    for name in ("play", "move", "games", "board", "history", "rules"):
+        payload = tree.get_command(name).to_dict(tree)  # what is synced to Discord
+        assert payload["integration_types"] == [0, 1], name  # server install, user install
+        assert payload["contexts"] == [0, 1, 2], name  # servers, the bot's DM, private channels
+    assert tree.get_command("leaderboard").to_dict(tree)["contexts"] == [0]  # a server's own stays there
+
+
+async def test_a_whole_match_in_a_group_dm_is_answers_to_its_interactions(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+
+    play = await chat.slash(alice, "play", game="epaminondas", opponent=bob)
+    private, challenge = chat.answers(play)
+    assert private.ephemeral and not challenge.ephemeral
+    assert "**alice** challenges" in challenge.content and f"<@{bob.id}>" in challenge.content
+    assert challenge.mentions == [bob.id]  # the challenge pings the one it invites
+    assert "Unrated" in challenge.content  # no server holds it: it counts for no ratings
+
+    accept = await chat.click(bob, challenge, "Accept")
+    assert "Accepted" in challenge.content and challenge.components == []  # the challenge, edited by the click
+    [board] = chat.public(accept)  # the first board answers the Accept
+    assert "board.png" in board.files
+    assert "**alice** (Light) to move" in board.content and board.mentions == [alice.id]
+    match = (await world.bot.matches.matches_of(alice.id))[0]
+    assert match.guild_id == CONVERSATION and match.thread_id == chat.channel_id and not match.rated
+
+    players = [alice, bob]
+    for i, text in enumerate(EPAMINONDAS_LIGHT_WINS):
+        token = await chat.slash(players[i % 2], "move", match=match.id, move=text)
+        public, private = chat.public(token), [a for a in chat.answers(token) if a.ephemeral]
+        assert len(public) == 1 and "board.png" in public[0].files, (text, chat.answers(token))
+        assert private[0].content.startswith("✅"), private[0].content
+        if i + 1 < len(EPAMINONDAS_LIGHT_WINS):  # each board pings whoever must act next
+            assert public[0].mentions == [players[(i + 1) % 2].id], public[0].content
+    assert "🏆 **alice** (Light) wins" in public[0].content
+    assert set(public[0].mentions) == {alice.id, bob.id}
+    assert not (await world.bot.matches.get_match(match.id)).active
