@@ -54,6 +54,7 @@ class Conversation:
         self.world, self.members = world, members
         self.channel_id = next(_ids)
         self.messages: dict[int, Answer] = {}  # what the conversation shows, by message id (ephemeral ones too)
+        self.locales: dict[int, str] = {}  # a member's Discord locale, if not en-US
         self.calls: list[tuple[str, str]] = []  # (method, path) of every webhook call of this conversation
         self._tokens: dict[str, dict[str, Any]] = {}  # token → the interaction's payload and its answers
         adapter = world.env._webhook_adapter
@@ -99,7 +100,7 @@ class Conversation:
             "channel_id": str(self.channel_id),
             "channel": {"id": str(self.channel_id), "type": GROUP_DM, "owner_id": str(self.members[0].id),
                         "recipients": [_user(m) for m in self.members]},
-            "user": _user(member), "locale": "en-US", "app_permissions": "0", "entitlements": [],
+            "user": _user(member), "locale": self.locales.get(member.id, "en-US"), "app_permissions": "0", "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if message is not None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from bot_helpers import EPAMINONDAS_LIGHT_WINS
 from conversation_helpers import Conversation
 
-from bot.matches.places import CONVERSATION
+from bot.i18n import t
+from bot.matches.places import CONVERSATION, conversation_in
 
 
 async def test_the_players_commands_are_installable_to_an_account_and_usable_in_private_channels(world):
@@ -49,3 +50,20 @@ async def test_a_whole_match_in_a_group_dm_is_answers_to_its_interactions(world)
     assert "🏆 **alice** (Light) wins" in public[0].content
     assert set(public[0].mentions) == {alice.id, bob.id}
     assert not (await world.bot.matches.get_match(match.id)).active
+
+
+FRENCH_TURN = t("fr", "{players} to move.", players=f"**alice** ({t('fr', 'Light')})")
+
+
+async def test_a_conversation_match_speaks_its_challengers_language(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    chat.locales[alice.id] = "fr"  # bob's Discord is in English
+    [_, challenge] = chat.answers(await chat.slash(alice, "play", game="epaminondas", opponent=bob))
+    assert t("fr", "Seats: {seats}", seats="") in challenge.content
+    [board] = chat.public(await chat.click(bob, challenge, t("fr", "Accept")))
+    match = (await world.bot.matches.matches_of(alice.id))[0]
+    assert match.guild_id == conversation_in("fr")
+    assert FRENCH_TURN in board.content
+    [board] = chat.public(await chat.slash(bob, "board", match=match.id))  # asked by an English speaker
+    assert FRENCH_TURN in board.content

@@ -1,14 +1,28 @@
 """Where a match lives: a server's thread, or a conversation (a DM, a group DM, a server without the bot) where
 Strategos, installed to a member's account, can only answer the interactions it is sent.
 
-A conversation's challenge and match are stored with the server id CONVERSATION and the conversation's channel as
-their channel and thread: no server owns them, so no server's settings, ratings or shard do (shard 0's process
-runs their timers, as `shard_of(0)` is 0), and their players find them from anywhere."""
+A conversation's challenge and match are stored under a server id below any real one (Discord's ids are
+snowflakes, far above 2**22), with the conversation's channel as their channel and thread. That number names the
+language of their posts, the challenger's; no real server owns them, so no server's settings or ratings apply,
+shard 0's process runs their timers (`shard_of` of any such id is 0), and their players find them from
+anywhere."""
 
 from __future__ import annotations
 
-CONVERSATION = 0  # the server id of a challenge or match played in a conversation
+CONVERSATION = 0  # the server id of a conversation's challenge or match in English
+# The languages by their conversation server id: append only, as stored ids index it.
+CONVERSATION_LANGUAGES = ("en", "es", "fr", "de", "pt_BR")
+_CONVERSATION_IDS = 1 << 22  # below the smallest snowflake of a server
 
 
 def in_conversation(guild_id: int | None) -> bool:
-    return guild_id == CONVERSATION
+    return guild_id is not None and 0 <= guild_id < _CONVERSATION_IDS
+
+
+def conversation_in(lang: str) -> int:
+    """The server id of a conversation whose posts are in `lang` (English for a language we lack)."""
+    return CONVERSATION_LANGUAGES.index(lang) if lang in CONVERSATION_LANGUAGES else CONVERSATION
+
+
+def language_of_conversation(guild_id: int) -> str:
+    return CONVERSATION_LANGUAGES[guild_id] if guild_id < len(CONVERSATION_LANGUAGES) else CONVERSATION_LANGUAGES[0]

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, N_, t
-from bot.matches.places import CONVERSATION
+from bot.matches.places import conversation_in, in_conversation
 from bot.presenters import challenge_mentions, challenge_text
 from bot.presenters.conversation import bot_absent
 from bot.domain import Challenge
@@ -53,14 +53,15 @@ async def post_challenge(
     await acknowledge(interaction)
     service = service_of(interaction)
     # In a conversation (installed to the challenger's account) no server holds the match: it is unrated.
+    # It is in the challenger's language, which its server id names.
     conversation = bot_absent(interaction)
+    lang = language(interaction) if conversation else server_language(interaction)
     challenge = await service.create_challenge(
-        guild_id=CONVERSATION if conversation else guild_of(interaction), channel_id=channel_of(interaction),
+        guild_id=conversation_in(lang) if conversation else guild_of(interaction), channel_id=channel_of(interaction),
         challenger_id=interaction.user.id, challenger_name=interaction.user.display_name, game_key=game_key,
         invited=invited, options=options, computer_level=computer_level, rated=rated and not conversation,
         clock=clock,
     )
-    lang = server_language(interaction)
     content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
     allowed = challenge_mentions(challenge)
     if via_channel and not conversation:
@@ -97,7 +98,9 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
             challenge = await service.cancel_challenge(self.challenge_id, user.id)
         if challenge.status == "started":
             return  # the presenters open the thread and update this post
-        lang = server_language(interaction)
+        # a conversation's challenge speaks its challenger's language
+        lang = (await service.language(challenge.guild_id) if in_conversation(challenge.guild_id)
+                else server_language(interaction))
         await interaction.edit_original_response(
             content=challenge_text(challenge, lang), view=challenge_buttons(challenge, lang),
             allowed_mentions=discord.AllowedMentions.none(),
