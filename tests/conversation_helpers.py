@@ -34,6 +34,7 @@ class Answer:
     ephemeral: bool
     mentions: list[int]
     files: list[str] = field(default_factory=list)
+    loading: bool = False  # "thinking…": a deferred answer not yet given
 
     def custom_ids(self) -> list[str]:
         return [c.get("custom_id", "") for row in self.components for c in row.get("components", [])]
@@ -134,7 +135,12 @@ class Conversation:
         if path.endswith("/callback"):
             return self._callback(record, json, files)
         match = re.search(r"/messages/(@original|\d+)$", path)
-        if route.method == "POST":  # a follow-up
+        if route.method == "POST":  # a follow-up; the first one after "thinking…" replaces it, ephemeral or not as it was
+            original = self.messages.get(record["original"]) if record["original"] in record["answers"] else None
+            if original is not None and original.loading:
+                original.loading = False
+                self._edit(original, json, files)
+                return self._message_payload(original)
             return self._store(record, self._new(json, files, ephemeral=bool(json.get("flags", 0) & EPHEMERAL)))
         if match is None:
             raise AssertionError(f"unexpected webhook call {route.method} {path}")
@@ -145,6 +151,7 @@ class Conversation:
                                    {"code": 10008, "message": "Unknown Message"})
         answer = self.messages[message_id]
         if route.method == "PATCH":
+            answer.loading = False
             self._edit(answer, json, files)
         return self._message_payload(answer)
 
@@ -161,6 +168,7 @@ class Conversation:
                 self._edit(self.messages[clicked], data, files)
             return {"interaction": interaction}
         answer = self._new(data, files, ephemeral=ephemeral)
+        answer.loading = kind == InteractionResponseType.deferred_channel_message
         record["original"] = answer.id
         self._store(record, answer)
         interaction["response_message_id"] = str(answer.id)

@@ -5,7 +5,7 @@ payloads and records the answers)."""
 from __future__ import annotations
 
 from bot_helpers import EPAMINONDAS_LIGHT_WINS
-from conversation_helpers import Conversation
+from conversation_helpers import Answer, Conversation
 
 from bot.i18n import t
 from bot.matches.places import CONVERSATION, conversation_in
@@ -67,3 +67,35 @@ async def test_a_conversation_match_speaks_its_challengers_language(world):
     assert FRENCH_TURN in board.content
     [board] = chat.public(await chat.slash(bob, "board", match=match.id))  # asked by an English speaker
     assert FRENCH_TURN in board.content
+
+
+async def start_in_conversation(world, chat, challenger, opponent) -> tuple[int, Answer]:
+    """/play and Accept in the conversation: the match's id and its first board."""
+    [_, challenge] = chat.answers(await chat.slash(challenger, "play", game="epaminondas", opponent=opponent))
+    [board] = chat.public(await chat.click(opponent, challenge, "Accept"))
+    return (await world.bot.matches.matches_of(challenger.id))[0].id, board
+
+
+async def test_a_stale_board_is_refused_and_greyed_when_clicked(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    match_id, first = await start_in_conversation(world, chat, alice, bob)
+    [second] = chat.public(await chat.slash(alice, "move", match=match_id, move=EPAMINONDAS_LIGHT_WINS[0]))
+    assert not any(b.get("disabled") for row in first.components for b in row["components"])  # it could not be
+
+    click = await chat.click(bob, first, "Resign")
+    assert all(b.get("disabled") for row in first.components for b in row["components"])  # greyed by the click
+    [refusal] = chat.answers(click)
+    assert refusal.ephemeral and "out of date" in refusal.content
+    assert (await world.bot.matches.get_match(match_id)).active  # nothing was done
+    ask = await chat.click(bob, second, "Resign")  # the current board acts
+    [question] = chat.answers(ask)
+    assert question.ephemeral and "Resign match" in question.content
+
+
+def test_conversations_timers_belong_to_shard_0():
+    from bot.matches.scope import ProcessScope
+
+    for lang in ("en", "fr", "pt_BR"):
+        assert ProcessScope(shard_ids=(0,), shard_count=4).owns(conversation_in(lang))
+        assert not ProcessScope(shard_ids=(1, 2, 3), shard_count=4).owns(conversation_in(lang))
