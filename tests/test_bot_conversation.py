@@ -99,3 +99,16 @@ def test_conversations_timers_belong_to_shard_0():
     for lang in ("en", "fr", "pt_BR"):
         assert ProcessScope(shard_ids=(0,), shard_count=4).owns(conversation_in(lang))
         assert not ProcessScope(shard_ids=(1, 2, 3), shard_count=4).owns(conversation_in(lang))
+
+
+async def test_a_time_out_with_nothing_to_answer_is_told_by_dm_and_shown_by_the_next_answer(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    match_id, _ = await start_in_conversation(world, chat, alice, bob)
+    await world.env.advance_time(3 * 24 * 3600 - 3600)  # an hour before alice's deadline: her reminder, by DM
+    assert "is due" in alice.user.dm_channel.last_message.content
+    await world.env.advance_time(2 * 3600)  # her time is out: no one acted there, so DMs say it
+    for member in (alice, bob):
+        assert "alice ran out of time" in member.user.dm_channel.last_message.content
+    [board] = chat.public(await chat.slash(bob, "board", match=match_id))  # the next answer shows the end
+    assert "alice ran out of time" in board.content

@@ -76,7 +76,7 @@ class Presenter:
         self.bus = bus
         self.controls = controls
         self.private = private
-        self.conversations = Answers()  # the interactions that answer in conversations, where the bot is no member
+        self.conversations = Answers(dms)  # the interactions that answer in conversations, where the bot is no member
         self.boards = BoardPresenter(client, service, controls, self.conversations)
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)

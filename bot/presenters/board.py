@@ -62,6 +62,8 @@ class BoardPresenter:
         shown, with the post."""
         thread = await self.thread_of(match)
         if thread is None:
+            if in_conversation(match.guild_id):
+                await self._tell_by_dm(match, board, lang, played)
             return None
         service = self.service
         content, file, allowed = await self._board(match, board, lang, played)
@@ -81,6 +83,18 @@ class BoardPresenter:
         if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
             await archive(self.client, thread, match)
         return message
+
+    async def _tell_by_dm(self, match: Match, board: Board, lang: str, played: MovePlayed | None) -> None:
+        """A conversation's board with no action there to answer (a timer's: a time-out, a computer's move): its
+        words by DM to whoever must act (everyone, at the end), where the bot can reach them. The next action
+        there answers with the board, pinging whoever must act then."""
+        dms = self.conversations.dms
+        if dms is None:
+            return
+        caption = self._caption(match, board, lang, played)
+        for user_id in (board.users_to_act(match) if match.active else match.member_ids):
+            if user_id is not None:
+                await dms(user_id, fit(caption), None, None)
 
     async def redraw(self, match: Match, board: Board, lang: str) -> bool:
         """Show `board` on the match's current board post, in place: a secret setup step changes only who is
@@ -105,13 +119,19 @@ class BoardPresenter:
         """A board post's words (caption, clock, mentions of whoever must act), its picture of the public view
         with alt text, and who the mentions may ping."""
         game, view = self.service.game_of(match), board.view
-        caption = turn_caption(game, match, view, played=played, secret_setup=board.secret_setup, lang=lang)
-        if match.active and board.clock is not None:
-            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
+        caption = self._caption(match, board, lang, played)
         ping_text, allowed = mentions(board.users_to_act(match) if match.active else match.member_ids)
         description = alt_text(game.info.title, view, match.names, match_id=match.id, lang=lang)
         file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
         return fit(f"{caption}\n{ping_text}".strip()), file, allowed
+
+    def _caption(self, match: Match, board: Board, lang: str, played: MovePlayed | None) -> str:
+        """A board's words: whose turn or the result, and the clock while it runs."""
+        caption = turn_caption(self.service.game_of(match), match, board.view, played=played,
+                               secret_setup=board.secret_setup, lang=lang)
+        if match.active and board.clock is not None:
+            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
+        return caption
 
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import datetime
 import logging
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import discord
 
 log = logging.getLogger(__name__)
 
+DmSender = Callable[[int, str, bytes | None, discord.ui.View | None], Awaitable[bool]]  # DirectMessages
 TOKEN_LIFETIME = datetime.timedelta(minutes=14)  # Discord's 15, with a margin for the post itself
 
 
@@ -31,8 +32,9 @@ def bot_absent(interaction: discord.Interaction) -> bool:
 class Answers:
     """The interaction that answers each conversation's next post, by the conversation's channel."""
 
-    def __init__(self) -> None:
+    def __init__(self, dms: DmSender | None = None) -> None:
         self._by_channel: dict[int, discord.Interaction] = {}
+        self.dms = dms  # the way to a player when no interaction is there to answer (a timer's post)
 
     def hold(self, interaction: discord.Interaction) -> None:
         if interaction.channel_id is not None and bot_absent(interaction):
@@ -59,19 +61,18 @@ class InteractionPlace:
         self.id = interaction.channel_id
 
     async def send(self, content: str | None = None, *, file: discord.File = discord.utils.MISSING,
-                   view: discord.ui.View = discord.utils.MISSING,
-                   allowed_mentions: discord.AllowedMentions = discord.utils.MISSING) -> discord.Message:
+                   files: list[discord.File] = discord.utils.MISSING, **fields: Any) -> discord.Message:
+        """Post as `discord.abc.Messageable.send` does (`view`, `allowed_mentions`, `embed` pass on as they are)."""
         interaction = self.interaction
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
         if interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
                 and not interaction.extras.get("answered"):
             interaction.extras["answered"] = True
-            return await interaction.edit_original_response(
-                content=content, attachments=[file] if file else discord.utils.MISSING, view=view,
-                allowed_mentions=allowed_mentions)
-        return await interaction.followup.send(content or "", file=file, view=view, allowed_mentions=allowed_mentions,
-                                               wait=True)
+            attachments = [file] if file else files
+            return await interaction.edit_original_response(content=content, attachments=attachments, **fields)
+        return await interaction.followup.send(content or discord.utils.MISSING, file=file, files=files, wait=True,
+                                               **fields)
 
     def get_partial_message(self, message_id: int) -> _AnsweredMessage:
         return _AnsweredMessage(self.interaction, message_id)
