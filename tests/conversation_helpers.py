@@ -20,6 +20,8 @@ from discord.utils import time_snowflake
 USER_INSTALL = "1"  # the key of a user install in `authorizing_integration_owners`
 PRIVATE_CHANNEL = 2  # the interaction context of a group DM or a DM between members
 GROUP_DM = 3  # the channel type
+GUILD, TEXT_CHANNEL = 0, 0  # a server's context, and its text channel's type
+ALL_PERMISSIONS = (1 << 51) - 1
 EPHEMERAL = 1 << 6
 _ids = itertools.count(900_000_000_000_000_000)
 
@@ -51,8 +53,10 @@ def _user(actor: Any) -> dict[str, Any]:
 class Conversation:
     """A group DM of `members`, where the bot answers interactions and nothing else."""
 
-    def __init__(self, world: Any, *members: Any):
-        self.world, self.members = world, members
+    def __init__(self, world: Any, *members: Any, guild_id: int | None = None):
+        """`guild_id`: a channel of a server that did not add the bot, rather than a group DM."""
+        self.world, self.members, self.guild_id = world, members, guild_id
+        self.permissions: dict[int, int] = {}  # a member's permissions in that channel (default: all of them)
         self.channel_id = next(_ids)
         self.messages: dict[int, Answer] = {}  # what the conversation shows, by message id (ephemeral ones too)
         self.locales: dict[int, str] = {}  # a member's Discord locale, if not en-US
@@ -104,6 +108,15 @@ class Conversation:
             "user": _user(member), "locale": self.locales.get(member.id, "en-US"), "app_permissions": "0", "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if self.guild_id is not None:
+            payload.update(
+                context=GUILD, guild_id=str(self.guild_id), guild_locale="en-US",
+                guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
+                channel={"id": str(self.channel_id), "type": TEXT_CHANNEL, "guild_id": str(self.guild_id),
+                         "name": "chat", "position": 0, "permission_overwrites": []},
+                member={"user": payload.pop("user"), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
+                        "deaf": False, "mute": False, "flags": 0,
+                        "permissions": str(self.permissions.get(member.id, ALL_PERMISSIONS))})
         if message is not None:
             payload["message"] = self._message_payload(message)
         self._tokens[token] = {"payload": payload, "answers": [], "original": None}

@@ -5,7 +5,7 @@ payloads and records the answers)."""
 from __future__ import annotations
 
 from bot_helpers import EPAMINONDAS_LIGHT_WINS
-from conversation_helpers import Answer, Conversation
+from conversation_helpers import ALL_PERMISSIONS, Answer, Conversation
 
 from bot.i18n import t
 from bot.matches.places import CONVERSATION, conversation_in
@@ -112,3 +112,18 @@ async def test_a_time_out_with_nothing_to_answer_is_told_by_dm_and_shown_by_the_
         assert "alice ran out of time" in member.user.dm_channel.last_message.content
     [board] = chat.public(await chat.slash(bob, "board", match=match_id))  # the next answer shows the end
     assert "alice ran out of time" in board.content
+
+
+async def test_a_server_without_the_bot_plays_as_a_group_dm_unless_external_apps_are_not_allowed(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob, guild_id=777_000_000_000_000_001)  # a server that did not add it
+    chat.permissions[bob.id] = ALL_PERMISSIONS & ~(1 << 50)  # no Use External Apps for bob
+    [refusal] = chat.answers(await chat.slash(bob, "play", game="epaminondas", opponent=alice))
+    assert refusal.ephemeral and "Use External Apps" in refusal.content
+    assert await world.bot.matches.matches_of(bob.id) == []
+
+    match_id, board = await start_in_conversation(world, chat, alice, bob)
+    assert "**alice** (Light) to move" in board.content and board.mentions == [alice.id]
+    [board] = chat.public(await chat.slash(alice, "move", match=match_id, move=EPAMINONDAS_LIGHT_WINS[0]))
+    assert board.mentions == [bob.id]
+    assert (await world.bot.matches.get_match(match_id)).guild_id == CONVERSATION

@@ -14,6 +14,7 @@ from bot.i18n import t
 from bot.presenters.describe import spoken_move
 from bot.presenters.text import message_link
 from bot.views.board import show_text_board
+from bot.views.conversation import check_public
 from bot.views.picker import show_next
 from bot.views.common import DAMAGED, acknowledge, after_presentation, answer, language, service_of, single_view
 from bot.views.history import played_buttons
@@ -37,6 +38,7 @@ class MatchesCog(commands.Cog, name="Matches"):
         # conversation the answer is public: the new board.
         conversation = bot_absent(interaction)
         await acknowledge(interaction, public=conversation)
+        check_public(interaction)
         service = service_of(interaction)
         # One call: the match looked up as this member may see it (a match of another server answers like a
         # missing one), then played, or the question a burn must be confirmed with.

@@ -16,6 +16,7 @@ from bot.domain import Challenge
 from .common import (
     acknowledge, channel_of, guild_of, language, server_language, service_of, single_view, user_action,
 )
+from .conversation import check_public
 
 POSTED = N_("Challenge posted below.")
 
@@ -51,6 +52,7 @@ async def post_challenge(
     options panel) in the channel. The interaction is acknowledged privately first (the challenge's checks read
     the database), so a refusal ("slow down", too many open challenges) stays private and nothing is posted."""
     await acknowledge(interaction)
+    check_public(interaction)
     service = service_of(interaction)
     # In a conversation (installed to the challenger's account) no server holds the match: it is unrated.
     # It is in the challenger's language, which its server id names.

@@ -7,6 +7,7 @@ from typing import Awaitable, TypeVar
 
 import discord
 
+from bot.i18n import N_
 from bot.matches import errors
 from bot.presenters.conversation import bot_absent
 
@@ -28,3 +29,16 @@ async def unless_stale(interaction: discord.Interaction, current: Awaitable[T]) 
             greyed.stop()
             await interaction.response.edit_message(view=greyed)
         raise
+
+
+NOT_PUBLIC = N_("You can't use external apps in this channel, so whatever I answered here would be seen by you "
+                "alone. Ask the server's admins for the *Use External Apps* permission, or play in a DM or a group "
+                "DM.")
+
+
+def check_public(interaction: discord.Interaction) -> None:
+    """In a server without the bot, a member who lacks Use External Apps gets every answer privately (Discord
+    makes it so): a challenge or a board there would be hers alone, so she is told instead."""
+    if interaction.guild_id is not None and bot_absent(interaction) \
+            and not interaction.permissions.use_external_apps:
+        raise errors.UserError(NOT_PUBLIC)
