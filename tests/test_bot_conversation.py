@@ -50,6 +50,9 @@ async def test_a_whole_match_in_a_group_dm_is_answers_to_its_interactions(world)
     assert "🏆 **alice** (Light) wins" in public[0].content
     assert set(public[0].mentions) == {alice.id, bob.id}
     assert not (await world.bot.matches.get_match(match.id)).active
+    # no server's rating counts it: the profile in a server lists it apart
+    profile = (await bob.slash(world.channel, "profile")).response.embeds[0].description
+    assert profile == "Unrated, in DMs and group DMs: 1 game: 0 won, 0 drawn, 1 lost"
 
 
 FRENCH_TURN = t("fr", "{players} to move.", players=f"**alice** ({t('fr', 'Light')})")

@@ -44,12 +44,15 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if who.bot:
             raise errors.UserError(N_("Bots have no ratings: only members who play rated matches do."))
         await acknowledge(interaction)
-        games = await service_of(interaction).rating_profile(guild_of(interaction), who.id)
-        if not games:
+        service = service_of(interaction)
+        games = await service.rating_profile(guild_of(interaction), who.id)
+        friendly = await service.conversation_record(who.id)
+        if not games and not friendly.played:
             await answer(interaction, t(lang, "**{player}** has no rated matches on this server yet.",
                                         player=who.display_name))
             return
-        lines, charted = [], None
+        lines: list[str] = []
+        charted = None
         for rating, profile in games:
             title = catalogue.info(rating.game).title
             rank = " · " + t(lang, "#{rank} of {total}", rank=profile.rank, total=profile.total) if profile else ""
@@ -61,6 +64,11 @@ class RatingsCog(commands.Cog, name="Ratings"):
                             recent=rating.recent[-RECENT_RESULTS:] or "—"))
             if charted is None or (profile and len(profile.history) > len(charted[1].history)):
                 charted = (title, profile) if profile else charted
+        if friendly.played:  # apart: no server's, and unrated
+            lines.append(tn(lang, "Unrated, in DMs and group DMs: {count} game: {wins} won, {draws} drawn, "
+                                  "{losses} lost", "Unrated, in DMs and group DMs: {count} games: {wins} won, "
+                                  "{draws} drawn, {losses} lost", friendly.played, wins=friendly.won,
+                            draws=friendly.drawn, losses=friendly.lost))
         embed = discord.Embed(title=t(lang, "{player} on this server", player=who.display_name),
                               description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
         kwargs: dict[str, Any] = {}

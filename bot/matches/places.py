@@ -9,6 +9,11 @@ anywhere."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Iterable
+
+from bot.domain import Match
+
 CONVERSATION = 0  # the server id of a conversation's challenge or match in English
 # The languages by their conversation server id: append only, as stored ids index it.
 CONVERSATION_LANGUAGES = ("en", "es", "fr", "de", "pt_BR")
@@ -26,3 +31,32 @@ def conversation_in(lang: str) -> int:
 
 def language_of_conversation(guild_id: int) -> str:
     return CONVERSATION_LANGUAGES[guild_id] if guild_id < len(CONVERSATION_LANGUAGES) else CONVERSATION_LANGUAGES[0]
+
+
+@dataclass(frozen=True)
+class ConversationRecord:
+    """A member's finished matches in conversations: unrated, so counted apart from any server's."""
+
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.won + self.drawn + self.lost
+
+
+def conversation_record(matches: Iterable[Match], user_id: int) -> ConversationRecord:
+    """Her record in the finished conversation matches among `matches`: first alone is a win, first with others a
+    draw, anything else a loss."""
+    won = drawn = lost = 0
+    for match in matches:
+        seat = match.seat_of(user_id)
+        if match.active or not in_conversation(match.guild_id) or seat is None or not match.standings:
+            continue
+        first = match.standings[0]
+        if seat in first:
+            won, drawn = (won + 1, drawn) if len(first) == 1 else (won, drawn + 1)
+        else:
+            lost += 1
+    return ConversationRecord(won, drawn, lost)
