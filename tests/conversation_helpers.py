@@ -93,6 +93,13 @@ class Conversation:
         data = {"custom_id": button["custom_id"], "component_type": 2}
         return await self._dispatch(member, 3, data, message=message)
 
+    async def choose(self, member: Any, message: Answer, value: str) -> str:
+        """`member` picks `value` in whichever select menu of `message` offers it; the pick's token."""
+        menu = next(c for row in message.components for c in row.get("components", [])
+                    if any(o.get("value") == value for o in c.get("options", [])))
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": [value]}
+        return await self._dispatch(member, 3, data, message=message)
+
     async def _dispatch(self, member: Any, kind: int, data: dict[str, Any], message: Answer | None = None) -> str:
         token = f"conversation-{next(_ids)}"
         # The interaction's id tells when it was made (its token lasts 15 minutes from then): now, on the

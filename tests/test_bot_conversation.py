@@ -108,6 +108,9 @@ async def test_a_time_out_with_nothing_to_answer_is_told_by_dm_and_shown_by_the_
     alice, bob = world.alice, world.bob
     chat = Conversation(world, alice, bob)
     match_id, _ = await start_in_conversation(world, chat, alice, bob)
+    [games] = chat.answers(await chat.slash(alice, "games"))  # her deadline, and where the match is
+    assert games.ephemeral and "your move due <t:" in games.content
+    assert f"https://discord.com/channels/@me/{chat.channel_id}" in games.content
     await world.env.advance_time(3 * 24 * 3600 - 3600)  # an hour before alice's deadline: her reminder, by DM
     assert "is due" in alice.user.dm_channel.last_message.content
     await world.env.advance_time(2 * 3600)  # her time is out: no one acted there, so DMs say it
@@ -130,3 +133,17 @@ async def test_a_server_without_the_bot_plays_as_a_group_dm_unless_external_apps
     [board] = chat.public(await chat.slash(alice, "move", match=match_id, move=EPAMINONDAS_LIGHT_WINS[0]))
     assert board.mentions == [bob.id]
     assert (await world.bot.matches.get_match(match_id)).guild_id == CONVERSATION
+
+
+async def test_the_move_pickers_confirm_answers_with_the_new_board_in_public(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    match_id, board = await start_in_conversation(world, chat, alice, bob)
+    [picker] = chat.answers(await chat.click(alice, board, "Move"))
+    assert picker.ephemeral and "Which piece" in picker.content
+    await chat.choose(alice, picker, "a1")
+    await chat.choose(alice, picker, "-d4")
+    assert "Ready to play **`a1-d4`**" in picker.content
+    [played] = chat.public(await chat.click(alice, picker, "Confirm"))
+    assert "**alice** (Light) played `a1-d4`" in played.content and played.mentions == [bob.id]
+    assert "You played `a1-d4`" in picker.content  # her picker, privately
