@@ -147,3 +147,20 @@ async def test_the_move_pickers_confirm_answers_with_the_new_board_in_public(wor
     [played] = chat.public(await chat.click(alice, picker, "Confirm"))
     assert "**alice** (Light) played `a1-d4`" in played.content and played.mentions == [bob.id]
     assert "You played `a1-d4`" in picker.content  # her picker, privately
+
+
+async def test_a_match_against_the_computer_in_a_group_dm(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    play = await chat.slash(alice, "play", game="epaminondas", computer="easy")
+    private, challenge, board = chat.answers(play)  # it starts at once: the first board follows the challenge
+    assert private.ephemeral and "Strategos (easy)" in challenge.content and not challenge.ephemeral
+    assert not board.ephemeral and "**alice** (Light) to move" in board.content
+    chat.answers(await chat.slash(bob, "games"))  # a private answer in between answers nothing of the match
+    match = (await world.bot.matches.matches_of(alice.id))[0]
+    move = await chat.slash(alice, "move", match=match.id, move=EPAMINONDAS_LIGHT_WINS[0])
+    await world.env.advance_time(5)  # the computer thinks
+    mine, said, reply = chat.answers(move)  # her board, her private word, then the computer's move's board
+    assert "**alice** (Light) played `a1-d4`" in mine.content and said.ephemeral
+    assert "**Strategos (easy)** (Dark) played" in reply.content and not reply.ephemeral
+    assert reply.mentions == [alice.id]

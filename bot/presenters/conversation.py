@@ -9,6 +9,7 @@ action's answer shows the board as it is then."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import logging
 from typing import Any, AsyncIterator, Awaitable, Callable
@@ -18,6 +19,11 @@ import discord
 log = logging.getLogger(__name__)
 
 DmSender = Callable[[int, str, bytes | None, discord.ui.View | None], Awaitable[bool]]  # DirectMessages
+# In an interaction's extras: it was deferred with a public "thinking…" that no answer has replaced yet.
+PUBLIC_ANSWER = "strategos_public_answer"
+# In an interaction's extras: an event set once the command has given its own answer (a follow-up before it would
+# replace its private "thinking…").
+OWN_ANSWER_FIRST = "strategos_own_answer_first"
 TOKEN_LIFETIME = datetime.timedelta(minutes=14)  # Discord's 15, with a margin for the post itself
 
 
@@ -36,8 +42,12 @@ class Answers:
         self._by_channel: dict[int, discord.Interaction] = {}
         self.dms = dms  # the way to a player when no interaction is there to answer (a timer's post)
 
-    def hold(self, interaction: discord.Interaction) -> None:
+    def hold(self, interaction: discord.Interaction, *, after: asyncio.Event | None = None) -> None:
+        """Answer the conversation's next posts through `interaction`; `after`: once it is set (the command
+        answers first itself)."""
         if interaction.channel_id is not None and bot_absent(interaction):
+            if after is not None:
+                interaction.extras[OWN_ANSWER_FIRST] = after
             self._by_channel[interaction.channel_id] = interaction
 
     def place(self, channel_id: int | None) -> InteractionPlace | None:
@@ -53,8 +63,8 @@ class Answers:
 
 class InteractionPlace:
     """A conversation's channel as the presenters post in it (`send`, `get_partial_message`, `history`): each post
-    an answer to one interaction. A deferred command's first post becomes its public answer; anything else is a
-    public follow-up."""
+    an answer to one interaction. A command deferred in public has its first post as its answer; anything else is
+    a public follow-up (never the answer to a command deferred in private, which stays hers)."""
 
     def __init__(self, interaction: discord.Interaction):
         self.interaction = interaction
@@ -64,11 +74,14 @@ class InteractionPlace:
                    files: list[discord.File] = discord.utils.MISSING, **fields: Any) -> discord.Message:
         """Post as `discord.abc.Messageable.send` does (`view`, `allowed_mentions`, `embed` pass on as they are)."""
         interaction = self.interaction
+        own = interaction.extras.get(OWN_ANSWER_FIRST)
+        if own is not None:
+            await own.wait()
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
-        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
-                and not interaction.extras.get("answered"):
-            interaction.extras["answered"] = True
+            interaction.extras[PUBLIC_ANSWER] = True
+        if interaction.extras.get(PUBLIC_ANSWER):  # its public "thinking…" becomes the post, once
+            interaction.extras[PUBLIC_ANSWER] = False
             attachments = [file] if file else files
             return await interaction.edit_original_response(content=content, attachments=attachments, **fields)
         return await interaction.followup.send(content or discord.utils.MISSING, file=file, files=files, wait=True,

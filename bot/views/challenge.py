@@ -3,6 +3,7 @@ panel. The match start that follows a last Accept is the presenters' work (Match
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -14,7 +15,8 @@ from bot.presenters.conversation import bot_absent
 from bot.domain import Challenge
 
 from .common import (
-    acknowledge, channel_of, guild_of, language, server_language, service_of, single_view, user_action,
+    acknowledge, channel_of, guild_of, language, presenter_of, server_language, service_of, single_view,
+    user_action,
 )
 from .conversation import check_public
 
@@ -53,6 +55,20 @@ async def post_challenge(
     the database), so a refusal ("slow down", too many open challenges) stays private and nothing is posted."""
     await acknowledge(interaction)
     check_public(interaction)
+    # In a conversation this interaction answers the match's start too (a challenge full at once, against the
+    # computer): after the challenge's own answers.
+    posted = asyncio.Event()
+    presenter_of(interaction).conversations.hold(interaction, after=posted)
+    try:
+        await _post_challenge(interaction, game_key, invited, options, computer_level=computer_level, rated=rated,
+                              via_channel=via_channel, clock=clock)
+    finally:
+        posted.set()
+
+
+async def _post_challenge(interaction: discord.Interaction, game_key: str, invited: list[int | None],
+                          options: dict[str, Any], *, computer_level: str | None, rated: bool, via_channel: bool,
+                          clock: str | None) -> None:
     service = service_of(interaction)
     # In a conversation (installed to the challenger's account) no server holds the match: it is unrated.
     # It is in the challenger's language, which its server id names.

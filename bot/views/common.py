@@ -11,6 +11,7 @@ import discord
 from bot.matches import MatchService, TurnReport, errors
 from bot.matches.analysis import Analyses
 from bot.presenters import Presenter
+from bot.presenters.conversation import PUBLIC_ANSWER
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
 
@@ -91,6 +92,7 @@ async def answer(interaction: discord.Interaction, content: str, *, ephemeral: b
     """Reply whether or not the interaction was already acknowledged, always within Discord's length limit."""
     content = fit(content)
     if interaction.response.is_done():
+        interaction.extras[PUBLIC_ANSWER] = False  # a public "thinking…" this replaces is no longer a board's to take
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
@@ -104,9 +106,10 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, p
     then). An interaction already answered is left as it is. `public`: the answer is for everyone in the channel
     (a board in a conversation: bot/presenters/conversation.py).
 
-    From a conversation, the interaction is held to answer the posts the action makes there."""
+    From a conversation, an interaction answered in public or by updating its message is held to answer the posts
+    the action makes there (a private "thinking…" is not: a post would replace it, and only she would see it)."""
     presenter = getattr(interaction.client, "presenter", None)
-    if presenter is not None:
+    if presenter is not None and (edit or public):
         presenter.conversations.hold(interaction)
     if interaction.response.is_done():
         return
@@ -114,6 +117,7 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, p
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=not public, thinking=True)
+        interaction.extras[PUBLIC_ANSWER] = public
     acknowledged(interaction)
 
 
