@@ -18,8 +18,8 @@ from discord import InteractionResponseType
 from discord.utils import time_snowflake
 
 USER_INSTALL = "1"  # the key of a user install in `authorizing_integration_owners`
-PRIVATE_CHANNEL = 2  # the interaction context of a group DM or a DM between members
-GROUP_DM = 3  # the channel type
+BOT_DM, PRIVATE_CHANNEL = 1, 2  # the interaction contexts of the bot's DM, and of a group DM or a DM between members
+DM, GROUP_DM = 1, 3  # their channels' types
 GUILD, TEXT_CHANNEL = 0, 0  # a server's context, and its text channel's type
 ALL_PERMISSIONS = (1 << 51) - 1
 EPHEMERAL = 1 << 6
@@ -54,7 +54,8 @@ class Conversation:
     """A group DM of `members`, where the bot answers interactions and nothing else."""
 
     def __init__(self, world: Any, *members: Any, guild_id: int | None = None):
-        """`guild_id`: a channel of a server that did not add the bot, rather than a group DM."""
+        """`guild_id`: a channel of a server that did not add the bot, rather than a group DM; one member alone:
+        her DM with the bot."""
         self.world, self.members, self.guild_id = world, members, guild_id
         self.permissions: dict[int, int] = {}  # a member's permissions in that channel (default: all of them)
         self.channel_id = next(_ids)
@@ -108,10 +109,10 @@ class Conversation:
         payload: dict[str, Any] = {
             "id": str(made), "application_id": str(self.bot.application_id or self.bot.user.id),
             "type": kind, "token": token, "version": 1, "data": data,
-            "context": PRIVATE_CHANNEL, "authorizing_integration_owners": {USER_INSTALL: str(self.members[0].id)},
+            "context": BOT_DM if len(self.members) == 1 else PRIVATE_CHANNEL, "authorizing_integration_owners": {USER_INSTALL: str(self.members[0].id)},
             "channel_id": str(self.channel_id),
-            "channel": {"id": str(self.channel_id), "type": GROUP_DM, "owner_id": str(self.members[0].id),
-                        "recipients": [_user(m) for m in self.members]},
+            "channel": {"id": str(self.channel_id), "type": DM if len(self.members) == 1 else GROUP_DM,
+                        "owner_id": str(self.members[0].id), "recipients": [_user(m) for m in self.members]},
             "user": _user(member), "locale": self.locales.get(member.id, "en-US"), "app_permissions": "0", "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }

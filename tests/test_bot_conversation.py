@@ -164,3 +164,14 @@ async def test_a_match_against_the_computer_in_a_group_dm(world):
     assert "**alice** (Light) played `a1-d4`" in mine.content and said.ephemeral
     assert "**Strategos (easy)** (Dark) played" in reply.content and not reply.ephemeral
     assert reply.mentions == [alice.id]
+
+
+async def test_in_the_bots_dm_she_plays_the_computer_there(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice)  # her DM with the bot: nobody else sees it
+    [refusal] = chat.answers(await chat.slash(alice, "play", game="epaminondas", opponent=bob))
+    assert refusal.ephemeral and "Only you can see my DMs" in refusal.content
+    [_, challenge, board] = chat.answers(await chat.slash(alice, "play", game="epaminondas", computer="easy"))
+    assert "Strategos (easy)" in challenge.content and "**alice** (Light) to move" in board.content
+    match = (await world.bot.matches.matches_of(alice.id))[0]
+    assert match.thread_id == chat.channel_id and not match.rated

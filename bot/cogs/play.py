@@ -55,6 +55,10 @@ class PlayCog(commands.Cog, name="Play"):
         if any(m.bot for m in named):
             raise errors.UserError(N_("Bots can't play. Challenge a person, leave `opponent` empty, or pick "
                                       "`computer:` to play against Strategos."))
+        if interaction.context.dm_channel and (named or not computer):
+            raise errors.UserError(N_("Only you can see my DMs, so here you can play the computer (`computer:` or "
+                                      "name Strategos). To play friends, use `/play` in a DM or a group DM with "
+                                      "them, or in a server."))
         count = players or max(info.min_players, len(named) + 1)
         if len(named) + 1 > count:
             raise errors.UserError(N_("You named {named} opponents for a {count}-player game."), named=len(named),
