@@ -50,6 +50,12 @@ async def test_a_whole_match_in_a_group_dm_is_answers_to_its_interactions(world)
     assert "🏆 **alice** (Light) wins" in public[0].content
     assert set(public[0].mentions) == {alice.id, bob.id}
     assert not (await world.bot.matches.get_match(match.id)).active
+    # a rematch is offered where the match was, as the click's answer; its Accept answers with the first board
+    final = public[0]
+    private, rematch = chat.answers(await chat.click(bob, final, "Rematch"))
+    assert private.ephemeral and not rematch.ephemeral and rematch.mentions == [alice.id]
+    [board] = chat.public(await chat.click(alice, rematch, "Accept"))
+    assert "**bob** (Light) to move" in board.content and board.mentions == [bob.id]
     # no server's rating counts it: the profile in a server lists it apart
     profile = (await bob.slash(world.channel, "profile")).response.embeds[0].description
     assert profile == "Unrated, in DMs and group DMs: 1 game: 0 won, 0 drawn, 1 lost"
