@@ -5,6 +5,7 @@ payloads and records the answers)."""
 from __future__ import annotations
 
 from bot_helpers import EPAMINONDAS_LIGHT_WINS
+from conftest import ON_BOTH
 from conversation_helpers import ALL_PERMISSIONS, Answer, Conversation
 
 from bot.i18n import t
@@ -20,6 +21,7 @@ async def test_the_players_commands_are_installable_to_an_account_and_usable_in_
     assert tree.get_command("leaderboard").to_dict(tree)["contexts"] == [0]  # a server's own stays there
 
 
+@ON_BOTH
 async def test_a_whole_match_in_a_group_dm_is_answers_to_its_interactions(world):
     alice, bob = world.alice, world.bob
     chat = Conversation(world, alice, bob)
