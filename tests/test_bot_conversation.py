@@ -183,3 +183,12 @@ async def test_in_the_bots_dm_she_plays_the_computer_there(world):
     assert "Strategos (easy)" in challenge.content and "**alice** (Light) to move" in board.content
     match = (await world.bot.matches.matches_of(alice.id))[0]
     assert match.thread_id == chat.channel_id and not match.rated
+
+
+async def test_my_view_is_a_private_answer_there(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    _, board = await start_in_conversation(world, chat, alice, bob)
+    answers = chat.answers(await chat.click(bob, board, "My view"))
+    assert answers and all(a.ephemeral for a in answers)
+    assert "you play **Dark**" in answers[0].content
