@@ -139,6 +139,10 @@ class Conversation:
         """The messages made by answering the interaction of `token`, first to last (an edited one as it is now)."""
         return [self.messages[i] for i in self._tokens[token]["answers"]]
 
+    def tokens(self) -> list[str]:
+        """The tokens of every interaction here, oldest first."""
+        return list(self._tokens)
+
     def public(self, token: str) -> list[Answer]:
         return [a for a in self.answers(token) if not a.ephemeral]
 
