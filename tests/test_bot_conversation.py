@@ -198,10 +198,9 @@ async def test_a_draw_offered_there_is_asked_in_public_and_agreed(world):
     alice, bob = world.alice, world.bob
     chat = Conversation(world, alice, bob)
     _, board = await start_in_conversation(world, chat, alice, bob)
-    accept = chat.tokens()[-1]
     offer = await chat.click(alice, board, "Offer draw")
-    assert all(a.ephemeral for a in chat.answers(offer))  # her own word is private
-    question = chat.public(accept)[-1]  # asked through the latest action answered in public: the Accept
+    said, question = chat.answers(offer)  # her own word in private, then the question in public
+    assert said.ephemeral and "Draw offered" in said.content and not question.ephemeral
     assert "**alice** offers a draw" in question.content and question.mentions == [bob.id]
     [final] = chat.public(await chat.click(bob, question, "Accept draw"))
     assert "draw" in final.content.lower() and set(final.mentions) == {alice.id, bob.id}
