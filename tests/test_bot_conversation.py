@@ -204,3 +204,20 @@ async def test_a_draw_offered_there_is_asked_in_public_and_agreed(world):
     assert "**alice** offers a draw" in question.content and question.mentions == [bob.id]
     [final] = chat.public(await chat.click(bob, question, "Accept draw"))
     assert "draw" in final.content.lower() and set(final.mentions) == {alice.id, bob.id}
+
+
+def test_the_conversations_whose_tokens_are_spent_are_forgotten():
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.presenters.conversation import PRUNE_ABOVE, Answers
+
+    answers, now = Answers(), discord.utils.utcnow()
+    for channel in range(PRUNE_ABOVE):
+        answers.hold(SimpleNamespace(channel_id=channel, guild_id=None, extras={},  # a DM's, an hour old
+                                     created_at=now - timedelta(hours=1)))
+    answers.hold(SimpleNamespace(channel_id=PRUNE_ABOVE, guild_id=None, extras={}, created_at=now))
+    assert answers.place(0) is None and answers.place(PRUNE_ABOVE) is not None
+    assert len(answers._by_channel) == 1

@@ -4,8 +4,8 @@ Strategos (installed to a member's account) is not a member and can only answer 
 Every action there reaches the bot as an interaction; the views hold the latest one of each conversation
 (`Answers.hold`) and the presenters post through it (`InteractionPlace`): the first board answers the Accept that
 started the match, each later board the /move or Confirm that made it. An interaction's token lasts 15 minutes
-and allows 5 follow-ups; a post with no live interaction to answer (a timer's) is not made, and the next
-action's answer shows the board as it is then."""
+and allows 5 follow-ups; a board with no live interaction to answer (a timer's) goes by DM to whoever must act,
+and the next action's answer shows the board as it is then."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ PUBLIC_ANSWER = "strategos_public_answer"
 # replace its private "thinking…").
 OWN_ANSWER_FIRST = "strategos_own_answer_first"
 TOKEN_LIFETIME = datetime.timedelta(minutes=14)  # Discord's 15, with a margin for the post itself
+PRUNE_ABOVE = 1000  # conversations held before the spent ones are forgotten
 
 
 def bot_absent(interaction: discord.Interaction) -> bool:
@@ -33,6 +34,11 @@ def bot_absent(interaction: discord.Interaction) -> bool:
     if interaction.guild_id is None:
         return True
     return interaction.client.get_guild(interaction.guild_id) is None
+
+
+def _live(interaction: discord.Interaction) -> bool:
+    """Its token can still answer."""
+    return discord.utils.utcnow() - interaction.created_at <= TOKEN_LIFETIME
 
 
 class Answers:
@@ -49,13 +55,15 @@ class Answers:
             if after is not None:
                 interaction.extras[OWN_ANSWER_FIRST] = after
             self._by_channel[interaction.channel_id] = interaction
+            if len(self._by_channel) > PRUNE_ABOVE:  # forget the conversations whose tokens are spent
+                self._by_channel = {channel: held for channel, held in self._by_channel.items() if _live(held)}
 
     def place(self, channel_id: int | None) -> InteractionPlace | None:
         """Where a post in the conversation goes: an answer to its latest interaction, while its token lasts."""
         interaction = self._by_channel.get(channel_id) if channel_id is not None else None
         if interaction is None:
             return None
-        if discord.utils.utcnow() - interaction.created_at > TOKEN_LIFETIME:
+        if not _live(interaction):
             del self._by_channel[interaction.channel_id]  # type: ignore[arg-type]  # held only with a channel
             return None
         return InteractionPlace(interaction)
