@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import discord
 from discord import app_commands
 
@@ -11,6 +13,15 @@ from bot.matches.server_settings import CLOCK_CHOICES
 from bot.matches.weekends import zone_names
 from bot.domain import Match
 from bot.views.common import language, service_of
+
+T = TypeVar("T")
+
+
+def installed_anywhere(command: T) -> T:
+    """A command a member may use wherever she installed Strategos (her account or the server) and wherever she
+    is: servers, the bot's DMs and her private channels (DMs and group DMs)."""
+    command = app_commands.allowed_installs(guilds=True, users=True)(command)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
 
 
 def may_manage(interaction: discord.Interaction) -> bool:

@@ -15,7 +15,7 @@ from bot.matches import catalogue, errors
 from bot.views.common import acknowledge, analyses_of, answer, language, presenter_of, service_of
 from bot.views.history import answer_asked, history_buttons, history_embed
 
-from .common import autocomplete_match
+from .common import autocomplete_match, installed_anywhere
 
 
 class HistoryCog(commands.Cog, name="History"):
@@ -25,6 +25,7 @@ class HistoryCog(commands.Cog, name="History"):
     @app_commands.command(name="history", description="The moves of a match so far, page by page")
     @app_commands.describe(match="The match number (yours are suggested)")
     @app_commands.autocomplete(match=autocomplete_match)
+    @installed_anywhere
     async def history(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
         lang = language(interaction)

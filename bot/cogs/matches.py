@@ -9,17 +9,19 @@ from discord.ext import commands
 
 from bot.matches import MoveConfirmation
 from bot.presenters.clock_text import games_note
+from bot.presenters.conversation import bot_absent
 from bot.i18n import t
 from bot.presenters.describe import spoken_move
 from bot.presenters.emojis import emojis_of
 from bot.presenters.text import message_link
 from bot.views.board import show_text_board
+from bot.views.conversation import check_public
 from bot.views.picker import show_next
 from bot.views.common import DAMAGED, acknowledge, after_presentation, answer, language, service_of, single_view
 from bot.views.history import played_buttons
 from bot.views.requests import ConfirmMove
 
-from .common import autocomplete_match, match_label
+from .common import autocomplete_match, installed_anywhere, match_label
 
 GAMES_LISTED = 20
 
@@ -31,9 +33,13 @@ class MatchesCog(commands.Cog, name="Matches"):
     @app_commands.command(name="move", description="Play a move in notation, e.g. b1-b3")
     @app_commands.describe(match="One of your matches", move="Your move; start typing to see the legal ones")
     @app_commands.autocomplete(match=autocomplete_match)
+    @installed_anywhere
     async def move(self, interaction: discord.Interaction, match: int, move: str) -> None:
-        # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds.
-        await acknowledge(interaction)
+        # Acknowledged first: the write may queue behind other matches' moves, and Discord allows 3 seconds. In a
+        # conversation the answer is public: the new board.
+        conversation = bot_absent(interaction)
+        await acknowledge(interaction, public=conversation)
+        check_public(interaction)
         service = service_of(interaction)
         # One call: the match looked up as this member may see it (a match of another server answers like a
         # missing one), then played, or the question a burn must be confirmed with.
@@ -45,9 +51,12 @@ class MatchesCog(commands.Cog, name="Matches"):
                          view=single_view(ConfirmMove(match, report.match.version, report.move, lang)))
             return
         shown = report.move or move.strip()
+        if conversation:  # the board is this command's answer: it comes first, the private word after it
+            await after_presentation(interaction, report)
         await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.", move=shown,
                                     match=match), view=played_buttons(interaction, report))
-        await after_presentation(interaction, report)
+        if not conversation:
+            await after_presentation(interaction, report)
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -62,11 +71,13 @@ class MatchesCog(commands.Cog, name="Matches"):
     @app_commands.describe(match="One of your matches",
                            text="Show the board privately as text (every piece by square) instead")
     @app_commands.autocomplete(match=autocomplete_match)
+    @installed_anywhere
     async def board(self, interaction: discord.Interaction, match: int, text: bool = False) -> None:
         if text:
             await show_text_board(interaction, match)
             return
-        await acknowledge(interaction)  # before the reads, then the post, which may queue
+        # before the reads, then the post, which may queue; in a conversation the board is the public answer
+        await acknowledge(interaction, public=bot_absent(interaction))
         service = service_of(interaction)
         report = await service.repost_board(match, interaction.user.id, interaction.guild_id)
         assert report.presented is not None  # a board request is always published
@@ -96,6 +107,7 @@ class MatchesCog(commands.Cog, name="Matches"):
                      t(lang, "Autoplay is **off**: you play every move yourself."))
 
     @app_commands.command(name="games", description="Your active matches, the ones waiting for you first")
+    @installed_anywhere
     async def games(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         service = service_of(interaction)

@@ -12,7 +12,7 @@ from bot.views.challenge import post_challenge
 from bot.views.common import acknowledged, language
 from bot.views.options import new_panel, panel_text, panel_view
 
-from .common import autocomplete_clock, computer_choices, game_choices
+from .common import autocomplete_clock, computer_choices, game_choices, installed_anywhere
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -33,15 +33,15 @@ class PlayCog(commands.Cog, name="Play"):
     )
     @app_commands.choices(game=game_choices(), computer=computer_choices())
     @app_commands.autocomplete(clock=autocomplete_clock)
-    @app_commands.guild_only()
+    @installed_anywhere
     async def play(
         self,
         interaction: discord.Interaction,
         game: str,
-        opponent: discord.Member | None = None,
+        opponent: discord.User | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
-        opponent2: discord.Member | None = None,
-        opponent3: discord.Member | None = None,
+        opponent2: discord.User | None = None,
+        opponent3: discord.User | None = None,
         clock: str | None = None,
         rated: bool = True,
         computer: str | None = None,
@@ -56,6 +56,10 @@ class PlayCog(commands.Cog, name="Play"):
         if any(m.bot for m in named):
             raise errors.UserError(N_("Bots can't play. Challenge a person, leave `opponent` empty, or pick "
                                       "`computer:` to play against Strategos."))
+        if interaction.context.dm_channel and (named or not computer):
+            raise errors.UserError(N_("Only you can see my DMs, so here you can play the computer (`computer:` or "
+                                      "name Strategos). To play friends, use `/play` in a DM or a group DM with "
+                                      "them, or in a server."))
         count = players or max(info.min_players, len(named) + 1)
         if len(named) + 1 > count:
             raise errors.UserError(N_("You named {named} opponents for a {count}-player game."), named=len(named),

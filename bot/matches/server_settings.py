@@ -14,6 +14,7 @@ from . import errors
 from .clock_kinds import (FISCHER_DEFAULT, FISCHER_LABEL, fischer_setting, fischer_text, from_setting,
                           is_fischer_text, parse_fischer)
 from .weekends import UTC, known_zone
+from .places import in_conversation, language_of_conversation
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -98,6 +99,8 @@ class ServerSettings:
         """The language of a server's public posts: English until we saw the server's preferred locale."""
         if guild_id is None:
             return DEFAULT_LANGUAGE
+        if in_conversation(guild_id):  # no server's: the challenger's language, which its id names
+            return language_of_conversation(guild_id)
         if guild_id not in self._languages:
             stored = await self.store.server_settings(guild_id)
             self._languages[guild_id] = str(stored.get(LANGUAGE_KEY, DEFAULT_LANGUAGE))

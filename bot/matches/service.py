@@ -71,7 +71,7 @@ class MatchService:
         self.playable_match, self.matching_moves = turns.playable_match, turns.matching_moves
         self.private_view, self.pending_request = turns.private_view, actions.pending_request
         self.secret_setup_for, self.matches_of = turns.secret_setup_for, turns.matches_of
-        self.games_of = turns.games_of
+        self.games_of, self.conversation_record = turns.games_of, turns.conversation_record
         self.longest_waiting, self.autoplay = turns.longest_waiting, turns.autoplay
 
         self.resign, self.time_out = endings.resign, endings.time_out

@@ -13,6 +13,7 @@ from bot.i18n import N_
 from . import errors
 from .actions import Action, MatchActions, TurnReport
 from .catalogue import confirmation_for
+from .places import ConversationRecord, conversation_record
 
 MAX_MOVE_LENGTH = 300  # far above any real move; longer input is refused before the engine sees it
 
@@ -221,6 +222,11 @@ class Turns:
     async def matches_of(self, user_id: int) -> list[Match]:
         """The user's active matches, those waiting for her first (the damaged ones left out: see games_of)."""
         return (await self.games_of(user_id))[0]
+
+    async def conversation_record(self, user_id: int) -> ConversationRecord:
+        """Her results in conversations (DMs, group DMs, servers without the bot), which no rating counts."""
+        found = await self.actions.repo.matches_of_user(user_id, active_only=False)
+        return conversation_record((m for m in found if isinstance(m, Match)), user_id)
 
     async def games_of(self, user_id: int) -> tuple[list[Match], list[DamagedMatch]]:
         """The user's active matches, those waiting for her first, and apart those that are damaged (set aside

@@ -41,6 +41,7 @@ from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
+from .conversation import Answers
 from .replay import ReplayPresenter
 from .text import fit, mentions
 
@@ -77,7 +78,8 @@ class Presenter:
         self.bus = bus
         self.controls = controls
         self.private = private
-        self.boards = BoardPresenter(client, service, controls)
+        self.conversations = Answers(dms)  # the interactions that answer in conversations, where the bot is no member
+        self.boards = BoardPresenter(client, service, controls, self.conversations)
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(self.boards, dms)

@@ -7,11 +7,13 @@ saving a move and recording its post, `repair` finds what was posted and posts w
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 import discord
 
 from bot.matches import MatchService
 from bot.matches.events import Board, MovePlayed
+from bot.matches.places import in_conversation
 from bot.domain import Match
 
 from .captions import turn_caption
@@ -19,6 +21,7 @@ from .channels import archive, messageable
 from .clock_text import bank_sentence, clock_lines
 
 from .controls import Controls
+from .conversation import Answers
 from .describe import MAX_ALT_TEXT, alt_text
 from .emojis import emojis_of
 
@@ -32,14 +35,20 @@ REPAIR_HISTORY = 50  # how far back a repair looks for a board post the crash le
 
 
 class BoardPresenter:
-    def __init__(self, client: discord.Client, service: MatchService, controls: Controls):
+    def __init__(self, client: discord.Client, service: MatchService, controls: Controls,
+                 conversations: Answers | None = None):
         self.client = client
         self.service = service
         self.controls = controls
+        self.conversations = conversations or Answers()
 
     async def thread_of(self, match: Match) -> discord.abc.Messageable | None:
         """The match's thread, from this process's cache; else (its server is another process's shard: a timer
-        fired here, a /move in DMs) a partial channel that posts through the REST API by id, with no lookup."""
+        fired here, a /move in DMs) a partial channel that posts through the REST API by id, with no lookup. A
+        conversation's match: an answer to the interaction of its latest action, if one can still be answered."""
+        if in_conversation(match.guild_id):
+            # it answers send, get_partial_message and history as the presenters use them
+            return cast(discord.abc.Messageable | None, self.conversations.place(match.thread_id or match.channel_id))
         if match.thread_id is None:
             return None
         return messageable(self.client, match.thread_id, match.guild_id)
@@ -56,6 +65,8 @@ class BoardPresenter:
         shown, with the post."""
         thread = await self.thread_of(match)
         if thread is None:
+            if in_conversation(match.guild_id):
+                await self._tell_by_dm(match, board, lang, played)
             return None
         service = self.service
         content, file, allowed = await self._board(match, board, lang, played)
@@ -75,6 +86,18 @@ class BoardPresenter:
         if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
             await archive(self.client, thread, match)
         return message
+
+    async def _tell_by_dm(self, match: Match, board: Board, lang: str, played: MovePlayed | None) -> None:
+        """A conversation's board with no action there to answer (a timer's: a time-out, a computer's move): its
+        words by DM to whoever must act (everyone, at the end), where the bot can reach them. The next action
+        there answers with the board, pinging whoever must act then."""
+        dms = self.conversations.dms
+        if dms is None:
+            return
+        caption = self._caption(match, board, lang, played)
+        for user_id in (board.users_to_act(match) if match.active else match.member_ids):
+            if user_id is not None:
+                await dms(user_id, fit(caption), None, None)
 
     async def redraw(self, match: Match, board: Board, lang: str) -> bool:
         """Show `board` on the match's current board post, in place: a secret setup step changes only who is
@@ -99,10 +122,7 @@ class BoardPresenter:
         """A board post's words (caption, clock, mentions of whoever must act), its picture of the public view
         with alt text, and who the mentions may ping."""
         game, view = self.service.game_of(match), board.view
-        caption = turn_caption(game, match, view, played=played, secret_setup=board.secret_setup, lang=lang,
-                               emojis=emojis_of(self.client))
-        if match.active and board.clock is not None:
-            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
+        caption = self._caption(match, board, lang, played)
         ping_text, allowed = mentions(board.users_to_act(match) if match.active else match.member_ids)
         description = alt_text(game.info.title, view, match.names, match_id=match.id, lang=lang)
         if match.active and board.clock is not None and board.clock.banks:
@@ -110,6 +130,14 @@ class BoardPresenter:
             description = f"{fit(description, MAX_ALT_TEXT - len(banks) - 1)} {banks}"
         file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
         return fit(f"{caption}\n{ping_text}".strip()), file, allowed
+
+    def _caption(self, match: Match, board: Board, lang: str, played: MovePlayed | None) -> str:
+        """A board's words: whose turn or the result, and the clock while it runs."""
+        caption = turn_caption(self.service.game_of(match), match, board.view, played=played,
+                               secret_setup=board.secret_setup, lang=lang, emojis=emojis_of(self.client))
+        if match.active and board.clock is not None:
+            caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
+        return caption
 
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""

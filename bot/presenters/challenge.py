@@ -12,6 +12,7 @@ import discord
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import MatchService, PrivateChannel, catalogue
 from bot.matches.events import Board, MatchClock, MatchStarted
+from bot.matches.places import in_conversation
 from bot.domain import Challenge, Match
 
 from .board import BoardPresenter
@@ -119,6 +120,8 @@ class ChallengePresenter:
         name in the channel, and then so is a first board it posted (as a repair does), and the players, whom it
         may have told already, are not told again."""
         match, challenge, lang = event.match, event.challenge, event.lang
+        if in_conversation(match.guild_id):
+            return await self._started_in_conversation(event)
         channel = await self._channel(match, challenge)
         if channel is None:
             return False
@@ -137,6 +140,27 @@ class ChallengePresenter:
             return await self.boards.repair(match, event.board, lang)
         posted = await self.boards.post(match, event.board, lang) is not None
         await self._tell_players(match, event.board, lang, message_link(match.guild_id, thread.id))
+        return posted
+
+    async def _started_in_conversation(self, event: MatchStarted) -> bool:
+        """A match in a conversation is played where it was made: the Accept that started it shows the challenge
+        accepted and answers with the first board."""
+        match, challenge, lang = event.match, event.challenge, event.lang
+        place = self.boards.conversations.place(challenge.channel_id)
+        if match.thread_id != challenge.channel_id:
+            await self.service.set_thread(match.id, challenge.channel_id)
+        match = replace(match, thread_id=challenge.channel_id)
+        if place is None:
+            return False  # no one to answer: the next action there shows the board
+        if challenge.message_id is not None:
+            try:
+                await place.get_partial_message(challenge.message_id).edit(
+                    content=fit(challenge_text(challenge, lang)), view=None,
+                    allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("challenge=%s could not update its post", challenge.id)
+        posted = await self.boards.post(match, event.board, lang) is not None
+        await self._tell_players(match, event.board, lang, message_link(match.guild_id, challenge.channel_id))
         return posted
 
     async def _channel(self, match: Match, challenge: Challenge) -> Any:

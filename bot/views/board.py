@@ -12,6 +12,7 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import catalogue
+from bot.presenters.conversation import bot_absent
 from bot.presenters.describe import side_of, text_board
 from bot.domain import Match
 
@@ -19,6 +20,7 @@ from .common import (
     acknowledge, after_presentation, answer, language, service_of, single_view, user_action,
 )
 from .endings import ResignConfirm
+from .conversation import unless_stale
 from .explore import ExploreButton
 from .picker import open_picker, show_private
 
@@ -46,7 +48,8 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)  # every action answers privately, after reads that may queue
+        if not bot_absent(interaction):  # in a conversation a stale board is greyed by the first answer, below
+            await acknowledge(interaction)  # every action answers privately, after reads that may queue
         if self.action == "view":  # a private view is harmless from any board: it always shows the present
             await show_private_view(interaction, self.match_id)
             return
@@ -54,10 +57,11 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             await show_text_board(interaction, self.match_id)
             return
         message = interaction.message
-        match = await service_of(interaction).playable_match(
+        match = await unless_stale(interaction, service_of(interaction).playable_match(
             self.match_id, interaction.user.id, version=self.version,
             board_message_id=message.id if message is not None else None, need_turn=self.action == "move",
-        )
+        ))
+        await acknowledge(interaction)
         if self.action == "move":
             await open_picker(interaction, match)
         elif self.action == "resign":

@@ -3,17 +3,22 @@ panel. The match start that follows a last Accept is the presenters' work (Match
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
 
 from bot.i18n import ENGLISH, N_, t
+from bot.matches.places import conversation_in, in_conversation
 from bot.presenters import challenge_mentions, challenge_text
+from bot.presenters.conversation import bot_absent
 from bot.domain import Challenge
 
 from .common import (
-    acknowledge, channel_of, guild_of, language, server_language, service_of, single_view, user_action,
+    acknowledge, channel_of, guild_of, language, presenter_of, server_language, service_of, single_view,
+    user_action,
 )
+from .conversation import check_public
 
 POSTED = N_("Challenge posted below.")
 
@@ -50,16 +55,35 @@ async def post_challenge(
     options panel) in the channel. The interaction is acknowledged privately first (the challenge's checks read
     the database), so a refusal ("slow down", too many open challenges) stays private and nothing is posted."""
     await acknowledge(interaction)
+    check_public(interaction)
+    # In a conversation this interaction answers the match's start too (a challenge full at once, against the
+    # computer): after the challenge's own answers.
+    posted = asyncio.Event()
+    presenter_of(interaction).conversations.hold(interaction, after=posted)
+    try:
+        await _post_challenge(interaction, game_key, invited, options, computer_level=computer_level, rated=rated,
+                              via_channel=via_channel, clock=clock, weekends=weekends)
+    finally:
+        posted.set()
+
+
+async def _post_challenge(interaction: discord.Interaction, game_key: str, invited: list[int | None],
+                          options: dict[str, Any], *, computer_level: str | None, rated: bool, via_channel: bool,
+                          clock: str | None, weekends: bool | None) -> None:
     service = service_of(interaction)
+    # In a conversation (installed to the challenger's account) no server holds the match: it is unrated.
+    # It is in the challenger's language, which its server id names.
+    conversation = bot_absent(interaction)
+    lang = language(interaction) if conversation else server_language(interaction)
     challenge = await service.create_challenge(
-        guild_id=guild_of(interaction), channel_id=channel_of(interaction), challenger_id=interaction.user.id,
-        challenger_name=interaction.user.display_name, game_key=game_key, invited=invited, options=options,
-        computer_level=computer_level, rated=rated, clock=clock, weekends=weekends,
+        guild_id=conversation_in(lang) if conversation else guild_of(interaction), channel_id=channel_of(interaction),
+        challenger_id=interaction.user.id, challenger_name=interaction.user.display_name, game_key=game_key,
+        invited=invited, options=options, computer_level=computer_level, rated=rated and not conversation,
+        clock=clock, weekends=weekends,
     )
-    lang = server_language(interaction)
     content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
     allowed = challenge_mentions(challenge)
-    if via_channel:
+    if via_channel and not conversation:
         # ignore: /play is used in a server's text channel (or thread), which takes posts
         message = await interaction.channel.send(content, view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
     else:
@@ -93,7 +117,9 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
             challenge = await service.cancel_challenge(self.challenge_id, user.id)
         if challenge.status == "started":
             return  # the presenters open the thread and update this post
-        lang = server_language(interaction)
+        # a conversation's challenge speaks its challenger's language
+        lang = (await service.language(challenge.guild_id) if in_conversation(challenge.guild_id)
+                else server_language(interaction))
         await interaction.edit_original_response(
             content=challenge_text(challenge, lang), view=challenge_buttons(challenge, lang),
             allowed_mentions=discord.AllowedMentions.none(),

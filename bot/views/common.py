@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from typing import Any, Awaitable, Callable, TypeVar, cast
@@ -11,6 +12,7 @@ import discord
 from bot.matches import MatchService, TurnReport, errors
 from bot.matches.analysis import Analyses
 from bot.presenters import Presenter
+from bot.presenters.conversation import OWN_ANSWER_FIRST, PUBLIC_ANSWER, bot_absent
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
 
@@ -91,23 +93,37 @@ async def answer(interaction: discord.Interaction, content: str, *, ephemeral: b
     """Reply whether or not the interaction was already acknowledged, always within Discord's length limit."""
     content = fit(content)
     if interaction.response.is_done():
+        interaction.extras[PUBLIC_ANSWER] = False  # a public "thinking…" this replaces is no longer a board's to take
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        own_answer_given(interaction)
     else:
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
         acknowledged(interaction)
 
 
-async def acknowledge(interaction: discord.Interaction, *, edit: bool = False) -> None:
+async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, public: bool = False) -> None:
     """Answer Discord at once, before anything that can wait (a database read, the engine, a render): Discord
     fails an interaction it hears nothing of within 3 seconds, and under a burst of moves a read can queue that
     long. `edit`: the click will edit its own message; otherwise a private answer follows ("thinking…" until
-    then). An interaction already answered is left as it is."""
+    then). An interaction already answered is left as it is. `public`: the answer is for everyone in the channel
+    (a board in a conversation: bot/presenters/conversation.py).
+
+    From a conversation, the interaction is held to answer the posts the action makes there: at once if it is
+    answered in public or by updating its message; a click answered privately, once its own answer replaced its
+    "thinking…" (a post before would replace it, and only she would see it)."""
+    presenter = getattr(interaction.client, "presenter", None)
+    if presenter is not None and (edit or public):
+        presenter.conversations.hold(interaction)
+    elif presenter is not None and interaction.type == discord.InteractionType.component and bot_absent(interaction):
+        presenter.conversations.hold(interaction, after=interaction.extras.setdefault(OWN_ANSWER_FIRST,
+                                                                                      asyncio.Event()))
     if interaction.response.is_done():
         return
     if edit:
         await interaction.response.defer()
     else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        interaction.extras[PUBLIC_ANSWER] = public
     acknowledged(interaction)
 
 
@@ -144,8 +160,16 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
 async def after_presentation(interaction: discord.Interaction, report: TurnReport) -> None:
     """Wait until the thread shows what the action changed; if Discord refused the post, tell the player that
     her action counts anyway (never "nothing was changed")."""
+    own_answer_given(interaction)  # whatever it was: the posts may follow it now
     if report.presented is not None and not await report.presented:
         await answer(interaction, t(language(interaction), NOT_POSTED))
+
+
+def own_answer_given(interaction: discord.Interaction) -> None:
+    """The click has given its own private answer: the posts it caused in a conversation may follow it."""
+    own = interaction.extras.get(OWN_ANSWER_FIRST)
+    if own is not None:
+        own.set()
 
 
 def user_action(func: F) -> F:
@@ -157,6 +181,8 @@ def user_action(func: F) -> F:
             return await func(self, interaction, *args, **kwargs)
         except Exception as exc:
             await report_failure(interaction, exc, f"component {func.__qualname__}")
+        finally:
+            own_answer_given(interaction)
 
     return cast(F, wrapper)  # the same signature: it passes every argument on
 

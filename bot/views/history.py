@@ -15,11 +15,12 @@ import discord
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import TurnReport
 from bot.matches.archive import HistoryPage
+from bot.matches.places import in_conversation
 from bot.presenters import challenge_mentions, challenge_text
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
 from bot.domain import Match
 
-from .challenge import challenge_buttons
+from .challenge import POSTED, challenge_buttons
 from .common import (
     AnswerButton, MatchButton, VersionButton, acknowledge, after_presentation, answer, language, presenter_of,
     server_language, service_of, single_view, user_action,
@@ -93,6 +94,14 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
             lang = language(interaction)
             await answer(interaction, t(lang, "You accepted the rematch: {link}", link=link) if link
                          else t(lang, "You accepted the rematch."))
+            return
+        if in_conversation(challenge.guild_id):  # there only an answer shows: this click's, in public
+            lang = await service_of(interaction).language(challenge.guild_id)
+            await interaction.edit_original_response(content=t(language(interaction), POSTED))
+            answered = await interaction.followup.send(
+                challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
+                allowed_mentions=challenge_mentions(challenge), wait=True)
+            await service_of(interaction).set_challenge_message(challenge.id, answered.id)
             return
         # The challenge goes where the first one was: the thread of a finished match is closed.
         client = interaction.client
