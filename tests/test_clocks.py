@@ -15,7 +15,7 @@ import pytest
 from bot.domain import MemberPrefs
 from bot.games import Outcome
 from bot.storage import ClockStore
-from bot_helpers import (
+from bot_helpers import (text_of,
     board_posts, buttons, challenge_id_of, match_id_of, move, moves_stored, posted_challenge, stored_match, thread_of,
 )
 
@@ -37,7 +37,7 @@ def as_a_stop_left_it(world, sql: str, *params) -> None:
 
 def dms(member) -> list[str]:
     channel = member.user.dm_channel
-    return [m.content for m in channel.history()]
+    return [text_of(m) for m in channel.history()]
 
 
 def reminders_of(member) -> list[str]:
@@ -87,7 +87,7 @@ async def test_default_clock_is_three_days_and_shown_everywhere(world):
     match_id = match_id_of(thread)
     due = await deadline_of(world, match_id, 0)
     assert due == pytest.approx(now(world) + 3 * DAY, abs=5)
-    board = board_posts(thread)[-1].content
+    board = text_of(board_posts(thread)[-1])
     assert f"⏳ **alice** must move <t:{int(due)}:R>" in board
     assert f"<t:{int(due)}:R>" in dms(world.alice)[-1] and "Clock: 3 days a move" in dms(world.alice)[-1]
     mine = await world.alice.slash(world.channel, "games")
@@ -104,9 +104,9 @@ async def test_chosen_clock_and_no_clock(world):
     assert await deadline_of(world, match_id, 1) == pytest.approx(now(world) + DAY, abs=5)
 
     _, free = await start(world, "archimedes", world.carol, world.bob, clock="No clock")
-    assert any("No clock." in m.content and "carol" in m.content for m in world.channel.history())
+    assert any("No clock." in text_of(m) and "carol" in text_of(m) for m in world.channel.history())
     assert await turn_timers(world, free) == []
-    assert "must move" not in board_posts(thread_of(world))[-1].content
+    assert "must move" not in text_of(board_posts(thread_of(world))[-1])
     await world.env.advance_time(30 * DAY)
     assert await status(world, free) == "active"
 
@@ -115,7 +115,7 @@ async def test_clock_option_passes_through_the_options_panel(world):
     panel = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.bob, clock="5 days")
     assert panel.ephemeral
     await world.alice.click(panel.response, label="Post challenge")
-    assert "Clock: 5 days a move" in world.channel.last_message.content
+    assert "Clock: 5 days a move" in text_of(world.channel.last_message)
     challenge = await world.bot.matches.get_challenge(challenge_id_of(world.channel.last_message))
     assert challenge.clock_seconds == 5 * DAY
 
@@ -137,7 +137,7 @@ async def test_one_reminder_at_the_right_moment_then_a_win_on_time(world):
     await world.env.advance_time(120)
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     final = board_posts(thread)[-1]
-    assert "🏆 **bob** (Dark) wins: alice ran out of time." in final.content
+    assert "🏆 **bob** (Dark) wins: alice ran out of time." in text_of(final)
     assert set(buttons(final)) == {"Rematch"}  # a finished match offers only a rematch
     await world.env.advance_time(7 * DAY)
     assert await timeouts(world, match_id) == 1 and len(reminders_of(world.alice)) == 1
@@ -163,7 +163,7 @@ async def test_a_move_one_second_before_the_deadline_counts(world):
     assert await status(world, match_id) == "active"
     await world.env.advance_time(20)
     assert await status(world, match_id) == "finished"
-    assert "🏆 **alice** (Light) wins: bob ran out of time." in board_posts(thread)[-1].content
+    assert "🏆 **alice** (Light) wins: bob ran out of time." in text_of(board_posts(thread)[-1])
 
 
 async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_start(world):
@@ -174,13 +174,13 @@ async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_s
     await world.restart()
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     assert reminders_of(world.alice) == []  # a reminder for a deadline already past is not sent
-    ended = [m for m in board_posts(thread) if "ran out of time" in m.content]
+    ended = [m for m in board_posts(thread) if "ran out of time" in text_of(m)]
     assert len(ended) == 1
     await world.restart()
     with world.env.time_context():  # the bot's clock is the simulated one, also for calls made from the test
         assert await world.bot.matches.timers.fire_due() == 0
     assert await timeouts(world, match_id) == 1
-    assert len([m for m in board_posts(thread) if "ran out of time" in m.content]) == 1
+    assert len([m for m in board_posts(thread) if "ran out of time" in text_of(m)]) == 1
 
 
 async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(world):
@@ -221,8 +221,8 @@ async def test_closed_dms_turn_the_reminder_into_a_mention_in_the_thread(world):
                            message="Cannot send messages to this user", times=None)
     thread, match_id = await start(world, clock="1 day")
     await world.env.advance_time(12 * HOUR + 60)
-    pings = [m for m in thread.history() if m.content.startswith("⏰")]
-    assert len(pings) == 1 and world.alice.mention in pings[0].content and "due <t:" in pings[0].content
+    pings = [m for m in thread.history() if text_of(m).startswith("⏰")]
+    assert len(pings) == 1 and world.alice.mention in text_of(pings[0]) and "due <t:" in text_of(pings[0])
 
 
 async def test_notify_turns_dms_on_and_off_and_reminders_off(world):
@@ -260,7 +260,7 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     assert "you are away until <t:" in mine.response.content
     reposted = await world.bob.slash(world.channel, "board", match=match_id)
     assert reposted.response.content.startswith("Board re-posted")
-    assert "paused while away until" in board_posts(thread)[-1].content
+    assert "paused while away until" in text_of(board_posts(thread)[-1])
     back = await world.alice.slash(world.channel, "back")
     assert back.ephemeral and "Welcome back" in back.response.content
     # two days away: the deadline moved by exactly those two days
@@ -323,7 +323,7 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.carol)
     post = world.channel.last_message
     await world.env.advance_time(HOUR + 60)
-    assert "expired" in world.env.backend.get_message(world.channel.id, post.id).content
+    assert "expired" in text_of(world.env.backend.get_message(world.channel.id, post.id))
     bad = await dave.slash(world.channel, "settings", setting="default_clock", value="3 weeks")
     assert bad.ephemeral and "must be one of" in bad.response.content
 
@@ -465,7 +465,7 @@ async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_
     name = ["alice", "bob", "carol"][late]
     await world.env.advance_time(DAY + 1)
     assert await status(world, match_id) == "active" and await timeouts(world, match_id) == 1
-    board = board_posts(thread)[-1].content
+    board = text_of(board_posts(thread)[-1])
     assert f"**{name}**" in board and "ran out of time and is out of the match" in board
     following = await clocks(world).deadlines([match_id])
     assert len(following) == 1 and following[0].seat != late

@@ -36,7 +36,7 @@ from bot.domain import Match
 
 from .analysis import AnalysisPresenter
 from .board import BoardPresenter
-from .challenge import ChallengePresenter, challenge_mentions, challenge_text
+from .challenge import ChallengePresenter, challenge_mentions, challenge_post, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
 from .replay import ReplayPresenter
@@ -246,4 +246,4 @@ class DirectMessages:
 
 
 __all__ = ["EVENT_TYPES", "DirectMessages", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls",
-           "challenge_text", "challenge_mentions"]
+           "challenge_text", "challenge_mentions", "challenge_post"]

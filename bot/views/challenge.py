@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, N_, t
-from bot.presenters import challenge_mentions, challenge_text
+from bot.presenters import challenge_mentions, challenge_post
 from bot.domain import Challenge
 
 from .common import (
@@ -56,15 +56,15 @@ async def post_challenge(
         computer_level=computer_level, rated=rated, clock=clock,
     )
     lang = server_language(interaction)
-    content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
+    view = challenge_post(challenge, challenge_buttons(challenge, lang), lang)
     allowed = challenge_mentions(challenge)
     if via_channel:
         # ignore: /play is used in a server's text channel (or thread), which takes posts
-        message = await interaction.channel.send(content, view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
+        message = await interaction.channel.send(view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
     else:
         # The private "thinking…" answer must be completed first: until then a followup would replace it.
         await interaction.edit_original_response(content=t(language(interaction), POSTED))
-        message = await interaction.followup.send(content, view=view, allowed_mentions=allowed, wait=True)
+        message = await interaction.followup.send(view=view, allowed_mentions=allowed, wait=True)
     await service.set_challenge_message(challenge.id, message.id)
 
 
@@ -94,6 +94,6 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
             return  # the presenters open the thread and update this post
         lang = server_language(interaction)
         await interaction.edit_original_response(
-            content=challenge_text(challenge, lang), view=challenge_buttons(challenge, lang),
+            content=None, view=challenge_post(challenge, challenge_buttons(challenge, lang), lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )

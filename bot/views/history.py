@@ -15,7 +15,7 @@ import discord
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import TurnReport
 from bot.matches.archive import HistoryPage
-from bot.presenters import challenge_mentions, challenge_text
+from bot.presenters import challenge_mentions, challenge_post
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
 from bot.domain import Match
 
@@ -99,8 +99,7 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
         lang = server_language(interaction)
         message = await channel.send(  # type: ignore[union-attr]  # the first challenge's: a text channel
-            challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
-            allowed_mentions=challenge_mentions(challenge),
+            view=challenge_post(challenge, challenge_buttons(challenge, lang), lang), allowed_mentions=challenge_mentions(challenge),
         )
         await service_of(interaction).set_challenge_message(challenge.id, message.id)
         link = message_link(challenge.guild_id, challenge.channel_id, message.id)

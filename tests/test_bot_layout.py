@@ -1,0 +1,87 @@
+"""Posts as Components V2 messages: one container holding the words, the picture with its alt text and the
+buttons, no content; buttons routed by their custom ids across restarts; an old board greyed with its picture."""
+
+from __future__ import annotations
+
+import discord
+
+from bot_helpers import board_posts, buttons, components, is_disabled, move, start_match, stored, text_of
+
+from bot.presenters.describe import alt_text
+
+
+def layout_of(message) -> discord.components.Container:
+    """The one container a V2 post consists of."""
+    assert message.flags.components_v2 and not message.content and not message.embeds
+    assert len(message.components) == 1 and isinstance(message.components[0], discord.components.Container)
+    assert len(components(message)) <= 40
+    return message.components[0]
+
+
+def gallery_of(message) -> discord.components.MediaGalleryComponent:
+    galleries = [c for c in components(message) if isinstance(c, discord.components.MediaGalleryComponent)]
+    assert len(galleries) == 1 and len(galleries[0].items) == 1
+    return galleries[0]
+
+
+def shows_its_attachment(message, filename: str) -> bool:
+    """The gallery shows the message's own attachment `filename`."""
+    attachment = next(a for a in message.attachments if a.filename == filename)
+    return gallery_of(message).items[0].media.attachment_id == attachment.id
+
+
+async def test_a_board_is_one_container_of_status_picture_and_buttons(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    board = board_posts(thread)[-1]
+    container = layout_of(board)
+    kinds = [type(c) for c in container.children]
+    assert kinds[:2] == [discord.components.TextDisplay, discord.components.MediaGalleryComponent]
+    assert set(kinds[2:]) == {discord.ActionRow}
+    assert text_of(board) == container.children[0].content
+    assert "**alice** (Light) to move" in text_of(board) and world.alice.mention in text_of(board)
+    assert [u.id for u in board.mentions] == [world.alice.id]  # the text display's mention pings her alone
+    assert shows_its_attachment(board, "board.png")
+    match = await world.bot.matches.get_match(match_id)
+    service = world.bot.matches
+    expected = alt_text("Epaminondas", service.view(match, None), match.names, match_id=match_id, lang="en")
+    assert gallery_of(board).items[0].description == expected[:1024]
+    assert set(buttons(board)) == {"Move", "My view", "Describe", "Resign", "Offer draw", "Explore"}
+
+
+async def test_board_buttons_work_after_a_restart(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    board = board_posts(thread)[-1]
+    await world.restart()
+    opened = await world.alice.click(board, label="Move")
+    assert opened.ephemeral and "Which piece" in opened.response.content
+
+
+async def test_an_old_board_is_greyed_and_keeps_its_words_and_picture(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    first = board_posts(thread)[0]
+    said = text_of(first)
+    result = await move(world.alice, thread, match_id, "a1-d4")
+    assert result.response.content.startswith("✅")
+    old = stored(world, first)
+    layout_of(old)
+    assert all(is_disabled(b) for b in buttons(old).values()) and len(buttons(old)) == 6
+    assert text_of(old) == said
+    assert shows_its_attachment(old, "board.png")
+    assert not any(is_disabled(b) for b in buttons(board_posts(thread)[-1]).values())
+
+
+async def test_a_challenge_is_one_container_whose_buttons_work_after_a_restart(world):
+    result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
+    assert result.response.content == "Challenge posted below."  # the private word stays plain text
+    post = world.channel.last_message
+    container = layout_of(post)
+    assert isinstance(container.children[0], discord.components.TextDisplay)
+    assert "**alice** challenges" in text_of(post) and world.bob.mention in text_of(post)
+    assert {u.id for u in post.mentions} == {world.bob.id}
+    assert list(buttons(post)) == ["Accept", "Decline", "Cancel"]
+    await world.restart()
+    await world.bob.click(post, label="Accept")
+    now = stored(world, post)
+    layout_of(now)
+    assert "has started" in text_of(now) and "Match #1 is on in" in text_of(now) and not buttons(now)
+    assert board_posts(world.channel.threads[-1])
