@@ -85,3 +85,31 @@ async def test_a_challenge_is_one_container_whose_buttons_work_after_a_restart(w
     layout_of(now)
     assert "has started" in text_of(now) and "Match #1 is on in" in text_of(now) and not buttons(now)
     assert board_posts(world.channel.threads[-1])
+
+
+async def test_league_announcement_and_standings_are_containers(world):
+    role = world.guild.create_role("league mods", permissions=discord.Permissions(manage_guild=True))
+    olga = world.guild.add_member(world.env.create_user("olga"), roles=[role])
+    await olga.slash(world.channel, "league create", name="Autumn", game="epaminondas", format="round_robin")
+    post = next(m for m in reversed(list(world.channel.history())) if text_of(m).startswith("🏆"))
+    layout_of(post)
+    assert list(buttons(post)) == ["Join", "Leave"]
+    for member in (world.alice, world.bob):
+        await member.click(post, label="Join")
+    assert "alice" in text_of(stored(world, post)) and list(buttons(stored(world, post))) == ["Join", "Leave"]
+    await olga.slash(world.channel, "league start", league="Autumn")
+    match_id = (await world.bot.leagues.store.tables(
+        (await world.bot.leagues.named(world.guild.id, "Autumn")).id))[0].match_id
+    thread = next(t for t in world.channel.threads if f"#{match_id}:" in t.name)
+    players = await world.bot.matches.get_match(match_id)
+    by_id = {world.alice.id: world.alice, world.bob.id: world.bob}
+    asked = await by_id[players.seats[0].user_id].click(board_posts(thread)[-1], label="Resign")
+    await by_id[players.seats[0].user_id].click(asked.response, label="Yes, resign")
+    league_thread = next(t for t in world.channel.threads if t.name.startswith("League:"))
+    standings = [m for m in league_thread.history() if m.attachments][-1]
+    layout_of(standings)
+    assert "🏆 **Autumn** is over" in text_of(standings)
+    assert shows_its_attachment(standings, "standings.png")
+    assert gallery_of(standings).items[0].description.startswith("Standings of Autumn")
+    rounds = [m for m in league_thread.history() if "Every match starts now" in text_of(m)]
+    assert len(rounds) == 1 and layout_of(rounds[0])

@@ -99,7 +99,8 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
         lang = server_language(interaction)
         message = await channel.send(  # type: ignore[union-attr]  # the first challenge's: a text channel
-            view=challenge_post(challenge, challenge_buttons(challenge, lang), lang), allowed_mentions=challenge_mentions(challenge),
+            view=challenge_post(challenge, challenge_buttons(challenge, lang), lang),
+            allowed_mentions=challenge_mentions(challenge),
         )
         await service_of(interaction).set_challenge_message(challenge.id, message.id)
         link = message_link(challenge.guild_id, challenge.channel_id, message.id)
