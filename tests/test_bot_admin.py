@@ -8,7 +8,7 @@ async def test_owner_syncs_this_server_and_others_are_refused(world):
     reply = world.channel.last_message
     assert reply.content.startswith("Synced ") and "to this server" in reply.content
     await world.carol.send(world.channel, f"{bot_mention} sync")
-    assert text_of(world.channel.last_message) == "Only the bot's owner can sync commands."
+    assert world.channel.last_message.content == "Only the bot's owner can sync commands."
     # discord.py reports the refusal as a command error even though the cog answered it
     assert [type(e).__name__ for e in world.expect_errors()] == ["NotOwner"]
 

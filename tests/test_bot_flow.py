@@ -125,7 +125,7 @@ async def test_my_view_is_ephemeral_and_from_the_players_side(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     mine = await world.bob.click(board_posts(thread)[-1], label="My view")
     assert mine.ephemeral
-    assert "you play **Dark**" in mine.response.content
+    assert "you play **Dark**" in text_of(mine.response)
     assert mine.response.attachments and mine.response.attachments[0].filename == "your-view.png"
     outsider = await world.carol.click(board_posts(thread)[-1], label="My view")
     assert outsider.ephemeral and outsider.response.content == "You are not playing in this match."

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import discord
 
-from bot_helpers import board_posts, buttons, components, is_disabled, move, start_match, stored, text_of
+from bot_helpers import (
+    board_posts, buttons, components, is_disabled, move, open_match, start_match, stored, text_of,
+)
 
 from bot.presenters.describe import alt_text
 
@@ -113,3 +115,23 @@ async def test_league_announcement_and_standings_are_containers(world):
     assert gallery_of(standings).items[0].description.startswith("Standings of Autumn")
     rounds = [m for m in league_thread.history() if "Every match starts now" in text_of(m)]
     assert len(rounds) == 1 and layout_of(rounds[0])
+
+
+async def test_my_view_is_a_private_container_with_its_picture_and_alt_text(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    mine = await world.bob.click(board_posts(thread)[-1], label="My view")
+    assert mine.ephemeral
+    shown = stored(world, mine.response)
+    layout_of(shown)
+    assert "you play **Dark**" in text_of(shown)
+    assert shows_its_attachment(shown, "your-view.png")
+    assert gallery_of(shown).items[0].description.startswith("Epaminondas")
+
+
+async def test_the_dm_inviting_a_player_to_her_secret_setup_is_a_container(world):
+    await open_match(world, "myrmidons", [world.alice, world.bob])
+    invitation = world.alice.user.dm_channel.last_message
+    layout_of(invitation)
+    assert "you play **South**" in text_of(invitation) and "Set up in private" in buttons(invitation)
+    opened = await world.alice.user.click(invitation, label="Set up in private")
+    assert opened.ephemeral

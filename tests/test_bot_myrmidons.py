@@ -337,7 +337,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     mine = await world.bob.click(setup_board, label="My view")
     ref.check()  # his picture is his own view: his empty home row, alice's row of blank pieces
     assert mine.ephemeral
-    assert "📬 Your Myrmidons match" in mine.response.content and "you play **North**" in mine.response.content
+    assert "📬 Your Myrmidons match" in text_of(mine.response) and "you play **North**" in text_of(mine.response)
     assert "Set up in private" in buttons(mine.response)
     picker = await world.bob.click(mine.response, label="Set up in private")
     assert picker.ephemeral
@@ -516,7 +516,7 @@ async def test_closed_dms_player_deploys_from_the_boards_move_button(world):
     ref.check()
 
     mine = await world.bob.click(board, label="My view")  # the invitation still waited for him, now without a button
-    assert "📬 Your Myrmidons match" in mine.response.content and not mine.response.components
+    assert "📬 Your Myrmidons match" in text_of(mine.response) and not buttons(mine.response)
     ref.check()
     assert (await private_channels(world, match_id))[world.bob.id] == "ephemeral"
 

@@ -54,8 +54,8 @@ async def test_closed_dms_fall_back_to_my_view(world):
     assert await private_channels(world, match_id) == {world.alice.id: "dm", world.bob.id: "pending"}
 
     shown = await world.bob.click(board_posts(thread)[-1], label="My view")
-    assert shown.ephemeral and "📬 Your Archimedes match" in shown.response.content
-    assert "you play **Black**" in shown.response.content
+    assert shown.ephemeral and "📬 Your Archimedes match" in text_of(shown.response)
+    assert "you play **Black**" in text_of(shown.response)
     again = await world.bob.click(board_posts(thread)[-1], label="My view")
     assert "📬" not in again.response.content  # handed out once
     assert (await private_channels(world, match_id))[world.bob.id] == "ephemeral"

@@ -81,7 +81,7 @@ async def status(world, match_id) -> str:
 
 async def test_default_clock_is_three_days_and_shown_everywhere(world):
     result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
-    assert "Clock: 3 days a move" in result.followups[0].content
+    assert "Clock: 3 days a move" in text_of(result.followups[0])
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     match_id = match_id_of(thread)
@@ -91,7 +91,7 @@ async def test_default_clock_is_three_days_and_shown_everywhere(world):
     assert f"⏳ **alice** must move <t:{int(due)}:R>" in board
     assert f"<t:{int(due)}:R>" in dms(world.alice)[-1] and "Clock: 3 days a move" in dms(world.alice)[-1]
     mine = await world.alice.slash(world.channel, "games")
-    assert mine.ephemeral and f"your move due <t:{int(due)}:R>" in mine.response.content
+    assert mine.ephemeral and f"your move due <t:{int(due)}:R>" in text_of(mine.response)
     theirs = await world.bob.slash(world.channel, "games")
     assert f"alice's move due <t:{int(due)}:R>" in theirs.response.content
 
@@ -228,7 +228,7 @@ async def test_closed_dms_turn_the_reminder_into_a_mention_in_the_thread(world):
 async def test_notify_turns_dms_on_and_off_and_reminders_off(world):
     thread, match_id = await start(world, clock="1 day")
     shown = await world.bob.slash(world.channel, "notify")
-    assert shown.ephemeral and "turn: **off**" in shown.response.content and "short: **on**" in shown.response.content
+    assert shown.ephemeral and "turn: **off**" in text_of(shown.response) and "short: **on**" in text_of(shown.response)
     saved = await world.bob.slash(world.channel, "notify", turns="on", reminders="off")
     assert saved.ephemeral and "turn: **on**" in saved.response.content and "short: **off**" in saved.response.content
     await move(world.alice, thread, match_id, "a1-a3")
@@ -257,7 +257,7 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     theirs = await world.bob.slash(world.channel, "games")
     assert "alice away until <t:" in theirs.response.content
     mine = await world.alice.slash(world.channel, "games")
-    assert "you are away until <t:" in mine.response.content
+    assert "you are away until <t:" in text_of(mine.response)
     reposted = await world.bob.slash(world.channel, "board", match=match_id)
     assert reposted.response.content.startswith("Board re-posted")
     assert "paused while away until" in text_of(board_posts(thread)[-1])
@@ -284,7 +284,7 @@ async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(wor
     await move(world.bob, thread, match_id, "a12-a10")  # a move while away ends it
     assert (await clocks(world).prefs([world.bob.id]))[world.bob.id].away_until is None
     mine = await world.alice.slash(world.channel, "games")
-    assert "away" not in mine.response.content
+    assert "away" not in text_of(mine.response)
     theirs = await world.bob.slash(world.channel, "games")
     assert "away" not in theirs.response.content
 
@@ -312,7 +312,7 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
     dave = world.guild.add_member(world.env.create_user("dave"), roles=[role])
     shown = await dave.slash(world.channel, "settings")
-    assert shown.ephemeral and "**Default clock**: 3 days" in shown.response.content
+    assert shown.ephemeral and "**Default clock**: 3 days" in text_of(shown.response)
     saved = await dave.slash(world.channel, "settings", setting="default_clock", value="1 day")
     assert saved.ephemeral and "Saved" in saved.response.content
     assert "**Default clock**: 1 day" in saved.response.content
@@ -429,8 +429,8 @@ async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
 async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
     thread, match_id = await start(world, clock="2 days")
     shown = await world.bob.slash(world.channel, "clock", match=match_id)
-    assert shown.ephemeral and "2 days a move" in shown.response.content
-    assert "**alice** must move <t:" in shown.response.content
+    assert shown.ephemeral and "2 days a move" in text_of(shown.response)
+    assert "**alice** must move <t:" in text_of(shown.response)
     due = await deadline_of(world, match_id, 0)
     refused = await world.alice.slash(world.channel, "clock", match=match_id, clock="14 days")
     assert refused.ephemeral and "can't change during the game" in refused.response.content

@@ -279,7 +279,7 @@ async def test_a_spanish_and_a_german_member_each_read_their_language(world, loc
     assert early.response.content == "No es tu turno — esperando a bob."
 
     mine = await bob.click(board_posts(thread)[-1], label="My view")
-    assert mine.response.content.startswith(f"Deine Sicht auf Partie #{match_id} (Epaminondas) — du spielst **Dunkel**.")
+    assert text_of(mine.response).startswith(f"Deine Sicht auf Partie #{match_id} (Epaminondas) — du spielst **Dunkel**.")
     assert mine.response.attachments[0].description.startswith(
         f"Epaminondas, Partie #{match_id}, Zug 1: deine Sicht als bob (Dunkel). Letzter Zug: alice (Hell) spielte a1-d4")
     described = await alice.click(board_posts(thread)[-1], label="Describe")
@@ -313,7 +313,7 @@ async def test_public_posts_follow_the_servers_language(world, locales):
     assert played.response.content.startswith("✅ You played")  # her own client: English
     assert "**alice** (Claras) jugó `a1-d4`" in text_of(board_posts(thread)[-1])
     mine = await world.bob.click(board_posts(thread)[-1], label="Mi vista")  # the Spanish post; he reads German
-    assert mine.response.content.startswith("Deine Sicht")
+    assert text_of(mine.response).startswith("Deine Sicht")
     offered = await world.bob.click(board_posts(thread)[-1], label="Ofrecer tablas")
     assert offered.response.content == "Remis angeboten. Dein Gegner kann im Thread annehmen oder ablehnen."
     offer = thread.last_message

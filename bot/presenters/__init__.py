@@ -39,6 +39,7 @@ from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_post, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
+from .layout import card
 from .replay import ReplayPresenter
 from .text import fit, mentions
 
@@ -235,8 +236,8 @@ class DirectMessages:
         """Deliver a private message; False when Discord refuses (DMs closed), so it waits for her My view."""
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else discord.utils.MISSING
-            await user.send(fit(content), file=file, view=buttons or discord.utils.MISSING)
+            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else None
+            await user.send(view=card(fit(content), picture=file, buttons=buttons), file=file or discord.utils.MISSING)
             return True
         except discord.Forbidden:  # 50007: the user does not accept DMs from this server's members
             return False
