@@ -135,3 +135,26 @@ async def test_the_dm_inviting_a_player_to_her_secret_setup_is_a_container(world
     assert "you play **South**" in text_of(invitation) and "Set up in private" in buttons(invitation)
     opened = await world.alice.user.click(invitation, label="Set up in private")
     assert opened.ephemeral
+
+
+async def test_private_answers_with_a_picture_are_containers(world):
+    """/replay's answer (made a layout by the edit that completes it) and /league standings'."""
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    asked = await world.bob.click(board_posts(thread)[-1], label="Resign")
+    await world.bob.click(asked.response, label="Yes, resign")
+    replay = await world.carol.slash(world.channel, "replay", match=match_id)
+    shown = stored(world, replay.response)
+    layout_of(shown)
+    assert text_of(shown).startswith(f"🎞️ Replay of Epaminondas match #{match_id}")
+    assert shows_its_attachment(shown, "replay.gif")
+
+    role = world.guild.create_role("league mods", permissions=discord.Permissions(manage_guild=True))
+    olga = world.guild.add_member(world.env.create_user("olga"), roles=[role])
+    await olga.slash(world.channel, "league create", name="Autumn", game="epaminondas", format="round_robin")
+    standings = await world.carol.slash(world.channel, "league standings", league="Autumn")
+    assert standings.ephemeral
+    shown = stored(world, standings.response)
+    layout_of(shown)
+    assert text_of(shown) == "📊 **Autumn**"
+    assert shows_its_attachment(shown, "standings.png")
+    assert gallery_of(shown).items[0].description.startswith("Standings of Autumn")
