@@ -158,3 +158,22 @@ async def test_private_answers_with_a_picture_are_containers(world):
     assert text_of(shown) == "📊 **Autumn**"
     assert shows_its_attachment(shown, "standings.png")
     assert gallery_of(shown).items[0].description.startswith("Standings of Autumn")
+
+
+async def test_a_stale_board_that_still_acts_is_refused_and_greyed_when_clicked(world, monkeypatch):
+    from bot.presenters.board import BoardPresenter
+
+    async def retire_failed(self, thread, message_id, match, lang):
+        return None  # as when Discord refused the greying edit
+
+    monkeypatch.setattr(BoardPresenter, "retire", retire_failed)
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    first = board_posts(thread)[0]
+    said = text_of(first)
+    await move(world.alice, thread, match_id, "a1-d4")
+    assert not any(is_disabled(b) for b in buttons(stored(world, first)).values())
+    refused = await world.bob.click(first, label="Move")
+    assert "This board is out of date" in text_of(refused.followups[-1] if refused.followups else refused.response)
+    old = stored(world, first)
+    assert all(is_disabled(b) for b in buttons(old).values())
+    assert text_of(old) == said and shows_its_attachment(old, "board.png")
