@@ -1,7 +1,7 @@
 """`python -m bot` starts the bot; `python -m bot demo` tries it in a browser; `python -m bot ratings --rebuild`
 recomputes every rating from the results; `python -m bot backup PATH` copies the SQLite database while it runs;
 `python -m bot check` checks the database beside it; `python -m bot damaged` lists, ends or restores the matches set
-aside as damaged."""
+aside as damaged; `python -m bot migrate --to URL` copies it into PostgreSQL."""
 
 import sys
 
@@ -11,6 +11,7 @@ USAGE = """usage: python -m bot [-h]
        python -m bot backup PATH [--force] [--database FILE]
        python -m bot check [--database FILE_OR_URL]
        python -m bot damaged (list | end N | restore N --from BACKUP) [--database DATABASE]
+       python -m bot migrate --to postgresql://... [--database FILE]
 
 Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
 STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_SHARD_COUNT,
@@ -22,6 +23,7 @@ commands:
   backup      copy the SQLite database to PATH while the bot runs, verified (python -m bot backup --help)
   check       replay every match's log to its stored state, check integrity and timers (python -m bot check --help)
   damaged     list, end or restore the matches set aside as damaged (python -m bot damaged --help)
+  migrate     copy the SQLite database into an empty PostgreSQL database (python -m bot migrate --help)
 """
 
 arguments = sys.argv[1:]
@@ -45,6 +47,10 @@ if arguments[:1] == ["damaged"]:
     from bot.damaged import main as damaged_main
 
     raise SystemExit(damaged_main(arguments[1:]))
+if arguments[:1] == ["migrate"]:
+    from bot.migrate import main as migrate_main
+
+    raise SystemExit(migrate_main(arguments[1:]))
 if arguments in (["-h"], ["--help"]):
     print(USAGE, end="")
     raise SystemExit(0)

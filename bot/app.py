@@ -36,7 +36,7 @@ from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, UnwritableDatabase, open_database
-from bot.storage.opening import open_repository
+from bot.storage.opening import open_repository, take_lock
 from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
@@ -214,7 +214,13 @@ async def check_database(path: Path | str) -> str | None:
     except (OSError, sqlite3.Error) as exc:
         return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a file "
                 "in a folder this user may write.")
-    await db.close()
+    try:
+        if str(path) != ":memory:":  # a lock left behind is taken over (and said) here, a migration refused
+            take_lock(path).release()
+    except DatabaseError as exc:  # in use by a copy, or a lock file this user may not write
+        return f"refusing the database at {path}: {exc}."
+    finally:
+        await db.close()
     return None
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sqlite3
 
 import discord
 import pytest
@@ -23,16 +22,26 @@ HOUR = 3600
 DAY = 24 * HOUR
 
 
+@pytest.fixture
+def database(store_database):
+    """Every test here runs on SQLite and on PostgreSQL: the bot's (`world`) as the service's (`service`)."""
+    return store_database
+
+
 def clocks(world) -> ClockStore:
     """The bot's timers, members' choices and server settings, read as the bot reads them."""
     return world.bot.repo.clocks
 
 
-def as_a_stop_left_it(world, sql: str, *params) -> None:
-    """Change the database file the way a bot process stopped at the worst moment leaves it. No store writes such
-    a state, so this opens the file itself (only for that)."""
-    with sqlite3.connect(world.settings.database) as db:
-        db.execute(sql, params)
+async def as_a_stop_left_it(world, sql: str, *params) -> None:
+    """Change the database the way a bot process stopped at the worst moment leaves it. No store writes such a
+    state, so this writes the SQL itself (only for that)."""
+    await world.bot.repo.driver.write_statements([(sql, params)])
+
+
+def shared(world) -> bool:
+    """Whether the bot's database may be shared with other bot processes (PostgreSQL), whose claims it respects."""
+    return world.bot.matches.timers.claims.shared
 
 
 def dms(member) -> list[str]:
@@ -188,10 +197,13 @@ async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(wo
     await world.bot.matches.timers.stop()
     # the process stopped right after claiming the deadline, before settling it
     due = await deadline_of(world, match_id, 0)
-    as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = ?"
-                      " WHERE kind = 'turn_deadline' AND ref_id = ?", due + 3 * DAY, match_id)
+    await as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = ?"
+                            " WHERE kind = 'turn_deadline' AND ref_id = ?", due + 3 * DAY, match_id)
     await world.env.advance_time(2 * DAY)
     await world.restart()
+    if shared(world):  # the claim may be a live process's: another fires it once its lease has run out
+        assert await status(world, match_id) == "active"
+        await world.env.advance_time(2 * DAY + 60)
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
 
 
@@ -199,12 +211,15 @@ async def test_a_reminder_claimed_but_not_sent_is_sent_after_a_restart_and_only_
     thread, match_id = await start(world, clock="1 day")
     await world.bot.matches.timers.stop()
     # the process stopped right after claiming alice's reminder, before sending it (its lease far from over: alone
-    # on its SQLite database, the process knows the claim was its own)
-    as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = due_at + 86400"
-                      " WHERE kind = 'turn_reminder' AND ref_id = ?", match_id)
+    # on its SQLite database, the process knows the claim was its own; on a shared one it waits for the lease)
+    await as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = due_at + 7200"
+                            " WHERE kind = 'turn_reminder' AND ref_id = ?", match_id)
     await world.env.advance_time(13 * HOUR)  # past the reminder's time, before the deadline
     assert reminders_of(world.alice) == []
     await world.restart()
+    if shared(world):
+        assert reminders_of(world.alice) == []
+        await world.env.advance_time(HOUR + 60)
     assert len(reminders_of(world.alice)) == 1
     assert [await clocks(world).timer_due("turn_reminder", match_id, seat) for seat in (0, 1)] == [None, None]
     await world.restart()
@@ -421,7 +436,7 @@ async def test_time_out_ignores_a_deadline_a_move_has_replaced(service):
 async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
     thread, match_id = await start(world, clock="1 day")
     # the bot stopped between a move and its clock's start
-    as_a_stop_left_it(world, "DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", match_id)
+    await as_a_stop_left_it(world, "DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", match_id)
     await world.restart()
     assert await deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
 

@@ -19,6 +19,7 @@ from .challenges import ChallengeStore
 from .clocks import ClockStore
 from .driver import Driver
 from .leagues import LeagueStore
+from .lock import DatabaseLock
 from .matches import MatchStore
 from .outbox import OutboxStore
 from .plans import PlanStore
@@ -31,10 +32,11 @@ from .timers import TimerStore
 
 class Repository(MatchStore, ChallengeStore, TimerStore, PrivateMessageStore):
     """On SQLite: `db`, the writing connection, and `reader`. On PostgreSQL: `pool` (see bot/storage/postgres.py).
-    The driver is `driver`; every store shares it."""
+    The driver is `driver`; every store shares it. `lock`: the SQLite file's lock, let go when the store closes."""
 
     def __init__(self, db: aiosqlite.Connection | None = None, reader: aiosqlite.Connection | None = None, *,
-                 pool: Any = None):
+                 pool: Any = None, lock: DatabaseLock | None = None):
+        self.lock = lock
         driver = Driver(db, reader, pool=pool)
         MatchStore.__init__(self, driver)  # the others keep only the driver, which this sets for all of them
         self.leagues = LeagueStore(driver)
@@ -57,4 +59,8 @@ class Repository(MatchStore, ChallengeStore, TimerStore, PrivateMessageStore):
         await self.driver.fetchvalue("SELECT 1")
 
     async def close(self) -> None:
-        await self.driver.close()
+        try:
+            await self.driver.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()

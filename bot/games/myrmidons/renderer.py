@@ -211,11 +211,11 @@ def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, comma
     def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
         _paint_tile_body(draw, big, seat)
         if values is None:
-            s = big * (0.42 if hint else 0.56)
-            _paint_helmet(draw, (big - s) / 2, big * (0.12 if hint else 0.18), s, blend(side.fill, side.edge, 0.5),
+            s = big * (0.38 if hint else 0.56)
+            _paint_helmet(draw, (big - s) / 2, big * (0.1 if hint else 0.18), s, blend(side.fill, side.edge, 0.5),
                           side.fill)
-            if hint:
-                draw.text((big / 2, big * 0.74), hint, font=font(round(big * 0.24), bold=True), fill=side.edge,
+            if hint:  # at least 9 px high on a phone, as every text of the picture
+                draw.text((big / 2, big * 0.72), hint, font=font(round(big * 0.3), bold=True), fill=side.edge,
                           anchor="mm")
             return
         if commander:
