@@ -3,6 +3,8 @@ buttons, no content; buttons routed by their custom ids across restarts; an old 
 
 from __future__ import annotations
 
+import io
+
 import discord
 
 from bot_helpers import (
@@ -177,3 +179,22 @@ async def test_a_stale_board_that_still_acts_is_refused_and_greyed_when_clicked(
     old = stored(world, first)
     assert all(is_disabled(b) for b in buttons(old).values())
     assert text_of(old) == said and shows_its_attachment(old, "board.png")
+
+
+async def test_a_board_posted_before_layouts_is_greyed_as_it_was(world):
+    """A legacy post (content, attachment, rows of buttons), as boards were before this version: greyed in place,
+    still legacy, its words and picture kept."""
+    from bot.presenters.layout import greyed
+    from bot.views.board import board_buttons
+
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    match = await world.bot.matches.get_match(match_id)
+    channel = world.bot.get_channel(thread.id)
+    legacy = await channel.send("an old board", file=discord.File(io.BytesIO(b"\x89PNG old"), filename="board.png"),
+                                view=board_buttons(match))
+    old = await channel.fetch_message(legacy.id)
+    await old.edit(view=greyed(old))
+    now = stored(world, legacy)
+    assert not now.flags.components_v2 and now.content == "an old board"
+    assert [a.filename for a in now.attachments] == ["board.png"]
+    assert len(buttons(now)) == 6 and all(is_disabled(b) for b in buttons(now).values())
