@@ -9,7 +9,7 @@ from bot.engine.playout import random_plies
 from bot.games.registry import get_game, judge_move
 from bot.matches.analysis import Mistake, worst
 from bot.presenters.analysis import analysis_text
-from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, play_moves, start_match
+from bot_helpers import text_of, EPAMINONDAS_LIGHT_WINS, board_posts, play_moves, start_match
 
 
 def test_the_judgement_prefers_a_move_at_least_as_good_as_the_played_one_and_is_repeatable():
@@ -61,10 +61,10 @@ async def test_a_player_asks_for_the_analysis_and_it_is_posted_in_the_thread(wor
     await world.bot.analyses.idle()
     await world.env.settle()
     post = thread.last_message
-    assert post.content.startswith(f"🔍 **Analysis of match #{match_id}**")
-    lines = post.content.splitlines()
+    assert text_of(post).startswith(f"🔍 **Analysis of match #{match_id}**")
+    lines = text_of(post).splitlines()
     assert lines[1].startswith("**alice** (Light): ") and lines[2].startswith("**bob** (Dark): ")
-    assert "(preferred `" in post.content
+    assert "(preferred `" in text_of(post)
     assert board_posts(thread)[-1].id < post.id
     again = await world.bob.slash(world.channel, "analysis", match=match_id)
     assert again.response.content == f"The analysis of match #{match_id} is already posted in its thread."

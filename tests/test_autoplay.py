@@ -15,7 +15,7 @@ from bot.games import registry
 from bot.games.engines import GAMES, get_game, legal_moves_public
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.matches.actions import played_for
-from bot_helpers import board_posts, move, start_match
+from bot_helpers import text_of, board_posts, move, start_match
 from conftest import ON_BOTH
 from mycenae_twins import twin_plies
 from test_render_myrmidons import _twin_games
@@ -109,7 +109,7 @@ async def test_her_only_legal_move_is_played_at_once_when_she_asked(world):
     moves = await world.bot.repo.moves(match_id)
     assert (moves[-1].seat, moves[-1].move) == (1, "c3")
     board = board_posts(thread)[-1]
-    assert "had one legal move, played at once as they asked: `c3`" in board.content
+    assert "had one legal move, played at once as they asked: `c3`" in text_of(board)
     assert (await world.bob.slash(world.channel, "autoplay")).response.content.startswith("Autoplay is **on**")
     assert (await world.alice.slash(world.channel, "autoplay")).response.content.startswith("Autoplay is **off**")
 
@@ -117,6 +117,6 @@ async def test_her_only_legal_move_is_played_at_once_when_she_asked(world):
 async def test_without_asking_she_plays_her_only_move_herself(world):
     thread, match_id = await play_to_the_last_square(world)
     assert (await world.bot.matches.get_match(match_id)).active
-    assert "had one legal move" not in board_posts(thread)[-1].content
+    assert "had one legal move" not in text_of(board_posts(thread)[-1])
     off = await world.bob.slash(world.channel, "autoplay", on=False)
     assert "Autoplay is **off**" in off.response.content

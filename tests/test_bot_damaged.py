@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from bot_helpers import board_posts, match_id_of, move, start_match, thread_of
+from bot_helpers import text_of, board_posts, match_id_of, move, start_match, thread_of
 
 DAMAGED = "The record of match #{match} is damaged; the server's operator has been told."
 SET_ASIDE = "is damaged and set aside"
@@ -53,7 +53,7 @@ async def test_a_state_that_is_not_json_sets_its_match_aside_and_the_bot_starts(
     assert (await move(world.carol, computer_thread, computer_id, "a1-a3")).response.content.startswith("✅")
     await world.env.advance_time(5)
     assert len(board_posts(computer_thread)) == before + 2  # carol's move and the computer's answer
-    assert "Strategos (easy)" in board_posts(computer_thread)[-1].content
+    assert "Strategos (easy)" in text_of(board_posts(computer_thread)[-1])
 
     # its deadline passes twice over, and the bot restarts: the operator was told once
     await world.env.advance_time(4 * 24 * 3600)
@@ -76,7 +76,7 @@ async def test_a_state_its_engine_refuses_is_damaged_for_every_command_and_butto
     assert (await world.bob.slash(thread, "board", match=match_id)).response.content == line
     assert (await world.alice.slash(thread, "history", match=match_id)).response.content == line
     clicked = await world.alice.click(board, label="Move")
-    assert clicked.ephemeral and line in (clicked.followups[-1] if clicked.followups else clicked.response).content
+    assert clicked.ephemeral and line in text_of((clicked.followups[-1] if clicked.followups else clicked.response))
     await fails_alone(world, caplog, (world.bob, thread, match_id), (world.bob, other_thread, other_id, "d1-g1"),
                       listed=f"#{other_id} Archimedes vs carol", reason="engine refuses")
 
@@ -110,8 +110,8 @@ async def test_a_deadline_of_a_damaged_match_waits_while_the_others_are_settled(
     damage(world, "UPDATE matches SET state = 'not json' WHERE id = ?", match_id)
 
     await world.env.advance_time(4 * 24 * 3600)  # both deadlines pass: the damaged match's timer meets it first
-    assert "carol ran out of time" in board_posts(other_thread)[-1].content
-    assert not any("ran out of time" in post.content for post in board_posts(thread))
+    assert "carol ran out of time" in text_of(board_posts(other_thread)[-1])
+    assert not any("ran out of time" in text_of(post) for post in board_posts(thread))
     await world.env.advance_time(4 * 24 * 3600)  # its timers wait: nothing fires again, nothing is said again
     assert len(operator_lines(caplog, match_id)) == 1
     assert DAMAGED.format(match=match_id) in (await world.alice.slash(world.channel, "games")).response.content

@@ -13,7 +13,7 @@ from bot.leagues import standings
 from bot.leagues.seasons import movers, next_divisions
 from bot.presenters.leagues import zones
 from bot.matches.league_events import SEASON_SECONDS, DivisionTable
-from bot_helpers import board_posts
+from bot_helpers import text_of, board_posts
 from conftest import ON_BOTH
 from renderers.common import SKY_BLUE, VERMILLION
 from renderers.league import HEADING_HEIGHT, PAD, ROW, TITLE_HEIGHT, Division, Row, standings_picture
@@ -54,7 +54,7 @@ async def test_a_season_promotes_and_relegates_across_a_restart(world):
     await decide(world, await tables_of(world, league_id), lambda uid: uid, by_id)
     assert (await leagues.get(league_id)).status == "finished"
     final = league_thread(world).last_message
-    assert "⬆ The top 2 of each division go up and ⬇ the bottom 2 go down" in final.content
+    assert "⬆ The top 2 of each division go up and ⬇ the bottom 2 go down" in text_of(final)
     description = final.attachments[0].description
     assert description.count("⬆") == 3 and description.count("⬇") == 3  # two each way, and the legend's own
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot_helpers import buttons, move, private_answer, start_match
+from bot_helpers import buttons, move, private_answer, start_match, text_of
 from conftest import ON_BOTH
 
 HOUR = 3600
@@ -24,7 +24,7 @@ async def three_waiting_matches(world):
 
 
 def shown_match(answer) -> int:
-    content = answer.content
+    content = text_of(answer)
     assert "has waited longest for you" in content, content
     return int(content.split("Match #", 1)[1].split(" ", 1)[0])
 
@@ -36,7 +36,7 @@ async def test_next_shows_the_match_that_waited_longest_then_the_next_one(world)
     shown = await world.alice.slash(world.channel, "next")
     assert shown.ephemeral
     answer = private_answer(shown)
-    assert shown_match(answer) == match1 and "you play **Light**" in answer.content
+    assert shown_match(answer) == match1 and "you play **Light**" in text_of(answer)
     assert [a.filename for a in answer.attachments] == ["your-view.png"]
     assert set(buttons(answer)) == {"Move"}
 

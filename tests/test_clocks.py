@@ -14,7 +14,7 @@ import pytest
 from bot.domain import MemberPrefs
 from bot.games import Outcome
 from bot.storage import ClockStore
-from bot_helpers import (
+from bot_helpers import (text_of,
     board_posts, buttons, challenge_id_of, match_id_of, move, moves_stored, posted_challenge, stored_match, thread_of,
 )
 
@@ -46,7 +46,7 @@ def shared(world) -> bool:
 
 def dms(member) -> list[str]:
     channel = member.user.dm_channel
-    return [m.content for m in channel.history()]
+    return [text_of(m) for m in channel.history()]
 
 
 def reminders_of(member) -> list[str]:
@@ -90,17 +90,17 @@ async def status(world, match_id) -> str:
 
 async def test_default_clock_is_three_days_and_shown_everywhere(world):
     result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
-    assert "Clock: 3 days a move" in result.followups[0].content
+    assert "Clock: 3 days a move" in text_of(result.followups[0])
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     match_id = match_id_of(thread)
     due = await deadline_of(world, match_id, 0)
     assert due == pytest.approx(now(world) + 3 * DAY, abs=5)
-    board = board_posts(thread)[-1].content
+    board = text_of(board_posts(thread)[-1])
     assert f"⏳ **alice** must move <t:{int(due)}:R>" in board
     assert f"<t:{int(due)}:R>" in dms(world.alice)[-1] and "Clock: 3 days a move" in dms(world.alice)[-1]
     mine = await world.alice.slash(world.channel, "games")
-    assert mine.ephemeral and f"your move due <t:{int(due)}:R>" in mine.response.content
+    assert mine.ephemeral and f"your move due <t:{int(due)}:R>" in text_of(mine.response)
     theirs = await world.bob.slash(world.channel, "games")
     assert f"alice's move due <t:{int(due)}:R>" in theirs.response.content
 
@@ -113,9 +113,9 @@ async def test_chosen_clock_and_no_clock(world):
     assert await deadline_of(world, match_id, 1) == pytest.approx(now(world) + DAY, abs=5)
 
     _, free = await start(world, "archimedes", world.carol, world.bob, clock="No clock")
-    assert any("No clock." in m.content and "carol" in m.content for m in world.channel.history())
+    assert any("No clock." in text_of(m) and "carol" in text_of(m) for m in world.channel.history())
     assert await turn_timers(world, free) == []
-    assert "must move" not in board_posts(thread_of(world))[-1].content
+    assert "must move" not in text_of(board_posts(thread_of(world))[-1])
     await world.env.advance_time(30 * DAY)
     assert await status(world, free) == "active"
 
@@ -124,7 +124,7 @@ async def test_clock_option_passes_through_the_options_panel(world):
     panel = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.bob, clock="5 days")
     assert panel.ephemeral
     await world.alice.click(panel.response, label="Post challenge")
-    assert "Clock: 5 days a move" in world.channel.last_message.content
+    assert "Clock: 5 days a move" in text_of(world.channel.last_message)
     challenge = await world.bot.matches.get_challenge(challenge_id_of(world.channel.last_message))
     assert challenge.clock_seconds == 5 * DAY
 
@@ -146,7 +146,7 @@ async def test_one_reminder_at_the_right_moment_then_a_win_on_time(world):
     await world.env.advance_time(120)
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     final = board_posts(thread)[-1]
-    assert "🏆 **bob** (Dark) wins: alice ran out of time." in final.content
+    assert "🏆 **bob** (Dark) wins: alice ran out of time." in text_of(final)
     assert set(buttons(final)) == {"Rematch"}  # a finished match offers only a rematch
     await world.env.advance_time(7 * DAY)
     assert await timeouts(world, match_id) == 1 and len(reminders_of(world.alice)) == 1
@@ -172,7 +172,7 @@ async def test_a_move_one_second_before_the_deadline_counts(world):
     assert await status(world, match_id) == "active"
     await world.env.advance_time(20)
     assert await status(world, match_id) == "finished"
-    assert "🏆 **alice** (Light) wins: bob ran out of time." in board_posts(thread)[-1].content
+    assert "🏆 **alice** (Light) wins: bob ran out of time." in text_of(board_posts(thread)[-1])
 
 
 async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_start(world):
@@ -183,13 +183,13 @@ async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_s
     await world.restart()
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     assert reminders_of(world.alice) == []  # a reminder for a deadline already past is not sent
-    ended = [m for m in board_posts(thread) if "ran out of time" in m.content]
+    ended = [m for m in board_posts(thread) if "ran out of time" in text_of(m)]
     assert len(ended) == 1
     await world.restart()
     with world.env.time_context():  # the bot's clock is the simulated one, also for calls made from the test
         assert await world.bot.matches.timers.fire_due() == 0
     assert await timeouts(world, match_id) == 1
-    assert len([m for m in board_posts(thread) if "ran out of time" in m.content]) == 1
+    assert len([m for m in board_posts(thread) if "ran out of time" in text_of(m)]) == 1
 
 
 async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(world):
@@ -236,14 +236,14 @@ async def test_closed_dms_turn_the_reminder_into_a_mention_in_the_thread(world):
                            message="Cannot send messages to this user", times=None)
     thread, match_id = await start(world, clock="1 day")
     await world.env.advance_time(12 * HOUR + 60)
-    pings = [m for m in thread.history() if m.content.startswith("⏰")]
-    assert len(pings) == 1 and world.alice.mention in pings[0].content and "due <t:" in pings[0].content
+    pings = [m for m in thread.history() if text_of(m).startswith("⏰")]
+    assert len(pings) == 1 and world.alice.mention in text_of(pings[0]) and "due <t:" in text_of(pings[0])
 
 
 async def test_notify_turns_dms_on_and_off_and_reminders_off(world):
     thread, match_id = await start(world, clock="1 day")
     shown = await world.bob.slash(world.channel, "notify")
-    assert shown.ephemeral and "turn: **off**" in shown.response.content and "short: **on**" in shown.response.content
+    assert shown.ephemeral and "turn: **off**" in text_of(shown.response) and "short: **on**" in text_of(shown.response)
     saved = await world.bob.slash(world.channel, "notify", turns="on", reminders="off")
     assert saved.ephemeral and "turn: **on**" in saved.response.content and "short: **off**" in saved.response.content
     await move(world.alice, thread, match_id, "a1-a3")
@@ -273,10 +273,10 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     theirs = await world.bob.slash(world.channel, "games")
     assert "alice away until <t:" in theirs.response.content
     mine = await world.alice.slash(world.channel, "games")
-    assert "you are away until <t:" in mine.response.content
+    assert "you are away until <t:" in text_of(mine.response)
     reposted = await world.bob.slash(world.channel, "board", match=match_id)
     assert reposted.response.content.startswith("Board re-posted")
-    assert "paused while away until" in board_posts(thread)[-1].content
+    assert "paused while away until" in text_of(board_posts(thread)[-1])
     back = await world.alice.slash(world.channel, "back")
     assert back.ephemeral and "Welcome back" in back.response.content
     # two days away: the deadline moved by exactly those two days
@@ -302,7 +302,7 @@ async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(wor
     await move(world.bob, thread, match_id, "a12-a10")  # a move while away ends it
     assert (await clocks(world).prefs([world.bob.id]))[world.bob.id].away_until is None
     mine = await world.alice.slash(world.channel, "games")
-    assert "away" not in mine.response.content
+    assert "away" not in text_of(mine.response)
     theirs = await world.bob.slash(world.channel, "games")
     assert "away" not in theirs.response.content
 
@@ -331,7 +331,7 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
     dave = world.guild.add_member(world.env.create_user("dave"), roles=[role])
     shown = await dave.slash(world.channel, "settings")
-    assert shown.ephemeral and "**Default clock**: 3 days" in shown.response.content
+    assert shown.ephemeral and "**Default clock**: 3 days" in text_of(shown.response)
     saved = await dave.slash(world.channel, "settings", setting="default_clock", value="1 day")
     assert saved.ephemeral and "Saved" in saved.response.content
     assert "**Default clock**: 1 day" in saved.response.content
@@ -342,7 +342,7 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.carol)
     post = world.channel.last_message
     await world.env.advance_time(HOUR + 60)
-    assert "expired" in world.env.backend.get_message(world.channel.id, post.id).content
+    assert "expired" in text_of(world.env.backend.get_message(world.channel.id, post.id))
     bad = await dave.slash(world.channel, "settings", setting="default_clock", value="3 weeks")
     assert bad.ephemeral and "must be one of" in bad.response.content
 
@@ -448,8 +448,8 @@ async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
 async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
     thread, match_id = await start(world, clock="2 days")
     shown = await world.bob.slash(world.channel, "clock", match=match_id)
-    assert shown.ephemeral and "2 days a move" in shown.response.content
-    assert "**alice** must move <t:" in shown.response.content
+    assert shown.ephemeral and "2 days a move" in text_of(shown.response)
+    assert "**alice** must move <t:" in text_of(shown.response)
     due = await deadline_of(world, match_id, 0)
     refused = await world.alice.slash(world.channel, "clock", match=match_id, clock="14 days")
     assert refused.ephemeral and "can't change during the game" in refused.response.content
@@ -484,7 +484,7 @@ async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_
     name = ["alice", "bob", "carol"][late]
     await world.env.advance_time(DAY + 1)
     assert await status(world, match_id) == "active" and await timeouts(world, match_id) == 1
-    board = board_posts(thread)[-1].content
+    board = text_of(board_posts(thread)[-1])
     assert f"**{name}**" in board and "ran out of time and is out of the match" in board
     following = await clocks(world).deadlines([match_id])
     assert len(following) == 1 and following[0].seat != late

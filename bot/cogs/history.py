@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import N_, t, tn
+from bot.presenters.layout import card
 from bot.presenters.replay import replay_caption
 from bot.matches import catalogue, errors
 from bot.views.common import acknowledge, analyses_of, answer, language, presenter_of, service_of
@@ -55,7 +56,8 @@ class HistoryCog(commands.Cog, name="History"):
             return
         title = catalogue.info(found.game).title
         caption = replay_caption(found, title, lang, None if seat is None else found.names[seat])
-        await interaction.edit_original_response(content=caption, attachments=[file])
+        # The answer becomes a layout now: its acknowledgement could not carry the V2 flag, this edit does.
+        await interaction.edit_original_response(content=None, view=card(caption, picture=file), attachments=[file])
 
     @app_commands.command(name="analysis", description="A finished match's costliest moves, as the computer judges them")
     @app_commands.describe(match="The number of a finished match you played")

@@ -9,9 +9,10 @@ from discord.ext import commands
 
 from bot.i18n import N_, localize, t, tn
 from bot.matches.leagues import FORMATS, LeagueService, league_title
+from bot.presenters.layout import card
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
-from bot.views.common import acknowledge, answer, channel_of, language
+from bot.views.common import acknowledge, answer, channel_of, language, show
 from bot.views.leagues import join_league, leagues_of, leave_league
 
 from .common import autocomplete_clock, game_choices, may_manage
@@ -164,8 +165,8 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
         left = {p.user_id for p in await leagues.players(found.id) if not p.active}
         file = await standings_file(found, tables, names, left, language(interaction))
-        await interaction.followup.send(f"📊 **{localize(language(interaction), league_title(found))}**", file=file,
-                                        ephemeral=True)
+        await show(interaction, card(f"📊 **{localize(language(interaction), league_title(found))}**", picture=file),
+                   file=file)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -38,10 +38,11 @@ from bot.domain import Match
 
 from .analysis import AnalysisPresenter
 from .board import BoardPresenter
-from .challenge import ChallengePresenter, challenge_mentions, challenge_text
+from .challenge import ChallengePresenter, challenge_mentions, challenge_post, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
 from .conversation import Answers
+from .layout import card
 from .replay import ReplayPresenter
 from .text import fit, mentions
 
@@ -240,8 +241,8 @@ class DirectMessages:
         """Deliver a private message; False when Discord refuses (DMs closed), so it waits for her My view."""
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else discord.utils.MISSING
-            await user.send(fit(content), file=file, view=buttons or discord.utils.MISSING)
+            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else None
+            await user.send(view=card(fit(content), picture=file, buttons=buttons), file=file or discord.utils.MISSING)
             return True
         except discord.Forbidden:  # 50007: the user does not accept DMs from this server's members
             return False
@@ -251,4 +252,4 @@ class DirectMessages:
 
 
 __all__ = ["EVENT_TYPES", "DirectMessages", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls",
-           "challenge_text", "challenge_mentions"]
+           "challenge_text", "challenge_mentions", "challenge_post"]

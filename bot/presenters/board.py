@@ -24,6 +24,7 @@ from .controls import Controls
 from .conversation import Answers
 from .describe import MAX_ALT_TEXT, alt_text
 from .emojis import emojis_of
+from .layout import card, custom_ids, greyed
 
 from .pictures import render_file
 from .text import fit, mentions
@@ -69,13 +70,11 @@ class BoardPresenter:
                 await self._tell_by_dm(match, board, lang, played)
             return None
         service = self.service
-        content, file, allowed = await self._board(match, board, lang, played)
+        buttons = self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang)
+        layout, file, allowed = await self._board(match, board, lang, buttons, played)
         if not ping:
             allowed = discord.AllowedMentions.none()
-        message = await thread.send(
-            content, file=file, allowed_mentions=allowed,
-            view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),
-        )
+        message = await thread.send(view=layout, file=file, allowed_mentions=allowed)
         previous = match.board_message_id
         if not await service.record_board(match, message.id, announced=announce):
             # A newer version's board was recorded while this one was drawn: this post is the old one.
@@ -106,21 +105,22 @@ class BoardPresenter:
         thread = await self.thread_of(match)
         if thread is None or match.board_message_id is None:
             return False
-        content, file, _ = await self._board(match, board, lang)
+        layout, file, _ = await self._board(match, board, lang, self.controls.board(match, lang=lang))
         try:
             # ignore: the abc lacks it, but every channel thread_of() gives (text, thread, partial) has it
             await thread.get_partial_message(match.board_message_id).edit(  # type: ignore[attr-defined]
-                content=content, attachments=[file], view=self.controls.board(match, lang=lang),
-                allowed_mentions=discord.AllowedMentions.none())
+                content=None, attachments=[file], view=layout, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("match=%s could not redraw board message %s", match.id, match.board_message_id)
             return False
         return await self.service.record_board(match, match.board_message_id, announced=False)
 
-    async def _board(self, match: Match, board: Board, lang: str,
-                     played: MovePlayed | None = None) -> tuple[str, discord.File, discord.AllowedMentions]:
-        """A board post's words (caption, clock, mentions of whoever must act), its picture of the public view
-        with alt text, and who the mentions may ping."""
+    async def _board(self, match: Match, board: Board, lang: str, buttons: discord.ui.View,
+                     played: MovePlayed | None = None
+                     ) -> tuple[discord.ui.LayoutView, discord.File, discord.AllowedMentions]:
+        """A board post's layout: its words (caption, clock, mentions of whoever must act), its picture of the
+        public view with the alt text, and `buttons`, in one container; the picture to attach, and who the
+        mentions may ping."""
         game, view = self.service.game_of(match), board.view
         caption = self._caption(match, board, lang, played)
         ping_text, allowed = mentions(board.users_to_act(match) if match.active else match.member_ids)
@@ -129,7 +129,7 @@ class BoardPresenter:
             banks = bank_sentence(match, board.clock, lang)  # kept whole: the description gives way
             description = f"{fit(description, MAX_ALT_TEXT - len(banks) - 1)} {banks}"
         file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
-        return fit(f"{caption}\n{ping_text}".strip()), file, allowed
+        return card(fit(f"{caption}\n{ping_text}".strip()), picture=file, buttons=buttons), file, allowed
 
     def _caption(self, match: Match, board: Board, lang: str, played: MovePlayed | None) -> str:
         """A board's words: whose turn or the result, and the clock while it runs."""
@@ -140,11 +140,11 @@ class BoardPresenter:
         return caption
 
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
-        """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""
+        """Grey out the buttons of an older board post, keeping its words and picture: a layout is edited whole,
+        so the post is read first. Best effort: a stale click is refused anyway."""
         try:
-            # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
-            await thread.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                view=self.controls.board(match, disabled=True, lang=lang))
+            old = await thread.fetch_message(message_id)
+            await old.edit(view=greyed(old))
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 
@@ -175,21 +175,16 @@ class BoardPresenter:
         return True
 
 
-def _custom_ids(message: discord.Message) -> list[str]:
-    return [getattr(child, "custom_id", None) or "" for row in message.components
-            for child in getattr(row, "children", [])]
-
-
 def _is_board_of(message: discord.Message, match_id: int) -> bool:
     """A board post of this match: its picture and its buttons, which carry the match id (never its caption,
     whose wording is free to change)."""
     if not any(a.filename == BOARD_FILENAME for a in message.attachments):
         return False
-    return any(cid.startswith(f"sg:b:{match_id}:") or cid == f"sg:rm:{match_id}" for cid in _custom_ids(message))
+    return any(cid.startswith(f"sg:b:{match_id}:") or cid == f"sg:rm:{match_id}" for cid in custom_ids(message))
 
 
 def _shows_version(message: discord.Message, match: Match) -> bool:
     """A live board carries its version in its buttons; a finished match's last post has none of a board's."""
     if not match.active:
-        return not any(cid.startswith("sg:b:") for cid in _custom_ids(message))
-    return any(cid.startswith(f"sg:b:{match.id}:{match.version}:") for cid in _custom_ids(message))
+        return not any(cid.startswith("sg:b:") for cid in custom_ids(message))
+    return any(cid.startswith(f"sg:b:{match.id}:{match.version}:") for cid in custom_ids(message))

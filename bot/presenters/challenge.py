@@ -21,6 +21,7 @@ from .clock_text import clock_kind, clock_name, plain, start_note
 
 from .controls import Controls
 from .describe import side_of
+from .layout import card
 from .text import fit, mentions, message_link
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,12 @@ def challenge_text(challenge: Challenge, lang: str = ENGLISH) -> str:
     return fit("\n".join(lines))
 
 
+def challenge_post(challenge: Challenge, buttons: discord.ui.View | None, lang: str = ENGLISH,
+                   extra: str = "") -> discord.ui.LayoutView:
+    """The challenge post as one container: its words (and `extra`, a line added below them) and its buttons."""
+    return card(fit(challenge_text(challenge, lang) + extra), buttons=buttons)
+
+
 def _option_text(value: Any) -> str:
     return " / ".join(map(str, value)) if isinstance(value, list) else str(value)
 
@@ -106,7 +113,7 @@ class ChallengePresenter:
         try:
             # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
             await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
-                content=fit(challenge_text(challenge, lang) + extra), view=self.controls.challenge(challenge, lang),
+                content=None, view=challenge_post(challenge, self.controls.challenge(challenge, lang), lang, extra),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:

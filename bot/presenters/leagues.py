@@ -31,6 +31,7 @@ from renderers.league import Division, Row, standings_picture
 from .clock_text import clock_kind
 
 from .describe import MAX_ALT_TEXT
+from .layout import card, text_of
 from .pictures import render_in
 from .text import fit, mentions, message_link
 
@@ -212,7 +213,7 @@ class LeaguePresenter:
                 log.info("league=%s adopting its announcement %s", league.id, made.id)
                 await self.leagues.set_posts(league.id, made.id, made.thread.id if made.thread else None)
                 return True
-        message = await channel.send(text, view=self.buttons(league, lang) or discord.utils.MISSING,
+        message = await channel.send(view=card(text, buttons=self.buttons(league, lang)),
                                      allowed_mentions=discord.AllowedMentions.none())
         thread = None
         try:
@@ -229,7 +230,7 @@ class LeaguePresenter:
             if players:
                 intro += "\n" + t(lang, "Signed up from last season: {players} — press **Leave** on the "
                                         "announcement to drop out.", players=ping)
-            await thread.send(fit(intro), allowed_mentions=allowed)
+            await thread.send(view=card(fit(intro)), allowed_mentions=allowed)
         return True
 
     async def _made(self, channel: Any, text: str, description: str | None = None) -> discord.Message | None:
@@ -237,7 +238,7 @@ class LeaguePresenter:
         me = self.client.user
         try:
             async for message in channel.history(limit=RECOVERY_HISTORY):
-                if (me is not None and message.author.id == me.id and message.content == text
+                if (me is not None and message.author.id == me.id and text_of(message) == text
                         and (description is None or any(a.description == description for a in message.attachments))):
                     return message
         except discord.HTTPException:
@@ -250,7 +251,7 @@ class LeaguePresenter:
         if recovered and await self._made(thread, text, file.description if file else None) is not None:
             log.info("thread %s already shows a recovered post: adopted", thread.id)
             return
-        await thread.send(text, file=file or discord.utils.MISSING,
+        await thread.send(view=card(text, picture=file), file=file or discord.utils.MISSING,
                           allowed_mentions=allowed or discord.AllowedMentions.none())
 
     async def _refresh(self, league: League, players: list[LeaguePlayer], lang: str) -> bool:
@@ -262,7 +263,7 @@ class LeaguePresenter:
             channel = channel.parent
         try:
             await channel.get_partial_message(league.message_id).edit(
-                content=announcement_text(league, players, lang), view=self.buttons(league, lang),
+                content=None, view=card(announcement_text(league, players, lang), buttons=self.buttons(league, lang)),
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("league=%s could not update its announcement", league.id)

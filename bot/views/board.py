@@ -11,9 +11,10 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, N_, t
-from bot.matches import catalogue
+from bot.matches import catalogue, errors
 from bot.presenters.conversation import bot_absent
 from bot.presenters.describe import side_of, text_board
+from bot.presenters.layout import greyed
 from bot.domain import Match
 
 from .common import (
@@ -57,10 +58,15 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             await show_text_board(interaction, self.match_id)
             return
         message = interaction.message
-        match = await unless_stale(interaction, service_of(interaction).playable_match(
-            self.match_id, interaction.user.id, version=self.version,
-            board_message_id=message.id if message is not None else None, need_turn=self.action == "move",
-        ))
+        try:  # in a conversation where the bot is no member, unless_stale greys the board as the click's answer
+            match = await unless_stale(interaction, service_of(interaction).playable_match(
+                self.match_id, interaction.user.id, version=self.version,
+                board_message_id=message.id if message is not None else None, need_turn=self.action == "move",
+            ))
+        except errors.StaleBoard:
+            if message is not None and not bot_absent(interaction):
+                await grey_stale(message)
+            raise
         await acknowledge(interaction)
         if self.action == "move":
             await open_picker(interaction, match)
@@ -68,6 +74,16 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             await ask_resign_confirmation(interaction, match)
         elif self.action == "draw":
             await offer_draw(interaction, match)
+
+
+async def grey_stale(message: discord.Message) -> None:
+    """A board whose match moved on but whose buttons still act (its greying failed, or the new board is still
+    on its way) is greyed when clicked, keeping its words and picture; the click is refused all the same. Best
+    effort: where the bot cannot edit it, the refusal alone answers."""
+    try:
+        await message.edit(view=greyed(message))
+    except discord.HTTPException:
+        pass
 
 
 def board_buttons(match: Match, *, disabled: bool = False, lang: str = ENGLISH) -> discord.ui.View:

@@ -10,7 +10,7 @@ import discord
 
 from bot.i18n import ENGLISH, N_, t
 from bot.matches.places import conversation_in, in_conversation
-from bot.presenters import challenge_mentions, challenge_text
+from bot.presenters import challenge_mentions, challenge_post
 from bot.presenters.conversation import bot_absent
 from bot.domain import Challenge
 
@@ -81,15 +81,15 @@ async def _post_challenge(interaction: discord.Interaction, game_key: str, invit
         invited=invited, options=options, computer_level=computer_level, rated=rated and not conversation,
         clock=clock, weekends=weekends,
     )
-    content, view = challenge_text(challenge, lang), challenge_buttons(challenge, lang) or discord.utils.MISSING
+    view = challenge_post(challenge, challenge_buttons(challenge, lang), lang)
     allowed = challenge_mentions(challenge)
     if via_channel and not conversation:
         # ignore: /play is used in a server's text channel (or thread), which takes posts
-        message = await interaction.channel.send(content, view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
+        message = await interaction.channel.send(view=view, allowed_mentions=allowed)  # type: ignore[union-attr]
     else:
         # The private "thinking…" answer must be completed first: until then a followup would replace it.
         await interaction.edit_original_response(content=t(language(interaction), POSTED))
-        message = await interaction.followup.send(content, view=view, allowed_mentions=allowed, wait=True)
+        message = await interaction.followup.send(view=view, allowed_mentions=allowed, wait=True)
     await service.set_challenge_message(challenge.id, message.id)
 
 
@@ -121,6 +121,6 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:c
         lang = (await service.language(challenge.guild_id) if in_conversation(challenge.guild_id)
                 else server_language(interaction))
         await interaction.edit_original_response(
-            content=challenge_text(challenge, lang), view=challenge_buttons(challenge, lang),
+            content=None, view=challenge_post(challenge, challenge_buttons(challenge, lang), lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )

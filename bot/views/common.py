@@ -101,6 +101,18 @@ async def answer(interaction: discord.Interaction, content: str, *, ephemeral: b
         acknowledged(interaction)
 
 
+async def show(interaction: discord.Interaction, layout: discord.ui.LayoutView, *,
+               file: discord.File | None = None) -> None:
+    """A private answer that is a Components V2 layout (bot/presenters/layout.py), with the picture it shows.
+    A deferred answer cannot be made V2 by its acknowledgement: the followup that completes it carries the flag."""
+    file_kwargs: dict[str, Any] = {"file": file} if file is not None else {}
+    if interaction.response.is_done():
+        await interaction.followup.send(view=layout, ephemeral=True, **file_kwargs)
+    else:
+        await interaction.response.send_message(view=layout, ephemeral=True, **file_kwargs)
+        acknowledged(interaction)
+
+
 async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, public: bool = False) -> None:
     """Answer Discord at once, before anything that can wait (a database read, the engine, a render): Discord
     fails an interaction it hears nothing of within 3 seconds, and under a burst of moves a read can queue that

@@ -10,6 +10,7 @@ import discord
 from bot.i18n import N_
 from bot.matches import errors
 from bot.presenters.conversation import bot_absent
+from bot.presenters.layout import greyed
 
 T = TypeVar("T")
 
@@ -22,12 +23,7 @@ async def unless_stale(interaction: discord.Interaction, current: Awaitable[T]) 
         return await current
     except errors.StaleBoard:
         if bot_absent(interaction) and interaction.message is not None and not interaction.response.is_done():
-            greyed = discord.ui.View.from_message(interaction.message, timeout=None)
-            for item in greyed.children:
-                if isinstance(item, (discord.ui.Button, discord.ui.Select)):
-                    item.disabled = True
-            greyed.stop()
-            await interaction.response.edit_message(view=greyed)
+            await interaction.response.edit_message(view=greyed(interaction.message))
         raise
 
 

@@ -16,7 +16,7 @@ from bot.i18n import ENGLISH, N_, t
 from bot.matches import TurnReport
 from bot.matches.archive import HistoryPage
 from bot.matches.places import in_conversation
-from bot.presenters import challenge_mentions, challenge_text
+from bot.presenters import challenge_mentions, challenge_post
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
 from bot.domain import Match
 
@@ -99,7 +99,7 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
             lang = await service_of(interaction).language(challenge.guild_id)
             await interaction.edit_original_response(content=t(language(interaction), POSTED))
             answered = await interaction.followup.send(
-                challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
+                view=challenge_post(challenge, challenge_buttons(challenge, lang), lang),
                 allowed_mentions=challenge_mentions(challenge), wait=True)
             await service_of(interaction).set_challenge_message(challenge.id, answered.id)
             return
@@ -108,7 +108,7 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
         lang = server_language(interaction)
         message = await channel.send(  # type: ignore[union-attr]  # the first challenge's: a text channel
-            challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
+            view=challenge_post(challenge, challenge_buttons(challenge, lang), lang),
             allowed_mentions=challenge_mentions(challenge),
         )
         await service_of(interaction).set_challenge_message(challenge.id, message.id)

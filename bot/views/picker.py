@@ -19,13 +19,14 @@ import discord
 from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import PickerStep, PrivateView, catalogue, errors
 from bot.presenters.describe import alt_text, side_of
+from bot.presenters.layout import card
 from bot.presenters.pictures import render_file
 from bot.presenters.text import fit, message_link
 from bot.domain import Match
 
 from .common import (
     MatchButton, VersionButton, acknowledge, acknowledged, after_presentation, answer, language, presenter_of,
-    selected, service_of, single_view, ui_state, user_action,
+    selected, service_of, show, single_view, ui_state, user_action,
 )
 from .history import NextMatch, played_buttons
 from .menus import option_menus, pages_of
@@ -301,11 +302,11 @@ async def show_private(interaction: discord.Interaction, mine: PrivateView, line
     title = catalogue.info(match.game).title
     description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
     file = await render_file(mine.view, match.names, filename="your-view.png", description=description, lang=lang)
-    extra: dict[str, Any] = {}
+    buttons = None
     if mine.setup_open:
-        extra["view"] = single_view(SetupButton(match.id, lang))
+        buttons = single_view(SetupButton(match.id, lang))
     elif mine.consent_open:
-        extra["view"] = consent_buttons(match, lang=lang)
+        buttons = consent_buttons(match, lang=lang)
     elif moving:
-        extra["view"] = single_view(PrivateMoveButton(match.id, match.version, lang))
-    await answer(interaction, "\n".join(lines), file=file, **extra)
+        buttons = single_view(PrivateMoveButton(match.id, match.version, lang))
+    await show(interaction, card(fit("\n".join(lines)), picture=file, buttons=buttons), file=file)
