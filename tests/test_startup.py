@@ -196,7 +196,7 @@ def test_tests_do_not_depend_on_settings_exported_in_the_callers_shell():
            "STRATEGOS_DATABASE": "/nonexistent/folder/strategos.db", "DISCORD_TOKEN": "from-the-shell"}
     tests = ["tests/test_startup.py::test_missing_token_is_one_clear_line",
              "tests/test_startup.py::test_rejected_token_is_one_clear_line",
-             "tests/test_ratings_store.py::test_the_rebuild_command_rebuilds_the_settings_database"]
+             "tests/test_ratings_store.py::test_the_rebuild_command_rebuilds_the_settings_database[sqlite]"]
     run = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-q", "-p", "no:cacheprovider", *tests],
                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-2000:]
