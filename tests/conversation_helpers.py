@@ -54,6 +54,11 @@ class Answer:
         return found[0]
 
 
+def _member() -> dict[str, Any]:
+    """A server member's own part of an interaction's payload (her user apart)."""
+    return {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}
+
+
 def _user(actor: Any) -> dict[str, Any]:
     return {"id": str(actor.id), "username": actor.name, "global_name": actor.name, "discriminator": "0",
             "avatar": None, "bot": False}
@@ -95,6 +100,8 @@ class Conversation:
         data: dict[str, Any] = {"id": str(next(_ids)), "name": name, "type": 1, "options": data_options}
         if users:
             data["resolved"] = {"users": users}
+            if self.guild_id is not None:  # in a server, Discord resolves its members as members too
+                data["resolved"]["members"] = {user_id: _member() for user_id in users}
         return await self._dispatch(member, 2, data)
 
     async def click(self, member: Any, message: Answer, label: str) -> str:
@@ -132,8 +139,7 @@ class Conversation:
                 guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
                 channel={"id": str(self.channel_id), "type": TEXT_CHANNEL, "guild_id": str(self.guild_id),
                          "name": "chat", "position": 0, "permission_overwrites": []},
-                member={"user": payload.pop("user"), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
-                        "deaf": False, "mute": False, "flags": 0,
+                member={"user": payload.pop("user"), **_member(),
                         "permissions": str(self.permissions.get(member.id, ALL_PERMISSIONS))})
         if message is not None:
             payload["message"] = self._message_payload(message)
