@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import InteractionResponseType
 from discord.utils import time_snowflake
-from simcord.components import component_mentions, walk_components
+from simcord.components import ComponentValidationError, component_mentions, validate_message_state, walk_components
 
 USER_INSTALL = "1"  # the key of a user install in `authorizing_integration_owners`
 BOT_DM, PRIVATE_CHANNEL = 1, 2  # the interaction contexts of the bot's DM, and of a group DM or a DM between members
@@ -218,6 +218,7 @@ class Conversation:
 
     def _new(self, json: dict[str, Any], files: list[str], *, ephemeral: bool) -> Answer:
         flags = (json.get("flags") or 0) & COMPONENTS_V2 | (EPHEMERAL if ephemeral else 0)
+        _check(json, json.get("content"), json.get("components") or [], flags, 0)
         return Answer(next(_ids), json.get("content") or "", json.get("components") or [], ephemeral,
                       _pinged(json), files, flags=flags)
 
@@ -228,7 +229,10 @@ class Conversation:
 
     @staticmethod
     def _edit(answer: Answer, json: dict[str, Any], files: list[str]) -> None:
-        answer.flags |= (json.get("flags") or 0) & COMPONENTS_V2  # once a layout, always one
+        flags = answer.flags | (json.get("flags") or 0) & COMPONENTS_V2  # once a layout, always one
+        _check(json, json.get("content", answer.content), json.get("components", answer.components) or [], flags,
+               answer.flags)
+        answer.flags = flags
         said = component_mentions(answer.components)
         if "content" in json:
             answer.content = json["content"] or ""
@@ -248,6 +252,17 @@ class Conversation:
                 "embeds": [], "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False,
                 "tts": False, "timestamp": "2026-12-07T00:00:00+00:00", "edited_timestamp": None,
                 "flags": answer.flags, "components": answer.components}
+
+
+def _check(json: dict[str, Any], content: str | None, components: list[dict[str, Any]], flags: int,
+           previous_flags: int) -> None:
+    """Refuse, as Discord does (400), a message it could not hold: a layout with content or embeds, or none."""
+    try:
+        validate_message_state(components, flags=flags, content=content or None, embeds=json.get("embeds") or [],
+                               previous_flags=previous_flags)
+    except ComponentValidationError as error:
+        raise discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"),
+                                    {"code": 50035, "message": str(error)}) from None
 
 
 def _form(multipart: list[dict[str, Any]] | None) -> dict[str, Any] | None:

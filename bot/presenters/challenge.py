@@ -162,7 +162,7 @@ class ChallengePresenter:
         if challenge.message_id is not None:
             try:
                 await place.get_partial_message(challenge.message_id).edit(
-                    content=fit(challenge_text(challenge, lang)), view=None,
+                    content=None, view=challenge_post(challenge, None, lang),
                     allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.info("challenge=%s could not update its post", challenge.id)
