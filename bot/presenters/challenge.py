@@ -100,6 +100,7 @@ class ChallengePresenter:
         self.service = service
         self.private = private
         self.boards = boards
+        self.conversations = boards.conversations  # where a match in a conversation starts
         self.controls = controls
 
     async def refresh(self, challenge: Challenge, extra: str = "", *, lang: str | None = None) -> None:
@@ -153,7 +154,7 @@ class ChallengePresenter:
         """A match in a conversation is played where it was made: the Accept that started it shows the challenge
         accepted and answers with the first board."""
         match, challenge, lang = event.match, event.challenge, event.lang
-        place = self.boards.conversations.place(challenge.channel_id)
+        place = self.conversations.place(challenge.channel_id)
         if match.thread_id != challenge.channel_id:
             await self.service.set_thread(match.id, challenge.channel_id)
         match = replace(match, thread_id=challenge.channel_id)
