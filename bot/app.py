@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
+from bot.cogs.common import NOT_A_MEMBER
 from bot.cogs.translator import CatalogueTranslator
 from bot.composition import build_leagues, build_match_graph
 from bot.games.registry import choose_move, judge_move
@@ -180,7 +181,7 @@ class StrategosBot(commands.AutoShardedBot):
 
 def _transform_failure(error: discord.app_commands.TransformerError) -> str:
     if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
-        return N_("I can't find that member in this server. Pick someone from the list.")
+        return NOT_A_MEMBER
     return N_("I couldn't understand one of the options. Pick a value from the list.")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import InteractionResponseType
 from discord.utils import time_snowflake
+from simcord.components import ComponentValidationError, component_mentions, validate_message_state, walk_components
 
 USER_INSTALL = "1"  # the key of a user install in `authorizing_integration_owners`
 BOT_DM, PRIVATE_CHANNEL = 1, 2  # the interaction contexts of the bot's DM, and of a group DM or a DM between members
@@ -23,6 +24,7 @@ DM, GROUP_DM = 1, 3  # their channels' types
 GUILD, TEXT_CHANNEL = 0, 0  # a server's context, and its text channel's type
 ALL_PERMISSIONS = (1 << 51) - 1
 EPHEMERAL = 1 << 6
+COMPONENTS_V2 = 1 << 15  # the message is a layout: its words are its text displays, it has no content
 _ids = itertools.count(900_000_000_000_000_000)
 
 
@@ -37,12 +39,24 @@ class Answer:
     mentions: list[int]
     files: list[str] = field(default_factory=list)
     loading: bool = False  # "thinking…": a deferred answer not yet given
+    flags: int = 0  # EPHEMERAL, COMPONENTS_V2
+
+    def walk(self) -> list[dict[str, Any]]:
+        """Every component, nested ones included (a layout's container and its action rows)."""
+        return list(walk_components(self.components))
 
     def custom_ids(self) -> list[str]:
-        return [c.get("custom_id", "") for row in self.components for c in row.get("components", [])]
+        return [c["custom_id"] for c in self.walk() if c.get("custom_id")]
 
     def button(self, label: str) -> dict[str, Any]:
-        return next(c for row in self.components for c in row.get("components", []) if c.get("label") == label)
+        found = [c for c in self.walk() if c.get("type") == 2 and c.get("label") == label]
+        assert found, f"no button {label!r} in {self.components}"
+        return found[0]
+
+
+def _member() -> dict[str, Any]:
+    """A server member's own part of an interaction's payload (her user apart)."""
+    return {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}
 
 
 def _user(actor: Any) -> dict[str, Any]:
@@ -86,6 +100,8 @@ class Conversation:
         data: dict[str, Any] = {"id": str(next(_ids)), "name": name, "type": 1, "options": data_options}
         if users:
             data["resolved"] = {"users": users}
+            if self.guild_id is not None:  # in a server, Discord resolves its members as members too
+                data["resolved"]["members"] = {user_id: _member() for user_id in users}
         return await self._dispatch(member, 2, data)
 
     async def click(self, member: Any, message: Answer, label: str) -> str:
@@ -96,8 +112,9 @@ class Conversation:
 
     async def choose(self, member: Any, message: Answer, value: str) -> str:
         """`member` picks `value` in whichever select menu of `message` offers it; the pick's token."""
-        menu = next(c for row in message.components for c in row.get("components", [])
-                    if any(o.get("value") == value for o in c.get("options", [])))
+        menus = [c for c in message.walk() if any(o.get("value") == value for o in c.get("options", []))]
+        assert menus, f"no menu offers {value!r} in {message.components}"
+        menu = menus[0]
         data = {"custom_id": menu["custom_id"], "component_type": 3, "values": [value]}
         return await self._dispatch(member, 3, data, message=message)
 
@@ -122,8 +139,7 @@ class Conversation:
                 guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
                 channel={"id": str(self.channel_id), "type": TEXT_CHANNEL, "guild_id": str(self.guild_id),
                          "name": "chat", "position": 0, "permission_overwrites": []},
-                member={"user": payload.pop("user"), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
-                        "deaf": False, "mute": False, "flags": 0,
+                member={"user": payload.pop("user"), **_member(),
                         "permissions": str(self.permissions.get(member.id, ALL_PERMISSIONS))})
         if message is not None:
             payload["message"] = self._message_payload(message)
@@ -201,8 +217,10 @@ class Conversation:
                 "resource": {"type": json["type"], "message": self._message_payload(answer)}}
 
     def _new(self, json: dict[str, Any], files: list[str], *, ephemeral: bool) -> Answer:
+        flags = (json.get("flags") or 0) & COMPONENTS_V2 | (EPHEMERAL if ephemeral else 0)
+        _check(json, json.get("content"), json.get("components") or [], flags, 0)
         return Answer(next(_ids), json.get("content") or "", json.get("components") or [], ephemeral,
-                      _pinged(json), files)
+                      _pinged(json), files, flags=flags)
 
     def _store(self, record: dict[str, Any], answer: Answer) -> dict[str, Any]:
         self.messages[answer.id] = answer
@@ -211,11 +229,17 @@ class Conversation:
 
     @staticmethod
     def _edit(answer: Answer, json: dict[str, Any], files: list[str]) -> None:
+        flags = answer.flags | (json.get("flags") or 0) & COMPONENTS_V2  # once a layout, always one
+        _check(json, json.get("content", answer.content), json.get("components", answer.components) or [], flags,
+               answer.flags)
+        answer.flags = flags
+        said = component_mentions(answer.components)
         if "content" in json:
             answer.content = json["content"] or ""
-            answer.mentions = _pinged(json)
         if "components" in json:
             answer.components = json["components"] or []
+        if "content" in json or component_mentions(answer.components) != said:  # new words: new mentions
+            answer.mentions = _pinged({**json, "content": answer.content, "components": answer.components})
         if files or "attachments" in json:
             answer.files = files
 
@@ -227,7 +251,18 @@ class Conversation:
                                  "proxy_url": "https://x/" + f} for f in answer.files],
                 "embeds": [], "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False,
                 "tts": False, "timestamp": "2026-12-07T00:00:00+00:00", "edited_timestamp": None,
-                "flags": EPHEMERAL if answer.ephemeral else 0, "components": answer.components}
+                "flags": answer.flags, "components": answer.components}
+
+
+def _check(json: dict[str, Any], content: str | None, components: list[dict[str, Any]], flags: int,
+           previous_flags: int) -> None:
+    """Refuse, as Discord does (400), a message it could not hold: a layout with content or embeds, or none."""
+    try:
+        validate_message_state(components, flags=flags, content=content or None, embeds=json.get("embeds") or [],
+                               previous_flags=previous_flags)
+    except ComponentValidationError as error:
+        raise discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"),
+                                    {"code": 50035, "message": str(error)}) from None
 
 
 def _form(multipart: list[dict[str, Any]] | None) -> dict[str, Any] | None:
@@ -240,8 +275,10 @@ def _form(multipart: list[dict[str, Any]] | None) -> dict[str, Any] | None:
 
 
 def _pinged(json: dict[str, Any]) -> list[int]:
-    """Who the message pings: the users it mentions that its allowed mentions let through."""
-    named = list(dict.fromkeys(int(u) for u in re.findall(r"<@!?(\d+)>", json.get("content") or "")))
+    """Who the message pings: the users it mentions (in its content or its layout's text displays) that its allowed
+    mentions let through."""
+    words = (json.get("content") or "") + "\n" + component_mentions(json.get("components") or [])
+    named = list(dict.fromkeys(int(u) for u in re.findall(r"<@!?(\d+)>", words)))
     allowed = json.get("allowed_mentions")
     if allowed is None:
         return named

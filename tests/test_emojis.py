@@ -18,7 +18,7 @@ from bot.games.declaration import DeclarationError
 from bot.games.registry import REGISTERED, declaration_of, get_game
 from bot.presenters.emojis import EMOJI_SIZE, MAX_EMOJI_BYTES, emoji_png, upload_missing, wanted_emojis
 from bot.settings import Settings, SettingsError
-from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, open_match, play_moves, start_match
+from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, open_match, play_moves, start_match, text_of
 from conftest import GUILD_ID
 
 EMOJI_UPLOAD = re.compile(r".*/applications/\d+/emojis$")
@@ -85,7 +85,7 @@ async def test_the_first_start_uploads_every_emoji_and_the_next_none(world):
     await world.restart()
     assert len(uploads(world)) == len(sent)  # all there: nothing uploaded again
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
-    assert f"**alice** ({mention(world, 'sg_epaminondas_light')} Light) to move" in board_posts(thread)[-1].content
+    assert f"**alice** ({mention(world, 'sg_epaminondas_light')} Light) to move" in text_of(board_posts(thread)[-1])
 
 
 async def test_board_posts_and_games_show_the_sides_emojis_and_the_text_board_words(world):
@@ -93,8 +93,8 @@ async def test_board_posts_and_games_show_the_sides_emojis_and_the_text_board_wo
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS[:1], [world.alice])
     board = board_posts(thread)[-1]
-    assert f"**alice** ({light} Light) played `{EPAMINONDAS_LIGHT_WINS[0]}`" in board.content
-    assert f"**bob** ({dark} Dark) to move." in board.content
+    assert f"**alice** ({light} Light) played `{EPAMINONDAS_LIGHT_WINS[0]}`" in text_of(board)
+    assert f"**bob** ({dark} Dark) to move." in text_of(board)
     assert "<:" not in board.attachments[0].description  # the alt text: words
 
     _, m2 = await open_match(world, "mycenae", [world.bob, world.alice])
@@ -108,7 +108,7 @@ async def test_board_posts_and_games_show_the_sides_emojis_and_the_text_board_wo
         assert "(Dark)" in text and "<:" not in text and "sg_" not in text
 
     await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS[1:], [world.bob, world.alice])
-    assert f"🏆 **alice** ({light} Light) wins" in board_posts(thread)[-1].content
+    assert f"🏆 **alice** ({light} Light) wins" in text_of(board_posts(thread)[-1])
 
 
 async def test_a_failed_upload_leaves_its_side_in_words_and_the_start_goes_on(world, caplog):
@@ -124,7 +124,7 @@ async def test_a_failed_upload_leaves_its_side_in_words_and_the_start_goes_on(wo
 
     thread, match_id = await open_match(world, "myrmidons", [world.alice, world.bob])
     words = {"sg_myrmidons_south": "**alice** (South)", "sg_myrmidons_north": "**bob** (North)"}
-    shown = board_posts(thread)[-1].content
+    shown = text_of(board_posts(thread)[-1])
     for name, label in words.items():
         if name == refused.json["name"]:
             assert label in shown
@@ -138,7 +138,7 @@ async def test_without_the_emojis_list_every_side_is_in_words(world):
     await world.restart()
     assert len(uploads(world)) == before  # nothing uploaded blindly
     thread, _ = await start_match(world, "epaminondas", world.alice, world.bob)
-    assert "**alice** (Light) to move" in board_posts(thread)[-1].content
+    assert "**alice** (Light) to move" in text_of(board_posts(thread)[-1])
 
 
 class Emoji(str):

@@ -12,7 +12,8 @@ import pytest
 from bot.domain import ClockRules
 from bot.matches import errors
 from bot.matches.clock_kinds import FISCHER_LABEL, parse_fischer
-from bot_helpers import board_posts, challenge_id_of, choose, move, posted_challenge, stored, stored_match
+from bot_helpers import (board_posts, challenge_id_of, choose, move, posted_challenge, stored, stored_match,
+                         text_of)
 from conftest import ON_BOTH
 from test_bot_leagues import open_league, organiser, tables_of
 from test_clocks import DAY, HOUR, deadline_of, dms, now, reminders_of, start
@@ -33,8 +34,8 @@ async def test_a_bank_gains_the_increment_each_move_up_to_its_cap_across_a_resta
     await move(world.alice, thread, match_id, "a1-d4")  # 18 h left, +12 h
     assert (await banks(world, match_id))[0] == pytest.approx(30 * HOUR, abs=5)
     board = board_posts(thread)[-1]
-    assert "🏦 **alice**: 1d 6h in the bank." in board.content
-    assert "⏳ **bob** must move" in board.content and "(1d in the bank)" in board.content
+    assert "🏦 **alice**: 1d 6h in the bank." in text_of(board)
+    assert "⏳ **bob** must move" in text_of(board) and "(1d in the bank)" in text_of(board)
     assert "Time in the bank: alice 1d 6h, bob 1d." in board.attachments[0].description
     await world.env.advance_time(HOUR)
     await move(world.bob, thread, match_id, "f12-f9")  # 23 h left, +12 h
@@ -94,7 +95,7 @@ async def test_the_listed_fischer_clock_through_an_options_panel_and_the_servers
     panel = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.bob,
                                     clock="Fischer: 10 days, +36 hours a move, at most 15 days")
     await world.alice.click(panel.response, label="Post challenge")
-    assert "Clock: Fischer: 10d bank, +1d 12h a move, at most 15d." in world.channel.last_message.content
+    assert "Clock: Fischer: 10d bank, +1d 12h a move, at most 15d." in text_of(world.channel.last_message)
     challenge = await world.bot.matches.get_challenge(challenge_id_of(world.channel.last_message))
     assert (challenge.clock_seconds, challenge.clock_rules) == (10 * DAY, ClockRules(36 * HOUR, 15 * DAY))
 

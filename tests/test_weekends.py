@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from bot.matches.weekends import known_zone, ran_back, run_between, run_until, weekend_at, zone
-from bot_helpers import board_posts, move, stored_match
+from bot_helpers import board_posts, move, stored_match, text_of
 from conftest import ON_BOTH
 from test_clocks import clocks, deadline_of, dms, now, reminders_of, start
 
@@ -115,7 +115,7 @@ async def test_a_quiet_weekend_in_two_time_zones_across_a_restart(world):
     # His (Tokyo's) weekend begins on Friday 15:00 UTC, after 19 hours; the other 5 run from Sunday 15:00 UTC.
     assert await deadline_of(world, match_id, 1) == pytest.approx(started + 3 * DAY, abs=5)
     assert await clocks(world).timer_due("turn_reminder", match_id, 1) == pytest.approx(started + 12 * HOUR, abs=5)
-    assert f"⏳ **bob** must move <t:{int(started + 3 * DAY)}" in board_posts(thread)[-1].content
+    assert f"⏳ **bob** must move <t:{int(started + 3 * DAY)}" in text_of(board_posts(thread)[-1])
     await world.restart()
     await world.env.advance_time(13 * HOUR)
     assert len(reminders_of(world.bob)) == 1

@@ -7,7 +7,7 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, N_, t
 from bot.matches import MatchService, catalogue
 from bot.matches.server_settings import CLOCK_CHOICES
 from bot.matches.weekends import zone_names
@@ -15,6 +15,8 @@ from bot.domain import Match
 from bot.views.common import language, service_of
 
 T = TypeVar("T")
+
+NOT_A_MEMBER = N_("I can't find that member in this server. Pick someone from the list.")
 
 
 def installed_anywhere(command: T) -> T:

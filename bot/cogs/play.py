@@ -12,7 +12,7 @@ from bot.views.challenge import post_challenge
 from bot.views.common import acknowledged, language
 from bot.views.options import new_panel, panel_text, panel_view
 
-from .common import autocomplete_clock, computer_choices, game_choices, installed_anywhere
+from .common import NOT_A_MEMBER, autocomplete_clock, computer_choices, game_choices, installed_anywhere
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -53,6 +53,8 @@ class PlayCog(commands.Cog, name="Play"):
         named = [m for m in given if me is None or m.id != me.id]
         if len(named) < len(given):
             computer = computer or "normal"  # Strategos itself named as an opponent: a computer seat
+        if interaction.guild_id is not None and not all(isinstance(m, discord.Member) for m in named):
+            raise errors.UserError(NOT_A_MEMBER)  # in a server, only its members see the challenge
         if any(m.bot for m in named):
             raise errors.UserError(N_("Bots can't play. Challenge a person, leave `opponent` empty, or pick "
                                       "`computer:` to play against Strategos."))

@@ -85,8 +85,10 @@ class Presenter:
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(self.boards, dms)
         self.analyses = AnalysisPresenter(client, self.boards)
-        # What the views ask of the presenters: a player's messages kept for her My view, a challenge post shown again.
+        # What the views ask of the presenters: a player's messages kept for her My view, a challenge post shown again,
+        # an interaction held to answer a conversation's next posts.
         self.take_pending, self.refresh_challenge = private.take_pending, self.challenges.refresh
+        self.hold_conversation = self.conversations.hold
         self._handlers: dict[type, Handler] = {
             ChallengeEnded: self._challenge_ended,
             MatchStarted: self._match_started,

@@ -48,7 +48,7 @@ class BoardPresenter:
         fired here, a /move in DMs) a partial channel that posts through the REST API by id, with no lookup. A
         conversation's match: an answer to the interaction of its latest action, if one can still be answered."""
         if in_conversation(match.guild_id):
-            # it answers send, get_partial_message and history as the presenters use them
+            # it answers send, get_partial_message, fetch_message and history as the presenters use them
             return cast(discord.abc.Messageable | None, self.conversations.place(match.thread_id or match.channel_id))
         if match.thread_id is None:
             return None
@@ -141,10 +141,12 @@ class BoardPresenter:
 
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post, keeping its words and picture: a layout is edited whole,
-        so the post is read first. Best effort: a stale click is refused anyway."""
+        so the post is read first (and edited through the channel: in a conversation, through an interaction). Best
+        effort: a stale click is refused anyway."""
         try:
             old = await thread.fetch_message(message_id)
-            await old.edit(view=greyed(old))
+            # ignore: the abc lacks it, but every channel thread_of() gives (text, thread, partial) has it
+            await thread.get_partial_message(message_id).edit(view=greyed(old))  # type: ignore[attr-defined]
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 

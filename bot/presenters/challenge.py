@@ -100,6 +100,7 @@ class ChallengePresenter:
         self.service = service
         self.private = private
         self.boards = boards
+        self.conversations = boards.conversations  # where a match in a conversation starts
         self.controls = controls
 
     async def refresh(self, challenge: Challenge, extra: str = "", *, lang: str | None = None) -> None:
@@ -153,7 +154,7 @@ class ChallengePresenter:
         """A match in a conversation is played where it was made: the Accept that started it shows the challenge
         accepted and answers with the first board."""
         match, challenge, lang = event.match, event.challenge, event.lang
-        place = self.boards.conversations.place(challenge.channel_id)
+        place = self.conversations.place(challenge.channel_id)
         if match.thread_id != challenge.channel_id:
             await self.service.set_thread(match.id, challenge.channel_id)
         match = replace(match, thread_id=challenge.channel_id)
@@ -162,7 +163,7 @@ class ChallengePresenter:
         if challenge.message_id is not None:
             try:
                 await place.get_partial_message(challenge.message_id).edit(
-                    content=fit(challenge_text(challenge, lang)), view=None,
+                    content=None, view=challenge_post(challenge, None, lang),
                     allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.info("challenge=%s could not update its post", challenge.id)

@@ -70,9 +70,10 @@ class Answers:
 
 
 class InteractionPlace:
-    """A conversation's channel as the presenters post in it (`send`, `get_partial_message`, `history`): each post
-    an answer to one interaction. A command deferred in public has its first post as its answer; anything else is
-    a public follow-up (never the answer to a command deferred in private, which stays hers)."""
+    """A conversation's channel as the presenters post in it (`send`, `get_partial_message`, `fetch_message`,
+    `history`): each post an answer to one interaction. A command deferred in public has its first post as its
+    answer; anything else is a public follow-up (never the answer to a command deferred in private, which stays
+    hers)."""
 
     def __init__(self, interaction: discord.Interaction):
         self.interaction = interaction
@@ -97,6 +98,14 @@ class InteractionPlace:
 
     def get_partial_message(self, message_id: int) -> _AnsweredMessage:
         return _AnsweredMessage(self.interaction, message_id)
+
+    async def fetch_message(self, message_id: int) -> discord.Message:
+        """An earlier post as it is now, to edit it whole (a layout): the clicked one comes with the click; any
+        other is readable only through the interaction that posted it (else discord.NotFound)."""
+        interaction = self.interaction
+        if interaction.message is not None and interaction.message.id == message_id:
+            return interaction.message
+        return await interaction.followup.fetch_message(message_id)
 
     async def history(self, **_: Any) -> AsyncIterator[discord.Message]:
         """The bot cannot read a conversation: nothing to adopt, so a repair posts the board again."""

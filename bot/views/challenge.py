@@ -59,7 +59,7 @@ async def post_challenge(
     # In a conversation this interaction answers the match's start too (a challenge full at once, against the
     # computer): after the challenge's own answers.
     posted = asyncio.Event()
-    presenter_of(interaction).conversations.hold(interaction, after=posted)
+    presenter_of(interaction).hold_conversation(interaction, after=posted)
     try:
         await _post_challenge(interaction, game_key, invited, options, computer_level=computer_level, rated=rated,
                               via_channel=via_channel, clock=clock, weekends=weekends)

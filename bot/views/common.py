@@ -125,10 +125,10 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, p
     "thinking…" (a post before would replace it, and only she would see it)."""
     presenter = getattr(interaction.client, "presenter", None)
     if presenter is not None and (edit or public):
-        presenter.conversations.hold(interaction)
+        presenter.hold_conversation(interaction)
     elif presenter is not None and interaction.type == discord.InteractionType.component and bot_absent(interaction):
-        presenter.conversations.hold(interaction, after=interaction.extras.setdefault(OWN_ANSWER_FIRST,
-                                                                                      asyncio.Event()))
+        presenter.hold_conversation(interaction, after=interaction.extras.setdefault(OWN_ANSWER_FIRST,
+                                                                                     asyncio.Event()))
     if interaction.response.is_done():
         return
     if edit:
