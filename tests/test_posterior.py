@@ -75,7 +75,7 @@ def test_the_search_pool_follows_the_posterior_and_charges_its_cost_to_the_meter
     view = MYRMIDONS.view(state, 0)
     still = state.board[SQUARE["c7"]]
     infers = policy_for("myrmidons").metered(10 ** 9)
-    prior = copy.copy(infers)
+    prior = copy.copy(policy_for("myrmidons"))
     prior.infers = False
     prior = prior.metered(10 ** 9)
     with_posterior = infers.sample_pool(view, random.Random(5), "hard", 16)
