@@ -16,7 +16,8 @@ other; a "win" is finishing first, a shared first place counting as its share. A
 `--max-plies` counts as half a win and is reported as unfinished.
 
 The level `prior` is the hard level guessing hidden pieces as it did before it inferred them from behaviour
-(`Policy.infers` off): `hard-prior` measures what the posterior is worth at the same work limit. `--work F` scales
+(`Policy.infers` off), `posterior` the hard level weighing its guesses by the game's posterior (`Policy.infers`
+on): `posterior-prior` measures what the posterior is worth at the same work limit. `--work F` scales
 both search levels' iterations and work limits by F (both sides alike), for runs that must fit a short time.
 `--positions` plays no games: it times every level's move (CPU time, one decision at a time) over the positions of
 one seeded random game per game, player count and army option (`POSITION_SIZES`): its first four plies (set-ups,
@@ -107,14 +108,16 @@ def uct_move(view: dict, seconds: float, seed: int) -> str:
 
 
 PRIOR = "prior"  # the hard level without the posterior: what it was before it inferred
+POSTERIOR = "posterior"  # the hard level with the posterior, whether or not the game's policy uses it by default
 
 
 def bench_policy(key: str, level: str, work: float) -> Policy:
     """The game's policy for `level` with its search budgets scaled by `work`; for `prior`, the hard level's
-    guessing from the rules and habits alone."""
+    guessing from the rules and habits alone; for `posterior`, the hard level's weighing its guesses by the game's
+    posterior (`Game.likelihood`)."""
     base = policy_for(key)
     policy = copy.copy(base)
-    policy.infers = base.infers and level != PRIOR
+    policy.infers = {PRIOR: False, POSTERIOR: True}.get(level, base.infers)
     for name in ("normal_iterations", "hard_iterations"):
         setattr(policy, name, max(1, round(getattr(base, name) * work)))
     for name in ("normal_work", "hard_work"):
@@ -149,8 +152,8 @@ def play_one(task: tuple[str, int, str, str, int, int, dict | None, float]
         if level == "uct":
             searched = [t for t in times.get("hard", ()) if t >= SEARCHED]
             move = uct_move(view, statistics.mean(searched) if searched else HARD_BUDGET, seed + ply)
-        elif level == PRIOR or work != 1.0:
-            move = decide(bench_policy(key, level, work), view, level="hard" if level == PRIOR else level,
+        elif level in (PRIOR, POSTERIOR) or work != 1.0:
+            move = decide(bench_policy(key, level, work), view, level="hard" if level in (PRIOR, POSTERIOR) else level,
                           seed=seed + ply)
         else:
             move = choose_move(view, level=level, seed=seed + ply)
