@@ -225,6 +225,13 @@ class Game(ABC):
         Perfect-information games rebuild the exact state; the computer opponent samples the unknown."""
         raise NotImplementedError(f"{self.info.key} does not implement sample_state")
 
+    def likelihood(self, view: JSON, state: Any) -> float:
+        """How well `state`, drawn by `sample_state` from `view`, fits what the view's viewer watched the others do
+        with what she cannot see (relative: only ratios between draws from one view matter). The computer's search
+        and the Explore board weigh their draws by it. 1 for every draw where a game has no model of its players'
+        habits; never reads more than the view and the drawn state."""
+        return 1.0
+
     # --- helpers every game gets for free; override where a game can do better -----------------------------
 
     def forced_move(self, state: Any, seat: int) -> str | None:

@@ -44,6 +44,7 @@ from .rules import (
     start_of_turn,
     winner_after_action,
 )
+from .posterior import likelihood
 from .sampling import sample_state
 from .state import State, initial_state
 
@@ -231,18 +232,26 @@ class MyrmidonsGame(TwoSeatGame):
     ) -> tuple[State, list[Event]]:
         action = _Action.start(state, seat)
         travelled = list(state.travelled or (0,) * len(state.pieces))
+        actions = list(state.actions or (0,) * len(state.pieces))
+        attacks = list(state.attacks or (0,) * len(state.pieces))
         for src, dst in items:  # from the board before the action: every participant starts on its own square
             index = state.board[src]
             travelled[index] = max(travelled[index], LINE_TO[(src, dst)][1])
+            actions[index] += 1
         for src, dst in items:
             action.march(src, dst)
         report = action.report(kind, direction)
+        for fight in report["fights"]:
+            attacker = fight["attacker"]["id"]
+            attacks[piece_index(SEAT_LETTERS.index(attacker[0]), int(attacker[1:]))] += 1
         new = replace(
             state,
             board=tuple(action.board),
             squares=tuple(action.squares),
             revealed=tuple(action.revealed),
             travelled=tuple(travelled),
+            actions=tuple(actions),
+            attacks=tuple(attacks),
             turn=1 - seat,
             ply=state.ply + 1,
             last_move=text,
@@ -291,6 +300,9 @@ class MyrmidonsGame(TwoSeatGame):
     def sample_state(self, view: JSON, rng: random.Random, *, players_habits: bool = False) -> State:
         return sample_state(view, rng, players_habits=players_habits)
 
+    def likelihood(self, view: JSON, state: State) -> float:
+        return likelihood(view, state)
+
     # --- view ------------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> JSON:
@@ -310,7 +322,9 @@ class MyrmidonsGame(TwoSeatGame):
         def piece_json(index: int) -> JSON:
             piece = state.piece(index)
             data = {"id": piece.id, "owner": piece.owner, "revealed": state.revealed[index], "known": sees(index),
-                    "travelled": state.travelled[index] if state.travelled else 0}  # public: the moves showed it
+                    "travelled": state.travelled[index] if state.travelled else 0,  # public: the moves showed it
+                    "actions": state.actions[index] if state.actions else 0,
+                    "attacks": state.attacks[index] if state.attacks else 0}
             if sees(index):
                 return {**data, **_piece_values(piece)}
             return {**data, "commander": None, "code": None, "name": None, "sword": None, "shield": None, "move": None}
@@ -393,6 +407,8 @@ class MyrmidonsGame(TwoSeatGame):
             "outcome": state.outcome.to_json() if state.outcome else None,
             "left": state.left,
             "travelled": list(state.travelled),
+            "actions": list(state.actions),
+            "attacks": list(state.attacks),
         }
 
     def load(self, data: JSON) -> State:
@@ -423,6 +439,8 @@ class MyrmidonsGame(TwoSeatGame):
             outcome=Outcome.from_json(data["outcome"]),
             left=data.get("left"),  # older dumps have no "left": nobody left
             travelled=tuple(data.get("travelled") or ()),  # older dumps recorded none: counted from here on
+            actions=tuple(data.get("actions") or ()),
+            attacks=tuple(data.get("attacks") or ()),
         )
 
     # --- text board ------------------------------------------------------------------------------------------
