@@ -11,17 +11,33 @@ from __future__ import annotations
 import asyncio
 import os
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Any, Mapping, Protocol
 
 import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from bot.matches import MatchService
 from bot.presenters import pictures
+from bot.settings import Settings
+from bot.storage import Repository
 from bot.storage.driver import ERROR_KINDS
 
-if TYPE_CHECKING:
-    from bot.app import StrategosBot
+
+class MeasuredBot(Protocol):
+    """What the metrics and the health path read of the bot (bot/app.py's StrategosBot), named here so that this
+    room, which the app imports, imports nothing back from it."""
+
+    settings: Settings
+    matches: MatchService
+    repo: Repository
+
+    @property
+    def shards(self) -> Mapping[int, Any]: ...  # discord.py's ShardInfo, by shard id
+
+    def is_ready(self) -> bool: ...
+
+    def is_closed(self) -> bool: ...
 
 HEALTH_TIMEOUT = 2.0  # seconds the database has to answer the health check's trivial query
 
@@ -60,7 +76,7 @@ class Metrics:
         for kind in ERROR_KINDS:
             self.database_errors.labels(kind)  # every kind scraped from the start, at 0
 
-    def watch(self, bot: StrategosBot) -> None:
+    def watch(self, bot: MeasuredBot) -> None:
         """Hand each measured part of `bot` the function it calls."""
         bot.matches.actions.on_commit = self.committed
         bot.matches.timers.on_fire = self.fired
@@ -95,7 +111,7 @@ class Metrics:
 class Endpoint:
     """`/metrics` and `/health` on `host`:`port` (0: any free one; `port` tells which after `start`)."""
 
-    def __init__(self, bot: StrategosBot, metrics: Metrics, host: str, port: int, *,
+    def __init__(self, bot: MeasuredBot, metrics: Metrics, host: str, port: int, *,
                  health_timeout: float = HEALTH_TIMEOUT):
         self.bot, self.metrics, self.host, self.port = bot, metrics, host, port
         self.health_timeout = health_timeout
@@ -150,7 +166,7 @@ class Endpoint:
         return web.Response(status=503, text=problem + "\n")
 
 
-async def serve(bot: StrategosBot) -> Endpoint | None:
+async def serve(bot: MeasuredBot) -> Endpoint | None:
     """Measure `bot` and serve its endpoint, when its settings ask for one (None otherwise)."""
     address = bot.settings.metrics_address
     if address is None:
