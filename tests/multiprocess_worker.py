@@ -14,6 +14,7 @@ import json
 import logging
 import random
 import sys
+import time
 from pathlib import Path
 
 from bot.composition import build_match_service
@@ -103,6 +104,14 @@ async def play(plan: dict, shard: int) -> dict:
     end = clock()
     while await service.timers.fire_due():  # what fell due before this process's last turn: fired now
         pass
+    # and what its own dispatcher had claimed and was still firing: waited for, never cut off by the stop below
+    # (a stop gives claims back, and the other process may be gone by then). A bound, not a margin: no run ends
+    # before every claimed timer is done.
+    give_up = time.monotonic() + 120
+    while (await service.repo.driver.fetch(
+            "SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at < ? AND claimed_by LIKE ?",
+            (end, f"{service.timers.claimant}#%")))[0][0] and time.monotonic() < give_up:
+        await asyncio.sleep(0.05)
     await service.drain()
     await repo.close()
     return {"fired": fired, "boards": boards.posted, **counts, "clock_at_end": end}
