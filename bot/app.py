@@ -13,6 +13,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -31,6 +32,7 @@ from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
 from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.leagues import LeaguePresenter
+from bot.presenters.pacing import Pacer
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, UnwritableDatabase, open_database
@@ -61,7 +63,9 @@ class StrategosBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, seed_source=None, computer_executor=computer_pool,
                  computer_pause: float = COMPUTER_PAUSE, replay_at_end: bool = True):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
+        pacer = Pacer()  # every limited request waits its turn under Discord's global limit, the most urgent first
         super().__init__(
+            http_trace=pacer.trace_config(),
             command_prefix=commands.when_mentioned,  # only "@Strategos sync"; everything else is a slash command
             intents=intents,
             help_command=None,
@@ -72,11 +76,19 @@ class StrategosBot(commands.AutoShardedBot):
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings
+        self.pacer = pacer
         self._seed_source = seed_source
         self._computer_executor = computer_executor  # tests think in a thread: their simulated Discord runs one process
         self._computer_pause = computer_pause
         self._replay_at_end = replay_at_end
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
+
+    async def login(self, token: str) -> None:
+        # No limit on connections: a request given its turn by the pacer goes at once, and interaction answers,
+        # however many, never queue behind posts for a connection. (A connector needs the running loop.)
+        if not self.http.connector:
+            self.http.connector = aiohttp.TCPConnector(limit=0)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
@@ -149,6 +161,9 @@ class StrategosBot(commands.AutoShardedBot):
         matches = getattr(self, "matches", None)
         if matches is not None:
             await matches.drain()
+        presenter = getattr(self, "presenter", None)
+        if presenter is not None:
+            await presenter.boards.idle()  # old boards greyed before the connection closes
         leagues = getattr(self, "leagues", None)
         if leagues is not None:
             await leagues.idle()

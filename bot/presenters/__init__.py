@@ -33,10 +33,12 @@ from bot.matches.events import (
 )
 from bot.domain import Match
 
+from .answers import Answers
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
+from .pacing import Urgency, urgency
 from .replay import ReplayPresenter
 from .text import fit, mentions
 
@@ -74,6 +76,7 @@ class Presenter:
         self.controls = controls
         self.private = private
         self.boards = BoardPresenter(client, service, controls)
+        self.answers = Answers()  # interactions in flight that may carry their move's post in the thread
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(self.boards, dms)
@@ -97,7 +100,8 @@ class Presenter:
 
     async def __call__(self, event: MatchEvent) -> bool:
         try:
-            return await self._present(event)
+            with urgency(Urgency.BOARD):  # behind what players wait for, ahead of what only tidies up
+                return await self._present(event)
         except discord.HTTPException as exc:
             log.warning("presenting %s failed: %s", type(event).__name__, exc)
             return False
@@ -131,7 +135,9 @@ class Presenter:
         # in between then repairs the board and asks again.
         match, board = event.match, event.board
         asks = board.request is not None
-        done = await self.boards.post(match, board, event.lang, played=event, announce=not asks) is not None
+        offer = self.answers.take(match, match.user_of(event.seat))
+        done = await self.boards.post(match, board, event.lang, played=event, announce=not asks,
+                                      offer=offer) is not None
         await self.clocks.turn_began(event)
         await self._asked_for_answer(match, board, event.lang, done)
         return done
@@ -184,7 +190,8 @@ class Presenter:
             await self.boards.redraw(match, event.board, event.lang)
         ping, allowed = mentions(event.board.users_to_act(match))
         lang = event.lang
-        await thread.send(
+        await self.boards.send(
+            thread, self.answers.take(match, match.user_of(event.seat)),
             fit(t(lang, "🔒 **{player}** has made a secret setup move. Still setting up: {players} — press **Move** "
                         "on the board to continue in private.", player=match.seats[event.seat].user_name,
                   players=ping)),

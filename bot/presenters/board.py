@@ -1,12 +1,17 @@
 """The board post of a match: picture, caption, mention of exactly whoever must act, and the board's buttons.
 
-Only the newest board post acts; posting a new one greys out the previous one's buttons. After a crash between
-saving a move and recording its post, `repair` finds what was posted and posts what was not, once.
+Only the newest board post acts; posting a new one greys out the previous one's buttons, later: greying is a
+cosmetic edit, which waits behind every board and answer (bot/presenters/pacing.py) and is asked once per post. A
+board may go out as the public answer of the interaction that made it (bot/presenters/answers.py); such a post is
+then redrawn and greyed through that interaction while its token lasts, outside Discord's limits. After a crash
+between saving a move and recording its post, `repair` finds what was posted and posts what was not, once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any
 
 import discord
 
@@ -14,11 +19,13 @@ from bot.matches import MatchService
 from bot.matches.events import Board, MovePlayed
 from bot.domain import Match
 
+from .answers import Answered, Offer
 from .captions import turn_caption
 from .channels import archive, messageable
 from .clock_text import clock_lines
 from .controls import Controls
 from .describe import alt_text
+from .pacing import Urgency, urgency
 from .pictures import render_file
 from .text import fit, mentions
 
@@ -33,6 +40,8 @@ class BoardPresenter:
         self.client = client
         self.service = service
         self.controls = controls
+        self.answered = Answered()
+        self._greying: dict[int, asyncio.Task] = {}  # board post → its greying, asked and not yet done
 
     async def thread_of(self, match: Match) -> discord.abc.Messageable | None:
         """The match's thread, from this process's cache; else (its server is another process's shard: a timer
@@ -43,14 +52,15 @@ class BoardPresenter:
 
     async def post(self, match: Match, board: Board, lang: str, *, played: MovePlayed | None = None,
                    ping: bool = True, retire: tuple[int, ...] = (), keep_previous: bool = False,
-                   announce: bool = False) -> discord.Message | None:
+                   announce: bool = False, offer: Offer | None = None) -> discord.Message | None:
         """Post the board of `match` (as `board` shows it, in the server's language `lang`) in the match thread
         and retire the previous board post's buttons.
 
         `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged.
         `keep_previous`: the previous post keeps its buttons (a finished match's final post shown again keeps
         Rematch on both; a Rematch pressed twice still makes one match). `announce`: record this version as
-        shown, with the post."""
+        shown, with the post. `offer`: the interaction that made the move, from the thread, to post it as its
+        answer."""
         thread = await self.thread_of(match)
         if thread is None:
             return None
@@ -58,20 +68,55 @@ class BoardPresenter:
         content, file, allowed = await self._board(match, board, lang, played)
         if not ping:
             allowed = discord.AllowedMentions.none()
-        message = await thread.send(
-            content, file=file, allowed_mentions=allowed,
-            view=self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang),
-        )
+        view = self.controls.board(match, lang=lang) if match.active else self.controls.finished(match, lang)
+        message = await self.send(thread, offer, content, file=file, allowed_mentions=allowed, view=view)
         previous = match.board_message_id
         if not await service.record_board(match, message.id, announced=announce):
             # A newer version's board was recorded while this one was drawn: this post is the old one.
-            await self.retire(thread, message.id, match, lang)
+            self.grey_later(thread, message.id, match, lang)
             return message
-        for old in {o for o in (None if keep_previous else previous, *retire) if o is not None} - {message.id}:
-            await self.retire(thread, old, match, lang)
-        if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
-            await archive(self.client, thread, match)
+        olds = {o for o in (None if keep_previous else previous, *retire) if o is not None} - {message.id}
+        if match.active:
+            for old in olds:
+                self.grey_later(thread, old, match, lang)
+        else:  # the match is over: archive its thread (anyone posting in it reopens it), its old boards greyed first
+            for old in olds:
+                await self.retire(thread, old, match, lang)
+            with urgency(Urgency.COSMETIC):
+                await archive(self.client, thread, match)
         return message
+
+    async def send(self, thread: discord.abc.Messageable, offer: Offer | None, content: str, *,
+                   file: discord.File | None = None, **kwargs: Any) -> discord.Message:
+        """Post in the match's thread: as the interaction's answer when `offer` still may carry it, else as a new
+        message of the thread."""
+        extra: dict[str, Any] = {"file": file} if file is not None else {}
+        if offer is not None and await offer.usable():
+            try:
+                message = await offer.followup.send(content, wait=True, **extra, **kwargs)
+            except discord.HTTPException as exc:
+                log.info("could not answer in thread %s through its interaction (%s); posting there", offer.channel_id,
+                         exc)
+                if file is not None:
+                    file.reset()
+            else:
+                self.answered.add(message.id, offer)
+                return message
+        return await thread.send(content, **extra, **kwargs)
+
+    async def _edit(self, thread: discord.abc.Messageable, message_id: int, **changes: Any) -> None:
+        """Edit a board post: through the interaction it answered while that may, else as the bot's message."""
+        webhook = self.answered.webhook(message_id)
+        if webhook is not None:
+            try:
+                await webhook.edit_message(message_id, **changes)
+                return
+            except discord.HTTPException as exc:
+                log.info("could not edit board message %s through its interaction (%s)", message_id, exc)
+                for file in changes.get("attachments", ()):
+                    file.reset()
+        # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
+        await thread.get_partial_message(message_id).edit(**changes)  # type: ignore[attr-defined]
 
     async def redraw(self, match: Match, board: Board, lang: str) -> bool:
         """Show `board` on the match's current board post, in place: a secret setup step changes only who is
@@ -82,10 +127,8 @@ class BoardPresenter:
             return False
         content, file, _ = await self._board(match, board, lang)
         try:
-            # ignore: the abc lacks it, but every channel thread_of() gives (text, thread, partial) has it
-            await thread.get_partial_message(match.board_message_id).edit(  # type: ignore[attr-defined]
-                content=content, attachments=[file], view=self.controls.board(match, lang=lang),
-                allowed_mentions=discord.AllowedMentions.none())
+            await self._edit(thread, match.board_message_id, content=content, attachments=[file],
+                             view=self.controls.board(match, lang=lang), allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("match=%s could not redraw board message %s", match.id, match.board_message_id)
             return False
@@ -104,12 +147,25 @@ class BoardPresenter:
         file = await render_file(view, match.names, filename=BOARD_FILENAME, description=description, lang=lang)
         return fit(f"{caption}\n{ping_text}".strip()), file, allowed
 
+    def grey_later(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
+        """Grey out an older board post's buttons once the more urgent posts are out; a post whose greying is
+        already asked for is not asked again."""
+        if message_id in self._greying:
+            return
+        task = asyncio.create_task(self.retire(thread, message_id, match, lang), name=f"grey-{message_id}")
+        self._greying[message_id] = task
+        task.add_done_callback(lambda _: self._greying.pop(message_id, None))
+
+    async def idle(self) -> None:
+        """Wait until every greying asked for is done (shutdown, tests)."""
+        while self._greying:
+            await asyncio.gather(*list(self._greying.values()), return_exceptions=True)
+
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post. Best effort: a stale click is refused anyway."""
         try:
-            # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
-            await thread.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                view=self.controls.board(match, disabled=True, lang=lang))
+            with urgency(Urgency.COSMETIC):
+                await self._edit(thread, message_id, view=self.controls.board(match, disabled=True, lang=lang))
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 
@@ -136,7 +192,7 @@ class BoardPresenter:
         previous = match.board_message_id
         await self.service.record_board(match, current.id, announced=announce)
         for old in {o for o in (previous, *stale) if o is not None} - {current.id}:
-            await self.retire(thread, old, match, lang)
+            self.grey_later(thread, old, match, lang)
         return True
 
 

@@ -19,6 +19,7 @@ from .channels import messageable
 from .clock_text import clock_name, start_note
 from .controls import Controls
 from .describe import side_of
+from .pacing import Urgency, urgency
 from .text import fit, mentions, message_link
 
 log = logging.getLogger(__name__)
@@ -100,11 +101,12 @@ class ChallengePresenter:
         if lang is None:
             lang = await self.service.language(challenge.guild_id)
         try:
-            # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
-            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
-                content=fit(challenge_text(challenge, lang) + extra), view=self.controls.challenge(challenge, lang),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            with urgency(Urgency.COSMETIC):  # the post's status: it waits behind boards and answers
+                # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
+                await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
+                    content=fit(challenge_text(challenge, lang) + extra), view=self.controls.challenge(challenge, lang),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
         except discord.HTTPException:
             log.info("challenge=%s could not update its post", challenge.id)
 

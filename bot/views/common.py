@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from typing import Any, Awaitable, Callable, TypeVar, cast
+from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar, cast
 
 import discord
 
 from bot.matches import MatchService, TurnReport, errors
 from bot.presenters import Presenter
+from bot.presenters.answers import Offer
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
 
@@ -92,6 +94,21 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False) -
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+@contextlib.asynccontextmanager
+async def answering_in_thread(interaction: discord.Interaction, match_id: int, *,
+                              ready: bool = False) -> AsyncIterator[Offer | None]:
+    """While the move is made, offer this interaction to carry the match's next post as its public answer (if it
+    came from the match's thread: outside Discord's limits, where a new thread message counts against them).
+    `ready`: its answer so far is no "thinking…" that a first followup would replace (an acknowledged click);
+    else call the offer's `ready()` once the player's own answer is out."""
+    answers = presenter_of(interaction).answers
+    offer = answers.offer(interaction, match_id, ready=ready)
+    try:
+        yield offer
+    finally:
+        answers.withdraw(match_id, offer)
 
 
 async def report_failure(interaction: discord.Interaction, error: BaseException, where: str) -> None:
