@@ -145,9 +145,10 @@ class DiscordModel:
         return _json(self.stats.as_json())
 
     async def _set_limits(self, request: web.Request) -> web.Response:
-        """Limits on or off (a benchmark sets its matches up without them), counting anew from now."""
+        """Limits on (counting anew from now: a burst) or off (a benchmark sets its matches up without them)."""
         self.limits = bool((await request.json())["limits"])
-        self.stats = Stats()  # a burst counts from here
+        if self.limits:
+            self.stats = Stats()  # a burst counts from here
         return _json({"limits": self.limits})
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:

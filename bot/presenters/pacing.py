@@ -37,6 +37,7 @@ import aiohttp
 
 RATE = 45  # limited requests per `PER` seconds: Discord allows 50, counted as they arrive
 PER = 1.0
+MARGIN = 0.05  # a turn counts a little longer than Discord counts its request: arrivals are later, and vary
 INVALID_WINDOW = 600.0  # Discord counts invalid requests over 10 minutes
 INVALID_BUDGET = 500  # past this many in the window, the pace falls to one request a second
 SLOW_RATE = 1
@@ -122,7 +123,7 @@ class Pacer:
             return False
         rate, per = self._limit()
         sent = self._sent
-        while sent and sent[0] <= now - per + 1e-9:
+        while sent and sent[0] + per + MARGIN <= now + 1e-6:  # (a microsecond for the clock's rounding)
             sent.popleft()
         return len(sent) < rate
 
@@ -148,7 +149,7 @@ class Pacer:
         loop = asyncio.get_running_loop()
         now = loop.time()
         rate, per = self._limit()
-        at = self._sent[0] + per if len(self._sent) >= rate else now
+        at = self._sent[0] + per + MARGIN if len(self._sent) >= rate else now
         self._wake = loop.call_at(max(at, self._paused_until, now), self._release)
 
     def trace_config(self) -> aiohttp.TraceConfig:
