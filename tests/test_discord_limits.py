@@ -250,3 +250,29 @@ def test_a_global_429_stops_every_turn_until_its_retry_after():
 ])
 def test_interaction_callbacks_and_webhooks_are_exempt(path, exempt):
     assert is_exempt(path) is exempt
+
+
+async def test_the_real_bot_posts_each_board_as_its_moves_answer_within_the_limits(tmp_path):
+    """A small burst through the real bot (cogs, views, presenters, discord.py's client): every move from the
+    match's thread gets its board as the interaction's public answer, in the thread and in order; only the old
+    boards' greying (and a secret setup's redraw) are limited requests, and none is refused."""
+    model = DiscordModel()
+    runner, base = await discord_model.serve(model)
+    limited_bursts.point_discord_at(base)
+    bot = await limited_bursts.logged_in_bot(tmp_path / "bot.db")
+    try:
+        started = await limited_bursts.start_matches(bot, ["epaminondas", "archimedes", "myrmidons"], 6)
+        plans = await limited_bursts.plan_moves(bot.matches, started, seed=0)
+        times = await limited_bursts.run_burst(bot, limited_bursts.ModelClient(base), plans)
+    finally:
+        await bot.close()
+        await runner.cleanup()
+    assert times.requests_429 == 0 and not times.unmodelled
+    assert times.expected == times.answers == sum(len(v) for v in times.boards.values()) >= 4
+    assert times.in_order and times.limited_per_move <= 1.2
+    assert len(times.ack) == 3 and len(times.picker_ack) == 6  # every interaction answered
+    for match in started:  # the answers are messages of the thread
+        if match.id not in times.boards:
+            continue  # a secret setup move: its line is the answer
+        assert any(model.messages[i]["attachments"] and model.messages[i].get("webhook_id")
+                   for i in model.channel_messages[match.thread_id])
