@@ -3,7 +3,8 @@ own rate-limit handling) against the modelled Discord of `discord_model.py`, whi
 
 Interactions reach the bot as gateway events do (`parse_interaction_create`), from the match's thread: half of the
 matches get a `/move`, half a Move click on their board, then (the player's choices made, never timed) Confirm on
-the picker. "Acknowledged" is the interaction's arrival → its callback reaching Discord; "board" is the arrival of
+the picker. "Acknowledged" is the interaction's arrival → the bot sending its callback (the bot's own part; "at
+Discord": until the modelled Discord has it, in its own process on the same cores); "board" is the arrival of
 the interaction that made the move → the board reaching Discord (as a thread message or as the interaction's
 answer). A limited request is any request but interaction callbacks and interaction webhooks.
 """
@@ -14,7 +15,9 @@ import asyncio
 import itertools
 import json
 import multiprocessing
+import os
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,8 +40,9 @@ GLOBAL_RATE = 50  # Discord's global limit, a second: the floor of a burst is it
 
 @dataclass
 class LimitedTimes:
-    ack: list[float] = field(default_factory=list)
+    ack: list[float] = field(default_factory=list)  # arrival → the bot sends its callback
     picker_ack: list[float] = field(default_factory=list)
+    ack_at_discord: list[float] = field(default_factory=list)  # arrival → the callback reaches Discord, any kind
     board: list[float] = field(default_factory=list)
     boards: dict[int, list[int]] = field(default_factory=dict)  # match → versions of its boards, in arrival order
     moves: int = 0
@@ -83,6 +87,11 @@ class ModelClient:
 
 
 def _run_model(pipe: Any) -> None:
+    try:  # Discord answers from machines of its own: here it goes before the other work on these cores
+        os.nice(-5)
+    except OSError:
+        pass
+
     async def main() -> None:
         model = discord_model.DiscordModel(limits=False)
         runner, base = await discord_model.serve(model)
@@ -113,11 +122,21 @@ def point_discord_at(base: str) -> None:
     discord.http.Route.BASE = base
 
 
+SENT: dict[int, float] = {}  # interaction id → when the bot sent its first answer (its callback)
+_CALLBACK = re.compile(r"/interactions/(\d+)/")
+
+
+async def _callback_sent(session: Any, context: Any, params: aiohttp.TraceRequestStartParams) -> None:
+    if found := _CALLBACK.search(params.url.path):
+        SENT.setdefault(int(found.group(1)), asyncio.get_running_loop().time())
+
+
 async def logged_in_bot(database: Path | str, *, seed: int = 1) -> StrategosBot:
     """The real bot, logged in against the modelled Discord (no gateway: interactions are handed to it)."""
     seeds = itertools.count(seed)
     bot = create_bot(Settings(token="modelled", database=database), seed_source=lambda: next(seeds),
                       replay_at_end=False)
+    bot.http.http_trace.on_request_start.append(_callback_sent)  # type: ignore[union-attr]  # the pacer's hooks
     await bot.login("modelled")
     return bot
 
@@ -281,9 +300,11 @@ async def run_burst(bot: StrategosBot, model: ModelClient, plans: Sequence[Plan]
     stats = await model.stats()
     await model.limits(False)
     for interaction_id, kind in kinds.items():
-        answered = stats["callbacks"].get(str(interaction_id))
+        answered, sent = stats["callbacks"].get(str(interaction_id)), SENT.get(interaction_id)
+        if sent is not None:
+            (times.ack if kind == "move" else times.picker_ack).append(sent - arrived[interaction_id])
         if answered is not None:
-            (times.ack if kind == "move" else times.picker_ack).append(answered - arrived[interaction_id])
+            times.ack_at_discord.append(answered - arrived[interaction_id])
     for board in stats["boards"]:
         match_id = board["match_id"]
         if match_id not in made_by or board["version"] is None and match_id in times.boards:
@@ -316,7 +337,8 @@ def limited_json(database: str, results: list[tuple[int, LimitedTimes]], percent
 
     return [json.dumps({
         "bench": "burst", "database": database, "matches": matches, "discord_limits": True,
-        "ack_p99_ms": p99(t.ack), "picker_ack_p99_ms": p99(t.picker_ack), "board_p99_ms": p99(t.board),
+        "ack_p99_ms": p99(t.ack), "picker_ack_p99_ms": p99(t.picker_ack),
+        "ack_at_discord_p99_ms": p99(t.ack_at_discord), "board_p99_ms": p99(t.board),
         "floor_ms": round(t.floor_ms, 1), "limited_requests_per_move": round(t.limited_per_move, 3),
         "requests_429": t.requests_429, "invalid_max_10min": t.invalid_max,
         "boards": sum(len(v) for v in t.boards.values()), "expected_boards": t.expected,
@@ -346,14 +368,14 @@ async def bench_limited(directory: Path, bursts: Sequence[int], keys: Sequence[s
 
 def limited_table(results: list[tuple[int, LimitedTimes]], percentile: Any) -> list[str]:
     lines = ["| matches moving at once | limited requests per move | floor | board p99 | acknowledged p99 | picker "
-             "acknowledged p99 | 429s | invalid (10 min) | boards | as answers |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "acknowledged p99 | at Discord p99 | 429s | invalid (10 min) | boards | as answers |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for matches, t in results:
         def p99(seconds: list[float]) -> str:
             return f"{percentile([s * 1000 for s in seconds], 99):,.0f} ms" if seconds else "–"
         made = sum(len(v) for v in t.boards.values())
         lines.append(f"| {matches} | {t.limited_per_move:.2f} | {t.floor_ms:,.0f} ms | {p99(t.board)} | "
-                     f"{p99(t.ack)} | {p99(t.picker_ack)} | {t.requests_429} | {t.invalid_max} | {made} of "
+                     f"{p99(t.ack)} | {p99(t.picker_ack)} | {p99(t.ack_at_discord)} | {t.requests_429} | {t.invalid_max} | {made} of "
                      f"{t.expected}{', in order' if t.in_order else ', OUT OF ORDER'} | {t.answers} |")
     return lines
 

@@ -77,6 +77,7 @@ class StrategosBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.pacer = pacer
+        _sweep_buckets_now_and_then(self.http)
         self._seed_source = seed_source
         self._computer_executor = computer_executor  # tests think in a thread: their simulated Discord runs one process
         self._computer_pause = computer_pause
@@ -174,6 +175,25 @@ class StrategosBot(commands.AutoShardedBot):
         if repo is not None:
             await repo.close()
         await super().close()
+
+
+BUCKET_SWEEP_SECONDS = 60.0
+
+
+def _sweep_buckets_now_and_then(http: discord.http.HTTPClient) -> None:
+    """discord.py looks through all its route buckets for idle ones each time it makes a new one, once it holds 256:
+    with a bucket per thread and kind of request, a burst over a thousand matches' threads spent seconds of the
+    event loop on it. A bucket counts as idle only after 5 minutes unused, so looking once a minute loses nothing."""
+    sweep = http._try_clear_expired_ratelimits
+    last = [-BUCKET_SWEEP_SECONDS]
+
+    def now_and_then() -> None:
+        now = asyncio.get_running_loop().time()
+        if now - last[0] >= BUCKET_SWEEP_SECONDS:
+            last[0] = now
+            sweep()
+
+    http._try_clear_expired_ratelimits = now_and_then  # type: ignore[method-assign]
 
 
 def _transform_failure(error: discord.app_commands.TransformerError) -> str:
