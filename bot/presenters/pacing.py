@@ -35,7 +35,7 @@ from typing import Any, Iterator
 
 import aiohttp
 
-RATE = 45  # limited requests per `PER` seconds: Discord allows 50, counted as they arrive
+RATE = 40  # limited requests per `PER` seconds: Discord allows 50, counted as they arrive (in clumps when busy)
 PER = 1.0
 MARGIN = 0.05  # a turn counts a little longer than Discord counts its request: arrivals are later, and vary
 INVALID_WINDOW = 600.0  # Discord counts invalid requests over 10 minutes
