@@ -18,7 +18,6 @@ import multiprocessing
 import os
 import random
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -375,10 +374,7 @@ def limited_table(results: list[tuple[int, LimitedTimes]], percentile: Any) -> l
             return f"{percentile([s * 1000 for s in seconds], 99):,.0f} ms" if seconds else "–"
         made = sum(len(v) for v in t.boards.values())
         lines.append(f"| {matches} | {t.limited_per_move:.2f} | {t.floor_ms:,.0f} ms | {p99(t.board)} | "
-                     f"{p99(t.ack)} | {p99(t.picker_ack)} | {p99(t.ack_at_discord)} | {t.requests_429} | {t.invalid_max} | {made} of "
+                     f"{p99(t.ack)} | {p99(t.picker_ack)} | {p99(t.ack_at_discord)} | {t.requests_429} | "
+                     f"{t.invalid_max} | {made} of "
                      f"{t.expected}{', in order' if t.in_order else ', OUT OF ORDER'} | {t.answers} |")
     return lines
-
-
-def wall_clock() -> float:
-    return time.monotonic()

@@ -128,7 +128,8 @@ class BoardPresenter:
         content, file, _ = await self._board(match, board, lang)
         try:
             await self._edit(thread, match.board_message_id, content=content, attachments=[file],
-                             view=self.controls.board(match, lang=lang), allowed_mentions=discord.AllowedMentions.none())
+                             view=self.controls.board(match, lang=lang),
+                             allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("match=%s could not redraw board message %s", match.id, match.board_message_id)
             return False
