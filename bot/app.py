@@ -164,7 +164,7 @@ class StrategosBot(commands.AutoShardedBot):
             await matches.drain()
         presenter = getattr(self, "presenter", None)
         if presenter is not None:
-            await presenter.boards.idle()  # old boards greyed before the connection closes
+            await presenter.idle()  # old boards greyed before the connection closes
         leagues = getattr(self, "leagues", None)
         if leagues is not None:
             await leagues.idle()

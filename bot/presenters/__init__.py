@@ -106,6 +106,10 @@ class Presenter:
             log.warning("presenting %s failed: %s", type(event).__name__, exc)
             return False
 
+    async def idle(self) -> None:
+        """Wait until the edits left to do after the posts (old boards greyed) are done (shutdown, tests)."""
+        await self.boards.idle()
+
     async def _present(self, event: MatchEvent) -> bool:
         handler = self._handlers.get(type(event))
         if handler is None:  # not a MatchEvent (every one has a handler): another subscriber's, a planned reply's
