@@ -193,7 +193,7 @@ def _sweep_buckets_now_and_then(http: discord.http.HTTPClient) -> None:
             last[0] = now
             sweep()
 
-    http._try_clear_expired_ratelimits = now_and_then  # type: ignore[method-assign]
+    http._try_clear_expired_ratelimits = now_and_then  # type: ignore[method-assign]  # replaced on this client only
 
 
 def _transform_failure(error: discord.app_commands.TransformerError) -> str:
