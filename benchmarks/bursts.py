@@ -227,11 +227,12 @@ async def acknowledged(into: list[float]) -> float:
     return received
 
 
-async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rng: random.Random,
+async def handle_move(service: MatchService, maker: BoardMaker, match: Match, choice: tuple[int, str],
                       times: BurstTimes, *, picker: bool = False) -> None:
-    """One move, acknowledged first, then written; the board follows. As /move does, or (`picker`) through the
-    picker: a Move click (acknowledged, then the picker's first step is read and built), then Confirm."""
-    user, move = choose_move(service, match, rng)
+    """One move (`choice`: who plays what), acknowledged first, then written; the board follows. As /move does,
+    or (`picker`) through the picker: a Move click (acknowledged, then the picker's first step is read and built),
+    then Confirm."""
+    user, move = choice
     if picker:
         await acknowledged(times.picker_ack)  # Move
         loaded = await service.playable_match(match.id, user, version=match.version, need_turn=True)
@@ -263,8 +264,10 @@ async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str]
         registry.prepare_pictures()  # in this process, as the forkserver does for the workers
     maker = BoardMaker(service, queue, times)
     service.bus.subscribe(maker)
+    # The players' choices, made before they act (their thinking is not the bot's work, nor on its event loop).
+    choices = [choose_move(service, m, random.Random(seed * 100_003 + i)) for i, m in enumerate(started)]
     t0 = time.perf_counter()
-    await asyncio.gather(*(handle_move(service, maker, m, random.Random(seed * 100_003 + i), times, picker=i % 2 == 1)
+    await asyncio.gather(*(handle_move(service, maker, m, choices[i], times, picker=i % 2 == 1)
                            for i, m in enumerate(started)))
     wall = time.perf_counter() - t0
     service.bus.unsubscribe(maker)
