@@ -63,7 +63,9 @@ class StrategosBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, seed_source=None, computer_executor=computer_pool,
                  computer_pause: float = COMPUTER_PAUSE, replay_at_end: bool = True):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
-        pacer = Pacer()  # every limited request waits its turn under Discord's global limit, the most urgent first
+        # Every limited request waits its turn under Discord's global limit (this process's share), most urgent first.
+        pacer = Pacer.for_shards(len(settings.shard_ids) if settings.shard_ids is not None else None,
+                                 settings.shard_count)
         super().__init__(
             http_trace=pacer.trace_config(),
             command_prefix=commands.when_mentioned,  # only "@Strategos sync"; everything else is a slash command

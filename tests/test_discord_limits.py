@@ -240,6 +240,12 @@ def test_a_global_429_stops_every_turn_until_its_retry_after():
     assert run_virtual(main()) >= 3.0
 
 
+def test_each_process_paces_at_its_shards_share_of_the_global_limit():
+    assert Pacer.for_shards(None, None).rate == Pacer.for_shards(4, 4).rate == 40
+    assert Pacer.for_shards(1, 4).rate == 10 and Pacer.for_shards(2, 4).rate == 20
+    assert Pacer.for_shards(1, 64).rate == 1
+
+
 @pytest.mark.parametrize("path, exempt", [
     ("/api/v10/interactions/123/tok-en/callback", True),
     ("/api/v10/webhooks/9/tok-en", True),

@@ -81,6 +81,14 @@ class Pacer:
         self._invalid: deque[float] = deque()  # when Discord answered 401, 403 or 429 (not of a shared bucket)
         self.turns = 0
 
+    @classmethod
+    def for_shards(cls, shards: int | None, of: int | None) -> Pacer:
+        """A process's pacer when it runs `shards` of the bot's `of` shards: the global limit is the bot token's,
+        shared by all its processes, so each takes its shards' share of it."""
+        if not shards or not of or shards >= of:
+            return cls()
+        return cls(rate=max(1, RATE * shards // of))
+
     @property
     def waiting(self) -> int:
         return sum(not future.done() for _, _, future in self._waiting)
