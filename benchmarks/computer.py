@@ -15,6 +15,10 @@ four players the tested level takes one seat (rotating over all seats from game 
 other; a "win" is finishing first, a shared first place counting as its share. A game still running after
 `--max-plies` counts as half a win and is reported as unfinished.
 
+The level `prior` is the hard level guessing hidden pieces as it did before it inferred them from behaviour
+(`Policy.infers` off), `posterior` the hard level weighing its guesses by the game's posterior (`Policy.infers`
+on): `posterior-prior` measures what the posterior is worth at the same work limit. `--work F` scales
+both search levels' iterations and work limits by F (both sides alike), for runs that must fit a short time.
 `--positions` plays no games: it times every level's move (CPU time, one decision at a time) over the positions of
 one seeded random game per game, player count and army option (`POSITION_SIZES`): its first four plies (set-ups,
 drafts, the first cargo) and every `--every`-th ply after, each seat to act in turn, and prints each level's median,
@@ -31,6 +35,7 @@ run in parts. docs/performance.md keeps the table of record.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import random
@@ -44,6 +49,7 @@ import renderers
 from bot.engine.base import seeded_rng
 from bot.engine.playout import random_plies
 from bot.games.registry import GAMES, REGISTERED, choose_move, get_game, policy_for, prepare_games
+from bot.ai import decide
 from bot.ai.mcts import Budget, Search
 from bot.ai.policy import Meter, Policy
 
@@ -101,9 +107,28 @@ def uct_move(view: dict, seconds: float, seed: int) -> str:
         pool, seat, root_moves)
 
 
-def play_one(task: tuple[str, int, str, str, int, int, dict | None]) -> tuple[float, bool, dict[str, list[float]]]:
+PRIOR = "prior"  # the hard level without the posterior: what it was before it inferred
+POSTERIOR = "posterior"  # the hard level with the posterior, whether or not the game's policy uses it by default
+
+
+def bench_policy(key: str, level: str, work: float) -> Policy:
+    """The game's policy for `level` with its search budgets scaled by `work`; for `prior`, the hard level's
+    guessing from the rules and habits alone; for `posterior`, the hard level's weighing its guesses by the game's
+    posterior (`Game.likelihood`)."""
+    base = policy_for(key)
+    policy = copy.copy(base)
+    policy.infers = {PRIOR: False, POSTERIOR: True}.get(level, base.infers)
+    for name in ("normal_iterations", "hard_iterations"):
+        setattr(policy, name, max(1, round(getattr(base, name) * work)))
+    for name in ("normal_work", "hard_work"):
+        setattr(policy, name, getattr(base, name) * work)
+    return policy
+
+
+def play_one(task: tuple[str, int, str, str, int, int, dict | None, float]
+             ) -> tuple[float, bool, dict[str, list[float]]]:
     """One seeded game: (score of the tested level, unfinished?, CPU seconds per move by level)."""
-    key, num_players, tested, opponent, index, max_plies, options = task
+    key, num_players, tested, opponent, index, max_plies, options, work = task
     game = get_game(key)
     tested_seat = index % num_players
     levels = [tested if seat == tested_seat else opponent for seat in range(num_players)]
@@ -127,6 +152,9 @@ def play_one(task: tuple[str, int, str, str, int, int, dict | None]) -> tuple[fl
         if level == "uct":
             searched = [t for t in times.get("hard", ()) if t >= SEARCHED]
             move = uct_move(view, statistics.mean(searched) if searched else HARD_BUDGET, seed + ply)
+        elif level in (PRIOR, POSTERIOR) or work != 1.0:
+            move = decide(bench_policy(key, level, work), view, level="hard" if level in (PRIOR, POSTERIOR) else level,
+                          seed=seed + ply)
         else:
             move = choose_move(view, level=level, seed=seed + ply)
         times.setdefault(level, []).append(time.process_time() - start)
@@ -189,9 +217,9 @@ def positions_table(rows: list[dict]) -> str:
 
 
 def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, pool: Pool,
-        options: dict | None = None, first_game: int = 0) -> dict:
+        options: dict | None = None, first_game: int = 0, work: float = 1.0) -> dict:
     tested, opponent = matchup.split("-")
-    tasks = [(key, num_players, tested, opponent, i, max_plies, options)
+    tasks = [(key, num_players, tested, opponent, i, max_plies, options, work)
              for i in range(first_game, first_game + games)]
     scores, unfinished, times = [], 0, {}
     for score, open_, game_times in pool.imap(play_one, tasks):
@@ -201,7 +229,7 @@ def run(key: str, num_players: int, matchup: str, games: int, max_plies: int, po
             times.setdefault(level, []).extend(values)
     return {
         "game": _name(key, options), "players": num_players, "matchup": matchup, "games": games,
-        "first_game": first_game, "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
+        "first_game": first_game, "work": work, "wins": sum(scores), "unfinished": unfinished, "max_plies": max_plies,
         # Game by game, from `first_game` on (the seeds are the game numbers): two versions compared seed for seed.
         "scores": scores,
         "times": {level: _timing(values) for level, values in times.items()},
@@ -240,6 +268,8 @@ def _row(r: dict) -> str:
     open_ = f", {r['unfinished']} unfinished" if r["unfinished"] else ""
     first = r.get("first_game", 0)
     seeds = f" (games {first}–{first + r['games'] - 1})" if first else ""
+    if r.get("work", 1.0) != 1.0:
+        seeds += f" (work ×{r['work']:g})"
     return (f"| {r['game']} | {r['players']} | {r['matchup'].replace('-', ' vs ')}{seeds} | "
             f"{r['wins']:g}/{r['games']} = {rate:.0f} % ({low:.0f}–{high:.0f}){open_} | {timing} |")
 
@@ -320,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
                         help='the games\' options, e.g. \'{"army": "draft"}\' for Myrmidons with drafted armies')
     parser.add_argument("--out", type=_out_folder, metavar="DIR",
                         help="merge the results into DIR/bench_results.json and DIR/BENCH.md (default: print only)")
+    parser.add_argument("--work", type=float, default=1.0, metavar="F",
+                        help="scale both search levels' iterations and work limits by F (both sides alike)")
     parser.add_argument("--positions", action="store_true",
                         help="time every level over fixed positions instead of playing games (see above)")
     parser.add_argument("--every", type=int, default=10, help="with --positions: every N-th ply after the fourth")
@@ -340,12 +372,13 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for matchup in args.matchups.split(","):
                 r = run(key, args.players, matchup, args.count, args.max_plies, pool, args.options,
-                        args.first_game)
+                        args.first_game, args.work)
                 print(_row(r), flush=True)
                 results.append(r)
                 if args.out is not None:  # after every matchup, so that an interrupted run keeps what it measured
                     stored = _load(args.out)
                     since = f"/from {args.first_game}" if args.first_game else ""
+                    since += f"/work {args.work:g}" if args.work != 1.0 else ""
                     stored[f"{r['game']}/{r['players']}/{r['matchup']}{since}"] = r
                     _write(args.out, stored)
     print()

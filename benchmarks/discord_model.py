@@ -28,13 +28,13 @@ import math
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from aiohttp import web
 
 APPLICATION_ID = 900_000_000_000_000_001
 BOT_USER_ID = 900_000_000_000_000_002
-GUILD_ID = 1
+GUILD_ID = 10**16  # a snowflake: ids below 2**22 are conversations' (bot/matches/places.py)
 INVALID_WINDOW = 600.0  # Discord counts invalid requests over 10 minutes
 
 _BOARD_ID = re.compile(r"^sg:b:(\d+):(\d+):")
@@ -262,6 +262,8 @@ class DiscordModel:
                 return [self.messages[i] for i in reversed(ids)][:50]
             case ["channels", channel_id, "messages"], "POST":
                 return self._create(int(channel_id), body, files, now)
+            case ["channels", channel_id, "messages", message_id], "GET":
+                return self.messages[int(message_id)]
             case ["channels", channel_id, "messages", message_id], "PATCH":
                 return self._edit(int(message_id), body, files, int(channel_id))
             case ["interactions", interaction_id, token, "callback"], "POST":
@@ -272,6 +274,8 @@ class DiscordModel:
                 return self._edit_original(token, body, files, now)
             case ["webhooks", _, token, "messages", "@original"], "GET":
                 return self.messages[self._original(token)["message_id"]]
+            case ["webhooks", _, token, "messages", message_id], "GET":
+                return self.messages[int(message_id)]
             case ["webhooks", _, token, "messages", message_id], "PATCH":
                 return self._edit(int(message_id), body, files)
             case ["webhooks", _, token, "messages", _], "DELETE":
@@ -379,17 +383,25 @@ class DiscordModel:
     def _log_board(self, message: dict[str, Any], now: float, answer: bool) -> None:
         if not any(a["filename"] == "board.png" for a in message["attachments"]):
             return
-        for row in message["components"]:
-            for component in row.get("components", []):
-                custom_id = component.get("custom_id") or ""
-                if found := _BOARD_ID.match(custom_id):
-                    self.stats.boards.append(BoardArrival(now, int(message["channel_id"]), int(found.group(1)),
-                                                          int(found.group(2)), answer))
-                    return
-                if found := _REMATCH_ID.match(custom_id):
-                    self.stats.boards.append(BoardArrival(now, int(message["channel_id"]), int(found.group(1)),
-                                                          None, answer))
-                    return
+        for component in _walk(message["components"]):
+            custom_id = component.get("custom_id") or ""
+            if found := _BOARD_ID.match(custom_id):
+                self.stats.boards.append(BoardArrival(now, int(message["channel_id"]), int(found.group(1)),
+                                                      int(found.group(2)), answer))
+                return
+            if found := _REMATCH_ID.match(custom_id):
+                self.stats.boards.append(BoardArrival(now, int(message["channel_id"]), int(found.group(1)),
+                                                      None, answer))
+                return
+
+
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component of a message, nested ones included (a Components V2 container's rows and their buttons)."""
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))
+        if "accessory" in component:
+            yield component["accessory"]
 
 
 def _route(method: str, path: str) -> tuple[str, tuple[str, int] | None]:

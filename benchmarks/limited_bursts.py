@@ -137,6 +137,11 @@ async def logged_in_bot(database: Path | str, *, seed: int = 1) -> StrategosBot:
                       replay_at_end=False)
     bot.http.http_trace.on_request_start.append(_callback_sent)  # type: ignore[union-attr]  # the pacer's hooks
     await bot.login("modelled")
+    # the server is in the cache as the gateway would put it: the bot is a member there, so its matches play in
+    # threads (a server missing from the cache is a conversation, bot/presenters/conversation.py)
+    state = bot._connection
+    state._add_guild(discord.Guild(data={"id": str(GUILD_ID), "name": "Strategos benchmark"},  # type: ignore[typeddict-item]
+                                   state=state))
     return bot
 
 

@@ -1,5 +1,7 @@
 """`python -m bot` starts the bot; `python -m bot demo` tries it in a browser; `python -m bot ratings --rebuild`
-recomputes every rating from the results; `python -m bot backup PATH` copies the SQLite database while it runs."""
+recomputes every rating from the results; `python -m bot backup PATH` copies the SQLite database while it runs;
+`python -m bot check` checks the database beside it; `python -m bot damaged` lists, ends or restores the matches set
+aside as damaged; `python -m bot migrate --to URL` copies it into PostgreSQL."""
 
 import sys
 
@@ -7,15 +9,21 @@ USAGE = """usage: python -m bot [-h]
        python -m bot demo [--help]
        python -m bot ratings --rebuild [--database FILE]
        python -m bot backup PATH [--force] [--database FILE]
+       python -m bot check [--database FILE_OR_URL]
+       python -m bot damaged (list | end N | restore N --from BACKUP) [--database DATABASE]
+       python -m bot migrate --to postgresql://... [--database FILE]
 
 Start the Strategos Discord bot. Settings come from the environment and .env (DISCORD_TOKEN, STRATEGOS_DATABASE,
-STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_SHARD_COUNT,
-STRATEGOS_SHARDS); see README.md.
+STRATEGOS_DEV_GUILD, STRATEGOS_LOG_LEVEL, STRATEGOS_CHALLENGE_HOURS, STRATEGOS_VACATION_DAYS, STRATEGOS_SHARD_COUNT,
+STRATEGOS_SHARDS, STRATEGOS_METRICS_PORT, STRATEGOS_METRICS_HOST); see README.md.
 
 commands:
   demo        try Strategos in your browser, in a simulated Discord (python -m bot demo --help)
   ratings     recompute every rating from the stored results (python -m bot ratings --help)
   backup      copy the SQLite database to PATH while the bot runs, verified (python -m bot backup --help)
+  check       replay every match's log to its stored state, check integrity and timers (python -m bot check --help)
+  damaged     list, end or restore the matches set aside as damaged (python -m bot damaged --help)
+  migrate     copy the SQLite database into an empty PostgreSQL database (python -m bot migrate --help)
 """
 
 arguments = sys.argv[1:]
@@ -31,6 +39,18 @@ if arguments[:1] == ["backup"]:
     from bot.backup import main as backup_main
 
     raise SystemExit(backup_main(arguments[1:]))
+if arguments[:1] == ["check"]:
+    from bot.check import main as check_main
+
+    raise SystemExit(check_main(arguments[1:]))
+if arguments[:1] == ["damaged"]:
+    from bot.damaged import main as damaged_main
+
+    raise SystemExit(damaged_main(arguments[1:]))
+if arguments[:1] == ["migrate"]:
+    from bot.migrate import main as migrate_main
+
+    raise SystemExit(migrate_main(arguments[1:]))
 if arguments in (["-h"], ["--help"]):
     print(USAGE, end="")
     raise SystemExit(0)

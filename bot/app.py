@@ -18,25 +18,29 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
+from bot.cogs.common import NOT_A_MEMBER
 from bot.cogs.translator import CatalogueTranslator
 from bot.composition import build_leagues, build_match_graph
-from bot.games.registry import choose_move
+from bot.games.registry import choose_move, judge_move
 from bot.i18n import N_
 from bot.matches import MatchService, PrivateChannel
 from bot.matches.computer import PAUSE_SECONDS as COMPUTER_PAUSE
+from bot.matches.analysis import Analyses
 from bot.matches.computer import ComputerPlayers
 from bot.matches.errors import UserError
 from bot.matches.explore import Explorer
 from bot.matches.leagues import LeagueService
 from bot.matches.plans import Planner
 from bot.matches.scope import ProcessScope
+from bot.metrics import Endpoint, EndpointError, serve
 from bot.presenters import DirectMessages, Presenter, pictures
+from bot.presenters.emojis import NO_EMOJIS, upload_missing
 from bot.presenters.leagues import LeaguePresenter
 from bot.presenters.pacing import Pacer
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, UnwritableDatabase, open_database
-from bot.storage.opening import open_repository
+from bot.storage.opening import open_repository, take_lock
 from bot.storage.postgres import open_pool
 from bot.views import PERSISTENT_ITEMS, DiscordControls
 from bot.views.common import report_failure
@@ -85,6 +89,8 @@ class StrategosBot(commands.AutoShardedBot):
         self._computer_pause = computer_pause
         self._replay_at_end = replay_at_end
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
+        self.endpoint: Endpoint | None = None  # metrics and health (STRATEGOS_METRICS_PORT), None when off
+        self.app_emojis = NO_EMOJIS  # the games' side emojis, found or uploaded at start-up (STRATEGOS_APP_EMOJIS)
 
     async def login(self, token: str) -> None:
         # No limit on connections: a request given its turn by the pacer goes at once, and interaction answers,
@@ -103,6 +109,8 @@ class StrategosBot(commands.AutoShardedBot):
         graph = build_match_graph(
             repo, clock=utc_timestamp, seed_source=self._seed_source,
             challenge_ttl=self.settings.challenge_ttl_hours * 3600,
+            vacation_days=self.settings.vacation_days,
+
             scope=scope,
             others=not self.settings.runs_every_shard,
         )
@@ -118,12 +126,17 @@ class StrategosBot(commands.AutoShardedBot):
         self.leagues.subscribe(LeaguePresenter(self, self.leagues, league_buttons))
         self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, choose_move,
                                          self._computer_executor, self._computer_pause)
+        # analyses of finished matches, in a worker of their own, after the live matches' thinks
+        self.analyses = Analyses(self.matches, graph.bus, judge_move, self._computer_executor, self.computers.idle)
         # planned replies: played when their move comes
         self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
         graph.bus.subscribe(PlanPresenter(self.presenter.boards))
+        self.endpoint = await serve(self)  # before the timers start: those due at start-up are measured too
         self.tree.error(self.on_app_command_error)
         i18n.load()  # every language's catalogue, read once
         await self.tree.set_translator(CatalogueTranslator())
+        if self.settings.app_emojis:  # before the first board post or /games: those show them
+            self.app_emojis = await upload_missing(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*PERSISTENT_ITEMS)
@@ -173,6 +186,11 @@ class StrategosBot(commands.AutoShardedBot):
         computers = getattr(self, "computers", None)
         if computers is not None:
             computers.close()
+        analyses = getattr(self, "analyses", None)
+        if analyses is not None:
+            analyses.close()
+        if self.endpoint is not None:
+            await self.endpoint.stop()
         repo = getattr(self, "repo", None)
         if repo is not None:
             await repo.close()
@@ -200,7 +218,7 @@ def _sweep_buckets_now_and_then(http: discord.http.HTTPClient) -> None:
 
 def _transform_failure(error: discord.app_commands.TransformerError) -> str:
     if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
-        return N_("I can't find that member in this server. Pick someone from the list.")
+        return NOT_A_MEMBER
     return N_("I couldn't understand one of the options. Pick a value from the list.")
 
 
@@ -240,7 +258,13 @@ async def check_database(path: Path | str) -> str | None:
     except (OSError, sqlite3.Error) as exc:
         return (f"cannot open the database at {path} ({exc}). Check STRATEGOS_DATABASE: it must name a file "
                 "in a folder this user may write.")
-    await db.close()
+    try:
+        if str(path) != ":memory:":  # a lock left behind is taken over (and said) here, a migration refused
+            take_lock(path).release()
+    except DatabaseError as exc:  # in use by a copy, or a lock file this user may not write
+        return f"refusing the database at {path}: {exc}."
+    finally:
+        await db.close()
     return None
 
 
@@ -288,6 +312,9 @@ def main() -> int:
         return 2
     try:
         asyncio.run(_run(create_bot(settings), settings.token))
+    except EndpointError as exc:
+        print(f"strategos: {exc}.", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("strategos: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
               "(Bot → Reset Token).", file=sys.stderr)

@@ -49,14 +49,19 @@ class MatchGraph:
 def build_match_graph(repo: Repository, *, clock: Callable[[], float] = time.time,
                       seed_source: Callable[[], int] | None = None, challenge_ttl: float = DEFAULT_CHALLENGE_TTL,
                       bus: EventBus[MatchEvent] | None = None, limiter: RateLimiter | None = None,
-                      scope: ProcessScope = ProcessScope(), others: bool | None = None) -> MatchGraph:
+                      scope: ProcessScope = ProcessScope(), others: bool | None = None,
+                      vacation_days: float = 0) -> MatchGraph:
     """The match service over `repo`. `scope`: the shards this process runs; `others`: whether other processes
-    run shards on the same database (None: not known)."""
+    run shards on the same database (None: not known); `vacation_days`: each member's allowance a year (the bot
+    passes its setting, STRATEGOS_VACATION_DAYS; tools and tests have none unless they say)."""
+
     bus = bus or EventBus()
     timers = TimerDispatcher(repo, clock, others=others)
     settings = ServerSettings(repo.clocks)
     states = MatchStates()
-    clocks = ClockKeeper(repo, timers, bus, clock, states.to_act, settings.language)
+    clocks = ClockKeeper(repo, timers, bus, clock, states.to_act, settings.language, vacation_days,
+                         settings.time_zone)
+
     actions = MatchActions(repo, states, clock=clock, bus=bus, limiter=limiter or RateLimiter(clock), timers=timers,
                            ratings=Ratings(repo), clocks=clocks, server_settings=settings,
                            outbox=Outbox(repo.outbox, bus, timers.claimant))

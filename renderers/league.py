@@ -3,6 +3,7 @@
 Pure Pillow in the boards' look (dark background, DejaVu). 800 px wide with 26 px text: on a phone (~390 points)
 the rows still read at ~13 pt, as the rating chart's labels do. Each division is a table of rank, player, points, Sonneborn-Berger, games, wins and
 rating; the leader's row is marked in yellow, so the picture reads the same in greyscale (the rank also says it).
+In a league whose next season promotes and relegates, a triangle left of the rank marks each row in those zones.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from .common import N_, BACKGROUND, PANEL, TEXT, TEXT_DIM, YELLOW, blend, draw_text, fit_text, font, say
+from .common import (
+    N_, BACKGROUND, PANEL, SKY_BLUE, TEXT, TEXT_DIM, VERMILLION, YELLOW, blend, draw_text, fit_text, font, say,
+)
 from .png import encode_png
 
 WIDTH = 800
@@ -38,12 +41,21 @@ class Row:
     wins: int
     rating: int
     left: bool = False  # left the league: greyed
+    zone: str | None = None  # "up": promoted, "down": relegated when the next season opens (a triangle that way)
 
 
 @dataclass(frozen=True)
 class Division:
     heading: str | None  # None for a league of one division
     rows: Sequence[Row]
+
+
+def _zone_mark(draw: ImageDraw.ImageDraw, middle: int, up: bool) -> None:
+    """A row's promotion (a sky-blue triangle pointing up) or relegation mark (vermillion, pointing down), left of
+    its rank: the shape tells them apart in greyscale too."""
+    left, right, half = PAD // 2 + 4, PAD // 2 + 20, 7
+    tip, base = (middle - half, middle + half) if up else (middle + half, middle - half)
+    draw.polygon([((left + right) // 2, tip), (left, base), (right, base)], fill=SKY_BLUE if up else VERMILLION)
 
 
 def standings_picture(title: str, subtitle: str, legend: str, divisions: Sequence[Division]) -> bytes:
@@ -76,5 +88,7 @@ def standings_picture(title: str, subtitle: str, legend: str, divisions: Sequenc
                      str(row.games), str(row.wins), str(row.rating))
             for (_, x, align), text in zip(COLUMNS, cells):  # draw_text: names in any script (fallback fonts)
                 draw_text(img, (x, y + ROW // 2), text, fnt, colour, "rm" if align == "r" else "lm")
+            if row.zone:
+                _zone_mark(draw, y + ROW // 2, row.zone == "up")
             y += ROW
     return encode_png(img)

@@ -9,6 +9,7 @@ import re
 import discord
 
 from bot.i18n import ENGLISH, LANGUAGES, t
+from bot.presenters.layout import text_of as layout_text, walk
 from bot.presenters.pictures import RenderQueue
 from bot.views.challenge import POSTED
 
@@ -19,15 +20,36 @@ ARCHIMEDES_BLACK_WINS = ["d1-g1", "h5-h1", "a4-a5", "e7-e3", "c1-e1", "g6-g3", "
                          "a5-e5", "c6-a4", "b2-d2", "g7-a1", "d2-a5"]
 
 
+def components(message) -> list:
+    """Every component of a message, nested ones included (a Components V2 layout's container and rows), as
+    discord.py's objects or, for a simcord ResponseMessage, as the payload's dicts."""
+    if message.components and isinstance(message.components[0], dict):
+        from simcord.components import walk_components
+        return list(walk_components(message.components))
+    return list(walk(message.components))
+
+
+def text_of(message) -> str:
+    """What a message says: its content, or the words of its Components V2 layout's text displays."""
+    parts = getattr(message, "components", None)  # a recorder's note of a post (simcord's Sent) has none
+    if message.content or not parts:
+        return message.content
+    if not isinstance(parts[0], dict):
+        return layout_text(message)
+    from simcord.components import component_mentions
+    return component_mentions(message.components)
+
+
 def buttons(message) -> dict[str, discord.ui.Button]:
     """Label → button of a message (discord.Message or simcord ResponseMessage)."""
     found = {}
-    for row in message.components:
-        children = row.children if hasattr(row, "children") else row.get("components", [])
-        for child in children:
-            label = child.get("label") if isinstance(child, dict) else getattr(child, "label", None)
-            if label:
-                found[label] = child
+    for child in components(message):
+        kind = child.get("type") if isinstance(child, dict) else getattr(child, "type", None)
+        if kind not in (2, discord.ComponentType.button):
+            continue
+        label = child.get("label") if isinstance(child, dict) else getattr(child, "label", None)
+        if label:
+            found[label] = child
     return found
 
 
@@ -107,10 +129,9 @@ def stored(world, message) -> discord.Message:
 
 async def choose(world, member, message, value: str):
     """Pick `value` in whichever select menu of the (ephemeral) message offers it."""
-    for row in stored(world, message).components:
-        for comp in row.children:
-            if isinstance(comp, discord.SelectMenu) and any(o.value == value for o in comp.options):
-                return await member.select(message, [value], custom_id=comp.custom_id)
+    for comp in components(stored(world, message)):
+        if isinstance(comp, discord.SelectMenu) and any(o.value == value for o in comp.options):
+            return await member.select(message, [value], custom_id=comp.custom_id)
     raise AssertionError(f"no menu offers {value!r}")
 
 

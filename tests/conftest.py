@@ -19,9 +19,11 @@ from bot.presenters import pictures
 from bot.settings import Settings
 from bot.storage.opening import open_repository
 from bot.storage.postgres_schema import migrate as migrate_postgres
+from both_databases import pytest_runtest_setup  # noqa: F401 (a hook: the store's tests run on both databases)
 from postgres_server import start_or_skip
 
 GUILD_ID = 424242424242424242
+pytest_plugins = ["pytester"]  # tests/test_both_databases.py runs pytest on files of its own
 
 # Tests compare, decode and render megapixel pictures in tight loops. Pillow frees an image's memory at once by
 # default, and the allocator hands it back to the system: each new picture then costs a page fault per 4 KB (up to
@@ -107,8 +109,10 @@ async def migrated_postgres_dsn(postgres_server, postgres_template):
         await admin.close()
 
 
-# The two databases a store runs on; test ids name them ("[postgres]"). Tests that take `service` (or `store`)
-# run on both; the bot tests (through `settings`) run on SQLite unless marked ON_BOTH.
+# The two databases a store runs on; test ids name them ("[postgres]"). Tests that take `service` (or `store`,
+# `store_database`) run on both; the bot tests (through `settings`) run on SQLite unless marked ON_BOTH or their
+# module's `database` takes `store_database` (tests/test_clocks.py). tests/both_databases.py lists the files where
+# every test that reaches a database must run on both.
 DATABASES = ["sqlite", "postgres"]
 ON_BOTH = pytest.mark.parametrize("database", DATABASES, indirect=True)
 
@@ -161,9 +165,14 @@ async def service(store, service_clock, service_seeds):
 
 
 @pytest.fixture
-def settings(database):
-    """The bot's settings: its database a SQLite file, or in a test marked ON_BOTH also PostgreSQL."""
-    return Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="INFO")
+def settings(database, request):
+    """The bot's settings: its database a SQLite file, or in a test marked ON_BOTH also PostgreSQL. Members have
+    no vacation days unless the test is marked `vacation_days(days)`: a time-out is then a time-out. No app
+    emojis: the tests read the texts in words (tests/test_emojis.py turns them on)."""
+    marked = request.node.get_closest_marker("vacation_days")
+    return Settings(token=None, database=database, dev_guild=GUILD_ID, log_level="INFO",
+                    vacation_days=marked.args[0] if marked else 0, app_emojis=False)
+
 
 
 # The bots draw their pictures in threads here, as they think in one (below; pictures.draw_in_threads says why).

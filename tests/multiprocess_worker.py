@@ -14,7 +14,6 @@ import json
 import logging
 import random
 import sys
-import time
 from pathlib import Path
 
 from bot.composition import build_match_service
@@ -22,6 +21,7 @@ from bot.matches import MatchService, errors, timers
 from bot.matches.events import MatchStarted, MovePlayed, SetupProgress
 from bot.matches.scope import ProcessScope, shard_of
 from bot.storage.opening import open_repository
+from shared_clock import SharedClock
 
 OTHER_SHARD_SHARE = 0.2  # of the moves: sent through this process for a match of the other process's shard
 PLAYERS = 8  # members acting at the same moment in each process
@@ -49,10 +49,8 @@ class BoardRecorder:
 
 
 async def play(plan: dict, shard: int) -> dict:
-    started_at, base, speed = plan["started_at"], plan["base"], plan["speed"]
-
-    def clock() -> float:  # every process reads the same fast clock: a day of the matches' clocks passes in seconds
-        return base + (time.time() - started_at) * speed
+    # every process reads the same clock, which runs on the turns both processes' players take (shared_clock.py)
+    clock = SharedClock(Path(plan["clock"]), plan["base"], plan["tick"], slot=shard)
 
     repo = await open_repository(plan["dsn"])
     service = build_match_service(repo, clock=clock, scope=ProcessScope((shard,), 2))
@@ -62,11 +60,11 @@ async def play(plan: dict, shard: int) -> dict:
             await handler(timer)
             fired.append((timer.id, timer.due_at, timer.kind))  # done (one that failed fires again later)
         service.timers.on(kind, counted)
-    # The dispatcher sleeps real seconds for what the clock says is left, and this clock runs thousands of times
-    # faster than real time: it looks every half second instead, as its periodic look.
+    # The dispatcher sleeps real seconds for what the clock says is left, and this clock runs on the players' turns:
+    # it looks every half second instead, as its periodic look (and fires what is due once more at the end).
     service.timers.sweep_every = 0.0
     service.timers.listening = True  # one of two processes
-    timers.LEASE_SECONDS = 60 * speed  # a lease is a real minute, as in production, not 60 of these fast seconds
+    timers.LEASE_SECONDS = 1000 * plan["turns"] * plan["tick"]  # no lease runs out during a run: a claim is kept
     boards = BoardRecorder(service, shard)
     service.bus.subscribe(boards)
     await service.start()
@@ -75,13 +73,14 @@ async def play(plan: dict, shard: int) -> dict:
     playing = [m for m in plan["matches"] if m not in idle]
     abandoned = set(plan["abandoned"])
     counts = {"moves": 0, "refused": 0}
-    until = time.time() + plan["seconds"]
-    abandon_at = plan["started_at"] + plan["abandon_after"]
+    turns, abandon_after = plan["turns"], plan["abandon_after"]
+    clock.ready_and_wait()
 
     async def player(rng: random.Random) -> None:
-        while time.time() < until:
+        while clock.turns(shard) < turns:
+            clock.advance()
             match_id = rng.choice(playing)
-            if match_id in abandoned and time.time() > abandon_at:  # its players walked away: its clock runs out
+            if match_id in abandoned and clock.turns() > abandon_after:  # its players walked away: it runs out
                 await asyncio.sleep(0)
                 continue
             match = await service.get_match(match_id)
@@ -101,9 +100,12 @@ async def play(plan: dict, shard: int) -> dict:
 
     # Several members act at once in each process, as on Discord: one waits for the database while others think.
     await asyncio.gather(*(player(random.Random(shard * 100 + i)) for i in range(PLAYERS)))
+    end = clock()
+    while await service.timers.fire_due():  # what fell due before this process's last turn: fired now
+        pass
     await service.drain()
     await repo.close()
-    return {"fired": fired, "boards": boards.posted, **counts, "clock_at_end": clock()}
+    return {"fired": fired, "boards": boards.posted, **counts, "clock_at_end": end}
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import bot
 from bot.games.registry import GAMES, rules_diagram
-from bot_helpers import board_posts, move, start_match
+from bot_helpers import board_posts, move, start_match, text_of
 from test_i18n import locales  # noqa: F401  (a fixture: each member her client's language)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +47,7 @@ async def test_nim_is_offered_explained_played_and_described(world, locales):
     won = await move(world.alice, thread, match_id, "a3")
     assert won.response.content.startswith("✅"), won.response.content
     final = board_posts(thread)[-1]
-    assert "🏆 **alice** (First) wins: took the last counter." in final.content
+    assert "🏆 **alice** (First) wins: took the last counter." in text_of(final)
     words = next(a for a in final.attachments if a.filename == "board.png").description
     assert "alice (First) won: took the last counter." in words and "Heaps: heap a: 0, heap b: 0, heap c: 0." in words
     match = await world.bot.matches.get_match(match_id)

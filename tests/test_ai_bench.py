@@ -90,3 +90,13 @@ def test_first_game_plays_other_seeds_and_keeps_them_apart(capsys, tmp_path):
     assert sorted(stored) == ["archimedes/2/easy-random", "archimedes/2/easy-random/from 7"]
     assert stored["archimedes/2/easy-random/from 7"]["first_game"] == 7
     assert "| archimedes | 2 | easy vs random (games 7–7) |" in capsys.readouterr().out
+
+
+def test_prior_and_posterior_levels_compare_the_two_guesses_at_one_scaled_work_limit(capsys):
+    base = bench.policy_for("myrmidons")
+    prior, posterior = bench.bench_policy("myrmidons", "prior", 0.5), bench.bench_policy("myrmidons", "posterior", 0.5)
+    assert (prior.infers, posterior.infers) == (False, True)
+    assert prior.hard_work == posterior.hard_work == base.hard_work / 2
+    assert prior.hard_iterations == round(base.hard_iterations / 2)
+    assert bench.main(["myrmidons", "--matchups", "posterior-prior", "--work", "0.1", *FAST]) == 0
+    assert "| myrmidons | 2 | posterior vs prior (work ×0.1) |" in capsys.readouterr().out

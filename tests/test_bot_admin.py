@@ -14,7 +14,7 @@ async def test_owner_syncs_this_server_and_others_are_refused(world):
 
 
 async def test_finished_match_thread_is_archived(world):
-    from bot_helpers import board_posts, start_match
+    from bot_helpers import text_of, board_posts, start_match
 
     thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
     asked = await world.bob.click(board_posts(thread)[-1], label="Resign")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.games.registry import choose_move, get_game
 from bot.workers import computer_pool
-from bot_helpers import board_posts, buttons, match_id_of, move, thread_of
+from bot_helpers import text_of, board_posts, buttons, match_id_of, move, thread_of
 
 
 async def computer_match(world, game, level="easy", **options):
@@ -49,15 +49,15 @@ async def play_against_the_computer(world, thread, match_id, members, patience=2
 async def test_a_whole_match_against_the_computer(world, game):
     thread, match_id = await computer_match(world, game)
     # The challenge names its opponent: the computer, not "anyone".
-    challenge = next(m for m in world.channel.history() if m.content.startswith("⚔️"))
-    assert challenge.content.startswith("⚔️ **alice** challenges **Strategos (easy)** to **"), challenge.content
+    challenge = next(m for m in world.channel.history() if text_of(m).startswith("⚔️"))
+    assert text_of(challenge).startswith("⚔️ **alice** challenges **Strategos (easy)** to **"), text_of(challenge)
     first = board_posts(thread)[0]
-    assert "Strategos (easy)" in first.content or "Strategos (easy)" in thread.name
+    assert "Strategos (easy)" in text_of(first) or "Strategos (easy)" in thread.name
     members = {0: world.alice}
     final = await play_against_the_computer(world, thread, match_id, members)
     assert final.result is not None and not final.rated  # never rated: the computer has no rating
     last = board_posts(thread)[-1]
-    assert ("🏆" in last.content or "🤝" in last.content) and set(buttons(last)) <= {"Rematch"}
+    assert ("🏆" in text_of(last) or "🤝" in text_of(last)) and set(buttons(last)) <= {"Rematch"}
     games = await world.alice.slash(world.channel, "games")
     assert "You have no active matches" in games.response.content
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from bot_helpers import (
+from bot_helpers import (text_of,
     board_posts, buttons, choose, is_disabled, move, moves_stored, private_answer, start_match, stored,
 )
 
@@ -111,7 +111,7 @@ async def test_challenge_answers(world):
     own = await world.alice.click(post, label="Accept")
     assert private_answer(own).content == "You already have a seat in this challenge."
     await world.bob.click(post, label="Decline")
-    assert "❌ Declined." in stored(world, post).content and not stored(world, post).components
+    assert "❌ Declined." in text_of(stored(world, post)) and not buttons(stored(world, post))
     assert not world.channel.threads
 
 
@@ -130,7 +130,7 @@ async def test_cancel_and_bad_challenges(world):
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
     post = world.channel.last_message
     await world.alice.click(post, label="Cancel")
-    assert "Cancelled" in stored(world, post).content
+    assert "Cancelled" in text_of(stored(world, post))
     self_play = await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.alice)
     assert self_play.ephemeral and "can't challenge yourself" in self_play.response.content
     too_many = await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob,
@@ -143,7 +143,7 @@ async def test_unanswered_challenge_expires(world):
     post = world.channel.last_message
     await world.env.advance_time(25 * 3600)
     now = stored(world, post)
-    assert "expired" in now.content and not now.components
+    assert "expired" in text_of(now) and not buttons(now)
 
 
 async def test_expired_challenge_refuses_a_late_accept(world):

@@ -12,7 +12,7 @@ from PIL import Image
 from bot.games.myrmidons import renderer as myrmidons_renderer
 from bot.matches import explore as explore_module
 from bot.matches.explore import SANDBOX_TTL, picture_banner
-from bot_helpers import (
+from bot_helpers import (text_of,
     EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, hold_renders, move, open_match, play_moves, start_match, stored,
 )
 from renderers.explore import explore_png
@@ -31,17 +31,17 @@ async def test_explore_epaminondas_steps_back_reset_and_share(world):
     await choose(world, world.bob, panel, "a1")
     await choose(world, world.bob, panel, "-d4")
     now = stored(world, panel)
-    assert "1. alice `a1-d4`" in now.content and "Move for **bob**" in now.content
+    assert "1. alice `a1-d4`" in text_of(now) and "Move for **bob**" in text_of(now)
     assert [a.filename for a in now.attachments] == ["explore.png"]
     image = Image.open(io.BytesIO(await now.attachments[0].read()))
     assert image.format == "PNG" and image.width >= 900
     await world.bob.click(panel, label="◀ Back")
-    assert "(no moves yet)" in stored(world, panel).content
+    assert "(no moves yet)" in text_of(stored(world, panel))
     await choose(world, world.bob, panel, "a1")
     await choose(world, world.bob, panel, "-d4")
     await choose(world, world.bob, panel, "f12")
     await world.bob.click(panel, label="⟲ Reset")
-    assert "(no moves yet)" in stored(world, panel).content
+    assert "(no moves yet)" in text_of(stored(world, panel))
     await choose(world, world.bob, panel, "a1")
     await choose(world, world.bob, panel, "-d4")
     # nothing reached the thread and the match did not move
@@ -51,7 +51,7 @@ async def test_explore_epaminondas_steps_back_reset_and_share(world):
     posts = thread.history()
     assert len(posts) == before + 1
     shared = posts[-1] if posts[-1].attachments else posts[0]
-    assert "A line explored from the start by **bob**" in shared.content and "a1-d4" in shared.content
+    assert "A line explored from the start by **bob**" in text_of(shared) and "a1-d4" in text_of(shared)
     assert [a.filename for a in shared.attachments] == ["line.gif"]
     assert (await world.bot.matches.get_match(match_id)).version == version
 
@@ -79,10 +79,10 @@ async def explore_move(world, member, panel, move_text: str) -> None:
     sandbox = sandbox_of(world, panel)
     seat = sandbox.game.to_act(sandbox.state)[0]
     path = picker_path(sandbox.game, sandbox.state, seat, move_text, viewer=sandbox.viewer)
-    assert path is not None, (move_text, sandbox.game.legal_moves(sandbox.state, seat), stored(world, panel).content)
+    assert path is not None, (move_text, sandbox.game.legal_moves(sandbox.state, seat), text_of(stored(world, panel)))
     for token in path:
         await choose(world, member, panel, token)
-    if f"`{move_text}` is a complete move" in stored(world, panel).content:
+    if f"`{move_text}` is a complete move" in text_of(stored(world, panel)):
         await member.click(panel, label="Play it")
 
 
@@ -115,12 +115,12 @@ async def test_explore_and_share_a_line_in_each_game(world, game_key):
     line_move = sorted(candidates)[0]
     await explore_move(world, explorer, panel, line_move)
     now = stored(world, panel)
-    assert f"`{line_move}`" in now.content.split("Line:")[1], now.content
+    assert f"`{line_move}`" in text_of(now).split("Line:")[1], text_of(now)
     assert [a.filename for a in now.attachments] == ["explore.png"]
     versions = match.version
     await explorer.click(panel, label="Share line")
-    shared = [m for m in thread.history() if "A line explored" in m.content]
-    assert len(shared) == 1 and line_move in shared[0].content
+    shared = [m for m in thread.history() if "A line explored" in text_of(m)]
+    assert len(shared) == 1 and line_move in text_of(shared[0])
     assert [a.filename for a in shared[0].attachments] == ["line.gif"]
     gif = Image.open(io.BytesIO(await shared[0].attachments[0].read()))
     assert gif.format == "GIF" and gif.n_frames >= 1
@@ -134,7 +134,7 @@ async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_sha
     panel = (await world.bob.click(board_posts(thread)[-1], label="Explore")).response
     await explore_move(world, world.bob, panel, "b4-d4")
     asking = stored(world, panel)
-    assert "`b4-d4` depends on what you can't see" in asking.content
+    assert "`b4-d4` depends on what you can't see" in text_of(asking)
     results = [o for row in asking.components for c in row.children for o in getattr(c, "options", [])]
     assert len(results) > 1
     result_menu = next(c.custom_id for row in asking.components for c in row.children
@@ -143,7 +143,7 @@ async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_sha
     assert chosen.followups == []  # the choice alone: no other handler answered it too
     assumed = stored(world, panel)
     assert all(" beats " in r.label or " is repelled by " in r.label for r in results)  # cut after who won
-    assert f"`b4-d4` [assumed: {results[0].label.rstrip('…')}" in assumed.content
+    assert f"`b4-d4` [assumed: {results[0].label.rstrip('…')}" in text_of(assumed)
     before = len(thread.history())
     refused = await world.bob.click(panel, label="Share line")
     assert refused.ephemeral and "can't be shared while the match runs" in refused.response.content
@@ -152,7 +152,7 @@ async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_sha
     await world.bob.click(panel, label="◀ Back")
     await explore_move(world, world.bob, panel, "b4-b3")
     await world.bob.click(panel, label="Share line")
-    assert "b4-b3" in thread.history()[-1].content
+    assert "b4-b3" in text_of(thread.history()[-1])
 
 
 async def test_explore_pictures_hold_only_what_the_explorer_may_see(world):
@@ -185,7 +185,7 @@ async def test_an_explore_sandbox_leaves_no_trace_for_the_opponent(world):
             await explore_move(world, world.alice, panel, "c2-c3")
         await play_moves(world, thread, match_id, SOUTH_WINS[2:4], [world.bob, world.alice])
         mine = await world.bob.click(board_posts(thread)[-1], label="My view")
-        posts = [(re.sub(r"#\d+", "#N", m.content), [await a.read() for a in m.attachments])
+        posts = [(re.sub(r"#\d+", "#N", text_of(m)), [await a.read() for a in m.attachments])
                  for m in thread.history()]
         seen.append((posts, await mine.response.attachments[0].read()))
     assert seen[0] == seen[1]
@@ -205,7 +205,7 @@ async def test_finished_match_explores_from_any_move_of_its_record(world):
         state, _ = game.apply(state, i % 2, text)
     assert game.dump(sandbox.state) == game.dump(state)
     await explore_move(world, world.carol, panel, EPAMINONDAS_LIGHT_WINS[3])
-    assert f"4. bob `{EPAMINONDAS_LIGHT_WINS[3]}`" in stored(world, panel).content
+    assert f"4. bob `{EPAMINONDAS_LIGHT_WINS[3]}`" in text_of(stored(world, panel))
     too_far = await world.carol.slash(thread, "explore", match=match_id, move=99)
     assert too_far.ephemeral and "has moves 0 to 12" in too_far.response.content
 
@@ -231,10 +231,10 @@ async def test_explore_steps_are_acknowledged_before_their_pictures_are_drawn(wo
     gate = hold_renders(world, monkeypatch)
     result = await choose(world, world.alice, panel, "a1")
     assert result.acknowledged and result.deferred  # Discord heard back while the picture waits
-    assert "chosen: nothing yet" in stored(world, panel).content
+    assert "chosen: nothing yet" in text_of(stored(world, panel))
     gate.set()
     await world.env.settle()
-    assert "chosen: a1" in stored(world, panel).content
+    assert "chosen: a1" in text_of(stored(world, panel))
     gate.clear()
     opened = await world.bob.click(board_posts(thread)[-1], label="Explore")
     assert opened.acknowledged and opened.deferred
@@ -261,7 +261,7 @@ async def _screen(world, panel):
     now = stored(world, panel)
     parts = [(getattr(c, "placeholder", None), getattr(c, "label", None),
               [(o.label, o.description) for o in getattr(c, "options", [])]) for row in now.components for c in row.children]
-    return now.content, parts, [await a.read() for a in now.attachments]
+    return text_of(now), parts, [await a.read() for a in now.attachments]
 
 
 async def test_twin_sandboxes_show_the_explorer_nothing_that_was_drawn(world, monkeypatch):
@@ -282,11 +282,11 @@ async def test_twin_sandboxes_show_the_explorer_nothing_that_was_drawn(world, mo
         assert "hidden myrmidon" in str(screens[0][1])
         await choose(world, world.alice, panel, "b4")  # bob's b4 attacks b2: the fight turns on his unseen values
         await choose(world, world.alice, panel, "b2")
-        assert "depends on what you can't see" in stored(world, panel).content
+        assert "depends on what you can't see" in text_of(stored(world, panel))
         await world.alice.select(panel, ["0"], custom_id=next(
             c.custom_id for row in stored(world, panel).components for c in row.children
             if c.custom_id.startswith(f"sg:e:{sandbox.id}:sr")))
-        assert "`b4-b2` [assumed: " in stored(world, panel).content and sandbox.assumed  # its picture goes amber
+        assert "`b4-b2` [assumed: " in text_of(stored(world, panel)) and sandbox.assumed  # its picture goes amber
         seen.append(screens)
     assert drawn[0] != drawn[1]  # the twins' hidden values differ...
     assert seen[0] == seen[1]  # ...and nothing alice was shown does
@@ -312,7 +312,7 @@ async def test_twin_mycenae_sandboxes_unload_cargo_the_explorer_cant_see_alike(w
         await choose(world, world.bob, panel, square)
         await world.bob.click(panel, label="Play it")
         screens.append(await _screen(world, panel))
-        assert f"2. alice `unload c1 K@{square}`" in stored(world, panel).content
+        assert f"2. alice `unload c1 K@{square}`" in text_of(stored(world, panel))
         seen.append(screens)
     assert drawn[0] != drawn[1]
     assert seen[0] == seen[1]

@@ -10,7 +10,7 @@ import discord
 from PIL import Image
 
 from bot.leagues import POINT
-from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, buttons, play_moves, play_out, stored
+from bot_helpers import text_of, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, play_moves, play_out, stored
 from conftest import ON_BOTH
 
 
@@ -24,7 +24,7 @@ def four_players(world):
 
 
 def announcement(world):
-    return next(m for m in reversed(list(world.channel.history())) if m.content.startswith("🏆"))
+    return next(m for m in reversed(list(world.channel.history())) if text_of(m).startswith("🏆"))
 
 
 def league_thread(world):
@@ -81,7 +81,7 @@ async def test_round_robin_of_four_played_to_its_champion(world):
     assert len(pairs) == 6  # everyone meets everyone once
     firsts = [sum(t.players[0] == m.id for t in tables) for m in members]
     assert all(f in (1, 2) for f in firsts)  # each side equally often, ±1
-    assert "Every match starts now" in league_thread(world).last_message.content
+    assert "Every match starts now" in text_of(league_thread(world).last_message)
 
     # alice beats everyone, bob beats carol and dave, carol and dave draw
     rank = {alice.id: 0, bob.id: 1, carol.id: 2, dave.id: 2}
@@ -102,14 +102,14 @@ async def test_round_robin_of_four_played_to_its_champion(world):
     standings_posts = [m for m in thread.history() if m.attachments]
     assert len(standings_posts) == 6  # after each finished match, the last with the champion
     final = thread.last_message
-    assert "Champion: **alice**" in final.content
+    assert "Champion: **alice**" in text_of(final)
     picture = final.attachments[0]
     assert picture.filename == "standings.png"
     assert picture.description.startswith("Standings of Autumn") and "1. alice 3" in picture.description
     image = Image.open(io.BytesIO(await picture.read()))
     assert image.format == "PNG" and image.width == 800
     assert world.env.backend.get_channel(thread.id).thread_metadata.archived
-    assert not stored(world, announcement(world)).components  # no more Join / Leave
+    assert not buttons(stored(world, announcement(world)))  # no more Join / Leave
     late = await carol.slash(world.channel, "league join", league="Autumn")
     assert late.ephemeral and "has ended" in late.response.content
 
@@ -144,7 +144,7 @@ async def test_swiss_of_seven_over_three_rounds_with_byes(world):
     assert league.status == "finished"
     _, divisions, _ = await leagues.standings_of(league_id)
     assert sum(s.points for s in divisions[0].rows) == 3 * 4 * POINT  # 3 games and a bye a round
-    assert "Champion" in league_thread(world).last_message.content
+    assert "Champion" in text_of(league_thread(world).last_message)
 
 
 async def test_myriath_league_of_four_player_tables(world):
@@ -174,7 +174,7 @@ async def test_myriath_league_of_four_player_tables(world):
     assert sum(s.points for s in divisions[0].rows) == len(tables) * 2 * POINT  # each table shares out 2 points
     last = await world.bot.matches.get_match(tables[-1].match_id)
     assert last.standings == [[3], [2], [1], [0]]  # resigned first is last; the one left in wins
-    assert "Champion" in league_thread(world).last_message.content
+    assert "Champion" in text_of(league_thread(world).last_message)
 
 
 async def test_a_restart_between_two_rounds_creates_each_round_once(world):
@@ -278,7 +278,7 @@ async def test_monthly_league_opens_its_next_season_with_the_same_players(world)
     assert following.season == 2 and following.status == "signup" and following.previous_id == league_id
     assert [p.user_name for p in await leagues.players(following.id)] == ["alice", "bob"]
     post = announcement(world)
-    assert "Monthly (season 2)" in post.content and set(buttons(post)) == {"Join", "Leave"}
+    assert "Monthly (season 2)" in text_of(post) and set(buttons(post)) == {"Join", "Leave"}
     bye = await world.bob.click(post, label="Leave")
     assert bye.ephemeral and "You have left" in bye.response.content
     assert [p.user_name for p in await leagues.players(following.id)] == ["alice"]
@@ -363,14 +363,14 @@ async def test_divisions_by_rating_each_a_round_robin_with_its_champion(world):
     tables = await tables_of(world, league_id)
     assert len(tables) == 9
     assert all(len({players[p].division for p in t.players}) == 1 for t in tables)
-    round_text = "\n".join(m.content for m in league_thread(world).history())
+    round_text = "\n".join(text_of(m) for m in league_thread(world).history())
     assert "__Division 3__" in round_text
     for table in tables:  # the better-rated player wins every game
         winner = min(table.players, key=lambda p: [m.id for m in members].index(p))
         await win_for(world, table, by_id[winner], by_id)
     final = league_thread(world).last_message
-    assert "Division 1: **alice**" in final.content and "Division 2: **dave**" in final.content
-    assert "Division 3: **gus**" in final.content
+    assert "Division 1: **alice**" in text_of(final) and "Division 2: **dave**" in text_of(final)
+    assert "Division 3: **gus**" in text_of(final)
     assert "Division 2: 1. dave 2" in final.attachments[0].description
 
 
@@ -384,7 +384,7 @@ async def test_signup_end_starts_the_league_or_cancels_it_with_too_few(world):
     assert table.match_id and table.match_status == "active"
     assert (await leagues.get(lonely_id)).status == "cancelled"
     thread = next(t for t in world.channel.threads if t.name == "League: Lonely")
-    assert "only 1 signed up" in thread.last_message.content
+    assert "only 1 signed up" in text_of(thread.last_message)
 
     listing = await world.alice.slash(world.channel, "league matches", league="Timed")
     assert listing.ephemeral and f"match #{table.match_id}" in listing.response.content

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.games import registry
-from bot_helpers import board_posts, buttons, match_id_of, move, open_match, stored, thread_of
+from bot_helpers import text_of, board_posts, buttons, match_id_of, move, open_match, stored, thread_of
 from mycenae_policy import make_policy
 
 # Seeds of make_policy found to give short matches (the first match of a test has seed 1000) that show a burn, and
@@ -32,7 +32,7 @@ async def act(world, thread, match_id, member, text):
     confirming it, anything else by /move."""
     if text in ("consent", "refuse"):
         prompt = last_dm(member)
-        assert "asks to load your pieces" in prompt.content
+        assert "asks to load your pieces" in text_of(prompt)
         result = await member.user.click(prompt, label=text.capitalize())
         assert result.ephemeral and "✅" in result.response.content, result.response.content
         return
@@ -40,7 +40,7 @@ async def act(world, thread, match_id, member, text):
     if text.startswith("burn "):
         assert "Burn this knight?" in result.response.content and not result.response.content.startswith("✅")
         confirm = await member.click(result.response, label=f"Yes, {text}")
-        assert "✅ You played" in stored(world, result.response).content
+        assert "✅ You played" in text_of(stored(world, result.response))
         return
     assert result.response.content.startswith("✅"), (text, result.response.content)
 
@@ -83,15 +83,15 @@ async def test_whole_mycenae_match(world, players, caplog):
     caplog.set_level(logging.INFO)
     members = members_for(world, players)
     thread, match_id = await open_match(world, "mycenae", members)
-    assert "Secret setup" in board_posts(thread)[-1].content
+    assert "Secret setup" in text_of(board_posts(thread)[-1])
     setup_dm = last_dm(world.alice)
     assert "Set up in private" in buttons(setup_dm)
     played = await play_mycenae(world, thread, match_id, members, make_policy(POLICY_SEED[players]),
                                 restart_after=6)
     assert {"cargo", "burn"} <= played
-    posts = "\n".join(m.content for m in thread.history())
+    posts = "\n".join(text_of(m) for m in thread.history())
     final = board_posts(thread)[-1]
-    assert "🏆" in final.content and set(buttons(final)) == {"Rematch"}
+    assert "🏆" in text_of(final) and set(buttons(final)) == {"Rematch"}
     if players > 2:
         assert {"load", "refuse"} <= played
         assert "refuse" in posts.lower() and "take" in posts.lower()  # the request's answer and a take-over said
@@ -119,7 +119,7 @@ async def test_two_matches_differing_only_in_secret_cargo_look_the_same_to_other
                 text = rng.choice([m for m in moves if not m.startswith(("unload", "burn"))])
             await act(world, thread, match_id, [world.alice, world.bob][seat], text)
         mine = await world.bob.click(board_posts(thread)[-1], label="My view")
-        posts = [(re.sub(r"#\d+", "#N", m.content), [await a.read() for a in m.attachments])
+        posts = [(re.sub(r"#\d+", "#N", text_of(m)), [await a.read() for a in m.attachments])
                  for m in thread.history()]
         seen.append((posts, await mine.response.attachments[0].read()))
     assert seen[0][0] == seen[1][0]  # every public post, pictures included
@@ -175,11 +175,11 @@ async def test_the_setup_board_stops_naming_a_player_once_her_cargo_is_chosen(wo
     thread = thread_of(world)
     match_id = match_id_of(thread)
     [board] = board_posts(thread)
-    assert "**alice** (a1), **bob** (h8)" in board.content
+    assert "**alice** (a1), **bob** (h8)" in text_of(board)
     await act(world, thread, match_id, world.alice, "cargo b2:K,R,B,B,P,P,P")
     assert [m.id for m in board_posts(thread)] == [board.id]
     redrawn = stored(world, board)
-    assert "Secret setup: **bob** (h8)" in redrawn.content and "**alice**" not in redrawn.content.split("\n")[1]
+    assert "Secret setup: **bob** (h8)" in text_of(redrawn) and "**alice**" not in text_of(redrawn).split("\n")[1]
     service = world.bot.matches
     match = await service.get_match(match_id)
     public = service.view(match, None)
@@ -201,7 +201,7 @@ async def test_two_player_request_is_answered_by_the_opponent_in_private(world):
     match = await service.get_match(match_id)
     game, state = service.game_of(match), service.state_of(match)
     assert game.to_act(state) == [1] and game.legal_moves(state, 1) == ["consent", "refuse"]
-    assert "asks to load your pieces" in last_dm(world.bob).content and "`load f6 g7`" in last_dm(world.bob).content
+    assert "asks to load your pieces" in text_of(last_dm(world.bob)) and "`load f6 g7`" in text_of(last_dm(world.bob))
     early = await move(world.alice, thread, match_id, "f6-g8")  # the asker waits for the answer
     assert early.ephemeral and not early.response.content.startswith("✅")
     await act(world, thread, match_id, world.bob, "consent")
@@ -210,5 +210,5 @@ async def test_two_player_request_is_answered_by_the_opponent_in_private(world):
     assert match.version == version + 2 and game.to_act(state) == [1]
     assert [f"{p['owner']}{p['type']}" for p in game.view(state, 0)["cargo"]["f6"]] == ["1P"]
     assert "g7" not in {p["square"] for p in game.view(state, None)["board"]}
-    posts = "\n".join(m.content for m in thread.history())
+    posts = "\n".join(text_of(m) for m in thread.history())
     assert "consent" in posts.lower()

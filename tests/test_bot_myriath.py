@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot_helpers import (
+from bot_helpers import (text_of,
     board_posts, buttons, choose, match_id_of, move, open_match, play_out, private_answer, stored, thread_of,
 )
 
@@ -34,9 +34,9 @@ async def test_whole_myriath_match_with_a_restart_halfway(world, players):
     played = await play_out(world, thread, match_id, members, random_player(players), restart_after=10)
     assert played > 10
     final = board_posts(thread)[-1]
-    assert "🏆" in final.content and "Scores:" in final.content and set(buttons(final)) == {"Rematch"}
+    assert "🏆" in text_of(final) and "Scores:" in text_of(final) and set(buttons(final)) == {"Rematch"}
     assert {u.id for u in final.mentions} == {m.id for m in members}
-    posts = "\n".join(m.content for m in thread.history())
+    posts = "\n".join(text_of(m) for m in thread.history())
     assert "had no choice: `pass`" in posts  # forced passes are played for the player and said
 
 
@@ -44,7 +44,7 @@ async def test_open_seats_fill_and_a_seat_is_taken_once(world):
     dave = world.guild.add_member(world.env.create_user("dave"))
     await world.alice.slash(world.channel, "play", game="myriath", players=4, opponent=world.bob)
     post = world.channel.last_message
-    assert post.content.count("open seat") == 2
+    assert text_of(post).count("open seat") == 2
     await world.carol.click(post, label="Accept")
     twice = await world.carol.click(post, label="Accept")
     said = private_answer(twice)
@@ -71,10 +71,10 @@ async def test_placement_picker_previews_before_confirm(world):
         first = next(c for row in now.components for c in row.children if hasattr(c, "options"))
         await choose(world, member, picker, first.options[0].value)
     ready = stored(world, picker)
-    assert "Ready to play" in ready.content and [a.filename for a in ready.attachments] == ["preview.png"]
+    assert "Ready to play" in text_of(ready) and [a.filename for a in ready.attachments] == ["preview.png"]
     await member.click(picker, label="Confirm")
-    assert "✅ You played" in stored(world, picker).content
-    assert "played `O@" in board_posts(thread)[-1].content
+    assert "✅ You played" in text_of(stored(world, picker))
+    assert "played `O@" in text_of(board_posts(thread)[-1])
 
 
 async def test_a_resigning_player_is_out_and_the_others_play_on(world):
@@ -83,8 +83,8 @@ async def test_a_resigning_player_is_out_and_the_others_play_on(world):
     assert "the others play on" in asked.response.content
     await world.carol.click(asked.response, label="Yes, resign")
     board = board_posts(thread)[-1]
-    assert "**carol**" in board.content and "resigned and is out of the match" in board.content
-    assert "🏆" not in board.content and board.components  # the match goes on
+    assert "**carol**" in text_of(board) and "resigned and is out of the match" in text_of(board)
+    assert "🏆" not in text_of(board) and buttons(board)  # the match goes on
     late = await move(world.carol, thread, match_id, "pass")
     assert late.ephemeral and "not your turn" in late.response.content.lower()
     offered = await world.alice.click(board_posts(thread)[-1], label="Offer draw")
@@ -92,7 +92,7 @@ async def test_a_resigning_player_is_out_and_the_others_play_on(world):
     offer = thread.last_message
     assert [u.id for u in offer.mentions] == [world.bob.id]  # carol is out: only bob's answer is needed
     await world.bob.click(offer, label="Accept draw")
-    assert "🤝 The match is drawn" in board_posts(thread)[-1].content
+    assert "🤝 The match is drawn" in text_of(board_posts(thread)[-1])
 
 
 async def test_two_computer_seats_carry_their_colour_in_their_names(world):
@@ -102,5 +102,5 @@ async def test_two_computer_seats_carry_their_colour_in_their_names(world):
     thread = thread_of(world)
     match = await world.bot.matches.get_match(match_id_of(thread))
     assert [s.user_name for s in match.seats] == ["alice", "Strategos (easy, Blue)", "Strategos (easy, Yellow)"]
-    first = board_posts(thread)[0].content
+    first = text_of(board_posts(thread)[0])
     assert "Strategos (easy, Blue)" in first and "Strategos (easy, Yellow)" in first

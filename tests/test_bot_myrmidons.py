@@ -21,7 +21,7 @@ from bot.presenters.describe import alt_text
 from renderers.replay import replay_gif
 from bot.games.myrmidons import GAME
 from bot.games.myrmidons import renderer as myrmidons_renderer
-from bot_helpers import (
+from bot_helpers import (text_of, components,
     board_posts, buttons, choose, is_disabled, match_id_of, move, private_channels, stored, thread_of,
 )
 from bot.games import registry
@@ -97,10 +97,10 @@ class Wiretap:
         else:
             reader = None
         self.sent.append(Sent(
-            channel_id=message.channel_id, message_id=message.id, content=message.content or "",
+            channel_id=message.channel_id, message_id=message.id, content=text_of(message) or "",
             files=[(a["filename"], a["url"]) for a in message.attachments],
             descriptions={a["url"]: a.get("description") or "" for a in message.attachments},
-            component_ids=[c.get("custom_id") or "" for row in message.components for c in row.get("components", [])],
+            component_ids=[c.get("custom_id") or "" for c in components(message) if c.get("type") in (2, 3, 5, 6, 7, 8)],
             ephemeral=message.is_ephemeral, reader=reader,
         ))
 
@@ -154,29 +154,44 @@ class Referee:
 
     def _check_public(self, sent: Sent) -> None:
         assert not any(c.startswith(("sg:p:", "sg:s:")) for c in sent.component_ids), sent  # pickers are private
+        if any(name in ("replay.gif", "revealed.png") for name, _ in sent.files):
+            self._check_reveal(sent)
+            return
         for filename, url in self._new_images(sent):
             description = sent.descriptions[url]
             match_id = int(re.search(r"match #(\d+)", description).group(1))
             public = alt_text("Myrmidons", GAME.view(self.state, None), NAMES, match_id=match_id)
-            if filename == "replay.gif":  # the match's end: every frame is a public view, nothing more
-                expected = replay_gif([GAME.view(s, None) for s in self.states], player_names=NAMES,
-                                      renderer=myrmidons_renderer)
-                assert self.tap.image(url) == expected, f"the replay is not the public course of the match: {sent}"
-                assert description.endswith(public), description
-                continue
             assert filename == "board.png", sent
             assert self.tap.image(url) == _render(self.state, None), f"public picture is not the public view: {sent}"
             assert description == public, f"public alt text is not the public view's: {description!r}"
         for tell in self._tells(None):
-            for text in (sent.content, *sent.descriptions.values()):
+            for text in (text_of(sent), *sent.descriptions.values()):
                 assert tell not in text, f"public text gives away {tell!r}: {text!r}"
         public_codes = {p["code"] for p in self.public_pieces.values()}
         public_names = {p["name"] for p in self.public_pieces.values()}
-        for code in CODE.findall(sent.content):
-            assert code in public_codes, f"{code} was never shown by a fight: {sent.content!r}"
+        for code in CODE.findall(text_of(sent)):
+            assert code in public_codes, f"{code} was never shown by a fight: {text_of(sent)!r}"
         for kind in GAME.view(self.state, 0)["armies"][0]:  # the types both armies share (standard)
             if kind["name"] not in public_names:
-                assert kind["name"] not in sent.content, f"{kind['name']} is not public yet: {sent.content!r}"
+                assert kind["name"] not in text_of(sent), f"{kind['name']} is not public yet: {text_of(sent)!r}"
+
+    def _check_reveal(self, sent: Sent) -> None:
+        """The match's end, and only then: the final position and the replay with every army revealed."""
+        assert GAME.outcome(self.state) is not None, f"a reveal before the end: {sent}"
+        assert [name for name, _ in sent.files] == ["revealed.png", "replay.gif"], sent
+        revealed = GAME.revealed_view(self.state)
+        assert all(cell["known"] for cell in revealed["cells"].values())
+        words = alt_text("Myrmidons", revealed, NAMES, match_id=int(re.search(r"match #(\d+)", text_of(sent)).group(1)))
+        for filename, url in self._new_images(sent):
+            if filename == "revealed.png":
+                assert self.tap.image(url) == registry.render(revealed, player_names=list(NAMES))
+                assert sent.descriptions[url] == words
+            else:
+                expected = replay_gif([GAME.revealed_view(s) for s in self.states], player_names=NAMES,
+                                      renderer=myrmidons_renderer)
+                assert self.tap.image(url) == expected, f"the replay is not the match revealed: {sent}"
+                assert sent.descriptions[url].endswith(words), sent.descriptions[url]
+        assert "everything hidden is shown" in text_of(sent)
 
     def _check_private(self, sent: Sent) -> None:
         seat = self.seat_of[sent.reader]
@@ -185,7 +200,7 @@ class Referee:
                 expected = _render(self.state, seat)
             else:
                 assert filename == "preview.png", sent
-                ready = re.search(r"Ready to play \*\*`([^`]+)`\*\*", sent.content).group(1)
+                ready = re.search(r"Ready to play \*\*`([^`]+)`\*\*", text_of(sent)).group(1)
                 # a preview of a move with a fight would show its result before it is played
                 _, events = GAME.apply(self.state, seat, ready)
                 assert not any(ev["type"] == "fight" for ev in events), f"a preview of {ready} tells its result"
@@ -197,7 +212,7 @@ class Referee:
             assert self.tap.image(url) == expected, f"private picture is not {NAMES[seat]}'s own view: {sent}"
             assert f"as {NAMES[seat]} (" in sent.descriptions[url], sent.descriptions[url]  # whose side it shows
         for tell in self._tells(seat):
-            for text in (sent.content, *sent.descriptions.values()):
+            for text in (text_of(sent), *sent.descriptions.values()):
                 assert tell not in text, f"{NAMES[seat]} was told {tell!r}: {text!r}"
 
     def _new_images(self, sent: Sent) -> list[tuple[str, str]]:
@@ -240,15 +255,15 @@ async def deploy_in_picker(world, ref, actor, picker, seat: int) -> None:
     """Pick the pieces square by square, then Confirm (the referee checks each step, the preview too)."""
     home = "1" if seat == 0 else "7"
     for file, code in zip("abcdef", DEPLOY[seat]):
-        assert f"Which piece stands on {file}{home}?" in stored(world, picker).content
+        assert f"Which piece stands on {file}{home}?" in text_of(stored(world, picker))
         assert not stored(world, picker).attachments  # no picture until the row is complete
         await choose(world, actor, picker, code)
         ref.check()
     ready = stored(world, picker)
-    assert f"Ready to play **`{deploy_text(seat)}`**" in ready.content
+    assert f"Ready to play **`{deploy_text(seat)}`**" in text_of(ready)
     assert [a.filename for a in ready.attachments] == ["preview.png"]  # her own row, checked by the referee
     await actor.click(picker, label="Confirm")
-    assert stored(world, picker).content == f"✅ You played `{deploy_text(seat)}`."
+    assert text_of(stored(world, picker)) == f"✅ You played `{deploy_text(seat)}`."
 
 
 def close_dms(world, member) -> None:
@@ -274,7 +289,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     await world.alice.click(panel.response, label="Post challenge")
     ref.check()
     challenge = world.channel.last_message
-    assert "Options: army: standard, memory: on" in challenge.content
+    assert "Options: army: standard, memory: on" in text_of(challenge)
     assert {u.id for u in challenge.mentions} == {world.bob.id}
 
     # Accept: a thread whose setup-phase board mentions both players
@@ -284,7 +299,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     match_id = match_id_of(thread)
     assert thread.name == f"Myrmidons #{match_id}: alice vs bob"
     setup_board = board_posts(thread)[-1]
-    assert "Secret setup: **alice** (South), **bob** (North)" in setup_board.content
+    assert "Secret setup: **alice** (South), **bob** (North)" in text_of(setup_board)
     assert {u.id for u in setup_board.mentions} == {world.alice.id, world.bob.id}
     assert set(buttons(setup_board)) == {"Move", "My view", "Describe", "Resign", "Offer draw", "Explore"}
     assert await private_channels(world, match_id) == {world.alice.id: "dm", world.bob.id: "pending"}
@@ -292,20 +307,20 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
 
     # alice deploys from her DM: the button opens an ephemeral picker there
     invitation = world.alice.user.dm_channel.last_message
-    assert "you play **South**" in invitation.content and "Set up in private" in buttons(invitation)
+    assert "you play **South**" in text_of(invitation) and "Set up in private" in buttons(invitation)
     opened = await world.alice.user.click(invitation, label="Set up in private")
     assert opened.ephemeral
     await deploy_in_picker(world, ref, world.alice.user, opened.response, 0)
     ref.play(0, deploy_text(0))
     ref.check()
     progress = thread.last_message
-    assert progress.content == (f"🔒 **alice** has made a secret setup move. Still setting up: {world.bob.mention} "
+    assert text_of(progress) == (f"🔒 **alice** has made a secret setup move. Still setting up: {world.bob.mention} "
                                 "— press **Move** on the board to continue in private.")
     assert [u.id for u in progress.mentions] == [world.bob.id]
     assert len(board_posts(thread)) == 1  # no new board, nothing more said
     # ...but the board, redrawn in place, no longer says she is deploying: its picture and words are the public's now
     redrawn = stored(world, setup_board)
-    assert "Secret setup: **bob** (North)" in redrawn.content and "**alice** (South)" not in redrawn.content
+    assert "Secret setup: **bob** (North)" in text_of(redrawn) and "**alice** (South)" not in text_of(redrawn)
     public = world.bot.matches.view(await world.bot.matches.get_match(match_id), None)
     assert public["setup"][0]["deployed"] and not any(cell["known"] for cell in public["cells"].values())
     assert await redrawn.attachments[0].read() == registry.render(public, player_names=["alice", "bob"])
@@ -322,7 +337,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     mine = await world.bob.click(setup_board, label="My view")
     ref.check()  # his picture is his own view: his empty home row, alice's row of blank pieces
     assert mine.ephemeral
-    assert "📬 Your Myrmidons match" in mine.response.content and "you play **North**" in mine.response.content
+    assert "📬 Your Myrmidons match" in text_of(mine.response) and "you play **North**" in text_of(mine.response)
     assert "Set up in private" in buttons(mine.response)
     picker = await world.bob.click(mine.response, label="Set up in private")
     assert picker.ephemeral
@@ -330,7 +345,7 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     ref.play(1, deploy_text(1))
     ref.check()
     first = board_posts(thread)[-1]
-    lines = first.content.splitlines()[1:]
+    lines = text_of(first).splitlines()[1:]
     assert [line for line in lines if not line.startswith("⏳")] == [
         "**bob** (North) made a secret move — North has deployed. Both armies stand ready. North moves first.",
         "**bob** (North) to move.",
@@ -361,25 +376,25 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
                 described = await reader.click(board, label="Describe")
                 assert described.ephemeral and "on the board:" in described.response.content
             ref.check()
-        assert f"**{NAMES[seat]}** ({['South', 'North'][seat]}) played `{text}`" in board.content
+        assert f"**{NAMES[seat]}** ({['South', 'North'][seat]}) played `{text}`" in text_of(board)
         if GAME.outcome(ref.state) is None:
             assert [u.id for u in board.mentions] == [players[1 - seat].id]
         if text == "b4-d4":  # a fight's report names both pieces' values, in the thread for everyone
             assert ("Fight on d4: North's Messenger (sword 1, shield 3, move 5) beats South's Raider (sword 5, "
-                    "shield 1, move 3)." in board.content)
-            assert "South's Raider on d4 is eliminated" in board.content
+                    "shield 1, move 3)." in text_of(board))
+            assert "South's Raider on d4 is eliminated" in text_of(board)
             assert not GAME.view(ref.state, None)["cells"]["d4"]["known"]  # memory on: the picture shows it blank
         if text == "e1-e5":
             repelled = ("Fight on e5: South's Messenger (sword 1, shield 3, move 5) is repelled by North's "
                         "Shieldbearer (sword 2, shield 5, move 2), back to e4.")
-            assert repelled in board.content
+            assert repelled in text_of(board)
             reposted = await world.bob.slash(world.channel, "board", match=match_id)  # any board post: public view
             assert reposted.ephemeral
             ref.check()
 
     final = board_posts(thread)[-1]
-    assert "Fight on d7: South's Peltast (sword 3, shield 2, move 4) beats North's Commander." in final.content
-    assert "🏆 **alice** (South) wins: South eliminated the enemy Commander." in final.content
+    assert "Fight on d7: South's Peltast (sword 3, shield 2, move 4) beats North's Commander." in text_of(final)
+    assert "🏆 **alice** (South) wins: South eliminated the enemy Commander." in text_of(final)
     assert set(buttons(final)) == {"Rematch"}
     assert {u.id for u in final.mentions} == {world.alice.id, world.bob.id}
     over = await world.alice.user.click(invitation, label="Set up in private")
@@ -392,11 +407,21 @@ async def test_whole_match_secret_deployments_order_fights_and_a_win_without_lea
     assert all(s.ephemeral for s in bobs)
     assert any(name == "preview.png" for s in bobs for name, _ in s.files)
     for s in tap.sent:
-        if deploy_text(1) in s.content or "Which piece stands on a7?" in s.content:
+        if deploy_text(1) in text_of(s) or "Which piece stands on a7?" in text_of(s):
             assert s.reader == world.bob.id and s.ephemeral, s
     # and the checks were not empty: every board post (one from /board) and the setup board's redraw, both
     # deployment previews and the fight-free order's preview, bob's view
-    assert ref.pictures == {"board.png": 4 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3, "replay.gif": 1}
+    assert ref.pictures == {"board.png": 4 + len(SOUTH_WINS), "your-view.png": 1, "preview.png": 3, "replay.gif": 1,
+                            "revealed.png": 1}
+
+    # /replay seen_by: the match as bob saw it at every move (it is over: his view is no secret any more)
+    as_bob = await world.alice.slash(world.channel, "replay", match=match_id, seen_by=world.bob)
+    shown = stored(world, as_bob.response)
+    assert text_of(shown) == f"🎞️ Replay of Myrmidons match #{match_id} as bob saw it, move by move."
+    assert await shown.attachments[0].read() == replay_gif([GAME.view(s, 1) for s in ref.states],
+                                                           player_names=NAMES, renderer=myrmidons_renderer)
+    outsider = await world.alice.slash(world.channel, "replay", match=match_id, seen_by=world.carol)
+    assert outsider.response.content == f"carol did not play in match #{match_id}."
 
 
 async def play_order_in_picker(world, thread, ref, player, text: str) -> None:
@@ -413,10 +438,10 @@ async def play_order_in_picker(world, thread, ref, player, text: str) -> None:
     ready = stored(world, picker)
     _, events = GAME.apply(ref.state, ref.seat_of[player.id], text)
     fights = any(ev["type"] == "fight" for ev in events)
-    assert f"Ready to play **`{text}`**" in ready.content
+    assert f"Ready to play **`{text}`**" in text_of(ready)
     assert [a.filename for a in ready.attachments] == ([] if fights else ["preview.png"])
     await player.click(picker, label="Confirm")
-    assert stored(world, picker).content == f"✅ You played `{text}`."
+    assert text_of(stored(world, picker)) == f"✅ You played `{text}`."
 
 
 async def play_attack_in_picker(world, thread, ref, player, text: str) -> None:
@@ -430,7 +455,7 @@ async def play_attack_in_picker(world, thread, ref, player, text: str) -> None:
     ready = stored(world, picker)
     _, events = GAME.apply(ref.state, ref.seat_of[player.id], text)
     fights = any(ev["type"] == "fight" for ev in events)
-    assert f"Ready to play **`{text}`**" in ready.content
+    assert f"Ready to play **`{text}`**" in text_of(ready)
     assert [a.filename for a in ready.attachments] == ([] if fights else ["preview.png"])
     ref.check()
     await player.click(picker, label="Confirm")
@@ -486,12 +511,12 @@ async def test_closed_dms_player_deploys_from_the_boards_move_button(world):
     assert picker.ephemeral
     await deploy_in_picker(world, ref, world.bob, picker.response, 1)
     ref.play(1, deploy_text(1))
-    assert thread.last_message.content.startswith("🔒 **bob** has made a secret setup move. Still setting up: "
+    assert text_of(thread.last_message).startswith("🔒 **bob** has made a secret setup move. Still setting up: "
                                                   f"{world.alice.mention}")
     ref.check()
 
     mine = await world.bob.click(board, label="My view")  # the invitation still waited for him, now without a button
-    assert "📬 Your Myrmidons match" in mine.response.content and not mine.response.components
+    assert "📬 Your Myrmidons match" in text_of(mine.response) and not buttons(mine.response)
     ref.check()
     assert (await private_channels(world, match_id))[world.bob.id] == "ephemeral"
 

@@ -6,7 +6,7 @@ import re
 
 import discord
 
-from bot_helpers import board_posts, choose, stored, thread_of
+from bot_helpers import text_of, board_posts, choose, stored, thread_of
 
 
 async def pick_through(world, member, thread) -> str:
@@ -17,9 +17,9 @@ async def pick_through(world, member, thread) -> str:
         now = stored(world, picker)
         menus = [c for row in now.components for c in row.children if isinstance(c, discord.SelectMenu)]
         if not menus:
-            played = re.search(r"Ready to play \*\*`([^`]+)`\*\*", now.content).group(1)
+            played = re.search(r"Ready to play \*\*`([^`]+)`\*\*", text_of(now)).group(1)
             await member.click(picker, label="Confirm")
-            assert stored(world, picker).content == f"✅ You played `{played}`."
+            assert text_of(stored(world, picker)) == f"✅ You played `{played}`."
             return played
         await choose(world, member, picker, menus[0].options[0].value)
     raise AssertionError("the picker never completed a move")
@@ -30,11 +30,11 @@ async def test_draft_then_deploy_in_private_in_any_order(world):
     await choose(world, world.alice, panel.response, "draft")
     await world.alice.click(panel.response, label="Post challenge")
     challenge = world.channel.last_message
-    assert "army: draft" in challenge.content
+    assert "army: draft" in text_of(challenge)
     await world.bob.click(challenge, label="Accept")
     thread = thread_of(world)
     setup_board = board_posts(thread)[-1]
-    assert "Secret setup" in setup_board.content
+    assert "Secret setup" in text_of(setup_board)
 
     secrets = []
     secrets.append(await pick_through(world, world.alice, thread))  # alice drafts
@@ -46,10 +46,10 @@ async def test_draft_then_deploy_in_private_in_any_order(world):
     secrets.append(await pick_through(world, world.alice, thread))  # alice deploys: the match begins
 
     first = board_posts(thread)[-1]
-    assert len(board_posts(thread)) == 2 and "to move" in first.content
-    progress = [m for m in thread.history() if "secret setup move" in m.content]
+    assert len(board_posts(thread)) == 2 and "to move" in text_of(first)
+    progress = [m for m in thread.history() if "secret setup move" in text_of(m)]
     assert len(progress) == 3  # one line per setup move but the last, which starts the match
     for message in thread.history() + world.channel.history():
         for secret in secrets:
             body = secret.split(" ", 1)[1]
-            assert body not in message.content, f"a secret choice was posted publicly: {message.content!r}"
+            assert body not in text_of(message), f"a secret choice was posted publicly: {text_of(message)!r}"

@@ -20,7 +20,7 @@ from bot.matches.scope import REPAIR_AFTER
 from bot.ratings import RatingChange
 from bot.storage import Repository, open_database
 from bot.matches.challenges import DEFAULT_CHALLENGE_TTL
-from bot_helpers import (Clock, board_posts, buttons, match_id_of, move, moves_stored, posted_challenge, start_match,
+from bot_helpers import (text_of, Clock, board_posts, buttons, match_id_of, move, moves_stored, posted_challenge, start_match,
                          stored_match)
 from conftest import ON_BOTH
 
@@ -66,7 +66,7 @@ async def test_a_move_cancelled_right_after_its_commit_shows_its_board_without_a
     assert await moves_stored(world, match_id) == 1
     posts = board_posts(thread)
     assert len(posts) == 2
-    assert "**alice** (Light) played `a1-a3`" in posts[-1].content and "**bob** (Dark) to move" in posts[-1].content
+    assert "**alice** (Light) played `a1-a3`" in text_of(posts[-1]) and "**bob** (Dark) to move" in text_of(posts[-1])
     stored = await stored_match(world, match_id)
     assert stored.announced_version == stored.version
     assert await outbox_rows(world) == 0
@@ -84,7 +84,7 @@ async def test_a_move_whose_process_died_before_presenting_it_is_posted_once_aft
     await restart_and_repair(world)
 
     posts = board_posts(thread)
-    assert len(posts) == 2 and "**bob** (Dark) to move" in posts[-1].content
+    assert len(posts) == 2 and "**bob** (Dark) to move" in text_of(posts[-1])
     assert await outbox_rows(world) == 0
     await restart_and_repair(world)  # announced and forgotten: a second start posts nothing
     assert len(board_posts(thread)) == 2
@@ -337,7 +337,7 @@ async def assert_started_once(world, post) -> None:
     match_id = match_id_of(thread)
     assert len(board_posts(thread)) == 1
     assert (await stored_match(world, match_id)).thread_id == thread.id
-    assert f"Match #{match_id} is on in <#{thread.id}>" in current(world, post).content
+    assert f"Match #{match_id} is on in <#{thread.id}>" in text_of(current(world, post))
     assert await outbox_rows(world) == 0
 
 
@@ -352,7 +352,7 @@ async def test_an_accept_cancelled_right_after_the_match_is_written_still_opens_
 
     await assert_started_once(world, post)
     (thread,) = world.channel.threads
-    assert "**alice** (Light) to move" in board_posts(thread)[0].content
+    assert "**alice** (Light) to move" in text_of(board_posts(thread)[0])
 
 
 @ON_BOTH
@@ -404,7 +404,7 @@ async def test_a_challenge_answer_cancelled_right_after_its_write_still_updates_
     await presented(world)
 
     said = {"Decline": "❌ Declined.", "Cancel": "🚫 Cancelled by the challenger."}[answer]
-    assert said in current(world, post).content and not buttons(current(world, post))
+    assert said in text_of(current(world, post)) and not buttons(current(world, post))
     assert await outbox_rows(world) == 0
 
 
@@ -414,11 +414,11 @@ async def test_a_challenge_that_expired_as_its_process_died_shows_it_after_a_res
     monkeypatch.setattr(world.bot.matches.outbox, "deliver", lambda token, events: None)  # dies after the unit
     await world.env.advance_time(DEFAULT_CHALLENGE_TTL + 60)
     await presented(world)
-    assert "Expires" in current(world, post).content and await outbox_rows(world) == 1
+    assert "Expires" in text_of(current(world, post)) and await outbox_rows(world) == 1
 
     await restart_and_repair(world)
 
-    assert "⌛ This challenge expired unanswered." in current(world, post).content
+    assert "⌛ This challenge expired unanswered." in text_of(current(world, post))
     assert await outbox_rows(world) == 0
 
 
@@ -470,12 +470,12 @@ def league_organiser(world):
 
 
 def league_announcement(world):
-    return next(m for m in reversed(list(world.channel.history())) if m.content.startswith("🏆"))
+    return next(m for m in reversed(list(world.channel.history())) if text_of(m).startswith("🏆"))
 
 
 def league_thread_posts(world, text):
     thread = next(t for t in world.channel.threads if t.name.startswith("League:"))
-    return [m for m in thread.history() if text in m.content]
+    return [m for m in thread.history() if text in text_of(m)]
 
 
 async def open_league(world, name="Autumn"):
@@ -507,7 +507,7 @@ async def test_a_league_join_cancelled_right_after_its_unit_still_updates_the_an
     monkeypatch.setattr(store, "add_player", real)
     await presented_leagues(world)
 
-    assert "Players (1): alice" in league_announcement(world).content
+    assert "Players (1): alice" in text_of(league_announcement(world))
     assert await outbox_rows(world) == 0
 
 
@@ -518,12 +518,12 @@ async def test_a_league_join_whose_process_died_before_presenting_it_is_shown_af
     joined = await world.alice.slash(world.channel, "league join", league="Autumn")
     assert "You are in" in joined.response.content
     await presented_leagues(world)
-    assert "Players (0)" in league_announcement(world).content and await outbox_rows(world) == 1
+    assert "Players (0)" in text_of(league_announcement(world)) and await outbox_rows(world) == 1
 
     await restart_and_repair(world)
     await presented_leagues(world)
 
-    assert "Players (1): alice" in league_announcement(world).content
+    assert "Players (1): alice" in text_of(league_announcement(world))
     assert await outbox_rows(world) == 0
 
 
@@ -553,7 +553,7 @@ async def test_an_announcement_posted_but_not_recorded_is_adopted_after_a_restar
     await restart_and_repair(world)
     await presented_leagues(world)
 
-    assert [m.id for m in world.channel.history() if m.content.startswith("🏆")] == [post.id]
+    assert [m.id for m in world.channel.history() if text_of(m).startswith("🏆")] == [post.id]
     league = await world.bot.leagues.named(world.guild.id, "Autumn")
     assert league.message_id == post.id and await outbox_rows(world) == 0
 

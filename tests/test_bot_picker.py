@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from bot_helpers import board_posts, buttons, is_disabled, open_match, start_match, stored
+from bot_helpers import text_of, board_posts, buttons, is_disabled, open_match, start_match, stored
 
 
 class DiscordClient:
@@ -42,10 +42,10 @@ async def test_the_same_knight_twice_in_a_row_completes_the_mycenae_cargo_setup(
         await client.choose(picker, knight)
     assert client.sent == len(path)  # every choice reached the bot
     shown = stored(world, picker)
-    assert "cargo b2:K,P d2:B c1:R,B,P,P" in shown.content
+    assert "cargo b2:K,P d2:B c1:R,B,P,P" in text_of(shown)
     assert not is_disabled(buttons(shown)["Confirm"])
     await world.alice.user.click(picker, label="Confirm")
-    assert stored(world, picker).content.startswith("✅ You played")
+    assert text_of(stored(world, picker)).startswith("✅ You played")
     again = await world.alice.user.click(setup_dm, label="Set up in private")
     assert again.response.content == "Your setup is done — nothing more to set up here."
 
@@ -78,7 +78,7 @@ async def test_explore_takes_the_same_choice_again_after_back(world):
     await client.choose(panel, "a1")  # the same piece again, in the menu the Back drew
     assert client.sent == 2
     await client.choose(panel, "-d4")
-    assert "1. alice `a1-d4`" in stored(world, panel).content
+    assert "1. alice `a1-d4`" in text_of(stored(world, panel))
 
 
 def test_menus_of_one_page_say_which_options_each_holds():

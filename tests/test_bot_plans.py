@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 
-from bot_helpers import (EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, open_match,
+from bot_helpers import (text_of, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, open_match,
                          play_moves, start_match, stored)
 from test_bot_explore import explore_move, sandbox_of
 from test_bot_myrmidons import SOUTH_WINS, start_deployed_match
@@ -19,12 +19,12 @@ async def plan(world, member, thread, line: list[str]):
     panel = (await member.click(board_posts(thread)[-1], label="Explore")).response
     assert "Plan replies" in buttons(panel)
     await member.click(panel, label="Plan replies")
-    assert "**Plan replies**" in stored(world, panel).content
+    assert "**Plan replies**" in text_of(stored(world, panel))
     for text in line:
         await explore_move(world, member, panel, text)
     saved = await member.click(panel, label="Save plan")
     note = saved.followups[-1]
-    assert note.ephemeral and note.content == "🗓️ Plan saved."
+    assert note.ephemeral and text_of(note) == "🗓️ Plan saved."
     return panel
 
 
@@ -37,15 +37,15 @@ async def test_a_two_level_plan_is_played_by_the_opponents_moves(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     await move(world.alice, thread, match_id, W[0])
     panel = await plan(world, world.alice, thread, W[1:5])
-    assert f"if bob plays `{W[1]}` → you play `{W[2]}`" in stored(world, panel).content
+    assert f"if bob plays `{W[1]}` → you play `{W[2]}`" in text_of(stored(world, panel))
     version = (await world.bot.matches.get_match(match_id)).version
 
     await move(world.bob, thread, match_id, W[1])
     match = await world.bot.matches.get_match(match_id)
     assert match.version == version + 2  # bob's move and alice's planned answer
     last = thread.history()[-1]
-    assert "planned reply" in last.content and f"`{W[2]}`" in last.content and f"`{W[1]}`" in last.content
-    assert f"**alice** (Light) played `{W[2]}`" in board_posts(thread)[-1].content
+    assert "planned reply" in text_of(last) and f"`{W[2]}`" in text_of(last) and f"`{W[1]}`" in text_of(last)
+    assert f"**alice** (Light) played `{W[2]}`" in text_of(board_posts(thread)[-1])
     nxt = await stored_plan(world, match_id, 0)
     assert nxt is not None and nxt.version == match.version and list(nxt.tree) == [W[3]]
 
@@ -67,7 +67,7 @@ async def test_a_planned_reply_is_presented_without_an_error(world, caplog):
     caplog.set_level(logging.ERROR)
     await move(world.bob, thread, match_id, W[1])
     await world.bot.matches.bus.idle()
-    assert "planned reply" in thread.history()[-1].content
+    assert "planned reply" in text_of(thread.history()[-1])
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
@@ -81,7 +81,7 @@ async def test_another_move_drops_the_plan(world):
     await move(world.bob, thread, match_id, other)
     assert (await service.get_match(match_id)).version == match.version + 1  # no reply was played
     assert await stored_plan(world, match_id, 0) is None
-    assert "planned reply" not in thread.history()[-1].content
+    assert "planned reply" not in text_of(thread.history()[-1])
 
 
 async def test_a_takeback_drops_the_plan(world):
@@ -93,7 +93,7 @@ async def test_a_takeback_drops_the_plan(world):
     assert await stored_plan(world, match_id, 0) is None
     await move(world.alice, thread, match_id, W[0])
     await move(world.bob, thread, match_id, W[1])  # the old plan's move: nothing answers it now
-    assert "planned reply" not in thread.history()[-1].content
+    assert "planned reply" not in text_of(thread.history()[-1])
     assert world.alice.id in world.bot.matches.users_to_act(await world.bot.matches.get_match(match_id))
 
 
@@ -104,8 +104,8 @@ async def test_a_plan_survives_a_restart(world):
     await plan(world, world.alice, thread, W[1:3])
     await world.restart()
     await move(world.bob, thread, match_id, W[1])
-    assert "planned reply" in thread.history()[-1].content
-    assert f"**alice** (Light) played `{W[2]}`" in board_posts(thread)[-1].content
+    assert "planned reply" in text_of(thread.history()[-1])
+    assert f"**alice** (Light) played `{W[2]}`" in text_of(board_posts(thread)[-1])
 
 
 async def test_a_plan_is_invisible_to_the_opponent_until_it_fires(world):
@@ -121,7 +121,7 @@ async def test_a_plan_is_invisible_to_the_opponent_until_it_fires(world):
         await move(world.bob, thread, match_id, "f12-f10")
         await move(world.alice, thread, match_id, "c1-c3")
         mine = await world.bob.click(board_posts(thread)[-1], label="My view")
-        posts = [(re.sub(r"#\d+", "#N", m.content), [await a.read() for a in m.attachments])
+        posts = [(re.sub(r"#\d+", "#N", text_of(m)), [await a.read() for a in m.attachments])
                  for m in thread.history()]
         seen.append((posts, await mine.response.attachments[0].read()))
     assert seen[0] == seen[1]
@@ -132,7 +132,7 @@ async def test_bad_plans_get_one_clear_private_answer(world):
     panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
     mine = await world.alice.click(panel, label="Plan replies")  # her turn: a plan comes after her move
     assert mine.followups[-1].ephemeral and "after your move" in mine.followups[-1].content
-    assert "**Plan replies**" not in stored(world, panel).content
+    assert "**Plan replies**" not in text_of(stored(world, panel))
     public = (await world.carol.click(board_posts(thread)[-1], label="Explore")).response
     assert "Plan replies" not in buttons(public)  # not a player: nothing to plan
     await move(world.alice, thread, match_id, W[0])
@@ -158,7 +158,7 @@ async def test_hidden_results_are_never_planned(world):
     await play_moves(world, thread, match_id, SOUTH_WINS[:2], [world.bob, world.alice])  # bob (North) to move
     panel = (await world.alice.click(board_posts(thread)[-1], label="Explore")).response
     await world.alice.click(panel, label="Plan replies")
-    assert "**Plan replies**" in stored(world, panel).content
+    assert "**Plan replies**" in text_of(stored(world, panel))
     # bob's b4 steps next to her d4 (a plain move: one result), and her d4 attacks it: the fight would show
     # his hidden values, so that answer can't be planned
     await explore_move(world, world.alice, panel, "b4-c4")
@@ -169,7 +169,7 @@ async def test_hidden_results_are_never_planned(world):
                 if any(o.value == "c4" for o in getattr(c, "options", [])))
     refused = await world.alice.select(panel, ["c4"], custom_id=menu)
     note = refused.followups[-1]
-    assert note.ephemeral and "`d4-c4` depends on hidden information" in note.content
+    assert note.ephemeral and "`d4-c4` depends on hidden information" in text_of(note)
     assert [m.move for m in sandbox.line] == ["b4-c4"] and sandbox.path == ["d4"]  # as it was
     assert await stored_plan(world, match_id, 0) is None
 
@@ -180,9 +180,9 @@ async def test_a_cleared_plan_answers_nothing(world):
     panel = await plan(world, world.alice, thread, W[1:3])
     cleared = await world.alice.click(panel, label="Clear plan")
     assert cleared.followups[-1].content == "🗓️ Plan cleared."
-    assert "(no plan)" in stored(world, panel).content
+    assert "(no plan)" in text_of(stored(world, panel))
     await move(world.bob, thread, match_id, W[1])
-    assert "planned reply" not in thread.history()[-1].content
+    assert "planned reply" not in text_of(thread.history()[-1])
     assert world.alice.id in world.bot.matches.users_to_act(await world.bot.matches.get_match(match_id))
 
 
@@ -192,8 +192,8 @@ async def test_a_reply_cut_off_by_a_stop_is_played_at_the_next_start(world):
     await plan(world, world.alice, thread, W[1:3])
     world.bot.matches.bus.unsubscribe(world.bot.planner._on_event)  # the bot stops before the plan is looked at
     await move(world.bob, thread, match_id, W[1])
-    assert "planned reply" not in thread.history()[-1].content
+    assert "planned reply" not in text_of(thread.history()[-1])
     await world.restart()
     await world.env.settle()
-    assert "planned reply" in thread.history()[-1].content
-    assert f"**alice** (Light) played `{W[2]}`" in board_posts(thread)[-1].content
+    assert "planned reply" in text_of(thread.history()[-1])
+    assert f"**alice** (Light) played `{W[2]}`" in text_of(board_posts(thread)[-1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot_helpers import (
+from bot_helpers import (text_of,
     EPAMINONDAS_LIGHT_WINS, board_posts, buttons, match_id_of, play_moves, posted_challenge, start_match, thread_of,
 )
 
@@ -20,15 +20,15 @@ async def win_as_alice(world, **options):
 
 async def test_final_post_of_a_rated_match_shows_how_ratings_moved(world):
     final = await win_as_alice(world)
-    assert "🏆 **alice**" in final.content
-    line = next(line for line in final.content.splitlines() if line.startswith("Ratings:"))
+    assert "🏆 **alice**" in text_of(final)
+    line = next(line for line in text_of(final).splitlines() if line.startswith("Ratings:"))
     assert "alice 1500? →" in line and "bob 1500? →" in line
     assert "(+" in line.split("bob")[0] and "(-" in line.split("bob")[1]  # the winner gains, the loser drops
 
 
 async def test_unrated_match_changes_nothing(world):
     final = await win_as_alice(world, rated=False)
-    assert "Ratings:" not in final.content
+    assert "Ratings:" not in text_of(final)
     ratings = world.bot.repo.ratings
     assert [await ratings.member_ratings(world.guild.id, m.id) for m in (world.alice, world.bob)] == [[], []]
     board = await world.alice.slash(world.channel, "leaderboard", game="epaminondas")

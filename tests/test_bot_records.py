@@ -14,7 +14,7 @@ from bot.games.registry import get_game, renderer_of
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.record import parse_record, replay
 from bot.matches import errors
-from bot_helpers import (
+from bot_helpers import (text_of,
     ARCHIMEDES_BLACK_WINS, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, is_disabled, match_id_of, move, play_moves,
     posted_challenge, private_answer, start_match, stored, stored_match, thread_of,
 )
@@ -104,9 +104,9 @@ async def test_finished_match_replays_from_its_record_and_posts_its_gif(world, g
 
     # the thread's last post: the replay, right after the final board, one frame per position
     final, gif_post = board_posts(thread)[-1], thread.last_message
-    assert "🏆" in final.content and gif_post.id > final.id
+    assert "🏆" in text_of(final) and gif_post.id > final.id
     (gif,) = gif_post.attachments
-    assert gif.filename == "replay.gif" and f"match #{match_id}" in gif_post.content
+    assert gif.filename == "replay.gif" and f"match #{match_id}" in text_of(gif_post)
     data = await gif.read()
     assert data == replay_gif(run.views(None), player_names=["alice", "bob"], renderer=renderer_of(game))
     assert Image.open(io.BytesIO(data)).n_frames == len(moves) + 1
@@ -114,7 +114,7 @@ async def test_finished_match_replays_from_its_record_and_posts_its_gif(world, g
     # /replay makes it again for anyone of the server: first a word, then the file in the same answer
     again = await world.carol.slash(world.channel, "replay", match=match_id)
     assert again.ephemeral
-    said = [s.content for s in tap.sent if s.message_id == again.response.id and s.content]  # after "thinking…"
+    said = [text_of(s) for s in tap.sent if s.message_id == again.response.id and text_of(s)]  # after "thinking…"
     assert said[0] == f"🎞️ Making the replay of match #{match_id}…"
     shown = stored(world, again.response)
     assert [a.filename for a in shown.attachments] == ["replay.gif"]
@@ -136,9 +136,9 @@ async def test_rematch_rotates_the_seats_and_is_accepted_as_usual(world):
     assert asked.ephemeral and asked.response.content.startswith("Rematch offered: https://discord.com/channels/")
     post = world.channel.last_message
     # alice played seat 0 (Light); the seats rotate, so bob now starts and alice's seat is already taken
-    assert post.content.startswith(f"⚔️ **alice** challenges {world.bob.mention} to **Epaminondas**!")
-    assert f"Seats: {world.bob.mention} (invited) · alice ✓" in post.content
-    assert "Unrated" in post.content  # the same options and rated flag
+    assert text_of(post).startswith(f"⚔️ **alice** challenges {world.bob.mention} to **Epaminondas**!")
+    assert f"Seats: {world.bob.mention} (invited) · alice ✓" in text_of(post)
+    assert "Unrated" in text_of(post)  # the same options and rated flag
     assert {u.id for u in post.mentions} == {world.bob.id}
     twice = await world.alice.click(final, label="Rematch")
     assert twice.ephemeral and "already asked for this rematch" in twice.response.content
@@ -146,7 +146,7 @@ async def test_rematch_rotates_the_seats_and_is_accepted_as_usual(world):
     await world.bob.click(post, label="Accept")
     rematch = thread_of(world)
     board = board_posts(rematch)[-1]
-    assert rematch.name.endswith("bob vs alice") and "**bob** (Light) to move" in board.content
+    assert rematch.name.endswith("bob vs alice") and "**bob** (Light) to move" in text_of(board)
 
 
 async def test_the_board_of_a_finished_match_shown_again_leaves_rematch_on_the_final_post(world):
@@ -157,7 +157,7 @@ async def test_the_board_of_a_finished_match_shown_again_leaves_rematch_on_the_f
     again = board_posts(thread)[-1]
     assert again.id != final.id
     for post in (stored(world, final), again):
-        labels = [child.label for row in post.components for child in row.children]
+        labels = list(buttons(post))
         assert labels == ["Rematch"], labels
     asked = await world.bob.click(stored(world, final), label="Rematch")
     assert asked.ephemeral and asked.response.content.startswith("Rematch offered: ")
@@ -169,13 +169,13 @@ async def test_both_pressing_rematch_make_one_match(world):
     final = board_posts(thread)[-1]
     await world.bob.click(final, label="Rematch")  # bob was seat 1: he starts the rematch at seat 0
     post = world.channel.last_message
-    assert f"Seats: bob ✓ · {world.alice.mention} (invited)" in post.content
+    assert f"Seats: bob ✓ · {world.alice.mention} (invited)" in text_of(post)
     joined = await world.alice.click(final, label="Rematch")
     assert joined.ephemeral and joined.response.content.startswith("You accepted the rematch: https://")
-    assert [m.id for m in world.channel.history() if "challenges" in m.content][-1] == post.id  # one challenge
+    assert [m.id for m in world.channel.history() if "challenges" in text_of(m)][-1] == post.id  # one challenge
     rematch = thread_of(world)
     assert rematch is not thread and rematch.name.endswith("bob vs alice")
-    assert "has started" in stored(world, post).content
+    assert "has started" in text_of(stored(world, post))
 
 
 @pytest.mark.replays
@@ -217,12 +217,14 @@ async def test_myrmidons_record_and_history_tell_each_person_only_what_she_may_k
     run = replay(final["carol"])
     assert MYRMIDONS.dump(run.final_state) == await stored_state(world, match_id)
     assert bob_deploy in history_text(await world.carol.slash(world.channel, "history", match=match_id))
-    # the replay shows the public course only (values unknown until a fight), the same for everyone
+    # the replay shows the whole match with every army revealed (it is over), the same for everyone
     gifs = []
     for who in (world.alice, world.carol):
         made = await who.slash(world.channel, "replay", match=match_id)
         gifs.append(await stored(world, made.response).attachments[0].read())
-    assert gifs[0] == gifs[1] == replay_gif(run.views(None), player_names=["alice", "bob"], renderer=renderer_of("myrmidons"))
+    assert gifs[0] == gifs[1] == replay_gif(run.revealed_views(), player_names=["alice", "bob"],
+                                            renderer=renderer_of("myrmidons"))
+    assert run.revealed_views() != run.views(None)
 
 
 @pytest.fixture
@@ -327,7 +329,7 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
     asked = await world.bob.click(played.response, label="Take back")
     assert asked.ephemeral and "You asked to take back `f12-f9`" in asked.response.content
     request = thread.last_message
-    assert request.content == f"↩️ **bob** asks to take back `f12-f9`. {world.alice.mention}"
+    assert text_of(request) == f"↩️ **bob** asks to take back `f12-f9`. {world.alice.mention}"
     assert [u.id for u in request.mentions] == [world.alice.id]
     twice = await world.bob.click(played.response, label="Take back")
     assert twice.ephemeral and "already asked" in twice.response.content
@@ -336,10 +338,10 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
     assert said.ephemeral and "your own request" in said.content
 
     await world.alice.click(request, label="Accept take-back")
-    assert "was taken back" in stored(world, request).content
+    assert "was taken back" in text_of(stored(world, request))
     assert all(is_disabled(b) for b in buttons(stored(world, request)).values())
     board = board_posts(thread)[-1]
-    assert "↩️ **bob** (Dark) took back `f12-f9`" in board.content and "**bob** (Dark) to move" in board.content
+    assert "↩️ **bob** (Dark) took back `f12-f9`" in text_of(board) and "**bob** (Dark) to move" in text_of(board)
     assert all(is_disabled(b) for b in buttons(stored(world, moved_board)).values())  # the undone board is retired
 
     # the exact earlier position; the log keeps the take-back, every reader skips the undone move
@@ -354,7 +356,7 @@ async def test_takeback_accepted_restores_the_earlier_position(world):
     await move(world.bob, thread, match_id, "f12-f9")
     await world.bob.slash(thread, "takeback", match=match_id)
     unanswered = thread.last_message
-    assert "asks to take back `f12-f9`" in unanswered.content
+    assert "asks to take back `f12-f9`" in text_of(unanswered)
     await move(world.alice, thread, match_id, "b1-b3")
     late = await world.alice.click(unanswered, label="Accept take-back")
     said = private_answer(late)
@@ -367,7 +369,7 @@ async def test_takeback_declined_changes_nothing_and_comes_too_late_after_a_repl
     await world.alice.slash(thread, "takeback", match=match_id)
     request, boards, version = thread.last_message, len(board_posts(thread)), await version_of(world, match_id)
     await world.bob.click(request, label="Decline take-back")
-    assert "**bob** declined to take back `d1-g1`" in stored(world, request).content
+    assert "**bob** declined to take back `d1-g1`" in text_of(stored(world, request))
     assert len(board_posts(thread)) == boards and await version_of(world, match_id) == version
     assert all(is_disabled(b) for b in buttons(stored(world, request)).values())
 

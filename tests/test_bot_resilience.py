@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from bot.matches import errors
-from bot_helpers import board_posts, choose, move, moves_stored, private_channels, start_match, stored
+from bot_helpers import text_of, board_posts, choose, move, moves_stored, private_channels, start_match, stored
 from conftest import ON_BOTH
 
 
@@ -25,11 +25,11 @@ async def test_restart_mid_match_keeps_match_buttons_and_pending_challenge(world
     await choose(world, world.bob, opened.response, "a12")
     await choose(world, world.bob, opened.response, "-a10")
     await world.bob.click(opened.response, label="Confirm")
-    assert "**bob** (Dark) played `a12-a10`" in board_posts(thread)[-1].content
+    assert "**bob** (Dark) played `a12-a10`" in text_of(board_posts(thread)[-1])
     # the challenge made before the restart can still be accepted
     await world.alice.click(pending, label="Accept")
     assert len(world.channel.threads) == 2
-    assert "carol" in board_posts(world.channel.threads[-1])[-1].content
+    assert "carol" in text_of(board_posts(world.channel.threads[-1])[-1])
 
 
 async def test_picker_from_before_a_restart_expires_cleanly(world):
@@ -50,12 +50,12 @@ async def test_closed_dms_fall_back_to_my_view(world):
                            message="Cannot send messages to this user", times=None)
     thread, match_id = await start_match(world, "archimedes", world.alice, world.bob)
     alice_dm = world.alice.user.dm_channel.last_message
-    assert alice_dm is not None and "you play **White**" in alice_dm.content
+    assert alice_dm is not None and "you play **White**" in text_of(alice_dm)
     assert await private_channels(world, match_id) == {world.alice.id: "dm", world.bob.id: "pending"}
 
     shown = await world.bob.click(board_posts(thread)[-1], label="My view")
-    assert shown.ephemeral and "📬 Your Archimedes match" in shown.response.content
-    assert "you play **Black**" in shown.response.content
+    assert shown.ephemeral and "📬 Your Archimedes match" in text_of(shown.response)
+    assert "you play **Black**" in text_of(shown.response)
     again = await world.bob.click(board_posts(thread)[-1], label="My view")
     assert "📬" not in again.response.content  # handed out once
     assert (await private_channels(world, match_id))[world.bob.id] == "ephemeral"
@@ -80,13 +80,13 @@ async def test_without_thread_permission_the_match_is_played_in_the_channel(worl
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.bob)
     await world.bob.click(world.channel.last_message, label="Accept")
     assert not world.channel.threads
-    notice = [m for m in world.channel.history() if "couldn't open a thread" in m.content]
-    assert notice and "Create Public Threads" in notice[0].content
+    notice = [m for m in world.channel.history() if "couldn't open a thread" in text_of(m)]
+    assert notice and "Create Public Threads" in text_of(notice[0])
     board = board_posts(world.channel)[-1]
-    assert world.alice.mention in board.content
+    assert world.alice.mention in text_of(board)
     result = await move(world.alice, world.channel, 1, "d1-g1")
     assert result.response.content.startswith("✅")
-    assert "played `d1-g1`" in board_posts(world.channel)[-1].content
+    assert "played `d1-g1`" in text_of(board_posts(world.channel)[-1])
 
 
 async def test_a_refused_board_post_is_reported_not_denied(world):
@@ -95,10 +95,10 @@ async def test_a_refused_board_post_is_reported_not_denied(world):
     # typed outside the thread: the board goes as a message of the thread (from it, as the move's answer)
     result = await move(world.alice, world.channel, match_id, "a1-a3")
     assert result.response.content.startswith("✅")
-    assert [f.content for f in result.followups] == [
+    assert [text_of(f) for f in result.followups] == [
         "Your action counts, but I could not post the new board in the match thread. "
         "`/board` posts it again once I can write there."
     ]
     reposted = await world.bob.slash(world.channel, "board", match=match_id)
     assert reposted.response.content.startswith("Board re-posted")
-    assert "played" not in board_posts(thread)[-1].content and "**bob** (Dark) to move" in board_posts(thread)[-1].content
+    assert "played" not in text_of(board_posts(thread)[-1]) and "**bob** (Dark) to move" in text_of(board_posts(thread)[-1])

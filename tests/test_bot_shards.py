@@ -4,7 +4,7 @@ process's shard), and the start-up repair of boards covers only this process's s
 from __future__ import annotations
 
 from bot.matches.scope import ProcessScope, shard_of
-from bot_helpers import board_posts, start_match, stored
+from bot_helpers import text_of, buttons, board_posts, start_match, stored
 from conftest import ON_BOTH
 
 DAY = 24 * 3600
@@ -34,7 +34,7 @@ async def test_a_board_is_posted_by_a_process_without_the_server_in_its_cache_wi
     assert await report.presented
     await world.env.settle()
     posts = board_posts(thread)
-    assert len(posts) == boards + 1 and "a1-a3" in posts[-1].content
+    assert len(posts) == boards + 1 and "a1-a3" in text_of(posts[-1])
     assert lookups == []  # posted by the thread's id through the REST API, nothing looked up first
 
 
@@ -44,7 +44,7 @@ async def test_a_challenge_expiring_in_a_process_without_the_server_in_its_cache
     post = world.channel.last_message
     await world.env.advance_time(25 * 3600)  # the expiry timer may be claimed by any process
     now = stored(world, post)
-    assert "expired" in now.content and not now.components
+    assert "expired" in text_of(now) and not buttons(now)
 
 
 async def test_a_deadline_fired_by_a_process_without_the_server_in_its_cache_ends_the_match_in_its_thread(
@@ -52,7 +52,7 @@ async def test_a_deadline_fired_by_a_process_without_the_server_in_its_cache_end
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     lookups = forget_the_server(world, monkeypatch)
     await world.env.advance_time(4 * DAY)  # alice's three days ran out
-    assert "ran out of time" in board_posts(thread)[-1].content
+    assert "ran out of time" in text_of(board_posts(thread)[-1])
     assert lookups == [thread.id]  # only to archive the thread: a partial channel can't say it is one
 
 

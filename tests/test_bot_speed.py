@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot_helpers import board_posts, hold_renders, move, start_match
+from bot_helpers import text_of, board_posts, hold_renders, move, start_match
 
 
 async def test_a_move_is_acknowledged_while_its_board_render_is_held(world, monkeypatch):
@@ -16,7 +16,7 @@ async def test_a_move_is_acknowledged_while_its_board_render_is_held(world, monk
     assert len(board_posts(thread)) == 1  # the new board is still being drawn
     gate.set()
     await world.env.settle()
-    assert len(board_posts(thread)) == 2 and "played `a1-a3`" in board_posts(thread)[-1].content
+    assert len(board_posts(thread)) == 2 and "played `a1-a3`" in text_of(board_posts(thread)[-1])
 
 
 async def test_a_move_is_acknowledged_before_its_write_waits_for_the_database(world, monkeypatch):
@@ -36,4 +36,4 @@ async def test_a_move_is_acknowledged_before_its_write_waits_for_the_database(wo
     gate.set()
     await world.env.settle()
     assert result.response.content == "✅ You played `a1-a3` in match #1."
-    assert "played `a1-a3`" in board_posts(thread)[-1].content
+    assert "played `a1-a3`" in text_of(board_posts(thread)[-1])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sqlite3
 
 import discord
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from bot.domain import MemberPrefs
 from bot.games import Outcome
 from bot.storage import ClockStore
-from bot_helpers import (
+from bot_helpers import (text_of,
     board_posts, buttons, challenge_id_of, match_id_of, move, moves_stored, posted_challenge, stored_match, thread_of,
 )
 
@@ -23,21 +22,31 @@ HOUR = 3600
 DAY = 24 * HOUR
 
 
+@pytest.fixture
+def database(store_database):
+    """Every test here runs on SQLite and on PostgreSQL: the bot's (`world`) as the service's (`service`)."""
+    return store_database
+
+
 def clocks(world) -> ClockStore:
     """The bot's timers, members' choices and server settings, read as the bot reads them."""
     return world.bot.repo.clocks
 
 
-def as_a_stop_left_it(world, sql: str, *params) -> None:
-    """Change the database file the way a bot process stopped at the worst moment leaves it. No store writes such
-    a state, so this opens the file itself (only for that)."""
-    with sqlite3.connect(world.settings.database) as db:
-        db.execute(sql, params)
+async def as_a_stop_left_it(world, sql: str, *params) -> None:
+    """Change the database the way a bot process stopped at the worst moment leaves it. No store writes such a
+    state, so this writes the SQL itself (only for that)."""
+    await world.bot.repo.driver.write_statements([(sql, params)])
+
+
+def shared(world) -> bool:
+    """Whether the bot's database may be shared with other bot processes (PostgreSQL), whose claims it respects."""
+    return world.bot.matches.timers.claims.shared
 
 
 def dms(member) -> list[str]:
     channel = member.user.dm_channel
-    return [m.content for m in channel.history()]
+    return [text_of(m) for m in channel.history()]
 
 
 def reminders_of(member) -> list[str]:
@@ -81,17 +90,17 @@ async def status(world, match_id) -> str:
 
 async def test_default_clock_is_three_days_and_shown_everywhere(world):
     result = await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
-    assert "Clock: 3 days a move" in result.followups[0].content
+    assert "Clock: 3 days a move" in text_of(result.followups[0])
     await world.bob.click(world.channel.last_message, label="Accept")
     thread = thread_of(world)
     match_id = match_id_of(thread)
     due = await deadline_of(world, match_id, 0)
     assert due == pytest.approx(now(world) + 3 * DAY, abs=5)
-    board = board_posts(thread)[-1].content
+    board = text_of(board_posts(thread)[-1])
     assert f"⏳ **alice** must move <t:{int(due)}:R>" in board
     assert f"<t:{int(due)}:R>" in dms(world.alice)[-1] and "Clock: 3 days a move" in dms(world.alice)[-1]
     mine = await world.alice.slash(world.channel, "games")
-    assert mine.ephemeral and f"your move due <t:{int(due)}:R>" in mine.response.content
+    assert mine.ephemeral and f"your move due <t:{int(due)}:R>" in text_of(mine.response)
     theirs = await world.bob.slash(world.channel, "games")
     assert f"alice's move due <t:{int(due)}:R>" in theirs.response.content
 
@@ -104,9 +113,9 @@ async def test_chosen_clock_and_no_clock(world):
     assert await deadline_of(world, match_id, 1) == pytest.approx(now(world) + DAY, abs=5)
 
     _, free = await start(world, "archimedes", world.carol, world.bob, clock="No clock")
-    assert any("No clock." in m.content and "carol" in m.content for m in world.channel.history())
+    assert any("No clock." in text_of(m) and "carol" in text_of(m) for m in world.channel.history())
     assert await turn_timers(world, free) == []
-    assert "must move" not in board_posts(thread_of(world))[-1].content
+    assert "must move" not in text_of(board_posts(thread_of(world))[-1])
     await world.env.advance_time(30 * DAY)
     assert await status(world, free) == "active"
 
@@ -115,7 +124,7 @@ async def test_clock_option_passes_through_the_options_panel(world):
     panel = await world.alice.slash(world.channel, "play", game="myrmidons", opponent=world.bob, clock="5 days")
     assert panel.ephemeral
     await world.alice.click(panel.response, label="Post challenge")
-    assert "Clock: 5 days a move" in world.channel.last_message.content
+    assert "Clock: 5 days a move" in text_of(world.channel.last_message)
     challenge = await world.bot.matches.get_challenge(challenge_id_of(world.channel.last_message))
     assert challenge.clock_seconds == 5 * DAY
 
@@ -137,7 +146,7 @@ async def test_one_reminder_at_the_right_moment_then_a_win_on_time(world):
     await world.env.advance_time(120)
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     final = board_posts(thread)[-1]
-    assert "🏆 **bob** (Dark) wins: alice ran out of time." in final.content
+    assert "🏆 **bob** (Dark) wins: alice ran out of time." in text_of(final)
     assert set(buttons(final)) == {"Rematch"}  # a finished match offers only a rematch
     await world.env.advance_time(7 * DAY)
     assert await timeouts(world, match_id) == 1 and len(reminders_of(world.alice)) == 1
@@ -163,7 +172,7 @@ async def test_a_move_one_second_before_the_deadline_counts(world):
     assert await status(world, match_id) == "active"
     await world.env.advance_time(20)
     assert await status(world, match_id) == "finished"
-    assert "🏆 **alice** (Light) wins: bob ran out of time." in board_posts(thread)[-1].content
+    assert "🏆 **alice** (Light) wins: bob ran out of time." in text_of(board_posts(thread)[-1])
 
 
 async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_start(world):
@@ -174,13 +183,13 @@ async def test_a_deadline_that_passes_while_the_bot_is_down_is_settled_once_at_s
     await world.restart()
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
     assert reminders_of(world.alice) == []  # a reminder for a deadline already past is not sent
-    ended = [m for m in board_posts(thread) if "ran out of time" in m.content]
+    ended = [m for m in board_posts(thread) if "ran out of time" in text_of(m)]
     assert len(ended) == 1
     await world.restart()
     with world.env.time_context():  # the bot's clock is the simulated one, also for calls made from the test
         assert await world.bot.matches.timers.fire_due() == 0
     assert await timeouts(world, match_id) == 1
-    assert len([m for m in board_posts(thread) if "ran out of time" in m.content]) == 1
+    assert len([m for m in board_posts(thread) if "ran out of time" in text_of(m)]) == 1
 
 
 async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(world):
@@ -188,10 +197,13 @@ async def test_a_deadline_claimed_but_not_settled_fires_again_after_a_restart(wo
     await world.bot.matches.timers.stop()
     # the process stopped right after claiming the deadline, before settling it
     due = await deadline_of(world, match_id, 0)
-    as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = ?"
-                      " WHERE kind = 'turn_deadline' AND ref_id = ?", due + 3 * DAY, match_id)
+    await as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = ?"
+                            " WHERE kind = 'turn_deadline' AND ref_id = ?", due + 3 * DAY, match_id)
     await world.env.advance_time(2 * DAY)
     await world.restart()
+    if shared(world):  # the claim may be a live process's: another fires it once its lease has run out
+        assert await status(world, match_id) == "active"
+        await world.env.advance_time(2 * DAY + 60)
     assert await status(world, match_id) == "finished" and await timeouts(world, match_id) == 1
 
 
@@ -199,12 +211,15 @@ async def test_a_reminder_claimed_but_not_sent_is_sent_after_a_restart_and_only_
     thread, match_id = await start(world, clock="1 day")
     await world.bot.matches.timers.stop()
     # the process stopped right after claiming alice's reminder, before sending it (its lease far from over: alone
-    # on its SQLite database, the process knows the claim was its own)
-    as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = due_at + 86400"
-                      " WHERE kind = 'turn_reminder' AND ref_id = ?", match_id)
+    # on its SQLite database, the process knows the claim was its own; on a shared one it waits for the lease)
+    await as_a_stop_left_it(world, "UPDATE timers SET claimed_by = 'a stopped process#1', lease_until = due_at + 7200"
+                            " WHERE kind = 'turn_reminder' AND ref_id = ?", match_id)
     await world.env.advance_time(13 * HOUR)  # past the reminder's time, before the deadline
     assert reminders_of(world.alice) == []
     await world.restart()
+    if shared(world):
+        assert reminders_of(world.alice) == []
+        await world.env.advance_time(HOUR + 60)
     assert len(reminders_of(world.alice)) == 1
     assert [await clocks(world).timer_due("turn_reminder", match_id, seat) for seat in (0, 1)] == [None, None]
     await world.restart()
@@ -221,14 +236,14 @@ async def test_closed_dms_turn_the_reminder_into_a_mention_in_the_thread(world):
                            message="Cannot send messages to this user", times=None)
     thread, match_id = await start(world, clock="1 day")
     await world.env.advance_time(12 * HOUR + 60)
-    pings = [m for m in thread.history() if m.content.startswith("⏰")]
-    assert len(pings) == 1 and world.alice.mention in pings[0].content and "due <t:" in pings[0].content
+    pings = [m for m in thread.history() if text_of(m).startswith("⏰")]
+    assert len(pings) == 1 and world.alice.mention in text_of(pings[0]) and "due <t:" in text_of(pings[0])
 
 
 async def test_notify_turns_dms_on_and_off_and_reminders_off(world):
     thread, match_id = await start(world, clock="1 day")
     shown = await world.bob.slash(world.channel, "notify")
-    assert shown.ephemeral and "turn: **off**" in shown.response.content and "short: **on**" in shown.response.content
+    assert shown.ephemeral and "turn: **off**" in text_of(shown.response) and "short: **on**" in text_of(shown.response)
     saved = await world.bob.slash(world.channel, "notify", turns="on", reminders="off")
     assert saved.ephemeral and "turn: **on**" in saved.response.content and "short: **off**" in saved.response.content
     await move(world.alice, thread, match_id, "a1-a3")
@@ -246,6 +261,7 @@ async def test_notify_turns_dms_on_and_off_and_reminders_off(world):
 # --- time away ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.vacation_days(30)
 async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     thread, match_id = await start(world, clock="1 day")
     started = now(world)
@@ -257,10 +273,10 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     theirs = await world.bob.slash(world.channel, "games")
     assert "alice away until <t:" in theirs.response.content
     mine = await world.alice.slash(world.channel, "games")
-    assert "you are away until <t:" in mine.response.content
+    assert "you are away until <t:" in text_of(mine.response)
     reposted = await world.bob.slash(world.channel, "board", match=match_id)
     assert reposted.response.content.startswith("Board re-posted")
-    assert "paused while away until" in board_posts(thread)[-1].content
+    assert "paused while away until" in text_of(board_posts(thread)[-1])
     back = await world.alice.slash(world.channel, "back")
     assert back.ephemeral and "Welcome back" in back.response.content
     # two days away: the deadline moved by exactly those two days
@@ -269,10 +285,12 @@ async def test_away_pauses_the_clocks_and_back_resumes_them(world):
     assert "not away" in again.response.content
     await world.env.advance_time(DAY - 60)
     assert await status(world, match_id) == "active"
-    await world.env.advance_time(120)
-    assert await status(world, match_id) == "finished"
+    await world.env.advance_time(120)  # out of time: one of her vacation days is spent instead
+    assert await status(world, match_id) == "active"
+    assert await deadline_of(world, match_id, 0) == pytest.approx(started + 4 * DAY, abs=5)
 
 
+@pytest.mark.vacation_days(30)
 async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(world):
     thread, match_id = await start(world, clock="1 day")
     await world.bob.slash(world.channel, "away", days=2)
@@ -284,18 +302,19 @@ async def test_a_move_ends_time_away_and_turns_begun_while_away_wait_for_her(wor
     await move(world.bob, thread, match_id, "a12-a10")  # a move while away ends it
     assert (await clocks(world).prefs([world.bob.id]))[world.bob.id].away_until is None
     mine = await world.alice.slash(world.channel, "games")
-    assert "away" not in mine.response.content
+    assert "away" not in text_of(mine.response)
     theirs = await world.bob.slash(world.channel, "games")
     assert "away" not in theirs.response.content
 
 
+@pytest.mark.vacation_days(30)
 async def test_bad_away_days_are_refused_and_change_nothing(world):
     thread, match_id = await start(world, clock="1 day")
     due = await deadline_of(world, match_id, 0)
-    for days in (0, 99, -1):
+    for days, said in ((0, "at least 1 day away"), (99, "30 vacation days left"), (-1, "at least 1 day away")):
         result = await world.alice.slash(world.channel, "away", days=days)
-        assert result.ephemeral and "between 1 and 14 days" in result.response.content
-        assert "/back" in result.response.content
+        assert result.ephemeral and said in result.response.content and "\n" not in result.response.content
+
     assert await deadline_of(world, match_id, 0) == due
     assert await clocks(world).prefs([world.alice.id]) == {world.alice.id: MemberPrefs(world.alice.id)}
 
@@ -312,7 +331,7 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
     dave = world.guild.add_member(world.env.create_user("dave"), roles=[role])
     shown = await dave.slash(world.channel, "settings")
-    assert shown.ephemeral and "**Default clock**: 3 days" in shown.response.content
+    assert shown.ephemeral and "**Default clock**: 3 days" in text_of(shown.response)
     saved = await dave.slash(world.channel, "settings", setting="default_clock", value="1 day")
     assert saved.ephemeral and "Saved" in saved.response.content
     assert "**Default clock**: 1 day" in saved.response.content
@@ -323,7 +342,7 @@ async def test_settings_change_the_defaults_of_new_challenges_only(world):
     await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.carol)
     post = world.channel.last_message
     await world.env.advance_time(HOUR + 60)
-    assert "expired" in world.env.backend.get_message(world.channel.id, post.id).content
+    assert "expired" in text_of(world.env.backend.get_message(world.channel.id, post.id))
     bad = await dave.slash(world.channel, "settings", setting="default_clock", value="3 weeks")
     assert bad.ephemeral and "must be one of" in bad.response.content
 
@@ -421,7 +440,7 @@ async def test_time_out_ignores_a_deadline_a_move_has_replaced(service):
 async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
     thread, match_id = await start(world, clock="1 day")
     # the bot stopped between a move and its clock's start
-    as_a_stop_left_it(world, "DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", match_id)
+    await as_a_stop_left_it(world, "DELETE FROM timers WHERE ref_id = ? AND kind LIKE 'turn_%'", match_id)
     await world.restart()
     assert await deadline_of(world, match_id, 0) == pytest.approx(now(world) + DAY, abs=5)
 
@@ -429,8 +448,8 @@ async def test_a_turn_whose_clock_never_started_gets_one_at_start_up(world):
 async def test_clock_shows_a_match_clock_and_refuses_to_change_it(world):
     thread, match_id = await start(world, clock="2 days")
     shown = await world.bob.slash(world.channel, "clock", match=match_id)
-    assert shown.ephemeral and "2 days a move" in shown.response.content
-    assert "**alice** must move <t:" in shown.response.content
+    assert shown.ephemeral and "2 days a move" in text_of(shown.response)
+    assert "**alice** must move <t:" in text_of(shown.response)
     due = await deadline_of(world, match_id, 0)
     refused = await world.alice.slash(world.channel, "clock", match=match_id, clock="14 days")
     assert refused.ephemeral and "can't change during the game" in refused.response.content
@@ -465,7 +484,7 @@ async def test_on_discord_a_three_player_timeout_is_told_in_the_thread_and_play_
     name = ["alice", "bob", "carol"][late]
     await world.env.advance_time(DAY + 1)
     assert await status(world, match_id) == "active" and await timeouts(world, match_id) == 1
-    board = board_posts(thread)[-1].content
+    board = text_of(board_posts(thread)[-1])
     assert f"**{name}**" in board and "ran out of time and is out of the match" in board
     following = await clocks(world).deadlines([match_id])
     assert len(following) == 1 and following[0].seat != late

@@ -6,11 +6,18 @@ rather than being guessed at."""
 
 from __future__ import annotations
 
+import http.server
 import json
+import os
 import re
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
+
+from bot.settings import Settings
 
 ROOT = Path(__file__).parent.parent
 
@@ -128,3 +135,49 @@ def test_the_dockerfile_still_runs_the_bot_as_an_unprivileged_user_with_sqlite_b
     assert "STRATEGOS_DATABASE=/data/strategos.db" in dockerfile  # SQLite unless compose (or -e) says otherwise
     assert 'CMD ["python", "-m", "bot"]' in dockerfile and "USER strategos" in dockerfile
     assert "STOPSIGNAL SIGTERM" in dockerfile
+
+
+def test_the_bot_serves_metrics_and_compose_checks_its_health_at_the_port_the_bot_takes(compose):
+    bot = compose["services"]["bot"]
+    assert bot["environment"]["STRATEGOS_METRICS_PORT"] == "${STRATEGOS_METRICS_PORT:-9101}"
+    check = bot["healthcheck"]
+    assert check["test"][:3] == ["CMD", "python", "-c"]  # the image's Python: no curl in a slim image
+    assert "/health" in check["test"][3] and "$" not in check["test"][3]  # nothing for compose to interpolate
+    assert check["retries"] == "3" and check["interval"] == "30s"
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert "STRATEGOS_METRICS_HOST=0.0.0.0" in dockerfile  # reachable from the compose network, not only inside
+
+
+class _Health(http.server.BaseHTTPRequestHandler):
+    answer = 200
+
+    def do_GET(self):
+        self.send_response(self.answer if self.path == "/health" else 404)
+        self.end_headers()
+        self.wfile.write(b"ok\n" if self.answer == 200 else b"not connected to Discord yet\n")
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("shards", [None, "0-1", "2-3", "6-7,4"])
+def test_the_healthcheck_passes_on_200_and_fails_on_503_at_the_port_of_the_process(compose, shards):
+    """The healthcheck's command, run as compose runs it, against a server on the port the bot would take."""
+    command = compose["services"]["bot"]["healthcheck"]["test"]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        lowest = 0 if shards is None else min(int(part.split("-")[0]) for part in shards.split(","))
+        base = server.server_address[1] - lowest  # so that the process of these shards listens on the server's port
+        environ = {"STRATEGOS_METRICS_PORT": str(base), "STRATEGOS_SHARD_COUNT": "8",
+                   "STRATEGOS_DATABASE": "postgresql://strategos@db/strategos"}
+        if shards is not None:
+            environ["STRATEGOS_SHARDS"] = shards
+        assert Settings.load(environ, dotenv=None).metrics_address[1] == server.server_address[1]  # the bot's rule
+        for answer, healthy in ((200, True), (503, False)):
+            _Health.answer = answer
+            run = subprocess.run([sys.executable, *command[2:]], env={**os.environ, **environ}, capture_output=True)
+            assert (run.returncode == 0) == healthy, run.stderr
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -193,6 +193,9 @@ def test_a_match_against_the_computer_in_a_real_browser():
             picture = boards.last.locator('img[alt^="Epaminondas board, match #"]')
             expect(picture).to_have_attribute("src", re.compile(r"^blob:"))  # the PNG, fetched through the page
             assert picture.evaluate("image => image.decode().then(() => image.naturalWidth)") > 500
+            # The sides' app emojis in the board's words, drawn (SimCord keeps no uploaded image: the demo gives them).
+            emoji = boards.last.locator('img.custom-emoji[alt="sg_epaminondas_light"]').first
+            assert emoji.evaluate("image => image.decode().then(() => image.naturalWidth)") == 128
             # The computer answers on its own (thinking in its worker process); the page shows it unasked.
             expect(discord.locator(".channel-message", has_text="move 2")).not_to_have_count(0, timeout=60_000)
         finally:

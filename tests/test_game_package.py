@@ -19,7 +19,7 @@ from bot.games.declaration import DeclarationError
 from bot.games.engines import PACKAGES
 from bot.matches import catalogue, errors
 from bot.matches.events import MatchEnded, MovePlayed
-from bot_helpers import board_posts, move, start_match, stored
+from bot_helpers import text_of, board_posts, move, start_match, stored
 from tictactoe.declaration import DECLARATION as TICTACTOE
 from tictactoe.game import TicTacToeGame
 
@@ -212,19 +212,19 @@ async def test_a_registered_game_plays_a_whole_match_on_discord(world):
     hidden = await move(world.bob, thread, match_id, "hide left")
     assert hidden.ephemeral and hidden.response.content.startswith("✅")
     before_guess = list(thread.history())
-    assert before_guess and not any("left" in m.content for m in before_guess)  # the hand is the hider's secret
+    assert before_guess and not any("left" in text_of(m) for m in before_guess)  # the hand is the hider's secret
     asked = await move(world.alice, thread, match_id, "guess right")
     assert "Guess this hand?" in asked.response.content
     await world.alice.click(asked.response, label="Yes, guess right")
-    assert "✅ You played" in stored(world, asked.response).content
-    assert "The coin was in the left hand: Hider moves first." in board_posts(thread)[-1].content
+    assert "✅ You played" in text_of(stored(world, asked.response))
+    assert "The coin was in the left hand: Hider moves first." in text_of(board_posts(thread)[-1])
 
     for i, square in enumerate(MARKS):
         played = await move((world.bob, world.alice)[i % 2], thread, match_id, square)
         assert played.response.content.startswith("✅"), played.response.content
 
     final = board_posts(thread)[-1]
-    assert "🏆" in final.content
+    assert "🏆" in text_of(final)
     (picture,) = final.attachments
     png = await picture.read()
     service = world.bot.matches

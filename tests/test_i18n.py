@@ -32,7 +32,7 @@ from bot.i18n import LANGUAGES, catalogue_path, language_of, placeholders, t
 from bot.presenters.describe import MAX_ALT_TEXT, MAX_MESSAGE, alt_text, text_board
 from bot.workers import picture_words
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
-from bot_helpers import board_posts, move, start_match, stored
+from bot_helpers import text_of, buttons, board_posts, move, start_match, stored
 from renderers.common import in_language
 
 DISCORD_LOCALES = {"es": discord.Locale.spain_spanish, "fr": discord.Locale.french, "de": discord.Locale.german,
@@ -270,8 +270,8 @@ async def test_a_spanish_and_a_german_member_each_read_their_language(world, loc
     locales[world.carol.id] = "ja"  # a language we don't have
     thread, match_id = await start_match(world, "epaminondas", alice, bob)
     board = board_posts(thread)[-1]
-    assert "**alice** (Light) to move." in board.content  # the server's language: English here
-    assert [b.label for row in board.components for b in row.children][:3] == ["Move", "My view", "Describe"]
+    assert "**alice** (Light) to move." in text_of(board)  # the server's language: English here
+    assert list(buttons(board))[:3] == ["Move", "My view", "Describe"]
 
     played = await move(alice, thread, match_id, "a1-d4")
     assert played.response.content == f"✅ Jugaste `a1-d4` en la partida #{match_id}."
@@ -279,7 +279,7 @@ async def test_a_spanish_and_a_german_member_each_read_their_language(world, loc
     assert early.response.content == "No es tu turno — esperando a bob."
 
     mine = await bob.click(board_posts(thread)[-1], label="My view")
-    assert mine.response.content.startswith(f"Deine Sicht auf Partie #{match_id} (Epaminondas) — du spielst **Dunkel**.")
+    assert text_of(mine.response).startswith(f"Deine Sicht auf Partie #{match_id} (Epaminondas) — du spielst **Dunkel**.")
     assert mine.response.attachments[0].description.startswith(
         f"Epaminondas, Partie #{match_id}, Zug 1: deine Sicht als bob (Dunkel). Letzter Zug: alice (Hell) spielte a1-d4")
     described = await alice.click(board_posts(thread)[-1], label="Describe")
@@ -298,28 +298,28 @@ async def test_public_posts_follow_the_servers_language(world, locales):
     await world.carol.slash(world.channel, "games")  # any interaction tells the bot the server's language
     await world.alice.slash(world.channel, "play", game="epaminondas", opponent=world.bob)
     challenge = world.channel.last_message
-    assert challenge.content.startswith(f"⚔️ ¡**alice** desafía {world.bob.mention} a **Epaminondas**!")
-    assert [b.label for row in challenge.components for b in row.children] == ["Aceptar", "Rechazar", "Cancelar"]
+    assert text_of(challenge).startswith(f"⚔️ ¡**alice** desafía {world.bob.mention} a **Epaminondas**!")
+    assert list(buttons(challenge)) == ["Aceptar", "Rechazar", "Cancelar"]
     await world.bob.click(challenge, label="Aceptar")
-    assert "✅ Aceptado — la partida ha empezado." in stored(world, challenge).content
+    assert "✅ Aceptado — la partida ha empezado." in text_of(stored(world, challenge))
     thread = world.channel.threads[-1]
     match_id = int(re.search(r"#(\d+)", thread.name).group(1))
     board = board_posts(thread)[-1]
-    assert board.content.startswith(f"**Epaminondas** · partida #{match_id} · jugada 0\nJuega **alice** (Claras).")
-    assert [b.label for row in board.components for b in row.children] == [
+    assert text_of(board).startswith(f"**Epaminondas** · partida #{match_id} · jugada 0\nJuega **alice** (Claras).")
+    assert list(buttons(board)) == [
         "Jugar", "Mi vista", "Describir", "Abandonar", "Ofrecer tablas", "Explorar"]
     assert board.attachments[0].description.startswith(f"Tablero de Epaminondas, partida #{match_id}, jugada 0.")
     played = await move(world.alice, thread, match_id, "a1-d4")
     assert played.response.content.startswith("✅ You played")  # her own client: English
-    assert "**alice** (Claras) jugó `a1-d4`" in board_posts(thread)[-1].content
+    assert "**alice** (Claras) jugó `a1-d4`" in text_of(board_posts(thread)[-1])
     mine = await world.bob.click(board_posts(thread)[-1], label="Mi vista")  # the Spanish post; he reads German
-    assert mine.response.content.startswith("Deine Sicht")
+    assert text_of(mine.response).startswith("Deine Sicht")
     offered = await world.bob.click(board_posts(thread)[-1], label="Ofrecer tablas")
     assert offered.response.content == "Remis angeboten. Dein Gegner kann im Thread annehmen oder ablehnen."
     offer = thread.last_message
-    assert offer.content.startswith("🤝 **bob** ofrece tablas.")
+    assert text_of(offer).startswith("🤝 **bob** ofrece tablas.")
     await world.alice.click(offer, label="Rechazar tablas")
-    assert stored(world, offer).content == "Oferta de tablas rechazada por **alice**. ¡Seguid jugando!"
+    assert text_of(stored(world, offer)) == "Oferta de tablas rechazada por **alice**. ¡Seguid jugando!"
 
 
 # --- /rules guides ------------------------------------------------------------------------------------------------
@@ -351,6 +351,7 @@ async def test_rules_answer_in_the_askers_language(world, locales):
     assert korean.response.embeds[0].description == guide_text("epaminondas")
 
 
+@pytest.mark.vacation_days(30)
 async def test_clock_and_record_answers_in_the_askers_language(world, locales):
     locales[world.alice.id] = "pt-BR"
     away = await world.alice.slash(world.channel, "away", days=2)
@@ -420,9 +421,9 @@ async def test_a_league_answers_each_member_in_hers_and_posts_in_the_servers(wor
     assert created.response.content.startswith(
         "✅ Die Anmeldung für **Herbst** ist offen (Epaminondas · jeder gegen jeden · 3 Tage pro Zug · "
         "gewertet)."), created.response.content
-    post = next(m for m in world.channel.history() if m.content.startswith("🏆"))
-    assert "Organisateur : <@" in post.content and "Les inscriptions se terminent <t:" in post.content
-    assert [b.label for row in post.components for b in row.children] == ["Rejoindre", "Quitter"]
+    post = next(m for m in world.channel.history() if text_of(m).startswith("🏆"))
+    assert "Organisateur : <@" in text_of(post) and "Les inscriptions se terminent <t:" in text_of(post)
+    assert list(buttons(post)) == ["Rejoindre", "Quitter"]
     assert any(thread.name == "Ligue : Herbst" for thread in world.channel.threads)
 
     joined = await world.alice.click(post, label="Rejoindre")
@@ -433,13 +434,13 @@ async def test_a_league_answers_each_member_in_hers_and_posts_in_the_servers(wor
     assert early.response.content == "**Herbst** braucht mindestens 2 Spieler zum Start; angemeldet sind 1."
     english = await world.bob.click(post, label="Rejoindre")  # a member whose language we lack reads English
     assert english.response.content.startswith("✅ You are in **Herbst**. It starts <t:")
-    assert "Joueurs (2) : alice, bob" in stored(world, post).content
+    assert "Joueurs (2) : alice, bob" in text_of(stored(world, post))
 
     cancelled = await olga.slash(world.channel, "league cancel", league="Herbst")
     assert cancelled.response.content == "🚫 **Herbst** ist abgesagt."
     thread = next(thread for thread in world.channel.threads if thread.name == "Ligue : Herbst")
-    assert thread.last_message.content.startswith("🚫 **Herbst** a été annulée : annulée par son organisateur.")
-    assert "🚫 Annulée." in stored(world, post).content
+    assert text_of(thread.last_message).startswith("🚫 **Herbst** a été annulée : annulée par son organisateur.")
+    assert "🚫 Annulée." in text_of(stored(world, post))
 
 
 async def test_refusals_of_the_match_layer_answer_in_the_members_language(world, locales):
@@ -534,7 +535,7 @@ async def test_engine_refusals_follow_each_member_and_pictures_the_server(world,
     service = world.bot.matches
     match = await service.get_match(match_id)
     board = board_posts(thread)[-1]
-    assert "**alice** (Hell) spielte `a1-d4`" in board.content
+    assert "**alice** (Hell) spielte `a1-d4`" in text_of(board)
     german = in_language(picture_words("de"), registry.render, service.view(match, None), player_names=match.names)
     posted = await board.attachments[0].read()
     assert posted == german != registry.render(service.view(match, None), player_names=match.names)
@@ -542,7 +543,7 @@ async def test_engine_refusals_follow_each_member_and_pictures_the_server(world,
     asked = await bob.click(board, label="Aufgeben")
     await bob.click(asked.response, label="Ja, aufgeben")
     final = board_posts(thread)[-1]
-    assert "🏆" in final.content and "bob hat aufgegeben" in final.content, final.content
+    assert "🏆" in text_of(final) and "bob hat aufgegeben" in text_of(final), text_of(final)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

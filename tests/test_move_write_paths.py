@@ -1,6 +1,6 @@
 """A move's write exists twice on PostgreSQL: the unit of statements every database runs (`move_steps`) and, for a
-move that does not end its match, one call of the server function strategos_commit_move (migrations 010, 011), kept
-because it saves five round trips per move (README, Performance). Here both run on the same moves, each on its
+move that does not end its match, one call of the server function strategos_commit_move (migrations 010, 011,
+016), kept because it saves five round trips per move (README, Performance). Here both run on the same moves, each on its
 own copy of the same database, and every row they leave must be the same: a change to one that the other lacks
 fails this test."""
 
@@ -74,6 +74,7 @@ def random_unit(rng: random.Random, match_id: int, version: int, now: float) -> 
         timers=SeatTimers(cancel=tuple(sorted(rng.sample(seats, rng.randint(0, 2)))),
                           arm={seat: kinds for seat, kinds in arm.items() if kinds}),
         outbox=OutboxEntry(f"host:1:ab#a{version}", '[{"~type": "MovePlayed"}]', now) if rng.random() < 0.8 else None,
+        clock_used=round(rng.uniform(0, 9999), 3) if rng.random() < 0.7 else None,
     )
 
 

@@ -10,7 +10,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -21,13 +20,19 @@ from bot.matches.movelog import effective_moves
 from bot.matches.ratelimit import RateLimiter
 from bot.matches.rating_service import Ratings
 from bot.storage.opening import open_repository
+from shared_clock import SharedClock
+import shared_clock
 
 ROOT = Path(__file__).parent.parent
 MATCHES, IDLE, ABANDONED, MEMBERS = 200, 30, 20, 40
 DAY = 24 * 3600.0
-SPEED = DAY / 4  # a day of the matches' clocks passes in 4 s: idle matches run out during the run
-SECONDS = 10.0  # of moving, per process
-ABANDON_AFTER = 2.0  # seconds into the run: the abandoned matches are moved no more, so their clocks run out by ~6 s
+# The matches' clocks run on the turns the two processes' players take (tests/shared_clock.py), not on the wall
+# clock: a day is 1,600 turns, about six visits of each played match; each process takes 2,000 turns (2.5 days in
+# all), so the idle matches run out by the end of the first day and the abandoned ones, left after 400 turns, by
+# the middle of the second, however busy the machine is.
+TICK = DAY / 1600
+TURNS = 2000  # per process
+ABANDON_AFTER = 400  # turns of both processes: the abandoned matches are moved no more
 
 
 def ratings_tables(rows_ratings, rows_changes):
@@ -45,10 +50,10 @@ async def tables(service: MatchService):
 
 async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_consistent_database(
         migrated_postgres_dsn, tmp_path):
-    base, started = 1_000_000.0, []
-
-    def clock() -> float:  # stands still while the matches are opened; then runs as the workers' does
-        return base + (time.time() - started[0]) * SPEED if started else base
+    base = 1_000_000.0
+    clock_file = tmp_path / "clock.bin"
+    shared_clock.create(clock_file)
+    clock = SharedClock(clock_file, base, TICK)  # stands still while the matches are opened, then runs on turns
 
     repo = await open_repository(migrated_postgres_dsn)
     # The test's own process: it opens the matches (members challenge often: no rate limit), then only reads.
@@ -69,14 +74,12 @@ async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_
     # Played for the first seconds, then left: played matches whose time runs out, whatever the machine's load
     # does to how often the random players come back to each of the others.
     abandoned = rng.sample([m for m in match_ids if m not in idle], ABANDONED)
-    started.append(time.time())
-    started_at = started[0]
 
     workers = []
     for shard in (0, 1):
         plan = tmp_path / f"plan{shard}.json"
-        plan.write_text(json.dumps({"dsn": migrated_postgres_dsn, "shard": shard, "started_at": started_at,
-                                    "base": base, "speed": SPEED, "seconds": SECONDS, "matches": match_ids,
+        plan.write_text(json.dumps({"dsn": migrated_postgres_dsn, "shard": shard, "clock": str(clock_file),
+                                    "base": base, "tick": TICK, "turns": TURNS, "matches": match_ids,
                                     "idle": idle, "abandoned": abandoned, "abandon_after": ABANDON_AFTER}))
         environ = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
         workers.append(subprocess.Popen(
@@ -106,7 +109,7 @@ async def test_multiprocess_postgres_two_shards_drive_200_matches_and_leave_one_
         assert fired and max(fired.values()) == 1  # every timer fired by one process, once
         end = min(r["clock_at_end"] for r in reports)
         left = await service.repo.driver.fetch("SELECT COUNT(*) FROM timers WHERE fired_at IS NULL AND due_at < ?",
-                                        (end - SPEED,))  # due a second of real time before the end: fired
+                                        (end,))  # due before the end: each process fired its due timers then
         assert left[0][0] == 0
 
         posted = Counter((m, v) for r in reports for m, v, _ in r["boards"])

@@ -745,7 +745,7 @@ def test_view_keys_for_the_renderer():
     }
     assert set(view["cells"]["c1"]) == {
         "square", "id", "owner", "revealed", "known", "commander", "code", "name", "sword", "shield", "move",
-        "travelled",
+        "travelled", "actions", "attacks",
     }
     assert set(view["last_action"]) == {"kind", "seat", "direction", "paths", "fights", "eliminated", "repelled"}
     assert view["ply"] == 3

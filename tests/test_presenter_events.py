@@ -26,7 +26,7 @@ def test_event_types_are_every_member_of_the_union():
                                 events.MovePlayed, events.BoardRepaired, events.DrawOffered, events.DrawDeclined,
                                 events.BoardRequested,
                                 events.MatchEnded, events.TakebackAsked, events.TakebackAnswered,
-                                events.TurnReminder}
+                                events.TurnReminder, events.AnalysisReady, events.VacationDaySpent}
 
 
 async def _handled(event) -> bool:

@@ -16,7 +16,7 @@ import bot.app
 from bot.matches import events
 from bot.presenters import Presenter
 from bot.presenters.leagues import LeaguePresenter
-from bot_helpers import board_posts, move, start_match
+from bot_helpers import text_of, board_posts, move, start_match
 from test_bot_leagues import announcement, four_players, open_league, organiser
 
 # Calls a handler makes to write what it posted; everything else awaited on the service is a read.
@@ -140,7 +140,7 @@ async def test_a_board_repaired_at_start_up_is_shown_from_its_event(pulls, count
     await move(world.alice, world.channel, match_id, "a1-a3")  # typed outside the thread: posted as a message
     await world.restart()
     await world.bot.matches.bus.idle()
-    assert "**bob** (Dark) to move" in board_posts(thread)[-1].content
+    assert "**bob** (Dark) to move" in text_of(board_posts(thread)[-1])
     assert "BoardRepaired" in pulls.handled
     assert (pulls.reads, pulls.rereads, pulls.computed) == ({}, [], [])
 

@@ -31,8 +31,8 @@ class Clock:
 @pytest.fixture
 async def two_processes(migrated_postgres_dsn):
     clock = Clock()
-    services = [build_match_service(await open_repository(migrated_postgres_dsn), clock=clock, seed_source=lambda: 7)
-                for _ in range(2)]
+    services = [build_match_service(await open_repository(migrated_postgres_dsn), clock=clock, seed_source=lambda: 7,
+                                    vacation_days=30) for _ in range(2)]
     yield services
     for service in services:
         await service.drain()

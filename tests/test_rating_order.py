@@ -10,9 +10,9 @@ from bot.storage.opening import open_repository
 from test_races_postgres import Clock, ratings_tables, started
 
 
-async def test_a_finish_read_behind_the_one_its_ratings_follow_is_written_after_it(tmp_path):
+async def test_a_finish_read_behind_the_one_its_ratings_follow_is_written_after_it(store_database):
     clock = Clock()
-    service = build_match_service(await open_repository(tmp_path / "order.db"), clock=clock, seed_source=lambda: 7)
+    service = build_match_service(await open_repository(store_database), clock=clock, seed_source=lambda: 7)
     try:
         alice = 400
         first = await started(service, "epaminondas", [401, alice])

@@ -1,9 +1,10 @@
 """The ratings store (bot/storage/rating_store.py) and the rating of finishes (bot/matches/rating_service.py)
-against a real SQLite file: recording, leaderboards, profiles, rebuild."""
+against a real SQLite file and a real PostgreSQL database: recording, leaderboards, profiles, rebuild."""
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 
 import pytest
 import pytest_asyncio
@@ -11,13 +12,16 @@ import pytest_asyncio
 from bot import rebuild_ratings as cli
 from bot.games.engines import GAMES
 from bot.ratings import MatchResult, RatingError, UnknownGame, replay
-from bot.storage import Repository, open_database
 from bot.matches.rating_service import Ratings
+from bot.storage.opening import open_repository
+from bot.storage.rating_rows import CHANGE_COLUMNS, change_row
 from bot.storage.rating_store import FinishedResult
+from bot.storage.sql import Step, postgres_sql
 
 @pytest_asyncio.fixture
-async def repo(tmp_path):
-    repo = Repository(await open_database(tmp_path / "ratings.db"))
+async def repo(store_database):
+    """On SQLite and on PostgreSQL (tests/conftest.py)."""
+    repo = await open_repository(store_database)
     try:
         yield repo
     finally:
@@ -63,8 +67,7 @@ async def finish_and_rate(store, matches, *args, **kwargs):
 
 
 async def table(repo, name):
-    async with repo.driver.db.execute(f"SELECT * FROM {name} ORDER BY 1, 2, 3") as cur:
-        return [tuple(row) for row in await cur.fetchall()]
+    return [tuple(row) for row in await repo.driver.fetch(f"SELECT * FROM {name} ORDER BY 1, 2, 3")]
 
 
 # --- recording -----------------------------------------------------------------------------------------------
@@ -94,6 +97,50 @@ async def test_recording_the_same_match_concurrently_rates_it_once(store, matche
     first, second = await asyncio.gather(ratings.record_finished(match_id), ratings.record_finished(match_id))
     assert first == second
     assert (await store.rating(1, "epaminondas", 10)).games == 1
+
+
+@asynccontextmanager
+async def another_writer(repo):
+    """`execute(sql, *params)` in another writer's transaction, committed when the block ends: on SQLite it holds
+    the database's one writer meanwhile, on PostgreSQL a connection of its own."""
+    if repo.dialect == "sqlite":
+        async with repo.driver.transaction():
+            yield lambda sql, *params: repo.driver.db.execute(sql, params)
+        return
+    conn = await repo.driver.acquire()
+    try:
+        async with conn.transaction():
+            yield lambda sql, *params: conn.execute(postgres_sql(sql), *params)
+    finally:
+        await repo.driver.release(conn)
+
+
+async def test_a_match_another_writer_rates_while_it_is_recorded_keeps_the_other_s_changes(store, matches, repo,
+                                                                                         ratings, monkeypatch):
+    """Another process (or a rebuild) writes the match's changes after this recording found none and commits while
+    it writes them too: the recording writes nothing of its own and returns the stored changes."""
+    match_id = await matches.finish("epaminondas", [10, 20], [[0], [1]])
+    theirs = replay([MatchResult.of(match_id, 1, "epaminondas", [10, 20], [[0], [1]], 100.0)]).changes
+    writing, record_ratings = asyncio.Event(), repo.record_ratings
+
+    async def started(write):
+        writing.set()
+        return await record_ratings(write)
+
+    monkeypatch.setattr(repo, "record_ratings", started)
+    async with another_writer(repo) as execute:
+        for change in theirs:
+            await execute(f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+                          *change_row(change))
+        recording = asyncio.create_task(ratings.record_finished(match_id))
+        await writing.wait()
+        # On PostgreSQL the recording's check saw no changes (the other's are not committed yet) and its insert
+        # now waits for the other writer; on SQLite the whole unit waits for the writer.
+        while repo.dialect == "postgresql" and not await repo.driver.fetchvalue(
+                "SELECT COUNT(*) FROM pg_locks WHERE NOT granted"):
+            await asyncio.sleep(0.01)
+    assert await recording == theirs
+    assert await store.changes_for_match(match_id) == theirs and await table(repo, "ratings") == []
 
 
 async def test_unrated_and_unfinished_matches_change_nothing(store, matches, repo, ratings):
@@ -252,21 +299,24 @@ async def test_rebuild_skips_what_cannot_be_rated_and_says_why(store, matches, r
     assert "1 matches skipped" in summary.line()
 
 
-async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapshot(store, matches, repo, ratings):
+async def test_rebuild_redoes_the_replay_when_a_match_finished_after_its_snapshot(store, matches, repo, ratings,
+                                                                                  monkeypatch):
     await matches.finish("epaminondas", [10, 20], [[0], [1]])
-    async with repo.driver.transaction():
-        rebuilding = asyncio.create_task(ratings.rebuild())
-        await asyncio.sleep(0.2)  # the snapshot (one match) is read and replayed; the rebuild waits for the lock
-        # Written inside the transaction this test holds to keep the rebuild waiting (add_finished would wait too).
-        await repo.driver.db.execute(
-            "INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at, updated_at,"
-            " rated, standings, finished_at) VALUES (50, 1, 5, 'epaminondas', 7, 'finished', '{}', '{}', 1, 999, 1,"
-            " '[[1], [0]]', 999)"
-        )
-        await repo.driver.db.executemany(
-            "INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (50, ?, ?, 'x')", [(0, 10), (1, 30)]
-        )
-    summary = await rebuilding
+    converge = store.converge
+
+    async def finished_meanwhile(changes, rows):  # the snapshot (one match) is read and replayed; then one finishes
+        monkeypatch.setattr(store, "converge", converge)
+        await repo.driver.write_statements([
+            ("INSERT INTO matches (id, guild_id, channel_id, game, seed, status, state, result, created_at, updated_at,"
+             " rated, standings, finished_at) VALUES (50, 1, 5, 'epaminondas', 7, 'finished', '{}', '{}', 1, 999, 1,"
+             " '[[1], [0]]', 999)", ()),
+            Step("INSERT INTO match_seats (match_id, seat, user_id, user_name) VALUES (50, ?, ?, 'x')",
+                 [(0, 10), (1, 30)], many=True),
+        ])
+        return await converge(changes, rows)
+
+    monkeypatch.setattr(store, "converge", finished_meanwhile)
+    summary = await ratings.rebuild()
     assert summary.matches == 2
     assert (await store.rating(1, "epaminondas", 10)).recent == "WL"
     assert [c.match_id for c in await store.changes_for_match(50)] == [50, 50]
@@ -287,11 +337,11 @@ async def test_rebuild_waits_for_a_match_being_recorded_and_stays_consistent(sto
 # --- python -m bot ratings --rebuild -------------------------------------------------------------------------
 
 
-def test_the_rebuild_command_rebuilds_the_settings_database(tmp_path, monkeypatch, capsys):
-    path = tmp_path / "strategos.db"
+def test_the_rebuild_command_rebuilds_the_settings_database(store_database, tmp_path, monkeypatch, capsys):
+    path = store_database
 
     async def prepare():
-        repo = Repository(await open_database(path))
+        repo = await open_repository(path)
         played = Matches(repo)
         await played.finish("epaminondas", [10, 20], [[0], [1]])
         await played.finish("mycenae", [10, 20, 30], [[0], [1], [2]])
@@ -321,20 +371,17 @@ async def test_rebuild_writes_in_short_transactions_between_which_others_write(s
     monkeypatch.setattr(rating_store, "REBUILD_CHUNK", 4)
     for i in range(10):
         await matches.finish("epaminondas", [10, 20 + i % 3], [[i % 2], [1 - i % 2]])
-    await repo.driver.db.execute("DELETE FROM rating_changes")  # e.g. a model change: every row must be written again
-    per_transaction, real = [], repo.driver.run_unit  # every write is a unit of work, each one all or nothing
+    await repo.driver.write_statements([("DELETE FROM rating_changes", ())])  # e.g. a model change: all rows again
+    per_transaction, real = [], repo.driver.write_statements  # each call is one unit of work, all or nothing
     writes_between = []
 
-    async def counted(unit):
-        def measured(conn):  # on the writer's thread
-            before = conn.total_changes
-            value = unit(conn)
-            per_transaction.append(conn.total_changes - before)
-            return value
+    async def counted(steps):
+        done = await real(steps)
+        if any("rating" in step.sql for step in steps):  # the rebuild's, not the other writer's
+            per_transaction.append(sum(each.rowcount for each in done))
+        return done
 
-        return await real(measured)
-
-    monkeypatch.setattr(repo.driver, "run_unit", counted)
+    monkeypatch.setattr(repo.driver, "write_statements", counted)
 
     async def other_writer():
         while not per_transaction:

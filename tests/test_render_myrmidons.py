@@ -126,7 +126,8 @@ def test_png_decodes_at_the_expected_size(position, viewer):
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("position", ["half-deployed", "fight", "order", "final"])
 def test_each_tile_shows_values_exactly_when_the_view_knows_them(position, viewer):
-    """A known piece is drawn with its own values (a crown for a known Commander); any other is the blank tile."""
+    """A known piece is drawn with its own values (a crown for a known Commander); any other is the blank tile, with
+    under its helmet what the viewer's information proves of it (nothing in the public picture)."""
     view = GAME.view(STATES[position](), viewer)
     img = drawn(view)
     for name, cell in view["cells"].items():
@@ -135,8 +136,22 @@ def test_each_tile_shows_values_exactly_when_the_view_knows_them(position, viewe
             expected = myr.tile_sprite(myr.TILE, cell["owner"], (cell["sword"], cell["shield"], cell["move"]),
                                        cell["commander"])
         else:
-            expected = myr.tile_sprite(myr.TILE, cell["owner"], None)
+            expected = myr.tile_sprite(myr.TILE, cell["owner"], None, False, myr.proven_hints(view).get(name))
         assert region == sprite_region(expected, view, name), (name, cell)
+    if viewer is None:
+        assert myr.proven_hints(view) == {}
+
+
+def test_a_hidden_piece_that_went_far_shows_its_least_movement_to_the_player_only():
+    state = final_state(GAME, 2, 3)  # North's pieces on c3 and e6 went two squares at once, unseen
+    view = GAME.view(state, 0)
+    assert myr.proven_hints(view) == {"c3": "≥2", "e6": "≥2"}
+    img = drawn(view)
+    blank = myr.tile_sprite(myr.TILE, 1, None)
+    for name in ("c3", "e6"):
+        assert img.crop(tile_region(view, name)).tobytes() != sprite_region(blank, view, name)
+    assert myr.proven_hints(GAME.view(state, None)) == {}
+    assert set(myr.proven_hints(GAME.view(state, 1))).isdisjoint({"c3", "e6"}), "North knows her own pieces"
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
@@ -429,6 +444,8 @@ def test_public_descriptions_are_identical_for_games_differing_only_in_hidden_va
     for a, b in zip(first, second):
         assert _words(GAME.view(a, None)) == _words(GAME.view(b, None)), f"ply {a.ply}"
         assert _words(GAME.view(a, 1)) == _words(GAME.view(b, 1)), f"ply {a.ply}"
+    # North's text board says what her own information proves about South's hidden pieces, alike in both worlds
+    assert "as far as you can tell" in "".join(_words(GAME.view(first[-1], 1))[1])
     # South's own text board names her pieces, so it does tell the twins apart: the comparison can fail
     assert any(_words(GAME.view(a, 0)) != _words(GAME.view(b, 0)) for a, b in zip(first, second))
 

@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.matches import errors
-from bot_helpers import (
+from bot_helpers import (text_of,
     board_posts, buttons, challenge_id_of, choose, is_disabled, move, moves_stored, posted_challenge, private_answer,
     start_match, stored, stored_match,
 )
@@ -59,10 +59,10 @@ async def test_long_display_names_fit_challenges_captions_and_choices(world):
         result = await member.slash(world.channel, "play", game="epaminondas", opponent=world.alice)
         assert posted_challenge(result), result.response.content
         challenge = world.channel.last_message
-        assert len(challenge.content) <= DISCORD_LIMIT and "Ж" * 32 in challenge.content
+        assert len(text_of(challenge)) <= DISCORD_LIMIT and "Ж" * 32 in text_of(challenge)
         await world.alice.click(challenge, label="Accept")
     thread = world.channel.threads[-1]
-    assert "Ж" * 32 in board_posts(thread)[-1].content
+    assert "Ж" * 32 in text_of(board_posts(thread)[-1])
     choices = await world.alice.autocomplete(world.channel, "move", "match", "")
     assert len(choices) == 3 and all(len(c["name"]) <= CHOICE_LIMIT for c in choices)
     listed = await world.alice.slash(world.channel, "games")
@@ -79,7 +79,7 @@ async def test_four_long_names_fit_the_thread_name_and_the_board(world):
     thread = world.channel.threads[-1]
     assert len(thread.name) <= 100
     board = board_posts(thread)[-1]
-    assert len(board.content) <= DISCORD_LIMIT and "Ж" * 31 in board.content
+    assert len(text_of(board)) <= DISCORD_LIMIT and "Ж" * 31 in text_of(board)
 
 
 # --- 2. nobody can make the bot ping others without end --------------------------------------------------------
@@ -109,15 +109,15 @@ async def test_a_refused_post_from_the_options_panel_says_only_that_and_keeps_th
         await world.alice.slash(world.channel, "play", game="archimedes", opponent=world.carol)
     posted = len(world.channel.history())
     refused = await world.alice.click(panel.response, label="Post challenge")
-    assert [m.content for m in refused.followups] == [refused.followups[0].content]
+    assert [text_of(m) for m in refused.followups] == [refused.followups[0].content]
     assert refused.followups[0].ephemeral and refused.followups[0].content.startswith("Slow down a little")
     shown = stored(world, panel.response)
-    assert "Challenge posted" not in shown.content and "Post challenge" in buttons(shown)
+    assert "Challenge posted" not in text_of(shown) and "Post challenge" in buttons(shown)
     assert len(world.channel.history()) == posted  # nothing was posted
 
     await world.env.advance_time(61)  # the same panel, its choice kept, posts once she may again
     await world.alice.click(panel.response, label="Post challenge")
-    assert stored(world, panel.response).content == "Challenge posted below."
+    assert text_of(stored(world, panel.response)) == "Challenge posted below."
     challenge = await world.bot.matches.get_challenge(6)  # after the five above
     assert challenge.game == "myrmidons" and challenge.options["memory"] == "on"
 
@@ -209,7 +209,7 @@ async def test_a_move_saved_but_never_posted_is_posted_once_after_a_restart(worl
     await world.restart()
 
     posts = board_posts(thread)
-    assert len(posts) == 2 and "**bob** (Dark) to move" in posts[-1].content
+    assert len(posts) == 2 and "**bob** (Dark) to move" in text_of(posts[-1])
     assert len(pings_of(world, world.bob)) == pinged_before + 1
     assert is_disabled(buttons(stored(world, posts[0]))["Move"])
     await world.restart()  # announced now: a second start posts nothing
@@ -247,7 +247,7 @@ async def test_a_board_posted_but_not_recorded_is_adopted_after_a_restart(world)
     await choose(world, world.bob, opened.response, "a12")
     await choose(world, world.bob, opened.response, "-a10")
     await world.bob.click(opened.response, label="Confirm")
-    assert "**bob** (Dark) played `a12-a10`" in board_posts(thread)[-1].content
+    assert "**bob** (Dark) played `a12-a10`" in text_of(board_posts(thread)[-1])
 
 
 async def test_the_repair_recognises_a_board_post_by_its_buttons_whatever_its_caption_says(world, monkeypatch):
@@ -268,7 +268,7 @@ async def test_the_repair_recognises_a_board_post_by_its_buttons_whatever_its_ca
     await service.bus.idle()
     world.expect_errors()
     old, new = board_posts(thread)
-    assert "match #" not in new.content
+    assert "match #" not in text_of(new)
     monkeypatch.setattr(board_presenter, "turn_caption", real_caption)
 
     await world.restart()
@@ -385,4 +385,4 @@ async def test_a_player_who_left_the_server_plays_on_from_a_dm(world):
     assert "a1-a3" in [c["value"] for c in await alice.autocomplete("move", "move", "a1-", match=match_id)]
     result = await alice.slash("move", match=match_id, move="a1-a3")
     assert result.response.content.startswith("✅")
-    assert "**alice** (Light) played `a1-a3`" in board_posts(thread)[-1].content
+    assert "**alice** (Light) played `a1-a3`" in text_of(board_posts(thread)[-1])

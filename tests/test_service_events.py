@@ -10,7 +10,7 @@ import pytest
 from bot.games.registry import get_game
 from bot.composition import build_match_service
 from bot.matches import events
-from bot.storage import Repository, open_database
+from bot.storage.opening import open_repository
 
 
 class Clock:
@@ -35,8 +35,8 @@ class Recorder:
         return [type(e).__name__ for e in self.seen]
 
 
-async def open_service(path, clock, seed=7):
-    service = build_match_service(Repository(await open_database(path)), clock=clock, seed_source=lambda: seed)
+async def open_service(database, clock, seed=7):
+    service = build_match_service(await open_repository(database), clock=clock, seed_source=lambda: seed)
     recorder = Recorder()
     service.bus.subscribe(recorder)
     await service.start()
@@ -45,9 +45,9 @@ async def open_service(path, clock, seed=7):
 
 @pytest.mark.parametrize("game_key,players", [("epaminondas", 2), ("archimedes", 2), ("myrmidons", 2),
                                               ("mycenae", 3), ("myriath", 4)])
-async def test_a_whole_match_told_by_events(tmp_path, game_key, players):
+async def test_a_whole_match_told_by_events(store_database, game_key, players):
     clock = Clock()
-    service, recorder = await open_service(tmp_path / "s.db", clock)
+    service, recorder = await open_service(store_database, clock)
     try:
         challenge = await service.create_challenge(
             guild_id=1, channel_id=2, challenger_id=100, challenger_name="u100", game_key=game_key,
@@ -82,16 +82,16 @@ async def test_a_whole_match_told_by_events(tmp_path, game_key, players):
         await service.repo.close()
 
 
-async def test_challenge_expiry_survives_a_restart(tmp_path):
+async def test_challenge_expiry_survives_a_restart(store_database):
     clock = Clock()
-    service, _ = await open_service(tmp_path / "s.db", clock)
+    service, _ = await open_service(store_database, clock)
     challenge = await service.create_challenge(guild_id=1, channel_id=2, challenger_id=100, challenger_name="u",
                                                game_key="epaminondas", invited=[101])
     await service.drain()
     await service.repo.close()  # the bot stops before the challenge is due
 
     clock.now += service.challenge_ttl + 60  # ... and comes back after it was due
-    again, recorder = await open_service(tmp_path / "s.db", clock)  # start() fires what fell due meanwhile
+    again, recorder = await open_service(store_database, clock)  # start() fires what fell due meanwhile
     try:
         for _ in range(200):  # the dispatcher runs in its own task: wait for it to report
             await again.bus.idle()
@@ -107,8 +107,8 @@ async def test_challenge_expiry_survives_a_restart(tmp_path):
         await again.repo.close()
 
 
-async def test_resign_and_draw_are_events_too(tmp_path):
-    service, recorder = await open_service(tmp_path / "s.db", Clock())
+async def test_resign_and_draw_are_events_too(store_database):
+    service, recorder = await open_service(store_database, Clock())
     try:
         challenge = await service.create_challenge(guild_id=1, channel_id=2, challenger_id=1, challenger_name="a",
                                                    game_key="myriath", invited=[2, 3])

@@ -33,6 +33,14 @@ def test_bad_settings_say_what_is_wrong(tmp_path):
         Settings.load(environ={"STRATEGOS_DEV_GUILD": "my server"}, dotenv=None)
     with pytest.raises(SettingsError, match="STRATEGOS_CHALLENGE_HOURS"):
         Settings.load(environ={"STRATEGOS_CHALLENGE_HOURS": "soon"}, dotenv=None)
+    for days in ("-1", "367", "a month"):
+        with pytest.raises(SettingsError, match="STRATEGOS_VACATION_DAYS must be a whole number of days from 0"):
+            Settings.load(environ={"STRATEGOS_VACATION_DAYS": days}, dotenv=None)
+
+
+def test_vacation_days_default_to_thirty_a_year():
+    assert Settings.load(environ={}, dotenv=None).vacation_days == 30
+    assert Settings.load(environ={"STRATEGOS_VACATION_DAYS": "0"}, dotenv=None).vacation_days == 0
 
 
 def test_missing_token_is_one_clear_line(monkeypatch, capsys, tmp_path):
@@ -188,7 +196,7 @@ def test_tests_do_not_depend_on_settings_exported_in_the_callers_shell():
            "STRATEGOS_DATABASE": "/nonexistent/folder/strategos.db", "DISCORD_TOKEN": "from-the-shell"}
     tests = ["tests/test_startup.py::test_missing_token_is_one_clear_line",
              "tests/test_startup.py::test_rejected_token_is_one_clear_line",
-             "tests/test_ratings_store.py::test_the_rebuild_command_rebuilds_the_settings_database"]
+             "tests/test_ratings_store.py::test_the_rebuild_command_rebuilds_the_settings_database[sqlite]"]
     run = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-q", "-p", "no:cacheprovider", *tests],
                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-2000:]

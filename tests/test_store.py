@@ -363,9 +363,9 @@ async def test_reads_on_the_shared_reader_see_every_commit_before_them(tmp_path)
 
 async def two_services(database):
     """Two services on one database (a SQLite file, or PostgreSQL: `store_database`), as two bot processes would
-    be."""
-    return [build_match_service(await open_repository(database), clock=lambda: 1_000_000.0, seed_source=lambda: 7)
-            for _ in range(2)]
+    be; their members have 30 vacation days a year, as the bot's are by default."""
+    return [build_match_service(await open_repository(database), clock=lambda: 1_000_000.0, seed_source=lambda: 7,
+                                vacation_days=30) for _ in range(2)]
 
 
 async def three_player_myriath(service) -> int:

@@ -53,4 +53,34 @@ def decide(policy: Policy, view: JSON, *, level: str = "normal", seed: int = 0) 
     root_moves = policy.refine_root(pool, seat, root_moves, num_players)
     return Search(policy, num_players, budget, rng).run(pool, seat, root_moves)
 
-__all__ = ["decide", "LEVELS", "Meter", "Policy"]
+def judge(policy: Policy, view: JSON, played: str, *, level: str = "hard",
+          seed: int = 0) -> tuple[str, float, float] | None:
+    """How a level (hard, for the analysis) judges the move `played` from `view` (the mover's own view, before
+    it): (the move it prefers, that move's value, the played move's value), values the chance to win (0 to 1) as
+    its search found them, the played move searched beside its own candidates. None where the level does not
+    search: a single legal move, a move its heuristics settle (a deployment, a draft), a view whose seat may not
+    act, the easy level (it does not search)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+    seat = view.get("viewer")
+    if seat is None or seat not in view.get("to_act", ()) or level == "easy":
+        return None
+    num_players = view["num_players"]
+    policy = policy.metered(policy.work(level, num_players))
+    game = policy.game
+    rng = seeded_rng(seed, "judge", view.get("ply"), seat)
+    state = policy.sample(view, rng, level)
+    moves = game.legal_moves(state, seat)
+    if len(moves) < 2 or played not in moves or policy.settled_move(state, seat, moves, rng) is not None:
+        return None
+    budget = Budget(policy.iterations(level, num_players), policy.determinisations, policy.exploration)
+    pool = [state] if policy.determinisations == 1 else policy.sample_pool(view, rng, level, policy.determinisations)
+    root_moves = policy.refine_root(pool, seat, policy.root_candidates(pool[0], seat, rng, num_players), num_players)
+    if played not in root_moves:
+        root_moves = [*root_moves, played]
+    values = Search(policy, num_players, budget, rng).values(pool, seat, root_moves)
+    preferred = max(root_moves, key=lambda m: values[m])
+    return preferred, values[preferred][1], values[played][1]
+
+
+__all__ = ["decide", "judge", "LEVELS", "Meter", "Policy"]

@@ -74,6 +74,15 @@ class Search:
     def run(self, pool: list[Any], seat: int, root_moves: list[str]) -> str:
         """The most visited of `root_moves`. They are legal in every sample: the computer's own legal moves never
         depend on what it cannot see."""
+        root = self._search(pool, seat, root_moves)
+        return max(root_moves, key=lambda m: self._rank(root.children.get(m), seat))
+
+    def values(self, pool: list[Any], seat: int, root_moves: list[str]) -> dict[str, tuple[int, float]]:
+        """The same search, and for each of `root_moves` its visits and its mean value for `seat` (0 to 1)."""
+        root = self._search(pool, seat, root_moves)
+        return {move: self._rank(root.children.get(move), seat) for move in root_moves}
+
+    def _search(self, pool: list[Any], seat: int, root_moves: list[str]) -> Node:
         root = Node(self.num_players)
         for index in range(len(pool)):
             root.candidates[index] = root_moves
@@ -83,7 +92,7 @@ class Search:
                 break
             index = i % len(pool)
             self._iterate(root, pool[index], index, seat)
-        return max(root_moves, key=lambda m: self._rank(root.children.get(m), seat))
+        return root
 
     @staticmethod
     def _rank(child: Node | None, seat: int) -> tuple[int, float]:

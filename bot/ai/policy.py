@@ -134,6 +134,12 @@ class Policy:
     # of the key in the proportion the draws do: a pool of 16 drawn plainly may put the hidden thing the decision
     # turns on (which piece is the Commander) where it is twice as often as the guess says.
     pool_oversampling: int = 1
+    # With `infers`, the search levels weigh their draws by what the opponents were seen to do (`Game.likelihood`,
+    # a posterior over what is hidden): the pool is then chosen among `posterior_oversampling` draws per state,
+    # each kept in proportion to its weight. A game with a model of its players' habits sets it; the benchmark's
+    # `prior` level turns it off to play as before.
+    infers: bool = False
+    posterior_oversampling: int = 8
     # UCT exploration constant (values lie in [0, 1]).
     exploration: float = 0.7
     # Work per move, in `Meter` units, calibrated on this game's slowest positions (benchmarks/computer.py) so that
@@ -147,6 +153,7 @@ class Policy:
     evaluation_cost: float = 1.0
     move_cost: float = 0.02
     sample_cost: float = 2.0
+    likelihood_cost: float = 0.1
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -181,9 +188,19 @@ class Policy:
         """What the search's pool should hold in the proportions of the guess (None: nothing in particular)."""
         return None
 
+    def likelihood(self, view: Any, state: Any) -> float:
+        """The game's posterior weight of a draw (`Game.likelihood`), charged to the meter."""
+        self.meter.charge(self.likelihood_cost)
+        return self.game.likelihood(view, state)
+
     def sample_pool(self, view: Any, rng: random.Random, level: str, size: int) -> list[Any]:
         """`size` states consistent with `view` for the search: plain draws, or, with `pool_oversampling`, a
-        stratified choice among more draws (`stratified`)."""
+        stratified choice among more draws (`stratified`); where the policy `infers`, a choice among more draws
+        weighted by the posterior (`weighted`)."""
+        if self.infers and level != "easy":
+            draws = [self.sample(view, rng, level) for _ in range(size * self.posterior_oversampling)]
+            weights = [self.likelihood(view, state) for state in draws]
+            return weighted(draws, weights, lambda state: self.pool_key(state, view["viewer"]), size, rng)
         if self.pool_oversampling <= 1:
             return [self.sample(view, rng, level) for _ in range(size)]
         draws = [self.sample(view, rng, level) for _ in range(size * self.pool_oversampling)]
@@ -285,6 +302,32 @@ def stratified(draws: Sequence[Any], key: Callable[[Any], Any], size: int) -> li
         quota[value] += 1
     kept = sorted(index for value, members in groups.items() for index in members[: quota[value]])
     return [draws[index] for index in kept]
+
+
+def weighted(draws: Sequence[Any], weights: Sequence[float], key: Callable[[Any], Any], size: int,
+             rng: random.Random) -> list[Any]:
+    """`size` of `draws` (importance sampling: draws from the guess, `weights` the posterior's over the guess's),
+    holding each value of `key` in proportion to its draws' total weight (largest remainder), and within a value
+    its draws chosen by weight (Efraimidis and Spirakis), repeated if a value's share outnumbers its draws. In the
+    order they were drawn, so that the pool's first states are as random as plain draws."""
+    total = sum(weights)
+    if not total > 0.0:  # every weight underflowed: nothing to prefer
+        weights, total = [1.0] * len(draws), float(len(draws))
+    groups: dict[Any, list[int]] = {}
+    for index, draw in enumerate(draws):
+        groups.setdefault(key(draw), []).append(index)
+    share = {value: size * sum(weights[i] for i in members) / total for value, members in groups.items()}
+    quota = {value: int(s) for value, s in share.items()}
+    by_remainder = sorted(groups, key=lambda value: (-(share[value] - quota[value]), groups[value][0]))
+    for value in by_remainder[: size - sum(quota.values())]:
+        quota[value] += 1
+    kept: list[int] = []
+    for value, members in groups.items():
+        if not quota[value]:
+            continue
+        order = sorted(members, key=lambda i: -rng.random() ** (1.0 / weights[i]) if weights[i] > 0 else 1.0)
+        kept += [order[n % len(order)] for n in range(quota[value])]
+    return [draws[index] for index in sorted(kept)]
 
 
 def ranked(moves: Sequence[str], key: Callable[[str], float], limit: int, rng: random.Random, explore: float = 0.25

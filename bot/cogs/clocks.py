@@ -8,13 +8,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.matches.clocks import MAX_AWAY_DAYS
-from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS
-from bot.presenters.clock_text import clock_lines, clock_name
+from bot.matches.server_settings import CLOCK_CHOICES, SETTINGS, TIME_ZONE
+from bot.presenters.clock_text import clock_kind, clock_lines, clock_name, duration, plain
+
+
 from bot.domain import MemberPrefs
 from bot.views.common import acknowledge, answer, language, service_of
 
-from .common import autocomplete_match, may_manage
+from .common import autocomplete_match, autocomplete_zone, may_manage
 
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
@@ -36,7 +37,7 @@ class ClocksCog(commands.Cog, name="Clocks"):
         self.bot = bot
 
     @app_commands.command(name="away", description="Pause the clocks of all your matches while you are away")
-    @app_commands.describe(days=f"How many days (1–{MAX_AWAY_DAYS}); a move or /back ends it sooner")
+    @app_commands.describe(days="How many days, from your vacation days; a move or /back ends it sooner")
     async def away(self, interaction: discord.Interaction, days: int) -> None:
         await acknowledge(interaction)
         until = await service_of(interaction).go_away(interaction.user.id, days)
@@ -48,10 +49,30 @@ class ClocksCog(commands.Cog, name="Clocks"):
     async def back(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         if await service_of(interaction).come_back(interaction.user.id):
-            await answer(interaction, t(language(interaction),
-                                        "👋 Welcome back: your clocks run again, with the time they had left."))
+            lang = language(interaction)
+            left = await service_of(interaction).vacation_left(interaction.user.id) or 0.0
+            await answer(interaction, t(lang, "👋 Welcome back: your clocks run again, with the time they had left. "
+                                              "You have {left} of vacation left this year.",
+                                        left=duration(left, lang)))
         else:
             await answer(interaction, t(language(interaction), "You are not away, so nothing changed."))
+
+    @app_commands.command(name="timezone", description="Your time zone, where quiet weekends stop your clocks")
+    @app_commands.describe(zone="An IANA name such as Europe/Berlin (empty: show yours)")
+    @app_commands.autocomplete(zone=autocomplete_zone)
+    async def timezone(self, interaction: discord.Interaction, zone: str | None = None) -> None:
+        await acknowledge(interaction)
+        service, lang = service_of(interaction), language(interaction)
+        mine = await service.member_zone(interaction.user.id, zone)
+        if mine is None:
+            server = await service.server_time_zone(interaction.guild_id)
+            await answer(interaction, t(lang, "You have not chosen a time zone, so this server's applies: **{zone}**. "
+                                              "Choose yours with `/timezone`.", zone=server))
+            return
+        head = t(lang, "Saved.") + " " if zone is not None else ""
+        await answer(interaction, head + t(lang, "Your time zone: **{zone}**. In matches with quiet weekends your "
+                                                 "clock stands still from Saturday 00:00 to Monday 00:00 there.",
+                                           zone=mine))
 
     @app_commands.command(name="clock", description="A match's clock: time per move, who must move by when")
     @app_commands.describe(match="One of your matches", clock="A match keeps the clock it started with")
@@ -66,9 +87,12 @@ class ClocksCog(commands.Cog, name="Clocks"):
         if state.clock_seconds is None:
             await answer(interaction, t(lang, "Match #{match} has no clock.", match=found.id))
             return
-        label = clock_name(state.clock_seconds, lang)
-        lines = [t(lang, "Match #{match}: {clock} a move.", match=found.id, clock=label),
-                 *clock_lines(found, state, lang)]
+        if not plain(state.rules):
+            head = t(lang, "Match #{match}: {clock}.", match=found.id,
+                     clock=clock_kind(state.clock_seconds, state.rules, lang))
+        else:
+            head = t(lang, "Match #{match}: {clock} a move.", match=found.id, clock=clock_name(state.clock_seconds, lang))
+        lines = [head, *clock_lines(found, state, lang)]
         await answer(interaction, "\n".join(lines))
 
     @app_commands.command(name="notify", description="Choose your DMs: each turn (default off), reminders (on)")
@@ -109,6 +133,8 @@ class ClocksCog(commands.Cog, name="Clocks"):
     async def value_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         spec = SETTINGS.get(getattr(interaction.namespace, "setting", None) or "")
+        if spec is not None and spec.key == TIME_ZONE:
+            return await autocomplete_zone(interaction, current)
         labels = spec.choices if spec else [label for s in SETTINGS.values() for label in s.choices]
         lang = language(interaction)  # shown in her language, sent back as the label the setting knows
         return [app_commands.Choice(name=t(lang, label), value=label) for label in labels

@@ -9,13 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import N_, t, tn
+from bot.presenters.layout import card
 from bot.presenters.replay import replay_caption
-from bot.matches import catalogue
-from bot.views.common import acknowledge, answer, language, presenter_of, service_of
+from bot.matches import catalogue, errors
+from bot.views.common import acknowledge, analyses_of, answer, language, presenter_of, service_of
 from bot.views.history import answer_asked, history_buttons, history_embed
 
-from .common import autocomplete_match
+from .common import autocomplete_match, installed_anywhere
 
 
 class HistoryCog(commands.Cog, name="History"):
@@ -25,6 +26,7 @@ class HistoryCog(commands.Cog, name="History"):
     @app_commands.command(name="history", description="The moves of a match so far, page by page")
     @app_commands.describe(match="The match number (yours are suggested)")
     @app_commands.autocomplete(match=autocomplete_match)
+    @installed_anywhere
     async def history(self, interaction: discord.Interaction, match: int) -> None:
         await acknowledge(interaction)
         lang = language(interaction)
@@ -34,21 +36,40 @@ class HistoryCog(commands.Cog, name="History"):
         await interaction.followup.send(embed=history_embed(page, lang), ephemeral=True, **extra)
 
     @app_commands.command(name="replay", description="An animated replay of a finished match")
-    @app_commands.describe(match="The number of a finished match of this server")
-    async def replay(self, interaction: discord.Interaction, match: int) -> None:
+    @app_commands.describe(match="The number of a finished match of this server",
+                           seen_by="A player of the match: the replay from her view, move by move")
+    async def replay(self, interaction: discord.Interaction, match: int, seen_by: discord.User | None = None) -> None:
         await acknowledge(interaction)
         found = await service_of(interaction).finished_match(match, interaction.user.id, interaction.guild_id)
-        # A long match takes seconds to draw: say so at once, then put the file in the same answer.
+        seat = None if seen_by is None else found.seat_of(seen_by.id)
+        if seen_by is not None and seat is None:
+            raise errors.UserError(N_("{player} did not play in match #{match}."), player=seen_by.display_name,
+                                   match=found.id)
         lang = language(interaction)
+        # A long match takes seconds to draw: say so at once, then put the file in the same answer.
         await interaction.edit_original_response(content=t(lang, "🎞️ Making the replay of match #{match}…",
                                                             match=found.id))
         replays = presenter_of(interaction).replays
-        file = await replays.gif_file(found, lang)
+        file = await replays.gif_file(found, lang, seat)
         if file is None:
             await interaction.edit_original_response(content=t(lang, "That game has no pictures yet, so no replay."))
             return
         title = catalogue.info(found.game).title
-        await interaction.edit_original_response(content=replay_caption(found, title, lang), attachments=[file])
+        caption = replay_caption(found, title, lang, None if seat is None else found.names[seat])
+        # The answer becomes a layout now: its acknowledgement could not carry the V2 flag, this edit does.
+        await interaction.edit_original_response(content=None, view=card(caption, picture=file), attachments=[file])
+
+    @app_commands.command(name="analysis", description="A finished match's costliest moves, as the computer judges them")
+    @app_commands.describe(match="The number of a finished match you played")
+    async def analysis(self, interaction: discord.Interaction, match: int) -> None:
+        await acknowledge(interaction)
+        lang = language(interaction)
+        found, ahead = await analyses_of(interaction).request(match, interaction.user.id, interaction.guild_id, lang)
+        said = t(lang, "🔍 Analysing match #{match}: about two seconds a move, after the live games. It will be "
+                       "posted in the match thread.", match=found.id)
+        if ahead:
+            said += " " + tn(lang, "{count} analysis is ahead of it.", "{count} analyses are ahead of it.", ahead)
+        await interaction.followup.send(said, ephemeral=True)
 
     @app_commands.command(name="export", description="A match's record as a text file that replays exactly")
     @app_commands.describe(match="The match number (yours are suggested)")

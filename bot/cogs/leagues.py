@@ -9,13 +9,13 @@ from discord.ext import commands
 
 from bot.i18n import N_, localize, t, tn
 from bot.matches.leagues import FORMATS, LeagueService, league_title
-from bot.matches.server_settings import CLOCK_CHOICES
+from bot.presenters.layout import card
 from bot.presenters.leagues import league_summary, standings_file, table_line
 from bot.presenters.text import message_link
-from bot.views.common import acknowledge, answer, channel_of, language
+from bot.views.common import acknowledge, answer, channel_of, language, show
 from bot.views.leagues import join_league, leagues_of, leave_league
 
-from .common import game_choices, may_manage
+from .common import autocomplete_clock, game_choices, may_manage
 
 STATUS = {"signup": N_("sign-up open"), "running": N_("under way"), "finished": N_("finished"),
           "cancelled": N_("cancelled")}
@@ -55,29 +55,36 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         name="The league's name (unique on this server)", game="Which game", format="Round robin or Swiss",
         rounds="Swiss only: how many rounds (default ⌈log2 players⌉ + 1)",
         players="Players at each table: 2, or 3–4 for Mycenae and Myriath",
-        clock="Time for each move (empty: this server's default)", rated="Whether results count for ratings",
+        clock="Time per move, or a Fischer bank: `fischer 10d +36h max 15d` (empty: this server's default)",
+        rated="Whether results count for ratings",
         signup_hours="How long sign-up stays open (default 48 hours)",
         division_size="More players than this: divisions by rating (default 10)",
         repeat="monthly: a new season with the same players after each one ends",
+        promotion="Round robins that repeat: how many of each division go up and down a season (default 2)",
+        vacation_days="Whether a player out of time spends a vacation day instead of losing (default: yes)",
+        weekends="Clocks stand still from Saturday to Monday, in each player's time zone (empty: server default)",
     )
     @app_commands.choices(
         game=game_choices(), format=[app_commands.Choice(name=v, value=k) for k, v in FORMATS.items()],
-        clock=[app_commands.Choice(name=c, value=c) for c in CLOCK_CHOICES],
         repeat=[app_commands.Choice(name=r, value=r) for r in ("none", "monthly")],
     )
+    @app_commands.autocomplete(clock=autocomplete_clock)
     @app_commands.guild_only()
     async def create(self, interaction: discord.Interaction, name: str, game: str, format: str,
                      rounds: app_commands.Range[int, 1, 20] | None = None,
                      players: app_commands.Range[int, 2, 4] = 2, clock: str | None = None, rated: bool = True,
                      signup_hours: app_commands.Range[int, 1, 720] | None = None,
-                     division_size: app_commands.Range[int, 4, 40] | None = None, repeat: str = "none") -> None:
+                     division_size: app_commands.Range[int, 4, 40] | None = None, repeat: str = "none",
+                     promotion: app_commands.Range[int, 1, 20] | None = None, vacation_days: bool = True,
+                     weekends: bool | None = None) -> None:
         await acknowledge(interaction)
         leagues = leagues_of(interaction)
         league, delivery = await leagues.create(
             guild_id=interaction.guild_id, channel_id=channel_of(interaction), user_id=interaction.user.id,
             may_manage=may_manage(interaction), role_ids=_role_ids(interaction), name=name, game=game,
             format=format, rounds=rounds, players=players, clock=clock, rated=rated, signup_hours=signup_hours,
-            division_size=division_size, repeat=repeat)
+            division_size=division_size, repeat=repeat, promotion=promotion, vacation=vacation_days,
+            weekends=weekends)
         await delivery
         league = await leagues.get(league.id)
         lang = language(interaction)
@@ -158,8 +165,8 @@ class LeaguesCog(commands.GroupCog, group_name="league", group_description="Serv
         found, tables, names = await leagues.standings_of(await _league_id(leagues, interaction, league))
         left = {p.user_id for p in await leagues.players(found.id) if not p.active}
         file = await standings_file(found, tables, names, left, language(interaction))
-        await interaction.followup.send(f"📊 **{localize(language(interaction), league_title(found))}**", file=file,
-                                        ephemeral=True)
+        await show(interaction, card(f"📊 **{localize(language(interaction), league_title(found))}**", picture=file),
+                   file=file)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.i18n import N_, t, tn
 from bot.matches import catalogue, errors
+from bot.presenters.clock_text import duration
 from bot.presenters.describe import rating_chart_alt_text
 from bot.presenters.pictures import rating_chart_file
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit
@@ -44,12 +45,20 @@ class RatingsCog(commands.Cog, name="Ratings"):
         if who.bot:
             raise errors.UserError(N_("Bots have no ratings: only members who play rated matches do."))
         await acknowledge(interaction)
-        games = await service_of(interaction).rating_profile(guild_of(interaction), who.id)
-        if not games:
-            await answer(interaction, t(lang, "**{player}** has no rated matches on this server yet.",
-                                        player=who.display_name))
+        service = service_of(interaction)
+        games = await service.rating_profile(guild_of(interaction), who.id)
+        friendly = await service.conversation_record(who.id)
+        vacation = ""
+        left = await service.vacation_left(who.id) if who.id == interaction.user.id else None
+        if left is not None:  # her own: what is left of her vacation days (/away)
+            vacation = t(lang, "🏖️ Vacation left this year: {left}.", left=duration(left, lang))
+        if not games and not friendly.played:
+            await answer(interaction, "\n".join(filter(None, [
+                t(lang, "**{player}** has no rated matches on this server yet.", player=who.display_name),
+                vacation])))
             return
-        lines, charted = [], None
+        lines: list[str] = []
+        charted = None
         for rating, profile in games:
             title = catalogue.info(rating.game).title
             rank = " · " + t(lang, "#{rank} of {total}", rank=profile.rank, total=profile.total) if profile else ""
@@ -61,7 +70,15 @@ class RatingsCog(commands.Cog, name="Ratings"):
                             recent=rating.recent[-RECENT_RESULTS:] or "—"))
             if charted is None or (profile and len(profile.history) > len(charted[1].history)):
                 charted = (title, profile) if profile else charted
+        if vacation:
+            lines.append(vacation)
+        if friendly.played:  # apart: no server's, and unrated
+            lines.append(tn(lang, "Unrated, in DMs and group DMs: {count} game: {wins} won, {draws} drawn, "
+                                  "{losses} lost", "Unrated, in DMs and group DMs: {count} games: {wins} won, "
+                                  "{draws} drawn, {losses} lost", friendly.played, wins=friendly.won,
+                            draws=friendly.drawn, losses=friendly.lost))
         embed = discord.Embed(title=t(lang, "{player} on this server", player=who.display_name),
+
                               description=fit("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
         kwargs: dict[str, Any] = {}
         if charted is not None:

@@ -17,7 +17,7 @@ from bot.presenters.text import EMBED_DESCRIPTION_LIMIT
 
 from bot.views.common import acknowledge, language
 
-from .common import all_game_choices
+from .common import all_game_choices, installed_anywhere
 
 
 def guide_text(game_key: str, lang: str = ENGLISH) -> str:
@@ -32,6 +32,7 @@ class RulesCog(commands.Cog, name="Rules"):
     @app_commands.command(name="rules", description="How to play a game")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=all_game_choices())
+    @installed_anywhere
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)  # before the guide is read from the package and the diagram drawn
         info, lang = catalogue.info(game), language(interaction)

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import simcord
 from simcord import SetupError
+from simcord.backend.cdn import CDN_BASE
 
 from bot.app import StrategosBot, create_bot
 from bot.presenters import pictures
+from bot.presenters.emojis import emoji_png, wanted_emojis
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ class DemoWorld:
         self.channel: simcord.ChannelHandle
         self.members: dict[int, simcord.MemberActor] = {}
         self.preview = None
+        self.emoji_pictures: dict[str, tuple[str, bytes]] = {}  # filled by start()
         self.current_channel_id: int | None = None
         self.current_member_id: int | None = None
         self._lock = asyncio.Lock()  # one preview change or refresh at a time
@@ -58,6 +61,7 @@ class DemoWorld:
     async def start(self) -> None:
         self.guild = self.env.create_guild("Strategos demo", id=GUILD_ID)
         await self.env.start()
+        self.emoji_pictures = emoji_pictures(self.env)
         # As an owner's "@Strategos sync" would: the commands everywhere, the server and the DMs alike (else the
         # page warns from its first second that the commands are not synced).
         await self.bot.tree.sync()
@@ -116,7 +120,8 @@ class DemoWorld:
         # SimCord handles one operation at a time: a click still being handled delays the new page a moment.
         for _ in range(OPEN_ATTEMPTS):
             if not self._clicks_in_flight:
-                return await self.env.preview(handle, viewers=viewers, layout="channel").__aenter__()
+                return await self.env.preview(handle, viewers=viewers, layout="channel",
+                                              assets=self.emoji_pictures).__aenter__()
             await asyncio.sleep(REFRESH_SECONDS)
         raise TimeoutError("the bot stayed busy; pick the channel again")
 
@@ -167,3 +172,11 @@ class DemoWorld:
         repo = getattr(self.bot, "repo", None)
         if repo is not None:
             await repo.close()
+
+
+def emoji_pictures(env: simcord.Env) -> dict[str, tuple[str, bytes]]:
+    """The pictures of the app emojis the bot uploaded, at the addresses the preview asks them from: SimCord keeps
+    no uploaded emoji's image, where Discord's CDN would serve it."""
+    wanted = wanted_emojis()
+    return {f"{CDN_BASE}/emojis/{emoji.id}.png": (f"{emoji.name}.png", emoji_png(wanted[emoji.name]))
+            for emoji in env.backend.application_emojis.values() if emoji.name in wanted}

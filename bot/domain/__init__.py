@@ -8,6 +8,8 @@ from .leagues import League, LeaguePlayer, LeagueTable
 from .matches import (
     Challenge,
     ChallengeSeat,
+    ClockRules,
+    DamagedMatch,
     LoggedMove,
     Match,
     MatchLoad,
@@ -22,6 +24,6 @@ from .matches import (
 )
 
 __all__ = [
-    "Challenge", "ChallengeSeat", "LoggedMove", "Match", "MatchLoad", "MemberPrefs", "MoveWrite", "OutboxEntry", "PrivateMessage",
+    "Challenge", "ChallengeSeat", "ClockRules", "DamagedMatch", "LoggedMove", "Match", "MatchLoad", "MemberPrefs", "MoveWrite", "OutboxEntry", "PrivateMessage",
     "RatingWrite", "Seat", "SeatTimers", "Timer", "League", "LeaguePlayer", "LeagueTable",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .matches import ClockRules
+
 
 @dataclass(frozen=True)
 class League:
@@ -35,6 +37,13 @@ class League:
     message_id: int | None
     thread_id: int | None
     announced_round: int = 0  # the last round whose pairings were announced
+    clock_rules: ClockRules = ClockRules()  # how its matches' clocks run besides their time (clock_seconds)
+    promotion: int = 2  # a repeating round robin's players going up and down from each division between seasons
+
+    @property
+    def promotes(self) -> bool:
+        """Whether its next season moves players between divisions (bot/leagues/seasons.py)."""
+        return self.format == "round_robin" and self.repeat != "none"
 
     @property
     def is_open(self) -> bool:

@@ -7,6 +7,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+@dataclass(frozen=True)
+class ClockRules:
+    """How a clock runs besides its time (`clock_seconds`), chosen with the challenge (or league) and fixed for
+    the match. The default is "days per move": each turn starts with the full time."""
+
+    increment: int | None = None  # Fischer: seconds added to the bank by each move (None: days per move)
+    cap: int | None = None  # Fischer: the most a bank may hold after an increment
+    vacation: bool = True  # a player out of time spends a vacation day, if she has one, instead of losing
+    weekends: bool = False  # quiet weekends: each player's clock stands still from Saturday to Monday, her time
+
+    @property
+    def fischer(self) -> bool:
+        return self.increment is not None
+
+    def to_json(self) -> dict[str, Any] | None:
+        """What the `clock_rules` column holds (None: the default rules, as every match before them)."""
+        found: dict[str, Any] = {k: v for k, v in (("increment", self.increment), ("cap", self.cap)) if v is not None}
+        if not self.vacation:
+            found["vacation"] = False
+        if self.weekends:
+            found["weekends"] = True
+        return found or None
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any] | None) -> "ClockRules":
+        value = value or {}
+        return cls(increment=value.get("increment"), cap=value.get("cap"), vacation=value.get("vacation", True),
+                   weekends=value.get("weekends", False))
+
+
+
 @dataclass
 class ChallengeSeat:
     position: int
@@ -37,7 +68,8 @@ class Challenge:
     seats: list[ChallengeSeat] = field(default_factory=list)
     rated: bool = True
     rematch_of: int | None = None  # the finished match this challenge replays, seats rotated
-    clock_seconds: int | None = None  # time for each move; None: no clock
+    clock_seconds: int | None = None  # time for each move (a Fischer clock's starting bank); None: no clock
+    clock_rules: ClockRules = ClockRules()
 
     @property
     def is_open(self) -> bool:
@@ -90,7 +122,12 @@ class Match:
     standings: list[list[int]] | None = None
     finished_at: float | None = None
     takeback: dict[str, Any] | None = None  # a pending take-back request (bot/matches/takebacks.py)
-    clock_seconds: int | None = None  # time for each move; None: no clock
+    clock_seconds: int | None = None  # time for each move (a Fischer clock's starting bank); None: no clock
+    clock_rules: ClockRules = ClockRules()
+    # A Fischer clock's banks, seat → seconds: each seat's bank as her clock last stopped or started (None: every
+    # bank still full), and every seat's bank just before the last action, which a take-back gives back.
+    clock_banks: dict[int, float] | None = None
+    clock_prior: dict[int, float] | None = None
 
     @property
     def active(self) -> bool:
@@ -128,6 +165,19 @@ class Match:
         return [s.user_name for s in self.seats]
 
 
+class DamagedMatch(Exception):
+    """A match whose stored record cannot be played from: its state is not valid JSON or its engine refuses it, its
+    seats are missing, or it was set aside already (`known`: the operator was told). Found where the match is read
+    or loaded, and raised instead of the match: the match is set aside, the rest goes on (bot/matches/damage.py).
+    `guild_id` and `players` (the members whose seats were found) say who may hear of it."""
+
+    def __init__(self, match_id: int, reason: str, *, game: str = "", status: str = "active",
+                 guild_id: int | None = None, players: tuple[int, ...] = (), known: bool = False):
+        super().__init__(f"match {match_id} is damaged: {reason}")
+        self.match_id, self.reason, self.game, self.status = match_id, reason, game, status
+        self.guild_id, self.players, self.known = guild_id, players, known
+
+
 @dataclass
 class LoggedMove:
     version: int
@@ -136,6 +186,7 @@ class LoggedMove:
     private: bool
     events: list[dict[str, Any]]
     created_at: float
+    clock_used: float | None = None  # seconds the move charged to its mover's clock (None: none, or not known)
 
 
 @dataclass
@@ -167,10 +218,14 @@ class SeatTimers:
 
     cancel: tuple[int, ...] = ()
     arm: dict[int, dict[str, float]] = field(default_factory=dict)
+    # A Fischer clock's banks as the unit leaves them, written with the match (Match.clock_banks, clock_prior);
+    # None: unchanged (a clock of days per move has none).
+    banks: dict[int, float] | None = None
+    prior: dict[int, float] | None = None
 
     @property
     def empty(self) -> bool:
-        return not self.cancel and not self.arm
+        return not self.cancel and not self.arm and self.banks is None
 
 
 @dataclass(frozen=True)
@@ -218,6 +273,7 @@ class MoveWrite:
     timers: SeatTimers = SeatTimers()
     ratings: RatingWrite | None = None
     outbox: OutboxEntry | None = None
+    clock_used: float | None = None  # seconds the move charged to its mover's clock (None: no clock ran)
 
 
 @dataclass(frozen=True)
@@ -226,6 +282,14 @@ class MemberPrefs:
     turn_dms: bool = False
     reminders: bool = True
     away_until: float | None = None
+    autoplay: bool = False  # a turn with a single legal move is played for her at once (where that is public)
+    vacation_year: int | None = None  # the calendar year `vacation_used` counts
+    vacation_used: float = 0.0  # seconds of vacation days she used that year
+    time_zone: str | None = None  # an IANA name; None: the server's
+
+    def vacation_left(self, year: int, allowance: float) -> float:
+        """Seconds of vacation days she has left in `year`, of `allowance` a year."""
+        return max(0.0, allowance - (self.vacation_used if self.vacation_year == year else 0.0))
 
     def away(self, now: float) -> bool:
         return self.away_until is not None and self.away_until > now

@@ -214,10 +214,23 @@ class Game(ABC):
         rest = [s for s in seats if s not in result.winners]
         return [list(result.winners)] + ([rest] if rest else [])
 
+    def revealed_view(self, state: Any) -> JSON:
+        """The view of a position of a finished match with every secret shown (every army, all cargo), the same
+        for everyone: for the pictures and the replay once the match is over, never before (the match layer
+        asks for it only then). A game that hides nothing shows its public view."""
+        return self.view(state, None)
+
     def sample_state(self, view: JSON, rng: random.Random) -> Any:
         """A full state consistent with `view` (what `view["viewer"]` knows): `self.view(result, viewer) == view`.
         Perfect-information games rebuild the exact state; the computer opponent samples the unknown."""
         raise NotImplementedError(f"{self.info.key} does not implement sample_state")
+
+    def likelihood(self, view: JSON, state: Any) -> float:
+        """How well `state`, drawn by `sample_state` from `view`, fits what the view's viewer watched the others do
+        with what she cannot see (relative: only ratios between draws from one view matter). The computer's search
+        and the Explore board weigh their draws by it. 1 for every draw where a game has no model of its players'
+        habits; never reads more than the view and the drawn state."""
+        return 1.0
 
     # --- helpers every game gets for free; override where a game can do better -----------------------------
 

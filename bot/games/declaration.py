@@ -9,9 +9,12 @@ it is registered and derives every lookup by key from them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
+
+from PIL import Image
 
 from bot.ai.policy import Policy
 from bot.engine.base import Game
@@ -23,6 +26,10 @@ from .engine_declaration import DeclarationError, EngineDeclaration
 
 GUIDE_LANGUAGE = "en"  # every game has a guide in English (guide/en.md); other languages are guide/<lang>.md
 RULES_PAGES = "docs/rules/"  # where the full rules live, in the repository (not shipped with the bot)
+
+# A side's app emoji (bot/presenters/emojis.py): its sprite drawn at a size, the size given (128).
+EmojiSprite = Callable[[int], Image.Image]
+EMOJI_NAME = re.compile(r"[a-z0-9_]{2,32}")  # what Discord takes as an emoji's name (2-32 letters, digits, _)
 
 # A position the benchmarks play from: (players, options or None for the defaults).
 BenchmarkPosition = tuple[int, Mapping[str, Any] | None]
@@ -44,6 +51,10 @@ class GameDeclaration:
     # The positions `python -m benchmarks.computer --positions` times the computer on; None: every player count
     # with the default options. Add the options that change what the computer decides (Myrmidons' drafts).
     benchmark_positions: tuple[BenchmarkPosition, ...] | None = None
+    # Its app emojis, one per side: the side's name as its views name it ("Light", "a1") -> the sprite of its
+    # pieces. They mark the sides in the texts that name them (/games, a board post's players), uploaded once as
+    # sg_<game>_<side>; a side without one is named in words alone.
+    side_emojis: Mapping[str, EmojiSprite] = field(default_factory=dict)
 
     @property
     def game(self) -> Game:
@@ -62,6 +73,10 @@ class GameDeclaration:
         return self.engine.confirmations
 
     @property
+    def legal_moves_public(self) -> bool:
+        return self.engine.legal_moves_public
+
+    @property
     def package(self) -> Path:
         """The game's package folder (its guides are in it)."""
         return self.guides.parent
@@ -72,6 +87,10 @@ class GameDeclaration:
         if self.benchmark_positions is not None:
             return self.benchmark_positions
         return tuple((players, None) for players in range(info.min_players, info.max_players + 1))
+
+    def emoji_name(self, side: str) -> str:
+        """The name of the app emoji marking `side`: "sg_epaminondas_light"."""
+        return f"sg_{self.key}_{side}".lower()
 
     def guide(self, lang: str) -> Path:
         """The guide in `lang`, else the English one."""
@@ -102,10 +121,14 @@ class GameDeclaration:
             raise DeclarationError(f"{key}: side_names must be a frozenset of the seat names that are words")
         if not (isinstance(self.rules_page, str) and self.rules_page.endswith(".md")):
             raise DeclarationError(f"{key}: rules_page must name its rules page, {RULES_PAGES}{key}.md")
+        for side, sprite in self.side_emojis.items():
+            if not (EMOJI_NAME.fullmatch(self.emoji_name(side)) and callable(sprite)):
+                raise DeclarationError(f"{key}: the emoji of {side!r} needs a sprite and a name of 2 to 32 letters, "
+                                       f"digits and underscores (not {self.emoji_name(side)!r})")
         info = self.game.info
         for players, _options in self.positions:
             if not info.min_players <= players <= info.max_players:
                 raise DeclarationError(f"{key}: a benchmark position for {players} players, who cannot play it")
 
 
-__all__ = ["BenchmarkPosition", "DeclarationError", "GUIDE_LANGUAGE", "GameDeclaration"]
+__all__ = ["BenchmarkPosition", "DeclarationError", "EmojiSprite", "GUIDE_LANGUAGE", "GameDeclaration"]

@@ -21,6 +21,10 @@ class EngineDeclaration:
     revealing_events: frozenset[str] = frozenset()
     # Typed moves played only after the player confirms them: first word of the move -> the question.
     confirmations: Mapping[str, str] = field(default_factory=dict)
+    # Whether how many legal moves a seat has is known to everyone (it depends on nothing hidden): only then may
+    # a turn with a single legal move be played at once for a member who asked for that. Never where it depends
+    # on the player's own secrets (Myrmidons' piece values, Mycenae's cargo), which others would learn from it.
+    legal_moves_public: bool = False
 
     @property
     def key(self) -> str:

@@ -68,6 +68,11 @@ def revealing_events(key: str) -> frozenset[str]:
     return engine_of(key).revealing_events
 
 
+def legal_moves_public(key: str) -> bool:
+    """Whether anyone may know how many legal moves a seat of that game has (EngineDeclaration)."""
+    return engine_of(key).legal_moves_public
+
+
 def confirmation_for(key: str, move: str) -> str | None:
     """The question asked before a typed `move` of that game is played, or None."""
     return engine_of(key).confirmations.get(move.split(" ", 1)[0])
@@ -98,5 +103,5 @@ for _engine in REGISTERED:
 
 __all__ = [
     "DeclarationError", "EngineDeclaration", "GAMES", "PACKAGES", "REGISTERED", "by_key", "confirmation_for",
-    "declared", "engine_of", "get_game", "register", "revealing_events", "unregister",
+    "declared", "engine_of", "get_game", "legal_moves_public", "register", "revealing_events", "unregister",
 ]

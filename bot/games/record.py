@@ -35,7 +35,9 @@ lines are ignored anywhere):
     Result    `*` while the match runs; else the winning seats (`0`, `0,2`) or `draw`, then the reason in
               parentheses
 
-A move line is `<number>. <seat> <text>`: the seat that acted and the move in the game's canonical notation (the
+A move line is `<number>. <seat> <text>`, optionally followed by when the move was made and what it charged to
+its mover's clock, in braces (`{at 2026-12-07T22:52:01Z clock 3:04:00}`, hours:minutes:seconds; `clock` only in a
+match with a clock; records of moves logged before Strategos kept their times have neither): the seat that acted and the move in the game's canonical notation (the
 text may contain spaces: Mycenae's `cargo b2:K,B d2:R`). The seat is always written: it is needed wherever
 several seats may act (a simultaneous secret setup, a resignation out of turn, a player knocked out of a
 four-player game), and writing it everywhere keeps the format one rule. Match-layer actions use reserved words
@@ -85,7 +87,8 @@ RESIGN, TIMEOUT, DRAW = "resign", "timeout", "draw"
 MATCH_ACTIONS = frozenset({RESIGN, TIMEOUT, DRAW})
 """Words the match layer logs in the move log beside the engine's moves."""
 
-_MOVE_LINE = re.compile(r"^(\d+)\.\s+(\d+)\s+(\S.*)$")
+_MOVE_LINE = re.compile(r"^(\d+)\.\s+(\d+)\s+(\S.*?)(?:\s+\{at (\S+?)(?: clock (\d+):(\d\d):(\d\d))?\})?$")
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _RESULT = re.compile(r"^(\*|draw|\d+(?:\s*,\s*\d+)*)(?:\s+\((.*)\))?$")
 
 
@@ -105,6 +108,8 @@ class RecordMove:
     seat: int
     move: str | None  # None: a secret setup move the record's reader may not know
     line: int | None = field(default=None, compare=False)  # where parse_record found it, for error messages
+    at: int | None = None  # when it was made (Unix seconds); None: not recorded
+    clock: int | None = None  # the seconds it charged to its mover's clock; None: no clock, or not recorded
 
     @property
     def hidden(self) -> bool:
@@ -176,6 +181,7 @@ def make_record(
     result: Outcome | JSON | None,
     date: Date | datetime | str | float | None = None,
     match_id: int | None = None,
+    timed: bool = False,
 ) -> Record:
     """The record of a match as `viewer` (a seat, or None for the public) may read it.
 
@@ -183,6 +189,8 @@ def make_record(
     tuples), match-layer entries included; `result` is the match's result (an Outcome or its JSON), None while
     it runs. While it runs, other seats' secret setup moves are hidden and, for a hidden-information game, the
     seed is withheld; once it is over the record holds everything and is the same for every viewer.
+    `timed`: each move keeps when it was made (.created_at) and what it charged to its mover's clock
+    (.clock_used), where the entry has them.
     """
     game = _game(game)
     outcome = result if isinstance(result, Outcome) or result is None else Outcome.from_json(result)
@@ -193,7 +201,9 @@ def make_record(
         # Either mark is enough to hide: the log's flag, or the engine's own judgement of the text.
         secret = private or game.is_private_move(move)
         hidden = secret and not finished and seat != viewer
-        moves.append(RecordMove(seat, None if hidden else move))
+        at, used = (getattr(item, "created_at", None), getattr(item, "clock_used", None)) if timed else (None, None)
+        moves.append(RecordMove(seat, None if hidden else move, at=None if at is None else int(at),
+                                clock=None if used is None else round(used)))
     names = tuple(_one_line(n) or f"seat {i}" for i, n in enumerate(names))
     if len(names) != num_players:
         raise ValueError(f"{len(names)} names for {num_players} players")
@@ -236,8 +246,19 @@ def format_record(record: Record | None = None, /, **match: Any) -> str:
     lines.append(f"Result: {_result_text(record.result)}")
     lines.append("")
     for number, move in enumerate(record.moves, 1):
-        lines.append(f"{number}. {move.seat} {HIDDEN if move.hidden else move.move}")
+        lines.append(f"{number}. {move.seat} {HIDDEN if move.hidden else move.move}{_times_text(move)}")
     return "\n".join(lines) + "\n"
+
+
+def _times_text(move: RecordMove) -> str:
+    """A move line's " {at … clock …}", or nothing for a move without a recorded time."""
+    if move.at is None:
+        return ""
+    at = datetime.fromtimestamp(move.at, timezone.utc).strftime(_TIME_FORMAT)
+    if move.clock is None:
+        return f" {{at {at}}}"
+    hours, rest = divmod(move.clock, 3600)
+    return f" {{at {at} clock {hours}:{rest // 60:02d}:{rest % 60:02d}}}"
 
 
 def _result_text(outcome: Outcome | None) -> str:
@@ -267,7 +288,9 @@ def parse_record(text: str) -> Record:
             if int(found[1]) != len(moves) + 1:
                 raise RecordError(f"expected move {len(moves) + 1}, found move {found[1]}", number)
             move = found[3].strip()
-            moves.append(RecordMove(int(found[2]), None if move == HIDDEN else move, number))
+            at = _moment(found[4], number) if found[4] else None
+            clock = int(found[5]) * 3600 + int(found[6]) * 60 + int(found[7]) if found[5] else None
+            moves.append(RecordMove(int(found[2]), None if move == HIDDEN else move, number, at, clock))
             continue
         if moves:
             raise RecordError(f"expected a move line such as '{len(moves) + 1}. 0 a1-a2', found {row!r}", number)
@@ -327,6 +350,13 @@ def parse_record(text: str) -> Record:
     )
 
 
+def _moment(text: str, line: int) -> int:
+    try:
+        return int(datetime.strptime(text, _TIME_FORMAT).replace(tzinfo=timezone.utc).timestamp())
+    except ValueError:
+        raise RecordError(f"a move's time must read like 2026-12-07T22:52:01Z, not {text!r}", line) from None
+
+
 def _integer(text: str, line: int | None, key: str) -> int:
     try:
         return int(text)
@@ -370,6 +400,10 @@ class Replay:
     def views(self, viewer: int | None = None) -> list[JSON]:
         """The view of every replayed state as `viewer` sees it (None: public), e.g. for an animated replay."""
         return [self.game.view(state, viewer) for state in self.states]
+
+    def revealed_views(self) -> list[JSON]:
+        """Every replayed state with every secret shown (Game.revealed_view): for a finished match only."""
+        return [self.game.revealed_view(state) for state in self.states]
 
     @property
     def final_state(self) -> Any:

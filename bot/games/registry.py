@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Sequence
 
 import renderers
-from bot.ai import decide
+from bot.ai import decide, judge
 from bot.ai.policy import Policy
 from bot.engine.base import JSON
 from renderers import BoardRenderer
@@ -110,6 +110,12 @@ def choose_move(view: JSON, *, level: str = "normal", seed: int = 0) -> str:
     return decide(policy_for(view["game"]), view, level=level, seed=seed)
 
 
+def judge_move(view: JSON, played: str, *, level: str = "hard", seed: int = 0) -> tuple[str, float, float] | None:
+    """A level's judgement of a move played from `view` (bot.ai.judge): for the analysis of a finished match, in a
+    worker process like choose_move."""
+    return judge(policy_for(view["game"]), view, played, level=level, seed=seed)
+
+
 REGISTERED: tuple[GameDeclaration, ...] = tuple(
     engines.declared(package, "declaration", "DECLARATION") for package in PACKAGES)  # /play's order
 for _declaration in REGISTERED:
@@ -117,6 +123,6 @@ for _declaration in REGISTERED:
 
 
 __all__ = [
-    "GAMES", "PACKAGES", "REGISTERED", "can_render", "choose_move", "confirmation_for", "declaration_of", "get_game",
+    "GAMES", "PACKAGES", "REGISTERED", "can_render", "choose_move", "confirmation_for", "judge_move", "declaration_of", "get_game",
     "policy_for", "register", "render", "renderer_of", "revealing_events", "rules_diagram", "unregister",
 ]

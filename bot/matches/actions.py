@@ -15,16 +15,19 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from dataclasses import dataclass, field, replace
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, NamedTuple
 
-from bot.domain import LoggedMove, Match, MatchLoad, MoveWrite, OutboxEntry, RatingWrite, SeatTimers
+from bot.domain import (DamagedMatch, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, OutboxEntry, RatingWrite,
+                        SeatTimers)
 from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
+from bot.games.engines import get_game, legal_moves_public
 from bot.i18n import N_
 from bot.ratings import RatingChange
 from bot.storage import RatingsMoved, Repository, VersionConflict
 
-from . import errors
+from . import damage, errors
 from .bus import Delivery, EventBus
 from .clocks import ClockKeeper
 from .events import Board, ForcedMove, MatchClock, MatchEnded, MatchEvent, MovePlayed, Played, SetupProgress
@@ -41,6 +44,26 @@ from .timers import TimerDispatcher
 log = logging.getLogger(__name__)
 
 ANSWER_ATTEMPTS = 5  # each retry follows another answer that really landed
+
+
+class FollowingMove(NamedTuple):
+    """A move the match plays right after an action (MatchActions.forced_moves)."""
+
+    seat: int
+    move: str
+    events: list[Event]
+    state: Any  # the engine state after it
+    chosen: bool  # her only legal move, played as she asked (played_for); else she had no choice at all
+
+
+def played_for(game_key: str, state: Any, seat: int, member: MemberPrefs | None) -> str | None:
+    """The move played at once for a member who asked for it: her only legal move. Only in a game that declares
+    the number of legal moves public (EngineDeclaration.legal_moves_public): elsewhere her single legal move, played
+    at once, would tell the others something of her secrets (tests/test_autoplay.py plays twin worlds)."""
+    if member is None or not member.autoplay or not legal_moves_public(game_key):
+        return None
+    moves = get_game(game_key).legal_moves(state, seat)
+    return moves[0] if len(moves) == 1 else None
 
 
 class AnswerRaced(Exception):
@@ -103,6 +126,7 @@ class MatchActions:
         self.game_of, self.state_of, self.view = states.game_of, states.state_of, states.view
         self.in_secret_setup, self.to_act, self.in_play = states.in_secret_setup, states.to_act, states.in_play
         self.users_to_act, self.pending_request = states.users_to_act, states.pending_request
+        self.on_commit: Callable[[float], None] | None = None  # told each unit's seconds (bot/metrics.py)
         self._locks = KeyedLocks()
         self._inflight = 0
         self._idle = asyncio.Event()
@@ -171,11 +195,21 @@ class MatchActions:
     async def match_for(self, match_id: int, user_id: int, guild_id: int | None) -> Match:
         """The match as `user_id` may look it up from `guild_id` (None: a DM). Players find their matches from
         anywhere (also after leaving the server); others only from the match's own server. Anything else answers
-        exactly as a number that does not exist, so no one learns of another server's matches."""
-        match = await self.repo.get_match(match_id)
+        exactly as a number that does not exist, so no one learns of another server's matches (damaged ones
+        included)."""
+        try:
+            match = await self.repo.get_match(match_id)
+        except DamagedMatch as damaged:
+            if user_id not in damaged.players and damaged.guild_id != guild_id:
+                raise errors.UnknownMatch(match_id) from None
+            raise
         if match is None or (match.seat_of(user_id) is None and match.guild_id != guild_id):
             raise errors.UnknownMatch(match_id)
         return match
+
+    async def set_aside(self, damaged: DamagedMatch) -> None:
+        """A damaged match met by an action: set aside, the operator told once (damage.py)."""
+        await damage.set_aside(self.repo, damaged, self.clock())
 
     async def moves_of(self, match: Match) -> list[LoggedMove]:
         """The match's effective moves (taken-back ones left out), oldest first."""
@@ -259,16 +293,17 @@ class MatchActions:
 
         The announcement is written with the last unit (the outbox, bot/matches/outbox.py) and presented from
         there: a command cancelled once its unit may be written leaves it to the outbox, which presents it."""
-        forced = self.forced_moves(match, action)
+        forced = self.forced_moves(match, action, await self._autoplay_prefs(match, load))
         public = [] if action.rewinds else [e for e in action.events if is_visible(e, None)]
-        shown = [ForcedMove(seat, move, [e for e in events if is_visible(e, None)]) for seat, move, events, _ in forced]
+        shown = [ForcedMove(f.seat, f.move, [e for e in f.events if is_visible(e, None)], chosen=f.chosen)
+                 for f in forced]
         lang = await self.language(match.guild_id)
         announcing = Announcing(functools.partial(self._announcement, action, public, shown, lang, load),
                                 self.outbox.token())
         try:
             match = await self.commit(match, seat=action.seat, move=action.logged, private=action.private,
                                       events=action.events, new_state=action.new_state, outcome=action.outcome,
-                                      load=load, announcing=None if forced else announcing)
+                                      load=load, announcing=None if forced else announcing, rewinds=action.rewinds)
         except asyncio.CancelledError:  # the unit may have been written: the outbox presents what it recorded
             after = asyncio.ensure_future(self._forced_after_cancel(match, action, forced, announcing)) if forced \
                 else None
@@ -301,7 +336,7 @@ class MatchActions:
         clock = None
         if match.active:
             deadlines = load.deadlines if load is not None and not forced else (await self.clocks.of(match)).deadlines
-            clock = self.clocks.after_commit(match, deadlines, timers, prefs)
+            clock = self.clocks.after_commit(match, deadlines, timers, prefs, await self.clocks.server_zone(match))
         board = _board(states, match, clock)
         if action.setup and states.in_secret_setup(match):
             return [SetupProgress(match, action.seat, board=board, lang=lang)]
@@ -312,24 +347,39 @@ class MatchActions:
             events.append(MatchEnded(match, outcome, view=board.view, lang=lang))
         return events
 
-    def forced_moves(self, match: Match, action: Action) -> list[tuple[int, str, list[Event], Any]]:
-        """The moves nobody has a choice about (a pass with nothing to place) that follow `action`, each as
-        (seat, move, events, state after it). Ends because games end."""
+    def forced_moves(self, match: Match, action: Action,
+                     prefs: Mapping[int, MemberPrefs] | None = None) -> list[FollowingMove]:
+        """The moves nobody has a choice about (a pass with nothing to place) that follow `action`, and the single
+        legal moves of members who asked for those to be played at once (`prefs`, see `played_for`). Ends because
+        games end."""
         if action.new_state is None or action.rewinds:
             return []
         game, state = self.game_of(match), action.new_state
-        forced: list[tuple[int, str, list[Event], Any]] = []
+        forced: list[FollowingMove] = []
         while game.outcome(state) is None:
             acting = game.to_act(state)
-            move = game.forced_move(state, acting[0]) if len(acting) == 1 else None
+            if len(acting) != 1:
+                break
+            seat = acting[0]
+            move = game.forced_move(state, seat)
+            chosen = move is None
+            if chosen:
+                user_id = match.seats[seat].user_id
+                move = played_for(match.game, state, seat, (prefs or {}).get(user_id) if user_id is not None else None)
             if move is None:
                 break
-            state, events = game.apply(state, acting[0], move)
-            forced.append((acting[0], move, events, state))
+            state, events = game.apply(state, seat, move)
+            forced.append(FollowingMove(seat, move, events, state, chosen))
         return forced
 
+    async def _autoplay_prefs(self, match: Match, load: MatchLoad | None) -> Mapping[int, MemberPrefs]:
+        """The members' choices `forced_moves` needs: the action's, else read, where anything may be played."""
+        if load is not None:
+            return load.prefs
+        return await self.clocks.prefs(match.member_ids) if legal_moves_public(match.game) else {}
+
     async def _forced_after_cancel(self, before: Match, action: Action,
-                                   forced: list[tuple[int, str, list[Event], Any]], announcing: Announcing) -> None:
+                                   forced: list[FollowingMove], announcing: Announcing) -> None:
         """The command was cancelled as the unit of `action` was written, or before: if it was written (the log's
         newest move is that action, right after `before`), play the forced moves after it all the same."""
         async with self._locks.hold(before.id):
@@ -338,11 +388,11 @@ class MatchActions:
             if moves and (moves[-1].seat, moves[-1].move) == (action.seat, action.logged):
                 await self._play_forced(now, forced, announcing)
 
-    async def _play_forced(self, match: Match, forced: list[tuple[int, str, list[Event], Any]],
+    async def _play_forced(self, match: Match, forced: list[FollowingMove],
                            announcing: Announcing) -> Match:
         """Write the forced moves, each logged as that seat's move (so the thread can say what happened); the
         last one carries the action's announcement."""
-        for i, (seat, move, events, state) in enumerate(forced):
+        for i, (seat, move, events, state, _) in enumerate(forced):
             match = await self.commit(match, seat=seat, move=move, private=False, events=events, new_state=state,
                                       announcing=announcing if i == len(forced) - 1 else None)
             log.info("match=%s guild=%s seat=%s forced move=%s version=%s", match.id, match.guild_id, seat, move,
@@ -361,11 +411,13 @@ class MatchActions:
         outcome: Outcome | None = None,
         load: MatchLoad | None = None,
         announcing: Announcing | None = None,
+        rewinds: bool = False,
     ) -> Match:
         """Write the new state (None: unchanged) and its log entry, if the match is still at `match.version`,
         with the clocks of the seats whose turn began or ended, when a rated match ends its ratings and, with
         `announcing`, what it announces (the outbox): one unit of work. `load`: what the action read (the
-        members' choices the clocks need; else read here). Returns the match as written."""
+        members' choices and running deadlines the clocks need; else read here). `rewinds`: a take-back, which
+        gives the Fischer banks back as they were. Returns the match as written."""
         game = self.game_of(match)
         acting_before = self.to_act(match)
         if new_state is not None:
@@ -392,7 +444,15 @@ class MatchActions:
             prefs = await self.clocks.prefs(after.member_ids)
         else:
             prefs = {}
-        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs)
+        deadlines = load.deadlines if load is not None else None
+        if deadlines is None and after.active and after.clock_rules.fischer:
+            deadlines = await self.clocks.running(match)
+        server_zone = await self.clocks.server_zone(after)
+        timers = self.clocks.plan(after, acting_before, acting_after, seat, prefs, deadlines, rewinds=rewinds,
+                                  server_zone=server_zone)
+        if timers.banks is not None:
+            after = replace(after, clock_banks=timers.banks, clock_prior=timers.prior)
+
         for _ in range(RATING_ATTEMPTS):
             rating: RatingWrite | None = await self.ratings.plan(after)
             if rating is not None and rating.follows is not None and rating.follows >= now:
@@ -408,7 +468,8 @@ class MatchActions:
                     sorted(rating.changes, key=lambda c: c.seat) if rating else [])
                 outbox = self.outbox.entry(announcing.token, announcing.events, now)
             unit = MoveWrite(match.id, match.version, seat, move, private, events, state_json, result, standings,
-                             now, timers, rating, outbox)
+                             now, timers, rating, outbox, clock_used(match, seat, load, now))
+            started = time.perf_counter()
             try:
                 await self.repo.commit_move(unit)
                 break
@@ -423,10 +484,25 @@ class MatchActions:
                 continue
         else:
             raise errors.UserError(N_("Too many matches are finishing at once; please try that again."))
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - started)
         if new_state is not None:
             self.states.keep(after, new_state)
         self.clocks.armed(timers)
         return after
+
+
+def clock_used(match: Match, seat: int, load: MatchLoad | None, now: float) -> float | None:
+    """The seconds `seat`'s action at `now` charged to her clock: what her turn's limit (her bank, on a Fischer
+    clock) had run down by (time away and quiet weekends pushed her deadline on, so they are not charged). None when no clock of hers ran: no clock, a move nobody
+    chose (no load), or no deadline of hers."""
+    deadline = load.deadlines.get(seat) if load is not None else None
+    if match.clock_seconds is None or deadline is None:
+        return None
+    limit = float(match.clock_seconds)  # the turn's time; a Fischer clock's turn ran on her bank as it started
+    if match.clock_rules.fischer and match.clock_banks is not None:
+        limit = float(match.clock_banks.get(seat, match.clock_seconds))
+    return min(limit, max(0.0, limit - (deadline - now)))
 
 
 def _board(states: MatchStates, match: Match, clock: MatchClock | None) -> Board:

@@ -52,7 +52,7 @@ class MatchArchive:
         sides = actions.view(match, None).get("seat_names")
         entries = await self.actions.moves_of(match)
         lines = history_lines(game, entries, match.names, match.seat_of(user_id), finished=not match.active,
-                              sides=[t(lang, side) for side in sides] if sides else sides, lang=lang)
+                              sides=[t(lang, side) for side in sides] if sides else sides, lang=lang, timed=True)
         if not match.active:  # which moves were planned replies stays with their player until the end
             lines = mark_planned(lines, entries, await self.repo.plans.planned_versions(match.id), lang)
         pages = paginate(lines)
@@ -66,7 +66,7 @@ class MatchArchive:
         text = format_record(
             game=match.game, num_players=len(match.seats), seed=match.seed, options=match.options,
             entries=await self.actions.moves_of(match), names=match.names, viewer=match.seat_of(user_id),
-            result=match.result, date=match.created_at, match_id=match.id,
+            result=match.result, date=match.created_at, match_id=match.id, timed=True,
         )
         return Export(match, f"match-{match.id}.txt", text)
 
@@ -79,11 +79,15 @@ class MatchArchive:
         return match
 
     @staticmethod
-    def public_views(match: Match, moves: Sequence[LoggedMove]) -> list[dict[str, Any]]:
-        """The public view of every position of the match, start to end. Pure and slow for long matches: run it
-        off the event loop."""
+    def replay_views(match: Match, moves: Sequence[LoggedMove], seen_by: int | None = None) -> list[dict[str, Any]]:
+        """Every position of a finished match for its replay: with everything revealed (every army, all cargo),
+        or as the player of seat `seen_by` saw it at each move (what she knew, and what it proved). Refused for a
+        match still being played: its secrets are still secrets. Pure and slow: run it off the event loop."""
+        if match.active:
+            raise errors.UserError(N_("Match #{match} is still being played, so it has no replay yet."),
+                                   match=match.id)
         run = replay_moves(match.game, len(match.seats), match.seed, match.options, moves, names=match.names)
-        return run.views(None)
+        return run.revealed_views() if seen_by is None else run.views(seen_by)
 
     async def move_log(self, match_id: int, viewer_seat: int | None) -> list[str]:
         """The move list as `viewer_seat` may read it: secret moves of others are shown as such."""

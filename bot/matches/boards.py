@@ -10,6 +10,7 @@ from bot.i18n import N_
 from bot.storage.outbox import OutboxRow
 
 from . import errors
+from .damage import alone
 from .actions import MatchActions, TurnReport
 from .events import BoardRepaired, BoardRequested, ChallengeEnded, MatchEnded, MatchStarted
 from .outbox import events_of
@@ -44,6 +45,10 @@ class Boards:
         left = await self._left_by_match()
         begun = await self._recover_starts_and_ends(left, look_again=True)
         for match in await self.repo.unannounced_matches():
+            if not isinstance(match, Match):  # damaged: set aside, and its rows wait with it
+                await self.actions.set_aside(match)
+                left.pop(match.match_id, None)
+                continue
             if not self.scope.owns(match.guild_id) or match.id in begun:
                 continue  # the process running that server's shard repairs it
             if timers.claims.shared and match.updated_at > clock() - REPAIR_AFTER:
@@ -52,7 +57,8 @@ class Boards:
                 timers.wake(match.updated_at + REPAIR_AFTER)
                 left.pop(match.id, None)
                 continue
-            await self._repair(match, left.pop(match.id, []))
+            async with alone(self.repo, clock):
+                await self._repair(match, left.pop(match.id, []))
         for rows in left.values():
             if self.scope.owns(rows[0].guild_id) and not self._young(rows):
                 # Their boards are out, so the stop came after them: what followed may be out too, and a second
@@ -70,9 +76,10 @@ class Boards:
             match_id = rows[0].match_id
             if match_id is None:  # a challenge's end: there is no match to look at
                 continue
-            match = await self.repo.get_match(match_id)
-            if match is not None and match.updated_at <= self.actions.clock() - REPAIR_AFTER:
-                await self._announce_left(match, rows)  # else it moved a moment ago: whoever moved it announces it
+            async with alone(self.repo, self.actions.clock):
+                match = await self.repo.get_match(match_id)
+                if match is not None and match.updated_at <= self.actions.clock() - REPAIR_AFTER:
+                    await self._announce_left(match, rows)  # else it moved a moment ago: whoever moved it does
 
     async def _left_by_match(self) -> dict[int, list[OutboxRow]]:
         """The rows left, by match (a challenge's end, which has none: by minus its challenge's id)."""
@@ -112,12 +119,14 @@ class Boards:
             if not started:
                 self.outbox.present(rows, events)
                 continue
-            match = await self.repo.get_match(key)
-            if match is None:
-                self.outbox.present(rows, [])
-                continue
-            log.info("match=%s guild=%s its start was not announced; announcing it now", match.id, match.guild_id)
-            self.outbox.present(rows, [replace(started[0], match=match, board=await self.actions.board(match))])
+            async with alone(self.repo, self.actions.clock):
+                match = await self.repo.get_match(key)
+                if match is None:
+                    self.outbox.present(rows, [])
+                    continue
+                log.info("match=%s guild=%s its start was not announced; announcing it now", match.id,
+                         match.guild_id)
+                self.outbox.present(rows, [replace(started[0], match=match, board=await self.actions.board(match))])
         return begun
 
     def _young(self, rows: list[OutboxRow]) -> bool:

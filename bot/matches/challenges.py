@@ -65,11 +65,13 @@ class Challenges:
         rated: bool = True,
         challenger_position: int = 0,
         clock: str | None = None,
+        weekends: bool | None = None,
     ) -> Challenge:
         """`invited` has one entry per other seat: a member id, or None for a seat anyone may take (or, with
         `computer_level`, the computer's seat). Matches with a computer seat are never rated. The challenger sits
         at `challenger_position` (0 unless a rematch rotates the seats); the invited take the others in order.
-        `clock` is a label of CLOCK_CHOICES; None: the server's default."""
+        `clock` is a label of CLOCK_CHOICES or a Fischer clock (bot/matches/clock_kinds.py); None: the server's
+        default; `weekends`: quiet weekends (None: the server's default)."""
         actions = self.actions
         if not is_offered(game_key):
             raise errors.UserError(N_("That game can't be played here yet."))
@@ -89,7 +91,7 @@ class Challenges:
         if not 0 <= challenger_position < players:
             raise ValueError(f"no seat {challenger_position} in a {players}-player challenge")
         options = checked_options(game, {**default_options(game_key, players), **(options or {})}, players)
-        clock_seconds = await actions.server_settings.clock_for(guild_id, clock)
+        clock_seconds, clock_rules = await actions.server_settings.clock_for(guild_id, clock, weekends)
         ttl = await actions.server_settings.get(guild_id, "challenge_expiry") or self.ttl
         async with actions.operation(lock_key=None):
             if await self.repo.count_open_challenges(challenger_id) >= MAX_OPEN_CHALLENGES:
@@ -103,7 +105,7 @@ class Challenges:
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options,
                 challenger_id=challenger_id, challenger_name=challenger_name, invited=list(invited),
                 now=now, expires_at=now + ttl, computer_level=computer_level, rated=rated,
-                challenger_position=challenger_position, clock_seconds=clock_seconds,
+                challenger_position=challenger_position, clock_seconds=clock_seconds, clock_rules=clock_rules,
                 computer_names=computer_names(game, options, invited, challenger_position, computer_level),
             )
         actions.timers.wake(challenge.expires_at)
@@ -213,16 +215,18 @@ class Challenges:
             id=0, guild_id=challenge.guild_id, channel_id=challenge.channel_id, thread_id=None, game=challenge.game,
             options=challenge.options, seed=seed, status="active", state={}, version=0, board_message_id=None,
             draw_agreed=None, result=None, created_at=0.0, updated_at=0.0, clock_seconds=challenge.clock_seconds,
+            clock_rules=challenge.clock_rules,
             seats=[Seat(i, s.user_id, s.user_name or "", s.kind, s.level) for i, s in enumerate(challenge.seats)],
         )
         prefs = await actions.clocks.prefs(starting.member_ids) if challenge.clock_seconds is not None else {}
-        timers = actions.clocks.plan(starting, [], acting, None, prefs)
+        server_zone = await actions.clocks.server_zone(starting)
+        timers = actions.clocks.plan(starting, [], acting, None, prefs, server_zone=server_zone)
         lang, outbox, token = await actions.language(challenge.guild_id), actions.outbox, actions.outbox.token()
         now = actions.clock()
         started: list[MatchEvent] = []
 
         def announce(match: Match) -> OutboxEntry:  # the match as the unit writes it: its thread and first board
-            clock = actions.clocks.after_commit(match, {}, timers, prefs)
+            clock = actions.clocks.after_commit(match, {}, timers, prefs, server_zone)
             started[:] = [MatchStarted(match, replace(challenge, status="started", match_id=match.id),
                                        board=actions.first_board(match, state, clock), lang=lang)]
             return outbox.entry(token, started, now)

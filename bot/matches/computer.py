@@ -16,13 +16,14 @@ import logging
 from concurrent.futures import Executor
 from typing import Callable
 
-from bot.domain import Match, Timer
+from bot.domain import DamagedMatch, Match, Timer
 from bot.engine.base import seeded_rng
 
 from bot.storage import Repository
 
 from . import errors
 from .bus import EventBus
+from .damage import alone
 from .events import BoardRepaired, MatchEvent, MatchStarted, MovePlayed, SetupProgress
 from .service import MatchService
 from .timers import TimerDispatcher
@@ -48,6 +49,9 @@ class ComputerPlayers:
         self.pause = pause
         self._executor_factory = executor_factory
         self._executor: Executor | None = None
+        self._thinking = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
         timers.on(COMPUTER_MOVE, self._think)
         bus.subscribe(self._on_event)
 
@@ -55,7 +59,11 @@ class ComputerPlayers:
         """At start-up: every computer seat that is to act gets its turn, unless it is being thought about (by
         another process; or by this one before a stop, and then its claim runs out and it fires again)."""
         for match in await self.repo.active_matches_with_computers():
-            await self._schedule(match, unless_claimed=True)
+            if isinstance(match, DamagedMatch):  # set aside: it fails alone, the others get their turns
+                await self.service.set_aside(match)
+                continue
+            async with alone(self.repo, self.service.clock):  # its state may be one its engine refuses
+                await self._schedule(match, unless_claimed=True)
 
     async def _on_event(self, event: MatchEvent) -> bool:
         # a match's seats never change: most have no computer
@@ -87,12 +95,23 @@ class ComputerPlayers:
         view = self.service.view(match, timer.seat)
         seed = seeded_rng(match.seed, "computer", match.version, timer.seat).randrange(2**31)
         loop = asyncio.get_running_loop()
-        move = await loop.run_in_executor(
-            self._worker(), functools.partial(self._choose, view, level=seat.level or "normal", seed=seed))
+        self._thinking += 1
+        self._idle.clear()
+        try:
+            move = await loop.run_in_executor(
+                self._worker(), functools.partial(self._choose, view, level=seat.level or "normal", seed=seed))
+        finally:
+            self._thinking -= 1
+            if not self._thinking:
+                self._idle.set()
         try:
             await self.service.submit_seat_move(match.id, timer.seat, move, expected_version=match.version)
         except errors.UserError as exc:  # the match moved on meanwhile (a resignation, a draw): nothing to do
             log.info("match=%s computer seat=%s move dropped: %s", match.id, timer.seat, exc)
+
+    async def idle(self) -> None:
+        """Returns once no think is in flight here: work that can wait (an analysis) goes after live matches."""
+        await self._idle.wait()
 
     def _worker(self) -> Executor:
         if self._executor is None:

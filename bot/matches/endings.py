@@ -44,6 +44,12 @@ class Endings:
                 return None
             if due_at is not None and not await actions.clocks.is_current(match, seat, due_at):
                 return None
+            if due_at is not None and match.clock_rules.vacation:
+                if await actions.clocks.vacation_day(match, seat, due_at):
+                    return None  # a vacation day spent instead: her clocks got a day more
+                if not await actions.clocks.is_current(match, seat, due_at):
+                    return None  # another deadline of hers spent a day at the same moment, and moved this one
+
             if await actions.clocks.all_late(match, actions.game_of(match).in_play(actions.state_of(match))):
                 # Nobody still in moved in time (a simultaneous setup nobody made): no one deserves a win on time.
                 return await actions.conclude(match, Action(

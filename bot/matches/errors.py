@@ -11,6 +11,7 @@ from typing import Any
 from bot.i18n import N_, Text
 from bot.storage.postgres_pool import DatabaseUnavailable as DatabaseUnavailable  # answered "try again" by the adapters
 from bot.storage.database import is_storage_full as is_storage_full  # answered "storage is full" by the adapters
+from bot.domain import DamagedMatch as DamagedMatch  # set aside (damage.py), its players told by the adapters
 
 
 class UserError(Exception):

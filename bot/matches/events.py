@@ -17,16 +17,19 @@ from typing import Any
 
 from bot.games import Event, Outcome
 from bot.ratings import RatingChange
-from bot.domain import Challenge, Match, MemberPrefs
+from bot.domain import Challenge, ClockRules, Match, MemberPrefs
 
 
 @dataclass(frozen=True)
 class MatchClock:
     """What a board post or /games shows about a match's clock."""
 
-    clock_seconds: int | None
+    clock_seconds: int | None  # time per move, or a Fischer clock's starting bank
     deadlines: dict[int, float] = field(default_factory=dict)  # seat → when her move is due
     away: dict[int, float] = field(default_factory=dict)  # seat → until when its player is away
+    rules: ClockRules = ClockRules()
+    banks: dict[int, float] = field(default_factory=dict)  # a Fischer clock's: seat → seconds in her bank then
+
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ class ForcedMove:
     seat: int
     move: str
     events: list[Event] = field(default_factory=list)
+    chosen: bool = False  # her only legal move, played at once as she asked (else: she had no choice at all)
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,8 @@ class TurnReminder:
     seat: int
     deadline: float
     lang: str = field(kw_only=True)
+    bank: float | None = field(default=None, kw_only=True)  # a Fischer clock's: what is left in her bank
+
 
 
 @dataclass(frozen=True)
@@ -201,8 +207,32 @@ class TakebackAnswered:
     accepted: bool
 
 
+@dataclass(frozen=True)
+class AnalysisReady:
+    """The analysis a player of a finished match asked for (analysis.py): each player's worst moves as the hard
+    computer judged them from her own view, in move order per seat (bot.matches.analysis.Mistake)."""
+
+    match: Match
+    mistakes: tuple[Any, ...]
+    view: dict[str, Any] = field(kw_only=True)  # the final public view
+    lang: str = field(kw_only=True)
+
+
+@dataclass(frozen=True)
+class VacationDaySpent:
+    """The player of `seat` ran out of time in `match` and one of her vacation days was spent instead: every
+    running clock of hers in `extended` (match ids) got a day more; `left`: seconds of vacation left this year."""
+
+    match: Match
+    seat: int
+    extended: tuple[int, ...]
+    left: float
+    lang: str = field(kw_only=True)
+
+
 MatchEvent = (ChallengeEnded | MatchStarted | SetupProgress | MovePlayed | BoardRepaired | DrawOffered | DrawDeclined
-              | BoardRequested | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder)
+              | BoardRequested | MatchEnded | TakebackAsked | TakebackAnswered | TurnReminder | AnalysisReady
+              | VacationDaySpent)
 
 
 def match_id_of(event: MatchEvent) -> int:

@@ -18,7 +18,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from bot.games import Choices, Event, Game, IllegalMoveError, MoveSyntaxError, is_visible, narrate
@@ -62,6 +62,7 @@ class Result:
     label: str
     state: Any
     events: list[Event]
+    share: float = 1.0  # how likely it is, by the explorer's view and what she watched the others do
 
 
 @dataclass
@@ -102,8 +103,9 @@ class ExploreStep:
     view: dict[str, Any]  # the explorer's view of the sandbox position
     seat: int | None  # the seat whose move the picker offers; None once the line's game is over
     choices: Choices | None  # None while a result waits to be chosen, or at the end
-    results: list[str]  # the labels of the results to choose between ([] unless one is pending)
+    results: list[str]  # the labels of the results to choose between ([] unless one is pending), likeliest first
     line_text: str
+    shares: list[float] = field(default_factory=list)  # how likely each of `results` is
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,7 @@ class Explorer:
         game, state = sandbox.game, sandbox.state
         view = game.view(state, sandbox.viewer)
         results = [r.label for r in sandbox.pending[2]] if sandbox.pending else []
+        shares = [r.share for r in sandbox.pending[2]] if sandbox.pending else []
         acting = game.to_act(state) if game.outcome(state) is None else []
         seat = None
         choices = None
@@ -264,7 +267,7 @@ class Explorer:
             seat = sandbox.viewer if sandbox.viewer in acting else acting[0]
             choices = (game.choices(state, seat, list(sandbox.path)) if sandbox.finished else
                        game.choices_seen_by(state, seat, list(sandbox.path), sandbox.viewer))
-        return ExploreStep(sandbox, view, seat, choices, results, self.line_text(sandbox))
+        return ExploreStep(sandbox, view, seat, choices, results, self.line_text(sandbox), shares)
 
     def _play(self, sandbox: Sandbox, seat: int, move: str) -> ExploreStep:
         results = results_of(sandbox, seat, move)
@@ -337,11 +340,16 @@ class Explorer:
 
 def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
     """The ways `move` may turn out as the explorer would see them: one for a perfect-information game or a
-    known position; where it depends on what she can't see, one per distinct outcome over many draws. The picker
-    offers a hidden piece every move its unseen values might allow: draws that rule the move out are skipped, and
-    the line goes on from one that allows it (what she then sees is the same in all of them)."""
+    known position; where it depends on what she can't see, one per distinct outcome over many draws, the likeliest
+    first with its share: each draw counts by how well it fits what she watched the others do (`Game.likelihood`,
+    the computer's posterior), so a fight against a piece kept at home all game offers "it was the Commander"
+    before the rest. The picker offers a hidden piece every move its unseen values might allow: draws that rule
+    the move out are skipped, and the line goes on from one that allows it (what she then sees is the same in all
+    of them)."""
     game = sandbox.game
     outcomes: OrderedDict[str, Result] = OrderedDict()
+    weights: dict[str, float] = {}
+    view = game.view(sandbox.state, sandbox.viewer)
     for tried, candidate in enumerate(_candidates(sandbox)):
         if tried > SAMPLES and outcomes:
             break
@@ -353,13 +361,16 @@ def results_of(sandbox: Sandbox, seat: int, move: str) -> list[Result]:
         if key not in outcomes:
             label = join(narrate(game, events, sandbox.viewer, RESTATED), " ") or move  # shown cut to LABEL_LIMIT
             outcomes[key] = Result(label, new_state, events)
-    results = list(outcomes.values())[:MAX_RESULTS]
+        weights[key] = weights.get(key, 0.0) + game.likelihood(view, candidate)
+    total = sum(weights.values()) or 1.0
+    ranked = sorted(outcomes, key=lambda k: -weights[k])  # a stable sort: equal weights keep the order drawn
+    results = [replace(outcomes[k], share=weights[k] / total) for k in ranked][:MAX_RESULTS]
     seen: dict[str, int] = {}
     for i, result in enumerate(results):  # two outcomes told alike still need two menu entries
         seen[result.label] = seen.get(result.label, 0) + 1
         if seen[result.label] > 1:
-            results[i] = Result(Text("{result} ({count})", result=result.label, count=seen[result.label]),
-                                result.state, result.events)
+            results[i] = replace(result, label=Text("{result} ({count})", result=result.label,
+                                                    count=seen[result.label]))
     return results
 
 

@@ -49,6 +49,7 @@ def history_lines(
     finished: bool = False,
     sides: Sequence[str] | None = None,
     lang: str = ENGLISH,
+    timed: bool = False,
 ) -> list[str]:
     """One markdown line per logged entry, as `viewer` (a seat, or None for the public) may read them.
 
@@ -56,6 +57,8 @@ def history_lines(
     match-layer entries ("resign", "timeout", "draw") included. `finished`: the match is over, so secret setup
     moves are shown to everyone (their private events stay with their seat: they speak to it as "you").
     `sides`: each seat's side in the game ("Light", "h8"); default the game's seat names for two players.
+    `timed`: each line ends with when the move was made (`created_at`, in the reader's own time zone) and the
+    time it charged to its mover's clock (`clock_used`), where the entry has them.
     """
     if sides is None and len(game.info.seat_names) == len(names):
         sides = game.info.seat_names
@@ -75,8 +78,27 @@ def history_lines(
         else:
             said = f"{who}: `{move}`"
         story = [localize(lang, text) for text in narrate(game, events, viewer, RESTATED_BY_MOVE)]
-        lines.append(f"**{number}.** {said}" + (" — " + story_text(story) if story else "") + ".")
+        line = f"**{number}.** {said}" + (" — " + story_text(story) if story else "") + "."
+        lines.append(line + _times(item, lang) if timed else line)
     return lines
+
+
+def _times(item: Any, lang: str) -> str:
+    """" · <when> · ⏱️ 3h 4m": when a logged move was made and what it charged to its mover's clock."""
+    at, used = getattr(item, "created_at", None), getattr(item, "clock_used", None)
+    text = f" · <t:{int(at)}:f>" if at is not None else ""
+    return text + (f" · ⏱️ {duration(used, lang)}" if used is not None else "")
+
+
+def duration(seconds: float, lang: str = ENGLISH) -> str:
+    """A time on a clock, to the minute: "2d 5h", "3h 4m", "12m"."""
+    minutes = int(seconds) // 60
+    days, hours, minutes = minutes // (24 * 60), minutes // 60 % 24, minutes % 60
+    if days:
+        return t(lang, "{days}d {hours}h", days=days, hours=hours)
+    if hours:
+        return t(lang, "{hours}h {minutes}m", hours=hours, minutes=minutes)
+    return t(lang, "{minutes}m", minutes=minutes)
 
 
 def mark_planned(lines: list[str], entries: Sequence[Any], planned_versions: set[int],
@@ -118,4 +140,4 @@ def paginate(
     return pages or [EMPTY_HISTORY]
 
 
-__all__ = ["EMBED_DESCRIPTION_LIMIT", "MOVES_PER_PAGE", "escape", "history_lines", "paginate"]
+__all__ = ["EMBED_DESCRIPTION_LIMIT", "MOVES_PER_PAGE", "duration", "escape", "history_lines", "paginate"]

@@ -17,6 +17,7 @@ from bot.leagues import (
     GameResult, SwissPlayer, default_swiss_rounds, divisions, round_robin, standings, swiss_round, table_round_robin,
 )
 from bot.leagues.pairing import NoPairing, max_swiss_rounds
+from bot.leagues.seasons import next_divisions
 from bot.ratings import display_rating
 from bot.domain import League, LeaguePlayer, LeagueTable
 from bot.storage.leagues import LeagueStore
@@ -63,7 +64,7 @@ class LeagueRounds:
         ordered = sorted(players, key=lambda p: (-rating[p.user_id], p.joined_at, p.user_id))
         ids = [p.user_id for p in ordered]
         if league.format == "round_robin":
-            groups = divisions(ids, league.division_size)
+            groups = await self._divisions(league, ids)
             total = 1
         else:
             groups = [ids]
@@ -72,6 +73,20 @@ class LeagueRounds:
         if await self.store.start(league.id, self.clock(), total, seeding, SIGNUP_TIMER):
             log.info("league=%s guild=%s started players=%s divisions=%s rounds=%s", league.id, league.guild_id,
                      len(ids), len(groups), total)
+
+    async def _divisions(self, league: League, ids: list[int]) -> list[list[int]]:
+        """A round robin's divisions of `ids` (the strongest first): by rating, or for the next season of one that
+        repeats, the last season's divisions after promotion and relegation (bot/leagues/seasons.py), read from
+        its final standings, so a restart decides them alike."""
+        previous = await self.store.get(league.previous_id) if league.promotes and league.previous_id else None
+        if previous is None or not previous.promotes:
+            return divisions(ids, league.division_size)
+        players = await self.store.players(previous.id)
+        left = {p.user_id for p in players if not p.active}
+        ranked = [[s.player for s in table.rows if s.player not in left]
+                  for table in self.division_tables(await self.store.tables(previous.id), players)]
+        return next_divisions(ranked, ids, promotion=league.promotion, division_size=league.division_size,
+                              least=2 * league.table_size)
 
     # --- rounds --------------------------------------------------------------------------------------------
 
@@ -223,10 +238,11 @@ class LeagueRounds:
             next_season = dict(
                 guild_id=league.guild_id, channel_id=league.channel_id, name=league.name, game=league.game,
                 format=league.format, rounds=league.rounds, table_size=league.table_size,
-                clock_seconds=league.clock_seconds, rated=league.rated, division_size=league.division_size,
+                clock_seconds=league.clock_seconds, clock_rules=league.clock_rules, rated=league.rated,
+                division_size=league.division_size,
                 signup_hours=league.signup_hours, repeat=league.repeat, organiser_id=league.organiser_id,
                 signup_timer=SIGNUP_TIMER, signup_ends_at=starts, season=league.season + 1, previous_id=league.id,
-                players=[(p.user_id, p.user_name) for p in players if p.active])
+                players=[(p.user_id, p.user_name) for p in players if p.active], promotion=league.promotion)
         lang, following = await self.language(league.guild_id), []
 
         def opened(next_league: League, next_players: list[LeaguePlayer]) -> list[LeagueEvent]:

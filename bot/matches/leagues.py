@@ -13,7 +13,7 @@ process serving the league's server (`recover`).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Collection
 
 from bot.games.engines import get_game
@@ -45,6 +45,7 @@ NOT_IN_SERVER = N_("Leagues live in servers: use league commands in a server, no
 DEFAULT_SIGNUP_HOURS = 48.0
 MAX_SIGNUP_HOURS = 30 * 24.0
 DEFAULT_DIVISION_SIZE = 10
+DEFAULT_PROMOTION = 2  # players going up and down from each division between seasons
 MAX_DIVISION_SIZE = 40
 MAX_NAME_LENGTH = 50
 MAX_ROUNDS = 20
@@ -170,10 +171,12 @@ class LeagueService:
                      role_ids: Collection[int] = (), name: str, game: str, format: str, rounds: int | None = None,
                      players: int = 2, clock: str | None = None, rated: bool = True,
                      signup_hours: float | None = None, division_size: int | None = None,
-                     repeat: str = "none") -> tuple[League, Delivery]:
+                     repeat: str = "none", promotion: int | None = None, vacation: bool = True,
+                     weekends: bool | None = None) -> tuple[League, Delivery]:
         """Open a league for sign-up. `may_manage`: the member has Manage Server; `role_ids`: her roles (the
-        server's league organisers' role, if it chose one, also lets her). Checks everything before anything is
-        written; returns the league and the delivery of its announcement."""
+        server's league organisers' role, if it chose one, also lets her); `vacation`: whether a player out of time
+        in its matches may spend a vacation day; `weekends`: quiet weekends (None: the server's default). Checks
+        everything before anything is written; returns the league and the delivery of its announcement."""
         if guild_id is None:
             raise errors.UserError(NOT_IN_SERVER)
         if not await self._is_organiser(guild_id, may_manage, role_ids):
@@ -212,12 +215,21 @@ class LeagueService:
                                    most=MAX_DIVISION_SIZE)
         if repeat not in REPEATS:
             raise errors.UserError(N_("`repeat:` is none or monthly."))
-        clock_seconds = await self.settings.clock_for(guild_id, clock)
+        moving = DEFAULT_PROMOTION if promotion is None else promotion
+        if promotion is not None and (format != "round_robin" or repeat == "none"):
+            raise errors.UserError(N_("`promotion:` is for round robins that repeat: their divisions change between "
+                                      "seasons."))
+        if not 1 <= moving <= size // 2:
+            raise errors.UserError(N_("`promotion:` moves from 1 to {most} players of each division up and down."),
+                                   most=size // 2)
+        clock_seconds, clock_rules = await self.settings.clock_for(guild_id, clock, weekends)
+        clock_rules = replace(clock_rules, vacation=vacation)
         now, lang = self.clock(), await self.language(guild_id)
         league, opened = await self.outbox.written(lambda entry: self.store.create(
             guild_id=guild_id, channel_id=channel_id, name=name, game=game, format=format, rounds=rounds,
-            table_size=players, clock_seconds=clock_seconds, rated=rated, division_size=size, signup_hours=hours,
-            repeat=repeat, organiser_id=user_id, now=now, signup_timer=SIGNUP_TIMER,
+            table_size=players, clock_seconds=clock_seconds, clock_rules=clock_rules, rated=rated,
+            division_size=size, signup_hours=hours, repeat=repeat, organiser_id=user_id, now=now,
+            signup_timer=SIGNUP_TIMER, promotion=moving,
             announce=lambda league, _: entry([LeagueOpened(league, lang=lang)])), now)
         if league is None or opened is None:
             raise errors.UserError(N_("There is already a league called **{name}** on this server. Pick another name."),

@@ -182,12 +182,18 @@ class Planner:
         self._planned.update(stored)
         for match_id in stored:
             async with self._locks.hold(match_id):
-                match = await self.service.get_match(match_id)
-                for plan in await self.store.of_match(match_id):
-                    if match.version == plan.version + 1:
-                        await self._answer(match, plan)
-                    elif match.version > plan.version or not match.active:
-                        await self._drop(match, plan, "the match moved on while the bot was down")
+                try:
+                    await self._catch_up(match_id)
+                except errors.DamagedMatch as damaged:  # set aside: its plans wait with it, the others go on
+                    await self.service.set_aside(damaged)
+
+    async def _catch_up(self, match_id: int) -> None:
+        match = await self.service.get_match(match_id)
+        for plan in await self.store.of_match(match_id):
+            if match.version == plan.version + 1:
+                await self._answer(match, plan)
+            elif match.version > plan.version or not match.active:
+                await self._drop(match, plan, "the match moved on while the bot was down")
 
     async def _on_event(self, event: Any) -> bool:
         if isinstance(event, (MovePlayed, BoardRepaired)) and event.match.id in self._planned:

@@ -3,21 +3,27 @@ them, /play, challenges and leagues read them. A server that never changed a set
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Collection
 
+from bot.domain import ClockRules
 from bot.i18n import N_
 from bot.storage import ClockStore
 
 from . import errors
+from .clock_kinds import (FISCHER_DEFAULT, FISCHER_LABEL, fischer_setting, fischer_text, from_setting,
+                          is_fischer_text, parse_fischer)
+from .weekends import UTC, known_zone
+from .places import in_conversation, language_of_conversation
 
 HOUR = 3600
 DAY = 24 * HOUR
 
-# The per-move time limits offered by /play and /settings, in the order shown. None: no clock.
-CLOCK_CHOICES: dict[str, int | None] = {
+# The clocks offered by /play, leagues and /settings, in the order shown: a per-move time limit, Little Golem's
+# Fischer clock as [bank, increment, cap] (bot/matches/clock_kinds.py; a member may write her own), or None: no clock.
+CLOCK_CHOICES: dict[str, int | list[int] | None] = {
     N_("1 day"): DAY, N_("2 days"): 2 * DAY, N_("3 days"): 3 * DAY, N_("5 days"): 5 * DAY, N_("7 days"): 7 * DAY,
-    N_("14 days"): 14 * DAY, N_("No clock"): None,
+    N_("14 days"): 14 * DAY, FISCHER_LABEL: list(FISCHER_DEFAULT), N_("No clock"): None,
 }
 DEFAULT_CLOCK = 3 * DAY
 
@@ -31,6 +37,7 @@ EXPIRY_CHOICES: dict[str, int | None] = {
 # A role-valued setting stores the role's id; its one label clears it.
 NO_ROLE = N_("none")
 ORGANISER_ROLE = "league_organiser_role"
+WEEKENDS, TIME_ZONE = "quiet_weekends", "time_zone"
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,10 @@ class SettingSpec:
     def label_of(self, value: Any) -> str:
         if self.takes_role and value is not None:
             return f"<@&{value}>"
-        return next((label for label, v in self.choices.items() if v == value), str(value))
+        found = next((label for label, v in self.choices.items() if v == value), None)
+        if found is None and isinstance(value, list):  # a Fischer clock of the server's own: as it was written
+            return fischer_text(value[0], from_setting(value)[1])
+        return found if found is not None else str(value)
 
 
 SETTINGS: dict[str, SettingSpec] = {spec.key: spec for spec in (
@@ -55,6 +65,12 @@ SETTINGS: dict[str, SettingSpec] = {spec.key: spec for spec in (
                 CLOCK_CHOICES, DEFAULT_CLOCK),
     SettingSpec("challenge_expiry", N_("Challenge expiry"), N_("how long an unanswered challenge stays open"),
                 EXPIRY_CHOICES, None),
+    SettingSpec(WEEKENDS, N_("Quiet weekends"),
+                N_("new matches' clocks stand still from Saturday to Monday, in each player's time zone"),
+                {N_("on"): True, N_("off"): False}, False),
+    SettingSpec(TIME_ZONE, N_("Time zone"),
+                N_("the time zone of quiet weekends for members who did not choose theirs with `/timezone`"),
+                {UTC: UTC}, UTC, saved=N_("Saved.")),
     SettingSpec(ORGANISER_ROLE, N_("League organisers"),
                 N_("members with this role may create, start and cancel leagues, like Manage Server"),
                 {NO_ROLE: None}, None, takes_role=True, saved=N_("Saved.")),
@@ -62,7 +78,8 @@ SETTINGS: dict[str, SettingSpec] = {spec.key: spec for spec in (
 ROLE_SETTINGS = [spec for spec in SETTINGS.values() if spec.takes_role]
 
 
-def clock_label(seconds: int | None) -> str:
+def clock_label(seconds: int | list[int] | None) -> str:
+    """A clock's label in the list, or a Fischer clock's as a member would write it."""
     return SETTINGS["default_clock"].label_of(seconds)
 
 
@@ -82,6 +99,8 @@ class ServerSettings:
         """The language of a server's public posts: English until we saw the server's preferred locale."""
         if guild_id is None:
             return DEFAULT_LANGUAGE
+        if in_conversation(guild_id):  # no server's: the challenger's language, which its id names
+            return language_of_conversation(guild_id)
         if guild_id not in self._languages:
             stored = await self.store.server_settings(guild_id)
             self._languages[guild_id] = str(stored.get(LANGUAGE_KEY, DEFAULT_LANGUAGE))
@@ -123,10 +142,15 @@ class ServerSettings:
         spec = SETTINGS.get(key)
         if spec is None:
             raise errors.UserError(N_("I don't know that setting. Pick one from the list."))
+        value: Any
         if role_id is not None:
             value = self._checked_role(spec, guild_id, label, role_id)
         elif label in spec.choices:
             value = spec.choices[label]
+        elif key == "default_clock" and is_fischer_text(label):
+            value = fischer_setting(*parse_fischer(label))
+        elif key == TIME_ZONE:
+            value = checked_zone(label)
         elif spec.takes_role:
             raise errors.UserError(N_("**{setting}** takes a role: pick it with `role:`, or pick the value **none** "
                                       "to clear it."), setting=spec.title)
@@ -154,13 +178,37 @@ class ServerSettings:
         role = await self.get(guild_id, key)
         return role is not None and role in role_ids
 
-    async def clock_for(self, guild_id: int | None, label: str | None) -> int | None:
-        """The clock of a new challenge: the label chosen at /play, or the server's default when left empty."""
+    async def clock_for(self, guild_id: int | None, label: str | None,
+                        weekends: bool | None = None) -> tuple[int | None, ClockRules]:
+        """The clock of a new challenge or league, as (seconds, rules): the label chosen at /play or a Fischer
+        clock written there, or the server's default when left empty; with quiet weekends as chosen there, else as
+        the server's default."""
+        values = await self.values(guild_id)
+        seconds, rules = self._clock_of(label, values["default_clock"])
+        return seconds, replace(rules, weekends=values[WEEKENDS] if weekends is None else weekends)
+
+    @staticmethod
+    def _clock_of(label: str | None, default: Any) -> tuple[int | None, ClockRules]:
         if label is None:
-            return await self.get(guild_id, "default_clock")
-        if label not in CLOCK_CHOICES:
-            raise errors.UserError(N_("`clock` must be one of: {labels}."), labels=", ".join(CLOCK_CHOICES))
-        return CLOCK_CHOICES[label]
+            return from_setting(default)
+        if label in CLOCK_CHOICES:
+            return from_setting(CLOCK_CHOICES[label])
+        if label.strip().casefold().startswith("fischer") or is_fischer_text(label):
+            return parse_fischer(label)  # refused in one line when out of range
+        raise errors.UserError(N_("`clock` must be one of: {labels}."), labels=", ".join(CLOCK_CHOICES))
+
+    async def time_zone(self, guild_id: int | None) -> str:
+        """The server's time zone, of the quiet weekends of members who did not choose theirs."""
+        return str(await self.get(guild_id, TIME_ZONE))
+
+
+def checked_zone(name: str) -> str:
+    """An IANA time zone name as zoneinfo spells it; an unknown one is refused in one line."""
+    found = known_zone(name)
+    if found is None:
+        raise errors.UserError(N_("I don't know the time zone **{zone}**: pick one from the list, such as "
+                                  "Europe/Berlin or America/New_York."), zone=name[:60])
+    return found
 
 
 def _check_manager(guild_id: int | None, may_manage: bool) -> int:

@@ -50,13 +50,14 @@ class MatchService:
         self.in_secret_setup, self.users_to_act = actions.in_secret_setup, actions.users_to_act
         self.get_match, self.match_for, self.moves_of = actions.get_match, actions.match_for, actions.moves_of
         self.answering, self.answer_guarded = actions.answering, actions.answer_guarded
-        self.language = actions.language
+        self.language, self.set_aside = actions.language, actions.set_aside
 
         clocks, settings, ratings = actions.clocks, actions.server_settings, actions.ratings
         self.clock_of, self.clock_status = clocks.of_running, clocks.status
         self.go_away, self.come_back, self.notifications = clocks.go_away, clocks.come_back, clocks.notifications
+        self.vacation_left, self.member_zone = clocks.vacation_left, clocks.member_zone
         self.settings_for, self.change_setting = settings.for_manager, settings.change
-        self.saw_language = settings.saw_language
+        self.saw_language, self.server_time_zone = settings.saw_language, settings.time_zone
         self.leaderboard, self.rating_profile = ratings.leaderboard, ratings.profile
 
         self.create_challenge, self.get_challenge = challenges.create_challenge, challenges.get_challenge
@@ -70,6 +71,8 @@ class MatchService:
         self.playable_match, self.matching_moves = turns.playable_match, turns.matching_moves
         self.private_view, self.pending_request = turns.private_view, actions.pending_request
         self.secret_setup_for, self.matches_of = turns.secret_setup_for, turns.matches_of
+        self.games_of, self.conversation_record = turns.games_of, turns.conversation_record
+        self.longest_waiting, self.autoplay = turns.longest_waiting, turns.autoplay
 
         self.resign, self.time_out = endings.resign, endings.time_out
         self.offer_draw, self.decline_draw = endings.offer_draw, endings.decline_draw
@@ -83,7 +86,7 @@ class MatchService:
         self.mark_announced, self.repost_board = boards.mark_announced, boards.repost_board
 
         self.history, self.export, self.finished_match = archive.history, archive.export, archive.finished_match
-        self.public_views, self.move_log = archive.public_views, archive.move_log
+        self.replay_views, self.move_log = archive.replay_views, archive.move_log
 
     # Settings the bot and the tests may change on a running service, kept where they are used.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from bot.domain import Match
+from bot.domain import DamagedMatch, Match
 from bot.games import Game
 from bot.games.engines import get_game
 
@@ -24,11 +24,12 @@ class MatchStates:
         return get_game(match.game)
 
     def state_of(self, match: Match) -> Any:
-        """Engine states are immutable, so one loaded state serves every reader of the same match version."""
+        """Engine states are immutable, so one loaded state serves every reader of the same match version.
+        DamagedMatch when the engine refuses the stored state."""
         key = (match.id, match.version)
         state = self._states.get(key)
         if state is None:
-            state = self.game_of(match).load(match.state)
+            state = _loaded(self.game_of(match), match)
             self._states[key] = state
             while len(self._states) > STATE_CACHE_SIZE:
                 self._states.popitem(last=False)
@@ -64,3 +65,13 @@ class MatchStates:
     def keep(self, match: Match, state: Any) -> None:
         """The state a unit just wrote as `match` (its version), so nobody loads it again."""
         self._states[(match.id, match.version)] = state
+
+
+def _loaded(game: Game, match: Match) -> Any:
+    """The engine's state of the match: a state its engine refuses (any error of its load) damages the match."""
+    try:
+        return game.load(match.state)
+    except Exception as exc:
+        raise DamagedMatch(match.id, f"its engine refuses its stored state ({type(exc).__name__}: {exc})",
+                           game=match.game, status=match.status, guild_id=match.guild_id,
+                           players=tuple(match.member_ids)) from exc

@@ -23,7 +23,7 @@ from bot.domain import Timer
 from bot.storage import Repository
 from bot.storage.timer_claims import TimerClaims
 
-from . import errors
+from . import damage, errors
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,7 @@ class TimerDispatcher:
         # Run at each look while sweeping (a shared database): what else a dead process may have left undone.
         self.sweeps: list[Callable[[], Awaitable[None]]] = []
         self._handlers: dict[str, Handler] = {}
+        self.on_fire: Callable[[float], None] | None = None  # told how late each timer fires (bot/metrics.py)
         self._task: asyncio.Task | None = None
         self._sleeping = False  # only a sleeping dispatcher may be restarted: a handler is never interrupted
         self._wake_at: float | None = None  # when the sleeping dispatcher will look again
@@ -162,6 +163,8 @@ class TimerDispatcher:
         if handler is None:
             log.warning("timer %s of unknown kind %s dropped", timer.id, timer.kind)
         else:
+            if self.on_fire is not None:
+                self.on_fire(self.clock() - timer.due_at)
             try:
                 await handler(timer)
             except asyncio.CancelledError:
@@ -170,6 +173,10 @@ class TimerDispatcher:
                 return False
             except errors.DatabaseUnavailable:  # the whole look is tried again soon (_run), this claim given back
                 raise
+            except errors.DamagedMatch as damaged:  # set aside: its timers wait, this one with them (not done)
+                await damage.set_aside(self.repo, damaged, self.clock())
+                await self.repo.damaged.park_timers(damaged.match_id)
+                return False
             except errors.StaleBoard:  # the match moved on as it fired (a move in the same instant): look again
                 log.info("timer kind=%s ref=%s seat=%s met a newer version; it fires again when its claim runs out",
                          timer.kind, timer.ref_id, timer.seat)

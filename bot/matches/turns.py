@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from bot.domain import Match, MatchLoad
+from bot.domain import DamagedMatch, Match, MatchLoad
 from bot.games import Choices
 from bot.i18n import N_
 
 from . import errors
 from .actions import Action, MatchActions, TurnReport
 from .catalogue import confirmation_for
+from .places import ConversationRecord, conversation_record
 
 MAX_MOVE_LENGTH = 300  # far above any real move; longer input is refused before the engine sees it
 
@@ -165,20 +166,38 @@ class Turns:
     async def matching_moves(self, match_id: int, user_id: int, typed: str, limit: int = 25) -> list[str]:
         """Autocomplete: the user's legal moves that match what she typed; [] when she may not move."""
         actions = self.actions
-        match = await actions.repo.get_match(match_id)
-        if match is None or not match.active:
+        try:
+            match = await actions.repo.get_match(match_id)
+            if match is None or not match.active:
+                return []
+            seat = match.seat_of(user_id)
+            if seat is None or seat not in actions.to_act(match):
+                return []
+            state = actions.state_of(match)
+        except DamagedMatch:  # no moves to offer: /move itself says why
             return []
-        seat = match.seat_of(user_id)
-        if seat is None or seat not in actions.to_act(match):
-            return []
-        return actions.game_of(match).matching_moves(actions.state_of(match), seat, typed[:MAX_MOVE_LENGTH], limit)
+        return actions.game_of(match).matching_moves(state, seat, typed[:MAX_MOVE_LENGTH], limit)
 
     async def private_view(self, match_id: int, user_id: int) -> PrivateView:
-        actions = self.actions
-        match = await actions.get_match(match_id)
+        match = await self.actions.get_match(match_id)
         seat = match.seat_of(user_id)
         if seat is None:
             raise errors.NotInMatch()
+        return self._private_view(match, seat)
+
+    async def longest_waiting(self, user_id: int) -> PrivateView | None:
+        """/next: her view of the match that has waited longest for her (None: none waits). A match waits from
+        its last change, which for a match where she must act is the move that began her turn."""
+        actions = self.actions
+        healthy, _ = await self.games_of(user_id)  # a damaged match waits for the operator, not for her
+        waiting = [m for m in healthy if m.seat_of(user_id) in actions.to_act(m)]
+        if not waiting:
+            return None
+        match = min(waiting, key=lambda m: (m.updated_at, m.id))
+        return self._private_view(match, match.player_seat(user_id))
+
+    def _private_view(self, match: Match, seat: int) -> PrivateView:
+        actions = self.actions
         setup_open = actions.in_secret_setup(match) and seat in actions.to_act(match)
         request = self.actions.pending_request(match)
         return PrivateView(match, seat, actions.view(match, seat), setup_open,
@@ -192,8 +211,38 @@ class Turns:
             raise errors.UserError(N_("Your setup is done — nothing more to set up here."))
         return match
 
+    async def autoplay(self, user_id: int, on: bool | None = None) -> bool:
+        """Whether a turn of hers with a single legal move is played for her at once (games whose number of legal
+        moves is public only: actions.played_for); `on` changes it first."""
+        store = self.actions.repo.clocks
+        if on is not None:
+            await store.set_autoplay(user_id, on)
+        return (await store.prefs([user_id]))[user_id].autoplay
+
     async def matches_of(self, user_id: int) -> list[Match]:
-        """The user's active matches, those waiting for her first."""
+        """The user's active matches, those waiting for her first (the damaged ones left out: see games_of)."""
+        return (await self.games_of(user_id))[0]
+
+    async def conversation_record(self, user_id: int) -> ConversationRecord:
+        """Her results in conversations (DMs, group DMs, servers without the bot), which no rating counts."""
+        found = await self.actions.repo.matches_of_user(user_id, active_only=False)
+        return conversation_record((m for m in found if isinstance(m, Match)), user_id)
+
+    async def games_of(self, user_id: int) -> tuple[list[Match], list[DamagedMatch]]:
+        """The user's active matches, those waiting for her first, and apart those that are damaged (set aside
+        now if they were not yet): one damaged match hides none of the others."""
         actions = self.actions
-        matches = await actions.repo.matches_of_user(user_id)
-        return sorted(matches, key=lambda m: (m.seat_of(user_id) not in actions.to_act(m), -m.updated_at))
+        matches, damaged = [], []
+        for found in await actions.repo.matches_of_user(user_id):
+            if isinstance(found, Match):
+                try:
+                    actions.to_act(found)  # loads its state: a state its engine refuses damages it
+                except DamagedMatch as damage:
+                    found = damage
+                else:
+                    matches.append(found)
+                    continue
+            await actions.set_aside(found)
+            damaged.append(found)
+        matches.sort(key=lambda m: (m.seat_of(user_id) not in actions.to_act(m), -m.updated_at))
+        return matches, damaged

@@ -16,6 +16,7 @@ import discord
 from bot.i18n import t
 from bot.matches import EventBus, MatchService, PrivateChannel
 from bot.matches.events import (
+    AnalysisReady,
     Board,
     BoardRepaired,
     BoardRequested,
@@ -30,14 +31,19 @@ from bot.matches.events import (
     TakebackAnswered,
     TakebackAsked,
     TurnReminder,
+    VacationDaySpent,
+
 )
 from bot.domain import Match
 
-from .answers import Answers
+from .analysis import AnalysisPresenter
+from .answers import Answers as ThreadAnswers
 from .board import BoardPresenter
-from .challenge import ChallengePresenter, challenge_mentions, challenge_text
+from .challenge import ChallengePresenter, challenge_mentions, challenge_post, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
+from .conversation import Answers
+from .layout import card
 from .pacing import Urgency, urgency
 from .replay import ReplayPresenter
 from .text import fit, mentions
@@ -75,13 +81,17 @@ class Presenter:
         self.bus = bus
         self.controls = controls
         self.private = private
-        self.boards = BoardPresenter(client, service, controls)
-        self.answers = Answers()  # interactions in flight that may carry their move's post in the thread
+        self.conversations = Answers(dms)  # the interactions that answer in conversations, where the bot is no member
+        self.boards = BoardPresenter(client, service, controls, self.conversations)
+        self.answers = ThreadAnswers()  # interactions in flight that may carry their move's post in the thread
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(self.boards, dms)
-        # What the views ask of the presenters: a player's messages kept for her My view, a challenge post shown again.
+        self.analyses = AnalysisPresenter(client, self.boards)
+        # What the views ask of the presenters: a player's messages kept for her My view, a challenge post shown again,
+        # an interaction held to answer a conversation's next posts.
         self.take_pending, self.refresh_challenge = private.take_pending, self.challenges.refresh
+        self.hold_conversation = self.conversations.hold
         self._handlers: dict[type, Handler] = {
             ChallengeEnded: self._challenge_ended,
             MatchStarted: self._match_started,
@@ -95,6 +105,8 @@ class Presenter:
             TakebackAsked: self._takeback_asked,
             TakebackAnswered: self._answered_in_place,
             TurnReminder: self.clocks.remind,
+            AnalysisReady: self.analyses.post,
+            VacationDaySpent: self.clocks.vacation_day_spent,
         }
         check_every_event_handled(self._handlers)
 
@@ -242,8 +254,8 @@ class DirectMessages:
         """Deliver a private message; False when Discord refuses (DMs closed), so it waits for her My view."""
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else discord.utils.MISSING
-            await user.send(fit(content), file=file, view=buttons or discord.utils.MISSING)
+            file = discord.File(io.BytesIO(image), filename="your-view.png") if image else None
+            await user.send(view=card(fit(content), picture=file, buttons=buttons), file=file or discord.utils.MISSING)
             return True
         except discord.Forbidden:  # 50007: the user does not accept DMs from this server's members
             return False
@@ -253,4 +265,4 @@ class DirectMessages:
 
 
 __all__ = ["EVENT_TYPES", "DirectMessages", "Presenter", "UnhandledEventError", "check_every_event_handled", "Controls",
-           "challenge_text", "challenge_mentions"]
+           "challenge_text", "challenge_mentions", "challenge_post"]

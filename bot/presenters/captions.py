@@ -13,6 +13,8 @@ from bot.i18n import ENGLISH, localize, story_text, t
 from bot.matches.events import MovePlayed, Played
 from bot.domain import Match
 
+from .emojis import NO_EMOJIS, AppEmojis
+
 
 def side_name(view: dict[str, Any], seat: int, lang: str = ENGLISH) -> str | None:
     """The name of a seat's side in `lang` ("Dark", "Oscuras"), or None when the game names none. The games name
@@ -32,19 +34,22 @@ def names_its_side(view: dict[str, Any], name: str, seat: int) -> bool:
     return seat < len(seat_names) and name.endswith(f", {seat_names[seat]})")
 
 
-def seat_label(view: dict[str, Any], names: Sequence[str], seat: int, lang: str = ENGLISH) -> str:
+def seat_label(view: dict[str, Any], names: Sequence[str], seat: int, lang: str = ENGLISH,
+               emojis: AppEmojis = NO_EMOJIS) -> str:
+    """"**alice** (Light)", the side after its app emoji where `emojis` has one."""
     side = None if names_its_side(view, names[seat], seat) else side_name(view, seat, lang)
-    return f"**{names[seat]}**" + (f" ({side})" if side else "")
+    return f"**{names[seat]}**" + (f" ({emojis.marked(view, seat, side)})" if side else "")
 
 
 # The caption already says who played which move and who won; narrating those events again only repeats it.
 RESTATED_BY_CAPTION = frozenset({"move", "order", "win"})
 
 
-def result_line(view: dict[str, Any], names: Sequence[str], outcome: Outcome, lang: str = ENGLISH) -> str:
+def result_line(view: dict[str, Any], names: Sequence[str], outcome: Outcome, lang: str = ENGLISH,
+                emojis: AppEmojis = NO_EMOJIS) -> str:
     if not outcome.winners:
         return t(lang, "🤝 The match is drawn: {reason}.", reason=outcome.reason)
-    winners = t(lang, " and ").join(seat_label(view, names, s, lang) for s in outcome.winners)
+    winners = t(lang, " and ").join(seat_label(view, names, s, lang, emojis) for s in outcome.winners)
     if len(outcome.winners) == 1:
         return t(lang, "🏆 {winner} wins: {reason}.", winner=winners, reason=outcome.reason)
     return t(lang, "🏆 {winners} share the win: {reason}.", winners=winners, reason=outcome.reason)
@@ -58,22 +63,24 @@ def turn_caption(
     played: MovePlayed | None = None,
     secret_setup: bool = False,
     lang: str = ENGLISH,
+    emojis: AppEmojis = NO_EMOJIS,
 ) -> str:
     """The caption of a board post; `played` is the action that led to it (None: a first or re-posted board).
-    Written in `lang` (the server's language), the games' own narration and end reasons included."""
+    Written in `lang` (the server's language), the games' own narration and end reasons included; each side named
+    after its app emoji in `emojis`."""
     names = match.names
     lines = [t(lang, "**{game}** · match #{match} · move {ply}", game=game.info.title, match=match.id,
                ply=view.get("ply", 0))]
     if played is not None:
-        lines += _action_lines(game, view, names, played, lang)
+        lines += _action_lines(game, view, names, played, lang, emojis)
     outcome = Outcome.from_json(view.get("outcome")) if view.get("outcome") else None
     if match.result and not outcome:
         outcome = Outcome.from_json(match.result)
     if outcome:
-        lines.append(result_line(view, names, outcome, lang))
+        lines.append(result_line(view, names, outcome, lang, emojis))
     else:
         acting = view.get("to_act") or []
-        players = ", ".join(seat_label(view, names, s, lang) for s in acting)
+        players = ", ".join(seat_label(view, names, s, lang, emojis) for s in acting)
         if acting and secret_setup:
             lines.append(t(lang, "Secret setup: {players} — press **Move** to set up in private; nobody else sees "
                                  "your choices.", players=players))
@@ -90,9 +97,9 @@ def turn_caption(
 
 
 def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed,
-                  lang: str = ENGLISH) -> list[str]:
+                  lang: str = ENGLISH, emojis: AppEmojis = NO_EMOJIS) -> list[str]:
     lines = []
-    who = seat_label(view, names, played.seat, lang)
+    who = seat_label(view, names, played.seat, lang, emojis)
     story = story_of(game, played.events, lang)
     tail = (" — " + story_text(story) if story else "") + "."
     if played.kind is Played.MOVE:
@@ -106,8 +113,11 @@ def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played
         lines.append(did + tail)
     for forced in played.forced:
         story = story_of(game, forced.events, lang)
-        lines.append(t(lang, "{player} had no choice: `{move}`", player=seat_label(view, names, forced.seat, lang),
-                       move=forced.move) + (" — " + story_text(story) if story else "") + ".")
+        player = seat_label(view, names, forced.seat, lang, emojis)
+        said = t(lang, "{player} had one legal move, played at once as they asked: `{move}`", player=player,
+                 move=forced.move) if forced.chosen else \
+            t(lang, "{player} had no choice: `{move}`", player=player, move=forced.move)
+        lines.append(said + (" — " + story_text(story) if story else "") + ".")
     return lines
 
 

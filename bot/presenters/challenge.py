@@ -12,13 +12,16 @@ import discord
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import MatchService, PrivateChannel, catalogue
 from bot.matches.events import Board, MatchClock, MatchStarted
+from bot.matches.places import in_conversation
 from bot.domain import Challenge, Match
 
 from .board import BoardPresenter
 from .channels import messageable
-from .clock_text import clock_name, start_note
+from .clock_text import clock_kind, clock_name, plain, start_note
+
 from .controls import Controls
 from .describe import side_of
+from .layout import card
 from .pacing import Urgency, urgency
 from .text import fit, mentions, message_link
 
@@ -58,7 +61,9 @@ def challenge_text(challenge: Challenge, lang: str = ENGLISH) -> str:
     if challenge.options:
         lines.append(t(lang, "Options: {options}",
                        options=", ".join(f"{k}: {_option_text(v)}" for k, v in challenge.options.items())))
-    if challenge.clock_seconds:  # the clock's label as the /play choice shows it
+    if challenge.clock_seconds and not plain(challenge.clock_rules):
+        lines.append(t(lang, "Clock: {clock}.", clock=clock_kind(challenge.clock_seconds, challenge.clock_rules, lang)))
+    elif challenge.clock_seconds:  # the clock's label as the /play choice shows it
         clock = clock_name(challenge.clock_seconds, lang)
         lines.append(t(lang, "Clock: {clock} a move.", clock=clock))
     else:
@@ -68,6 +73,12 @@ def challenge_text(challenge: Challenge, lang: str = ENGLISH) -> str:
     else:
         lines.append(t(lang, STATUS_LINES[challenge.status]))
     return fit("\n".join(lines))
+
+
+def challenge_post(challenge: Challenge, buttons: discord.ui.View | None, lang: str = ENGLISH,
+                   extra: str = "") -> discord.ui.LayoutView:
+    """The challenge post as one container: its words (and `extra`, a line added below them) and its buttons."""
+    return card(fit(challenge_text(challenge, lang) + extra), buttons=buttons)
 
 
 def _option_text(value: Any) -> str:
@@ -90,6 +101,7 @@ class ChallengePresenter:
         self.service = service
         self.private = private
         self.boards = boards
+        self.conversations = boards.conversations  # where a match in a conversation starts
         self.controls = controls
 
     async def refresh(self, challenge: Challenge, extra: str = "", *, lang: str | None = None) -> None:
@@ -104,7 +116,8 @@ class ChallengePresenter:
             with urgency(Urgency.COSMETIC):  # the post's status: it waits behind boards and answers
                 # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
                 await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
-                    content=fit(challenge_text(challenge, lang) + extra), view=self.controls.challenge(challenge, lang),
+                    content=None, view=challenge_post(challenge, self.controls.challenge(challenge, lang), lang,
+                                                      extra),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
         except discord.HTTPException:
@@ -118,6 +131,8 @@ class ChallengePresenter:
         name in the channel, and then so is a first board it posted (as a repair does), and the players, whom it
         may have told already, are not told again."""
         match, challenge, lang = event.match, event.challenge, event.lang
+        if in_conversation(match.guild_id):
+            return await self._started_in_conversation(event)
         channel = await self._channel(match, challenge)
         if channel is None:
             return False
@@ -136,6 +151,27 @@ class ChallengePresenter:
             return await self.boards.repair(match, event.board, lang)
         posted = await self.boards.post(match, event.board, lang) is not None
         await self._tell_players(match, event.board, lang, message_link(match.guild_id, thread.id))
+        return posted
+
+    async def _started_in_conversation(self, event: MatchStarted) -> bool:
+        """A match in a conversation is played where it was made: the Accept that started it shows the challenge
+        accepted and answers with the first board."""
+        match, challenge, lang = event.match, event.challenge, event.lang
+        place = self.conversations.place(challenge.channel_id)
+        if match.thread_id != challenge.channel_id:
+            await self.service.set_thread(match.id, challenge.channel_id)
+        match = replace(match, thread_id=challenge.channel_id)
+        if place is None:
+            return False  # no one to answer: the next action there shows the board
+        if challenge.message_id is not None:
+            try:
+                await place.get_partial_message(challenge.message_id).edit(
+                    content=None, view=challenge_post(challenge, None, lang),
+                    allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("challenge=%s could not update its post", challenge.id)
+        posted = await self.boards.post(match, event.board, lang) is not None
+        await self._tell_players(match, event.board, lang, message_link(match.guild_id, challenge.channel_id))
         return posted
 
     async def _channel(self, match: Match, challenge: Challenge) -> Any:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.matches import catalogue
-from bot.matches.events import MovePlayed, TurnReminder
+from bot.matches.events import MovePlayed, TurnReminder, VacationDaySpent
 from bot.matches.private import DmSender
 
 from .board import BoardPresenter
-from .clock_text import due
+from .clock_text import due, duration, in_the_bank
+
+
 from .text import fit, mentions, message_link
 
 class ClockPresenter:
@@ -28,6 +30,8 @@ class ClockPresenter:
         link = message_link(match.guild_id, match.thread_id, match.board_message_id) or ""
         text = t(lang, "⏰ Your move in {game} match #{match} is due {due}. {link}", game=title, match=match.id,
                  due=due(event.deadline), link=link).strip()
+        if event.bank is not None:
+            text += "\n" + t(lang, "You have {bank}.", bank=in_the_bank(event.bank, lang))
         if await self.send_dm(user_id, fit(text), None, None):
             return True
         thread = await self.boards.thread_of(match)
@@ -36,6 +40,20 @@ class ClockPresenter:
         ping, allowed = mentions([user_id])
         await thread.send(fit(t(lang, "⏰ {player} your move is due {due}.", player=ping, due=due(event.deadline))),
                           allowed_mentions=allowed)
+        return True
+
+    async def vacation_day_spent(self, event: VacationDaySpent) -> bool:
+        """One DM: her time ran out, a vacation day was spent instead, which matches it extended, what is left.
+        Best effort: the board's deadline already shows the day more."""
+        user_id = event.match.user_of(event.seat)
+        if user_id is None:
+            return True
+        lang = event.lang
+        text = t(lang, "🏖️ Your time ran out in match #{match}, so one of your vacation days was spent instead: "
+                       "24 hours more on your clock in {matches}. You have {left} of vacation left this year.",
+                 match=event.match.id, matches=", ".join(f"#{m}" for m in event.extended),
+                 left=duration(event.left, lang))
+        await self.send_dm(user_id, fit(text), None, None)
         return True
 
     async def turn_began(self, played: MovePlayed) -> None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any, Callable
+from typing import AbstractSet, Any, Callable
 
 import discord
 
 from bot.i18n import ENGLISH, N_, localize, t, tn
 from bot.leagues import POINT, points_text
+from bot.leagues.seasons import movers
 from bot.matches import catalogue
 from bot.matches.league_events import (
     DivisionTable, LeagueCancelled, LeagueEvent, LeagueFinished, LeagueOpened, RosterChanged, RoundStarted,
@@ -27,8 +28,10 @@ from bot.matches.leagues import FORMATS, LeagueService, league_title
 from bot.domain import League, LeaguePlayer, LeagueTable
 from renderers.league import Division, Row, standings_picture
 
-from .clock_text import clock_name
+from .clock_text import clock_kind
+
 from .describe import MAX_ALT_TEXT
+from .layout import card, text_of
 from .pictures import render_in
 from .text import fit, mentions, message_link
 
@@ -45,9 +48,11 @@ def league_summary(league: League, lang: str = ENGLISH) -> str:
     tables = ", " + t(lang, "tables of {size}", size=league.table_size) if league.table_size > 2 else ""
     count = league.total_rounds or league.rounds
     rounds = ", " + tn(lang, "{count} round", "{count} rounds", count) if league.format == "swiss" and count else ""
-    clock = (t(lang, "{clock} a move", clock=clock_name(league.clock_seconds, lang)) if league.clock_seconds
-             else t(lang, "no clock"))
+    clock = clock_kind(league.clock_seconds, league.clock_rules, lang) if league.clock_seconds else t(lang, "no clock")
     rated = t(lang, "rated") if league.rated else t(lang, "unrated")
+    if not league.clock_rules.vacation:
+        rated += " · " + t(lang, "no vacation days")
+
     repeat = " · " + t(lang, "repeats monthly") if league.repeat == "monthly" else ""
     return f"{game} · {t(lang, FORMATS[league.format])}{rounds}{tables} · {clock} · {rated}{repeat}"
 
@@ -78,29 +83,60 @@ def _number(sb: int) -> str:
     return f"{value:g}"
 
 
-def division_rows(table: DivisionTable, names: dict[int, str], left: set[int]) -> list[Row]:
+def division_rows(table: DivisionTable, names: dict[int, str], left: set[int],
+                  zones: dict[int, str] | None = None) -> list[Row]:
+    zones = zones or {}
     return [Row(s.rank, names.get(s.player, str(s.player)), points_text(s.points), _number(s.sonneborn_berger),
-                s.games, s.wins, int(s.rating), s.player in left) for s in table.rows]
+                s.games, s.wins, int(s.rating), s.player in left, zones.get(s.player)) for s in table.rows]
 
 
-def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str], lang: str = ENGLISH) -> str:
+def zones(league: League, tables: list[DivisionTable], left: AbstractSet[int]) -> dict[int, str]:
+    """Player → "up" or "down": who the next season promotes or relegates if the standings stay as they are
+    (bot/leagues/seasons.py, counted among the players still in). Empty for a league that moves nobody."""
+    if not league.promotes or len(tables) < 2:
+        return {}
+    found = {}
+    for d, table in enumerate(tables):
+        staying = [s.player for s in table.rows if s.player not in left]
+        up, down = movers(len(staying), league.promotion, first=d == 0, last=d == len(tables) - 1)
+        found.update({p: "up" for p in staying[:up]} | {p: "down" for p in staying[len(staying) - down:]})
+    return found
+
+
+ZONE_MARKS = {"up": " ⬆", "down": " ⬇"}
+
+
+def alt_text(league: League, tables: list[DivisionTable], names: dict[int, str], lang: str = ENGLISH,
+             left: AbstractSet[int] = frozenset()) -> str:
     parts = [t(lang, "Standings of {league}.", league=league_title(league))]
+    marks = {p: ZONE_MARKS[zone] for p, zone in zones(league, tables, left).items()}
     for table in tables:
         head = " " + t(lang, "Division {number}:", number=table.division) if len(tables) > 1 else ""
-        rows = "; ".join(f"{s.rank}. {names.get(s.player, s.player)} {points_text(s.points)}" for s in table.rows)
+        rows = "; ".join(f"{s.rank}. {names.get(s.player, s.player)} {points_text(s.points)}{marks.get(s.player, '')}"
+                         for s in table.rows)
         parts.append(f"{head} {rows}.")
+    if marks:
+        parts.append(" " + zone_legend(league, lang))
     return fit("".join(parts), MAX_ALT_TEXT)
+
+
+def zone_legend(league: League, lang: str = ENGLISH) -> str:
+    return tn(lang, "⬆ The top {count} of each division go up and ⬇ the bottom {count} go down when the next season "
+                    "opens.", "⬆ The top {count} of each division go up and ⬇ the bottom {count} go down when the next "
+                    "season opens.", league.promotion)
 
 
 async def standings_file(league: League, tables: list[DivisionTable], names: dict[int, str],
                          left: set[int], lang: str = ENGLISH) -> discord.File:
     """The standings picture and its alt text (what the picture says, in words, for screen readers), both in
     `lang`."""
+    moving = zones(league, tables, left)
     divisions = [Division(t(lang, "Division {number}", number=table.division) if len(tables) > 1 else None,
-                          division_rows(table, names, left)) for table in tables]
+                          division_rows(table, names, left, moving)) for table in tables]
     png = await render_in(lang, standings_picture, localize(lang, league_title(league)), league_summary(league, lang),
                           t(lang, LEGEND), divisions)
-    return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME, description=alt_text(league, tables, names, lang))
+    return discord.File(io.BytesIO(png), filename=STANDINGS_FILENAME,
+                        description=alt_text(league, tables, names, lang, left))
 
 
 def table_line(table: LeagueTable, names: dict[int, str], guild_id: int, lang: str = ENGLISH) -> str:
@@ -177,7 +213,7 @@ class LeaguePresenter:
                 log.info("league=%s adopting its announcement %s", league.id, made.id)
                 await self.leagues.set_posts(league.id, made.id, made.thread.id if made.thread else None)
                 return True
-        message = await channel.send(text, view=self.buttons(league, lang) or discord.utils.MISSING,
+        message = await channel.send(view=card(text, buttons=self.buttons(league, lang)),
                                      allowed_mentions=discord.AllowedMentions.none())
         thread = None
         try:
@@ -194,7 +230,7 @@ class LeaguePresenter:
             if players:
                 intro += "\n" + t(lang, "Signed up from last season: {players} — press **Leave** on the "
                                         "announcement to drop out.", players=ping)
-            await thread.send(fit(intro), allowed_mentions=allowed)
+            await thread.send(view=card(fit(intro)), allowed_mentions=allowed)
         return True
 
     async def _made(self, channel: Any, text: str, description: str | None = None) -> discord.Message | None:
@@ -202,7 +238,7 @@ class LeaguePresenter:
         me = self.client.user
         try:
             async for message in channel.history(limit=RECOVERY_HISTORY):
-                if (me is not None and message.author.id == me.id and message.content == text
+                if (me is not None and message.author.id == me.id and text_of(message) == text
                         and (description is None or any(a.description == description for a in message.attachments))):
                     return message
         except discord.HTTPException:
@@ -215,7 +251,7 @@ class LeaguePresenter:
         if recovered and await self._made(thread, text, file.description if file else None) is not None:
             log.info("thread %s already shows a recovered post: adopted", thread.id)
             return
-        await thread.send(text, file=file or discord.utils.MISSING,
+        await thread.send(view=card(text, picture=file), file=file or discord.utils.MISSING,
                           allowed_mentions=allowed or discord.AllowedMentions.none())
 
     async def _refresh(self, league: League, players: list[LeaguePlayer], lang: str) -> bool:
@@ -227,7 +263,7 @@ class LeaguePresenter:
             channel = channel.parent
         try:
             await channel.get_partial_message(league.message_id).edit(
-                content=announcement_text(league, players, lang), view=self.buttons(league, lang),
+                content=None, view=card(announcement_text(league, players, lang), buttons=self.buttons(league, lang)),
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("league=%s could not update its announcement", league.id)
@@ -264,6 +300,8 @@ class LeaguePresenter:
             return False
         head = head or t(lang, "📊 Standings")
         left = {p.user_id for p in players if not p.active}
+        if zones(league, tables, left):
+            head += "\n" + zone_legend(league, lang)
         file = await standings_file(league, tables, names, left, lang)
         await self._send(thread, fit(head), recovered, file=file)
         return True

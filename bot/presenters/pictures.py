@@ -14,6 +14,7 @@ import functools
 import io
 import logging
 import os
+import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
@@ -53,6 +54,7 @@ class RenderQueue:
         self._slots: asyncio.Semaphore | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.waiting = 0
+        self.on_drawn: list[Callable[[float], None]] = []  # told each picture's seconds (bot/metrics.py)
 
     def start(self) -> list:
         """Start every worker now (at the bot's start), so that the first pictures do not wait for a process to
@@ -76,14 +78,18 @@ class RenderQueue:
             async with self._slots:
                 entered = True
                 self.waiting -= 1
+                started = time.perf_counter()
                 try:
-                    return await loop.run_in_executor(self._pool(), job)
+                    picture = await loop.run_in_executor(self._pool(), job)
                 except BrokenProcessPool:
                     # A worker died (killed, out of memory): the pool is unusable from then on. A new one draws
                     # this picture once more; a picture that kills its worker again fails here.
                     log.warning("a picture worker died; starting new ones")
                     self._discard()
-                    return await loop.run_in_executor(self._pool(), job)
+                    picture = await loop.run_in_executor(self._pool(), job)
+                for drawn in self.on_drawn:
+                    drawn(time.perf_counter() - started)
+                return picture
         finally:
             if not entered:  # cancelled while waiting for a worker
                 self.waiting -= 1

@@ -27,5 +27,5 @@ def mentions(user_ids: Sequence[int | None]) -> tuple[str, discord.AllowedMentio
 def message_link(guild_id: int | None, channel_id: int | None, message_id: int | None = None) -> str | None:
     if guild_id is None or channel_id is None:
         return None
-    link = f"https://discord.com/channels/{guild_id}/{channel_id}"
+    link = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"  # server 0: a conversation
     return f"{link}/{message_id}" if message_id else link

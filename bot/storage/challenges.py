@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.domain import Challenge, ChallengeSeat, OutboxEntry
+from bot.domain import Challenge, ChallengeSeat, ClockRules, OutboxEntry
 
+from .clocks import rules_column, rules_of
 from .driver import Driver
 from .outbox import outbox_step
 from .sql import Step, Steps, dumps
@@ -35,18 +36,20 @@ class ChallengeStore:
         rated: bool = True,
         challenger_position: int = 0,
         clock_seconds: int | None = None,
+        clock_rules: ClockRules = ClockRules(),
         computer_names: dict[int, str] | None = None,
     ) -> Challenge:
         """`invited`: one entry per other seat, a member id or None for an open seat; with `computer_level` the
         open seats are the computer's, named by position in `computer_names`. The challenger sits at
         `challenger_position` (a rematch rotates the seats); the invited fill the other positions in order.
-        `clock_seconds`: the time for each move, None for no clock."""
+        `clock_seconds`: the time for each move (a Fischer clock's starting bank), None for no clock; `clock_rules`:
+        how it runs."""
         def unit() -> Steps[int]:
             done = yield Step(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at, expires_at,"
-                " rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " rated, clock_seconds, clock_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, game, dumps(options), challenger_id, now, expires_at, int(rated),
-                 clock_seconds),
+                 clock_seconds, rules_column(clock_rules)),
             )
             challenge_id = done.one()[0]
             yield Step(
@@ -85,7 +88,7 @@ class ChallengeStore:
             game=row["game"], options=json.loads(row["options"]), challenger_id=row["challenger_id"],
             status=row["status"], created_at=row["created_at"], expires_at=row["expires_at"],
             match_id=row["match_id"], seats=seats, rated=bool(row["rated"]), rematch_of=row["rematch_of"],
-            clock_seconds=row["clock_seconds"],
+            clock_seconds=row["clock_seconds"], clock_rules=rules_of(row["clock_rules"]),
         )
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:

@@ -18,10 +18,12 @@ import asyncio
 import functools
 import sqlite3
 from contextlib import asynccontextmanager, suppress
-from typing import Any, AsyncIterator, Callable, Iterable
+from typing import Any, AsyncIterator, Callable, Concatenate, Coroutine, Iterable, ParamSpec, TypeVar
 
 import aiosqlite
+import asyncpg
 
+from .database import is_storage_full
 from .postgres_pool import DatabaseUnavailable, lost_connection_is_unavailable
 from .sql import (
     Done,
@@ -40,6 +42,53 @@ Unit = Callable[[sqlite3.Connection], Any]  # one unit of work: synchronous SQL 
 MAX_BATCH = 256  # units committed together at most
 # Failures that belong to one unit: its savepoint is rolled back and the rest of its group is written.
 UNIT_FAILURES = (UnitRefused, sqlite3.IntegrityError)
+
+# What a failed database call is, as the bot's metrics count it (bot/metrics.py): the connection lost (PostgreSQL
+# restarting), the disk full, a lock or conflict that outlasted its wait, a damaged file or page, the disk or file
+# refusing (an I/O error, a read-only file), or another error of the database.
+ERROR_KINDS = ("unavailable", "storage_full", "busy", "damaged", "io", "other")
+_SQLITE_KINDS = {"SQLITE_BUSY": "busy", "SQLITE_LOCKED": "busy", "SQLITE_CORRUPT": "damaged",
+                 "SQLITE_NOTADB": "damaged", "SQLITE_IOERR": "io", "SQLITE_READONLY": "io", "SQLITE_CANTOPEN": "io",
+                 "SQLITE_PERM": "io"}  # by the error's name, or its primary code's (SQLITE_BUSY_SNAPSHOT: SQLITE_BUSY)
+_POSTGRES_KINDS = {"40001": "busy", "40P01": "busy", "55P03": "busy", "57014": "busy", "XX001": "damaged",
+                   "XX002": "damaged", "58": "io"}  # by SQLSTATE, or its class (the first two characters)
+
+
+def error_kind(exc: BaseException) -> str | None:
+    """The kind (ERROR_KINDS) of what a database call raised; None for what is no failure of the database: a
+    refused guard or constraint (UnitRefused, an integrity error: the unit's own answer) or the caller's mistake."""
+    if isinstance(exc, DatabaseUnavailable):
+        return "unavailable"
+    if is_storage_full(exc):
+        return "storage_full"
+    if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+        name = getattr(exc, "sqlite_errorname", "")
+        return _SQLITE_KINDS.get(name, _SQLITE_KINDS.get("_".join(name.split("_")[:2]), "other"))
+    if isinstance(exc, asyncpg.PostgresError) and not isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        state = exc.sqlstate or ""
+        return _POSTGRES_KINDS.get(state, _POSTGRES_KINDS.get(state[:2], "other"))
+    return None
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _counted(call: Callable[Concatenate[Driver, P], Coroutine[Any, Any, R]],
+             ) -> Callable[Concatenate[Driver, P], Coroutine[Any, Any, R]]:
+    """A database call whose failure is told by kind to the driver's `on_error` (the bot's metrics)."""
+
+    @functools.wraps(call)
+    async def counted(self: Driver, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await call(self, *args, **kwargs)
+        except Exception as exc:
+            kind = error_kind(exc)
+            if kind is not None and self.on_error is not None:
+                self.on_error(kind)
+            raise
+
+    return counted
 
 
 async def finish(coro: Any) -> Any:
@@ -112,6 +161,7 @@ class Driver:
         self._tx_lock = asyncio.Lock()
         self._queue: list[_Queued] = []
         self._writer: asyncio.Future | None = None
+        self.on_error: Callable[[str], None] | None = None  # told the kind of each failed call (bot/metrics.py)
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -214,6 +264,7 @@ class Driver:
 
     # --- one unit, one read: the same SQL on both databases ---------------------------------------------
 
+    @_counted
     async def write(self, steps: Steps[T]) -> T:
         """Run one unit of work (a generator of statements, bot/storage/sql.py) all or nothing; returns what it
         returns. A refused guard raises out of the unit and nothing of it is written. On SQLite it is group-
@@ -238,11 +289,13 @@ class Driver:
             return [await finish(self._one_statement(listed[0]))]
         return await self.write(statements(listed))
 
+    @_counted
     async def _one_statement(self, step: Step) -> Done:
         async with lost_connection_is_unavailable(self.pool):  # as a unit does: "try again", never a traceback
             async with self.pool.acquire() as conn:
                 return await postgres_step(conn, step)
 
+    @_counted
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         """The rows of one read, by column name or position (sqlite3.Row, asyncpg.Record)."""
         if self.pool is None:
@@ -268,6 +321,7 @@ class Driver:
 
     # --- a PostgreSQL connection held apart ---------------------------------------------------------------
 
+    @_counted
     async def acquire(self) -> Any:
         """PostgreSQL: a pooled connection of the caller's own until `release` (it must leave no session state).
         A server that cannot be reached is DatabaseUnavailable, as everywhere."""

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterable, Sequence
 
-from bot.domain import League, LeaguePlayer, LeagueTable, OutboxEntry
+from bot.domain import ClockRules, League, LeaguePlayer, LeagueTable, OutboxEntry
 
+from .clocks import rules_column, rules_of
 from .driver import Driver
 from .outbox import outbox_step
 from .sql import Step, Steps, UnitRefused, dumps
@@ -35,13 +36,14 @@ LEAGUE_COLUMNS = (
     "id, guild_id, channel_id, name, season, previous_id, game, format, rounds, total_rounds, table_size,"
     " clock_seconds, rated, division_size, signup_hours, repeat, organiser_id, status, signup_ends_at, created_at,"
     " started_at, finished_at, round, results_shown, message_id, thread_id,"
-    " announced_round"
+    " announced_round, promotion, clock_rules"
 )
 
 
 def _league(row: Any) -> League:
     values = dict(zip([c.strip() for c in LEAGUE_COLUMNS.split(",")], tuple(row)))
     values["rated"] = bool(values["rated"])
+    values["clock_rules"] = rules_of(values["clock_rules"])
     return League(**values)
 
 
@@ -227,9 +229,10 @@ class LeagueStore:
         def unit() -> Steps[int]:
             done = yield Step(
                 "INSERT INTO challenges (guild_id, channel_id, game, options, challenger_id, created_at,"
-                " expires_at, rated, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " expires_at, rated, clock_seconds, clock_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (league.guild_id, league.channel_id, league.game, dumps(options), table.players[0], now,
-                 now + CHALLENGE_LIFETIME, int(league.rated), league.clock_seconds))
+                 now + CHALLENGE_LIFETIME, int(league.rated), league.clock_seconds,
+                 rules_column(league.clock_rules)))
             challenge_id = done.one()[0]
             for position, user_id in enumerate(table.players):
                 yield Step(
@@ -278,19 +281,23 @@ class LeagueStore:
 
 def _insert(*, guild_id: int, channel_id: int, name: str, game: str, format: str,
             rounds: int | None, table_size: int, clock_seconds: int | None, rated: bool,
+            clock_rules: ClockRules = ClockRules(),
             division_size: int, signup_hours: float, repeat: str, organiser_id: int, now: float,
             signup_timer: str, signup_ends_at: float | None = None, season: int = 1,
-            previous_id: int | None = None, players: Sequence[tuple[int, str]] = ()) -> Steps[int | None]:
+            previous_id: int | None = None, players: Sequence[tuple[int, str]] = (),
+            promotion: int = 2) -> Steps[int | None]:
     """A new league (of `LeagueStore.create`, or a next season) with its players and signup timer; None when the
     server has a league of that name and season."""
     ends = signup_ends_at if signup_ends_at is not None else now + signup_hours * 3600
     done = yield Step(
         "INSERT INTO leagues (guild_id, channel_id, name, name_key, season, previous_id, game, format,"
         " rounds, table_size, clock_seconds, rated, division_size, signup_hours, repeat, organiser_id,"
-        " signup_ends_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " signup_ends_at, created_at, promotion, clock_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        " ?)"
         " ON CONFLICT (guild_id, name_key, season) DO NOTHING RETURNING id",
         (guild_id, channel_id, name, name.casefold(), season, previous_id, game, format, rounds,
-         table_size, clock_seconds, int(rated), division_size, signup_hours, repeat, organiser_id, ends, now),
+         table_size, clock_seconds, int(rated), division_size, signup_hours, repeat, organiser_id, ends, now,
+         promotion, rules_column(clock_rules)),
     )
     if not done.rows:
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -107,10 +107,12 @@ def describe_dsn(dsn: str) -> str:
     return f"{user}@{where}/{database}"
 
 
-async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **options: Any) -> asyncpg.Pool:
+async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10,
+                    before_migrating: Callable[[Any], Awaitable[None]] | None = None, **options: Any) -> asyncpg.Pool:
     """A pool of connections to the database at `dsn`, migrated to this Strategos's schema. Raises DatabaseError
     with one line when the server can't be reached, refuses the user or password, has no such database, or holds
-    a database written by a newer Strategos. `options` go to asyncpg.create_pool."""
+    a database written by a newer Strategos. `before_migrating` looks at the database first, on a connection of
+    the pool, and may refuse it by raising. `options` go to asyncpg.create_pool."""
     target = describe_dsn(dsn)
     try:
         pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT,
@@ -137,6 +139,8 @@ async def open_pool(dsn: str, *, min_size: int = 1, max_size: int = 10, **option
         raise DatabaseError(f"PostgreSQL at {target} refused the connection ({exc})") from None
     try:
         async with pool.acquire() as conn:
+            if before_migrating is not None:
+                await before_migrating(conn)
             await migrate(conn)
     except NewerDatabase as exc:
         await pool.close()

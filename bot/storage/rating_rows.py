@@ -54,8 +54,15 @@ def write_rated_finish(write: RatingWrite) -> Steps[None]:
     found = {row[0]: row[1] for row in done.rows}
     if found.pop(-1, 0) or any(found.get(m, 0) != write.games_before[m] for m in members):
         raise RatingsMoved(f"match {write.match_id}: its players' ratings changed since they were read")
-    yield Step(f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 13)})",
-               [change_row(c) for c in write.changes], many=True)
+    # The check above sees only what was committed when it ran: on PostgreSQL another writer of this match's changes
+    # (a second process rating it, a rebuild) may commit after it. The insert then waits for that writer and skips
+    # its rows instead of failing on the key: fewer rows written means the match was rated meanwhile.
+    row = f"({', '.join('?' * 13)})"
+    done = yield Step(f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES {', '.join([row] * len(write.changes))}"
+                      " ON CONFLICT (match_id, member_id) DO NOTHING RETURNING member_id",
+                      [value for change in write.changes for value in change_row(change)])
+    if done.rowcount != len(write.changes):
+        raise RatingsMoved(f"match {write.match_id}: it was rated meanwhile")
     for rating in write.ratings:
         done = yield Step(_GUARDED_UPSERT, (*rating_row(rating), write.games_before.get(rating.member_id, 0)))
         if done.rowcount != 1:

@@ -17,6 +17,7 @@ from bot.domain import Timer
 
 from .driver import Driver
 from .postgres_pool import DatabaseUnavailable, is_lost_connection
+from .set_aside import PARKED_BY
 from .sql import Step
 
 log = logging.getLogger(__name__)
@@ -68,10 +69,10 @@ class TimerClaims:
 
     async def release_stale(self) -> None:
         """At start-up with a database nobody else uses: every claim is this process's own, from before a stop."""
-        if not self.shared:
+        if not self.shared:  # a set-aside match's timers are no dispatcher's claim: they keep waiting
             await self.driver.write_statements([(
                 "UPDATE timers SET claimed_by = NULL, lease_until = NULL"
-                " WHERE claimed_by IS NOT NULL AND fired_at IS NULL", ())])
+                " WHERE claimed_by IS NOT NULL AND claimed_by != ? AND fired_at IS NULL", (PARKED_BY,))])
 
     async def arm_unless_claimed(self, kind: str, ref_id: int, due_at: float, seat: int = -1) -> None:
         """Arm a timer unless a dispatcher holds it: a process starting does not take another's work away."""

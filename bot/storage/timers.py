@@ -7,12 +7,12 @@ and firing due timers is bot/storage/timer_claims.py.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from bot.domain import SeatTimers
 
 from .driver import Driver
-from .sql import Step
+from .sql import Step, dumps
 
 CLOCK_KINDS = ("turn_deadline", "turn_reminder")  # a seat's clock timers (bot/storage/clocks.py)
 
@@ -34,7 +34,8 @@ def armed(timers: SeatTimers) -> list[tuple[str, int, float]]:
 
 
 def seat_timer_steps(match_id: int, timers: SeatTimers) -> list[Step]:
-    """Drop the clock timers of the `cancel` seats; (re)arm, unfired, the given kinds of the `arm` seats."""
+    """Drop the clock timers of the `cancel` seats; (re)arm, unfired, the given kinds of the `arm` seats; write a
+    Fischer clock's banks."""
     kinds = ", ".join(f"'{kind}'" for kind in CLOCK_KINDS)
     steps = []
     if timers.cancel:
@@ -45,7 +46,16 @@ def seat_timer_steps(match_id: int, timers: SeatTimers) -> list[Step]:
     if rows:
         steps.append(Step(_ARM.format(rows=", ".join(["(?, ?, ?, ?)"] * len(rows))),
                           tuple(value for row in rows for value in row)))
+    if timers.banks is not None:
+        steps.append(Step("UPDATE matches SET clock_banks = ? WHERE id = ?",
+                          (dumps(_banks(timers.banks, timers.prior)), match_id)))
     return steps
+
+
+def _banks(banks: dict[int, float], prior: dict[int, float] | None) -> dict[str, Any]:
+    """The `clock_banks` column's JSON (bot/storage/clocks.py banks_of reads it)."""
+    return {"banks": {str(s): b for s, b in sorted(banks.items())},
+            "prior": {str(s): b for s, b in sorted(prior.items())} if prior is not None else None}
 
 
 class TimerStore:

@@ -17,14 +17,15 @@ from .endings import DrawAnswer, ResignConfirm, draw_buttons
 from .explore import EXPLORE_ITEMS
 from .leaderboard import LeaderboardButton
 from .leagues import LeagueButton
-from .options import OptionButton, OptionSelect
-from .picker import PickerButton, PickerSelect, SetupButton, setup_prompt_view
+from .options import ClockSelect, OptionButton, OptionSelect
+from .picker import NextMatchButton, PickerButton, PickerSelect, PrivateMoveButton, SetupButton, setup_prompt_view
 from .history import RECORD_ITEMS, RematchButton, takeback_buttons
 from .requests import ConfirmMove, ConsentButton, consent_buttons
 
 PERSISTENT_ITEMS = (
     BoardButton, ChallengeButton, DrawAnswer, ResignConfirm, PickerButton, PickerSelect, OptionButton, OptionSelect,
-    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, LeagueButton, *RECORD_ITEMS, *EXPLORE_ITEMS,
+    SetupButton, ConsentButton, ConfirmMove, LeaderboardButton, LeagueButton, ClockSelect, *RECORD_ITEMS,
+    *EXPLORE_ITEMS, PrivateMoveButton, NextMatchButton,
 )
 
 

@@ -11,18 +11,19 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, N_, t
-from bot.matches import catalogue
-from bot.presenters.describe import alt_text, side_of, text_board
-from bot.presenters.pictures import render_file
+from bot.matches import catalogue, errors
+from bot.presenters.conversation import bot_absent
+from bot.presenters.describe import side_of, text_board
+from bot.presenters.layout import greyed
 from bot.domain import Match
 
 from .common import (
-    acknowledge, after_presentation, answer, language, presenter_of, service_of, single_view, user_action,
+    acknowledge, after_presentation, answer, language, service_of, single_view, user_action,
 )
 from .endings import ResignConfirm
+from .conversation import unless_stale
 from .explore import ExploreButton
-from .picker import SetupButton, open_picker
-from .requests import consent_buttons
+from .picker import open_picker, show_private
 
 BOARD_ACTIONS = {  # labels in the server's language on the board post
     "move": (N_("Move"), discord.ButtonStyle.primary),
@@ -48,7 +49,8 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)  # every action answers privately, after reads that may queue
+        if not bot_absent(interaction):  # in a conversation a stale board is greyed by the first answer, below
+            await acknowledge(interaction)  # every action answers privately, after reads that may queue
         if self.action == "view":  # a private view is harmless from any board: it always shows the present
             await show_private_view(interaction, self.match_id)
             return
@@ -56,16 +58,32 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:b:(?P
             await show_text_board(interaction, self.match_id)
             return
         message = interaction.message
-        match = await service_of(interaction).playable_match(
-            self.match_id, interaction.user.id, version=self.version,
-            board_message_id=message.id if message is not None else None, need_turn=self.action == "move",
-        )
+        try:  # in a conversation where the bot is no member, unless_stale greys the board as the click's answer
+            match = await unless_stale(interaction, service_of(interaction).playable_match(
+                self.match_id, interaction.user.id, version=self.version,
+                board_message_id=message.id if message is not None else None, need_turn=self.action == "move",
+            ))
+        except errors.StaleBoard:
+            if message is not None and not bot_absent(interaction):
+                await grey_stale(message)
+            raise
+        await acknowledge(interaction)
         if self.action == "move":
             await open_picker(interaction, match)
         elif self.action == "resign":
             await ask_resign_confirmation(interaction, match)
         elif self.action == "draw":
             await offer_draw(interaction, match)
+
+
+async def grey_stale(message: discord.Message) -> None:
+    """A board whose match moved on but whose buttons still act (its greying failed, or the new board is still
+    on its way) is greyed when clicked, keeping its words and picture; the click is refused all the same. Best
+    effort: where the bot cannot edit it, the refusal alone answers."""
+    try:
+        await message.edit(view=greyed(message))
+    except discord.HTTPException:
+        pass
 
 
 def board_buttons(match: Match, *, disabled: bool = False, lang: str = ENGLISH) -> discord.ui.View:
@@ -78,22 +96,10 @@ async def show_private_view(interaction: discord.Interaction, match_id: int) -> 
     """The board from the player's side, plus anything private that could not reach her by DM."""
     await acknowledge(interaction)
     mine = await service_of(interaction).private_view(match_id, interaction.user.id)
-    match, seat = mine.match, mine.seat
     lang = language(interaction)
-    side = side_of(mine.view, seat, lang)
-    title = catalogue.info(match.game).title
-    lines = [t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=match.id, game=title,
-               side=side)]
-    pending = await presenter_of(interaction).take_pending(match, interaction.user.id)
-    lines += [f"📬 {m.content}" for m in pending]
-    description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
-    file = await render_file(mine.view, match.names, filename="your-view.png", description=description, lang=lang)
-    extra: dict[str, Any] = {}
-    if mine.setup_open:
-        extra["view"] = single_view(SetupButton(match.id, lang))
-    elif mine.consent_open:
-        extra["view"] = consent_buttons(match, lang=lang)
-    await answer(interaction, "\n".join(lines), file=file, **extra)
+    line = t(lang, "Your view of match #{match} ({game}) — you play **{side}**.", match=mine.match.id,
+             game=catalogue.info(mine.match.game).title, side=side_of(mine.view, mine.seat, lang))
+    await show_private(interaction, mine, [line])
 
 
 async def show_text_board(interaction: discord.Interaction, match_id: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -10,8 +11,10 @@ from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar, cast
 import discord
 
 from bot.matches import MatchService, TurnReport, errors
+from bot.matches.analysis import Analyses
 from bot.presenters import Presenter
 from bot.presenters.answers import Offer
+from bot.presenters.conversation import OWN_ANSWER_FIRST, PUBLIC_ANSWER, bot_absent
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
 
@@ -27,6 +30,8 @@ DATABASE_UNAVAILABLE = N_("I lost my connection to the database for a moment (it
 # by itself once the operator has freed space.
 STORAGE_FULL = N_("My storage is full, so nothing was changed. Please try again later: the bot's operator has to "
                   "free some space first.")
+# A match whose stored record is damaged: set aside (bot/matches/damage.py), the operator told in the log.
+DAMAGED = N_("The record of match #{match} is damaged; the server's operator has been told.")
 NOT_POSTED = N_("Your action counts, but I could not post the new board in the match thread. "
                 "`/board` posts it again once I can write there.")
 
@@ -59,6 +64,10 @@ def channel_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def analyses_of(interaction: discord.Interaction) -> Analyses:
+    return interaction.client.analyses  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
+
+
 def presenter_of(interaction: discord.Interaction) -> Presenter:
     return interaction.client.presenter  # type: ignore[attr-defined]  # Strategos (bot/app.py), the only client, sets it
 
@@ -74,35 +83,74 @@ def selected(interaction: discord.Interaction) -> list[str]:
     return data.get("values") or []
 
 
+def acknowledged(interaction: discord.Interaction) -> None:
+    """Call right after an interaction's first response: its time to it goes into the bot's metrics, when they are
+    on (bot/metrics.py)."""
+    endpoint = getattr(interaction.client, "endpoint", None)
+    if endpoint is not None:
+        endpoint.metrics.acknowledged(interaction.created_at)
+
+
 async def answer(interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
     """Reply whether or not the interaction was already acknowledged, always within Discord's length limit."""
     content = fit(content)
     if interaction.response.is_done():
+        interaction.extras[PUBLIC_ANSWER] = False  # a public "thinking…" this replaces is no longer a board's to take
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        own_answer_given(interaction)
     else:
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        acknowledged(interaction)
 
 
-async def acknowledge(interaction: discord.Interaction, *, edit: bool = False) -> None:
+async def show(interaction: discord.Interaction, layout: discord.ui.LayoutView, *,
+               file: discord.File | None = None) -> None:
+    """A private answer that is a Components V2 layout (bot/presenters/layout.py), with the picture it shows.
+    A deferred answer cannot be made V2 by its acknowledgement: the followup that completes it carries the flag."""
+    file_kwargs: dict[str, Any] = {"file": file} if file is not None else {}
+    if interaction.response.is_done():
+        await interaction.followup.send(view=layout, ephemeral=True, **file_kwargs)
+    else:
+        await interaction.response.send_message(view=layout, ephemeral=True, **file_kwargs)
+        acknowledged(interaction)
+
+
+async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, public: bool = False) -> None:
     """Answer Discord at once, before anything that can wait (a database read, the engine, a render): Discord
     fails an interaction it hears nothing of within 3 seconds, and under a burst of moves a read can queue that
     long. `edit`: the click will edit its own message; otherwise a private answer follows ("thinking…" until
-    then). An interaction already answered is left as it is."""
+    then). An interaction already answered is left as it is. `public`: the answer is for everyone in the channel
+    (a board in a conversation: bot/presenters/conversation.py).
+
+    From a conversation, the interaction is held to answer the posts the action makes there: at once if it is
+    answered in public or by updating its message; a click answered privately, once its own answer replaced its
+    "thinking…" (a post before would replace it, and only she would see it)."""
+    presenter = getattr(interaction.client, "presenter", None)
+    if presenter is not None and (edit or public):
+        presenter.hold_conversation(interaction)
+    elif presenter is not None and interaction.type == discord.InteractionType.component and bot_absent(interaction):
+        presenter.hold_conversation(interaction, after=interaction.extras.setdefault(OWN_ANSWER_FIRST,
+                                                                                     asyncio.Event()))
     if interaction.response.is_done():
         return
     if edit:
         await interaction.response.defer()
     else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        interaction.extras[PUBLIC_ANSWER] = public
+    acknowledged(interaction)
 
 
 @contextlib.asynccontextmanager
 async def answering_in_thread(interaction: discord.Interaction, match_id: int, *,
                               ready: bool = False) -> AsyncIterator[Offer | None]:
     """While the move is made, offer this interaction to carry the match's next post as its public answer (if it
-    came from the match's thread: outside Discord's limits, where a new thread message counts against them).
+    came from the match's server thread: outside Discord's limits, where a new thread message counts against them).
     `ready`: its answer so far is no "thinking…" that a first followup would replace (an acknowledged click);
     else call the offer's `ready()` once the player's own answer is out."""
+    if bot_absent(interaction):  # a conversation answers through its own interactions (conversation.py)
+        yield None
+        return
     answers = presenter_of(interaction).answers
     offer = answers.offer(interaction, match_id, ready=ready)
     try:
@@ -115,6 +163,10 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
     """A user's mistake gets its message; anything else is logged and the user gets a short apology. If even
     that reply fails (the interaction expired, say), it is logged rather than lost."""
     try:
+        if isinstance(error, errors.DamagedMatch):  # that match fails alone, in one line
+            await answer(interaction, t(language(interaction), DAMAGED, match=error.match_id))
+            await service_of(interaction).set_aside(error)
+            return
         if isinstance(error, errors.UserError):
             text, params = getattr(error, "text", ""), getattr(error, "params", {})
             await answer(interaction, t(language(interaction), text, **params) if text else str(error))
@@ -140,8 +192,16 @@ async def report_failure(interaction: discord.Interaction, error: BaseException,
 async def after_presentation(interaction: discord.Interaction, report: TurnReport) -> None:
     """Wait until the thread shows what the action changed; if Discord refused the post, tell the player that
     her action counts anyway (never "nothing was changed")."""
+    own_answer_given(interaction)  # whatever it was: the posts may follow it now
     if report.presented is not None and not await report.presented:
         await answer(interaction, t(language(interaction), NOT_POSTED))
+
+
+def own_answer_given(interaction: discord.Interaction) -> None:
+    """The click has given its own private answer: the posts it caused in a conversation may follow it."""
+    own = interaction.extras.get(OWN_ANSWER_FIRST)
+    if own is not None:
+        own.set()
 
 
 def user_action(func: F) -> F:
@@ -153,6 +213,8 @@ def user_action(func: F) -> F:
             return await func(self, interaction, *args, **kwargs)
         except Exception as exc:
             await report_failure(interaction, exc, f"component {func.__qualname__}")
+        finally:
+            own_answer_given(interaction)
 
     return cast(F, wrapper)  # the same signature: it passes every argument on
 
@@ -176,6 +238,25 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstr
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
         return cls(int(match["match"]))
+
+
+class VersionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstract:(?P<match>\d+):(?P<version>\d+)"):
+    """A persistent button that acts on one match while it is at one version: subclasses give the template,
+    PREFIX, LABEL, STYLE and, if any, EMOJI."""
+
+    PREFIX: str
+    LABEL: str
+    STYLE: discord.ButtonStyle = discord.ButtonStyle.secondary
+    EMOJI: str | None = None
+
+    def __init__(self, match_id: int, version: int, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, self.LABEL), style=self.STYLE, emoji=self.EMOJI,
+                                           custom_id=f"{self.PREFIX}:{match_id}:{version}"))
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
+        return cls(int(match["match"]), int(match["version"]))
 
 
 class AnswerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:abstract:(?P<match>\d+):(?P<version>\d+):(?P<answer>\w+)"):

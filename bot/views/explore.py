@@ -118,8 +118,9 @@ def _explore_view(step: ExploreStep, pages: int, lang: str = ENGLISH) -> discord
     items: list[discord.ui.Item] = []
     if step.results:
         items.append(ExploreSelect(sandbox.id, "r", [
-            discord.SelectOption(label=_option_label(localize(lang, label)), value=str(i))
-            for i, label in enumerate(step.results)
+            discord.SelectOption(label=_option_label(localize(lang, label)), value=str(i),
+                                 description=f"≈ {max(1, round(100 * share))} %" if share < 1 else None)
+            for i, (label, share) in enumerate(zip(step.results, step.shares or [1.0] * len(step.results)))
         ], placeholder=t(lang, "The result to assume")))
     elif step.choices is not None:
         prompt = localize(lang, step.choices.prompt)
@@ -257,7 +258,7 @@ async def plan_action(interaction: discord.Interaction, sandbox_id: str, action:
 
 
 async def share_line(interaction: discord.Interaction, explorer: Explorer, sandbox_id: str) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     shared = await explorer.share(sandbox_id, interaction.user.id)
     await ExplorePresenter(service_of(interaction), presenter_of(interaction).boards).post_line(shared)
     await answer(interaction, t(language(interaction), "📤 The line is posted in the match thread."))

@@ -1,6 +1,6 @@
 """Buttons of a match's history and of what may follow a move or an end: history pages, Rematch on a finished
 match's final post, and take-backs (asking, on the mover's own "✅ You played" answer, and answering, on the request
-in the thread).
+in the thread); that answer's Next match.
 
 Custom ids carry what they act on (match, page or version), so every button works after a restart, and each
 click is checked anew for the person clicking.
@@ -15,14 +15,15 @@ import discord
 from bot.i18n import ENGLISH, N_, t
 from bot.matches import TurnReport
 from bot.matches.archive import HistoryPage
-from bot.presenters import challenge_mentions, challenge_text
+from bot.matches.places import in_conversation
+from bot.presenters import challenge_mentions, challenge_post
 from bot.presenters.text import EMBED_DESCRIPTION_LIMIT, fit, message_link
 from bot.domain import Match
 
-from .challenge import challenge_buttons
+from .challenge import POSTED, challenge_buttons
 from .common import (
-    AnswerButton, MatchButton, acknowledge, after_presentation, answer, language, presenter_of, server_language,
-    service_of, single_view, user_action,
+    AnswerButton, MatchButton, VersionButton, acknowledge, after_presentation, answer, language, presenter_of,
+    server_language, service_of, single_view, user_action,
 )
 
 
@@ -94,12 +95,20 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
             await answer(interaction, t(lang, "You accepted the rematch: {link}", link=link) if link
                          else t(lang, "You accepted the rematch."))
             return
+        if in_conversation(challenge.guild_id):  # there only an answer shows: this click's, in public
+            lang = await service_of(interaction).language(challenge.guild_id)
+            await interaction.edit_original_response(content=t(language(interaction), POSTED))
+            answered = await interaction.followup.send(
+                view=challenge_post(challenge, challenge_buttons(challenge, lang), lang),
+                allowed_mentions=challenge_mentions(challenge), wait=True)
+            await service_of(interaction).set_challenge_message(challenge.id, answered.id)
+            return
         # The challenge goes where the first one was: the thread of a finished match is closed.
         client = interaction.client
         channel = client.get_channel(challenge.channel_id) or await client.fetch_channel(challenge.channel_id)
         lang = server_language(interaction)
         message = await channel.send(  # type: ignore[union-attr]  # the first challenge's: a text channel
-            challenge_text(challenge, lang), view=challenge_buttons(challenge, lang) or discord.utils.MISSING,
+            view=challenge_post(challenge, challenge_buttons(challenge, lang), lang),
             allowed_mentions=challenge_mentions(challenge),
         )
         await service_of(interaction).set_challenge_message(challenge.id, message.id)
@@ -111,17 +120,10 @@ class RematchButton(MatchButton, template=r"sg:rm:(?P<match>\d+)"):
 # --- take-backs --------------------------------------------------------------------------------------------
 
 
-class TakebackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:tb:(?P<match>\d+):(?P<version>\d+)"):
+class TakebackButton(VersionButton, template=r"sg:tb:(?P<match>\d+):(?P<version>\d+)"):
     """On the mover's own answer: ask to take back the move that made `version`, until someone acts."""
 
-    def __init__(self, match_id: int, version: int, lang: str = ENGLISH):
-        super().__init__(discord.ui.Button(label=t(lang, "Take back"), style=discord.ButtonStyle.secondary,
-                                           emoji="↩️", custom_id=f"sg:tb:{match_id}:{version}"))
-        self.match_id, self.version = match_id, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
-        return cls(int(match["match"]), int(match["version"]))
+    PREFIX, LABEL, EMOJI = "sg:tb", N_("Take back"), "↩️"
 
     @user_action
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -143,11 +145,29 @@ async def answer_asked(interaction: discord.Interaction, report: TurnReport) -> 
     await after_presentation(interaction, report)
 
 
-def takeback_offer(interaction: discord.Interaction, report: TurnReport) -> discord.ui.View | None:
-    """The Take back button for the mover's "✅ You played" answer, when her move may be taken back at all."""
-    if not service_of(interaction).takeback_offered(report):
-        return None
-    return single_view(TakebackButton(report.match.id, report.match.version, language(interaction)))
+class NextMatch(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:nx"):
+    """Next match, as drawn on the mover's own answer. Its click shows the match that has waited longest for
+    whoever clicks, with that match's Move button: views/picker.py's NextMatchButton answers it (the picker sits
+    above this module, which the picker's own answer uses)."""
+
+    def __init__(self, lang: str = ENGLISH):
+        super().__init__(discord.ui.Button(label=t(lang, "Next match"), style=discord.ButtonStyle.primary,
+                                           emoji="⏭️", custom_id="sg:nx"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
+        return cls()
+
+
+def played_buttons(interaction: discord.Interaction, report: TurnReport) -> discord.ui.View:
+    """The buttons of the mover's "✅ You played" answer: Take back, when her move may be taken back at all, and
+    Next match."""
+    lang = language(interaction)
+    items: list[discord.ui.Item] = []
+    if service_of(interaction).takeback_offered(report):
+        items.append(TakebackButton(report.match.id, report.match.version, lang))
+    items.append(NextMatch(lang))
+    return single_view(*items)
 
 
 class TakebackAnswer(AnswerButton, template=r"sg:ta:(?P<match>\d+):(?P<version>\d+):(?P<answer>yes|no)"):
@@ -184,4 +204,4 @@ def takeback_buttons(match: Match, *, disabled: bool = False, version: int | Non
 
 RECORD_ITEMS = (HistoryButton, RematchButton, TakebackButton, TakebackAnswer)
 
-__all__ = ["RECORD_ITEMS", "history_buttons", "history_embed", "takeback_buttons", "takeback_offer"]
+__all__ = ["RECORD_ITEMS", "NextMatch", "history_buttons", "history_embed", "played_buttons", "takeback_buttons"]

@@ -12,9 +12,10 @@ import discord
 from bot.games import OptionSpec
 from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import catalogue, errors
+from bot.matches.server_settings import CLOCK_CHOICES
 
 from .challenge import POSTED, post_challenge
-from .common import acknowledge, language, selected, single_view, ui_state, user_action
+from .common import acknowledge, acknowledged, language, selected, single_view, ui_state, user_action
 
 MAX_PANELS = 1000
 
@@ -31,6 +32,7 @@ class OptionPanel:
     computer_level: str | None = None
     rated: bool = True
     clock: str | None = None  # a label of the clock choices; None: the server's default
+    weekends: bool | None = None  # quiet weekends; None: the server's default
     options: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -52,6 +54,9 @@ def new_panel(interaction: discord.Interaction, **kwargs: Any) -> OptionPanel:
     return panel
 
 
+MAX_MENUS = 4  # a message has five rows: the last holds Post and Cancel
+
+
 def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
     """(menu key, option, seat or None) for every menu of the panel, at most four."""
     menus: list[tuple[str, OptionSpec, int | None]] = []
@@ -60,7 +65,7 @@ def _menus(panel: OptionPanel) -> list[tuple[str, OptionSpec, int | None]]:
             menus += [(f"{index}-{seat}", spec, seat) for seat in range(panel.players)]
         else:
             menus.append((str(index), spec, None))
-    return menus[:4]
+    return menus[:MAX_MENUS]
 
 
 def panel_text(panel: OptionPanel, lang: str = ENGLISH) -> str:
@@ -82,7 +87,16 @@ def panel_view(panel: OptionPanel, lang: str = ENGLISH) -> discord.ui.View:
             discord.SelectOption(label=f"{spec.key}{who}: {choice}", value=choice, default=choice == current)
             for choice in spec.choices
         ]))
+    if len(items) < MAX_MENUS:  # room for one more: the clock, as /play's `clock` left it until changed here
+        items.append(ClockSelect(panel.id, clock_options(panel, lang), t(lang, "Default clock")))
     return single_view(*items, OptionButton(panel.id, "post", lang), OptionButton(panel.id, "cancel", lang))
+
+
+def clock_options(panel: OptionPanel, lang: str) -> list[discord.SelectOption]:
+    """The clocks of /play's list, and a Fischer clock of her own written there; none chosen: the server's."""
+    labels = list(CLOCK_CHOICES) + ([panel.clock] if panel.clock and panel.clock not in CLOCK_CHOICES else [])
+    return [discord.SelectOption(label=t(lang, label, context="choice_name")[:100], value=label[:100],
+                                 default=label == panel.clock) for label in labels]
 
 
 def _panel_for(interaction: discord.Interaction, panel_id: str) -> OptionPanel:
@@ -119,6 +133,28 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?
             panel.options[spec.key][seat] = value
         lang = language(interaction)
         await interaction.response.edit_message(content=panel_text(panel, lang), view=panel_view(panel, lang))
+        acknowledged(interaction)
+
+
+class ClockSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?P<pid>[0-9a-f]+):clock"):
+    def __init__(self, panel_id: str, options: list[discord.SelectOption] | None = None, placeholder: str = ""):
+        super().__init__(discord.ui.Select(custom_id=f"sg:o:{panel_id}:clock", placeholder=placeholder or None,
+                                           options=options or [discord.SelectOption(label="-")]))
+        self.panel_id = panel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any):
+        return cls(match["pid"])
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        panel = _panel_for(interaction, self.panel_id)
+        value = next(iter(selected(interaction)), None)
+        if value not in CLOCK_CHOICES and value != panel.clock:
+            raise errors.UserError(N_("Pick one of the listed values."))
+        panel.clock = value
+        lang = language(interaction)
+        await interaction.response.edit_message(content=panel_text(panel, lang), view=panel_view(panel, lang))
 
 
 class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?P<pid>[0-9a-f]+):(?P<action>post|cancel)"):
@@ -140,12 +176,13 @@ class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?
         if self.action == "cancel":
             await interaction.response.edit_message(content=t(language(interaction), "No challenge posted."),
                                                     view=None)
+            acknowledged(interaction)
             return
         await acknowledge(interaction, edit=True)
         try:
             await post_challenge(interaction, panel.game, panel.invited, panel.options,
                                  computer_level=panel.computer_level, rated=panel.rated, via_channel=True,
-                                 clock=panel.clock)
+                                 clock=panel.clock, weekends=panel.weekends)
         except errors.UserError:
             panels[panel.id] = panel  # refused, nothing posted: the panel stays as it is, choices and all
             raise

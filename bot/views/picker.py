@@ -1,4 +1,5 @@
-"""The ephemeral step-by-step move picker behind the board's Move button.
+"""The ephemeral step-by-step move picker behind the board's Move button, and the ways into it from private
+answers: /next and the Next match button (the match that has waited longest for you, with its own Move button).
 
 Each step comes from the service (`picker_step`, which asks the engine): select menus of at most 25 options (up
 to four menus a page, more pages when needed), Back / Confirm / Cancel, and a preview picture as soon as the path
@@ -16,18 +17,20 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, N_, localize, t
-from bot.matches import PickerStep, errors
-from bot.presenters.describe import alt_text
+from bot.matches import PickerStep, PrivateView, catalogue, errors
+from bot.presenters.describe import alt_text, side_of
+from bot.presenters.layout import card
 from bot.presenters.pictures import render_file
-from bot.presenters.text import fit
+from bot.presenters.text import fit, message_link
 from bot.domain import Match
 
 from .common import (
-    MatchButton, acknowledge, after_presentation, answering_in_thread, language, selected, service_of, single_view,
-    ui_state, user_action,
+    MatchButton, VersionButton, acknowledge, acknowledged, after_presentation, answer, answering_in_thread,
+    language, presenter_of, selected, service_of, show, single_view, ui_state, user_action,
 )
-from .history import takeback_offer
+from .history import NextMatch, played_buttons
 from .menus import option_menus, pages_of
+from .requests import consent_buttons
 
 MENUS_PER_PAGE = 4  # the fifth row holds the buttons
 MAX_SESSIONS = 2000
@@ -201,6 +204,7 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
             _sessions(interaction).pop(self.session_id, None)
             await interaction.response.edit_message(
                 content=t(language(interaction), "Move cancelled. Nothing was played."), view=None, attachments=[])
+            acknowledged(interaction)
             return
         session = _session_for(interaction, self.session_id)
         if self.action == "back":
@@ -227,7 +231,7 @@ async def _confirm(interaction: discord.Interaction, session: PickerSession) -> 
                                                            step.choices.move, expected_version=expected)
         await interaction.edit_original_response(
             content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
-            view=takeback_offer(interaction, report), attachments=[])
+            view=played_buttons(interaction, report), attachments=[])
         await after_presentation(interaction, report)
 
 
@@ -245,3 +249,65 @@ class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):
 
 def setup_prompt_view(match_id: int, lang: str = ENGLISH) -> discord.ui.View:
     return single_view(SetupButton(match_id, lang))
+
+
+# --- the match that has waited longest for you ---------------------------------------------------------------
+
+
+class PrivateMoveButton(VersionButton, template=r"sg:pm:(?P<match>\d+):(?P<version>\d+)"):
+    """Move, on a private answer that shows a board (/next): opens the picker while the match is at the version
+    shown. (The board post's own Move button acts only from the newest board post.)"""
+
+    PREFIX, LABEL, STYLE = "sg:pm", N_("Move"), discord.ButtonStyle.primary
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        match = await service_of(interaction).playable_match(self.match_id, interaction.user.id,
+                                                             version=self.version, need_turn=True)
+        await open_picker(interaction, match)
+
+
+class NextMatchButton(NextMatch, template=r"sg:nx"):
+    """Next match (history.NextMatch as drawn), answered: whoever clicks is shown the match that has waited
+    longest for her."""
+
+    @user_action
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await show_next(interaction)
+
+
+async def show_next(interaction: discord.Interaction) -> None:
+    """/next and Next match: privately, the match that has waited longest for her, ready to play."""
+    await acknowledge(interaction)
+    mine = await service_of(interaction).longest_waiting(interaction.user.id)
+    lang = language(interaction)
+    if mine is None:
+        await answer(interaction, t(lang, "Nothing is waiting for you."))
+        return
+    match = mine.match
+    line = t(lang, "⏭️ Match #{match} ({game}) has waited longest for you, since {when} — you play **{side}**.",
+             match=match.id, game=catalogue.info(match.game).title, when=f"<t:{int(match.updated_at)}:R>",
+             side=side_of(mine.view, mine.seat, lang))
+    link = message_link(match.guild_id, match.thread_id)
+    await show_private(interaction, mine, [f"{line} {link}" if link else line], moving=True)
+
+
+async def show_private(interaction: discord.Interaction, mine: PrivateView, lines: list[str], *,
+                       moving: bool = False) -> None:
+    """Her view of a match, privately, under `lines`, with anything private that could not reach her by DM, and
+    what she may do from here: her secret setup, her answer to a load request or (`moving`) her move."""
+    match, lang = mine.match, language(interaction)
+    pending = await presenter_of(interaction).take_pending(match, interaction.user.id)
+    lines = lines + [f"📬 {m.content}" for m in pending]
+    title = catalogue.info(match.game).title
+    description = alt_text(title, mine.view, match.names, match_id=match.id, lang=lang)
+    file = await render_file(mine.view, match.names, filename="your-view.png", description=description, lang=lang)
+    buttons = None
+    if mine.setup_open:
+        buttons = single_view(SetupButton(match.id, lang))
+    elif mine.consent_open:
+        buttons = consent_buttons(match, lang=lang)
+    elif moving:
+        buttons = single_view(PrivateMoveButton(match.id, match.version, lang))
+    await show(interaction, card(fit("\n".join(lines)), picture=file, buttons=buttons), file=file)

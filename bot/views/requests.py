@@ -14,6 +14,7 @@ from bot.i18n import ENGLISH, N_, t
 from .common import (
     AnswerButton, acknowledge, after_presentation, answering_in_thread, language, service_of, user_action,
 )
+from .history import played_buttons
 
 class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
     """The asked player's answer to a load request: her move, valid only while the request stands (the version)."""
@@ -35,7 +36,7 @@ class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+
         said = (t(lang, "✅ You let the pieces be loaded in match #{match}.", match=self.match_id)
                 if self.answer == "consent" else
                 t(lang, "✅ You refused the request in match #{match}.", match=self.match_id))
-        await interaction.followup.send(said, ephemeral=True)
+        await interaction.followup.send(said, ephemeral=True, view=played_buttons(interaction, report))
         await after_presentation(interaction, report)
 
 
@@ -65,5 +66,6 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
             report = await service.submit_move(self.match_id, interaction.user.id, self.move,
                                                expected_version=self.version)
             await interaction.edit_original_response(
-                content=t(language(interaction), "✅ You played `{move}`.", move=self.move), view=None)
+                content=t(language(interaction), "✅ You played `{move}`.", move=self.move),
+                view=played_buttons(interaction, report))
             await after_presentation(interaction, report)

@@ -3,6 +3,7 @@ words for the alt text, side names, /rules guides and rules page."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from bot.games.declaration import GameDeclaration
@@ -11,6 +12,7 @@ from bot.i18n import N_
 from . import renderer
 from .describe import DESCRIBER
 from .engine import ENGINE
+from .game import SEAT_NAMES
 from .policy import ArchimedesPolicy
 
 DECLARATION = GameDeclaration(
@@ -21,4 +23,5 @@ DECLARATION = GameDeclaration(
     describer=DESCRIBER,
     side_names=frozenset({N_("White"), N_("Black")}),
     rules_page="docs/rules/archimedes.md",
+    side_emojis={side: partial(renderer.ship_sprite, seat=seat) for seat, side in enumerate(SEAT_NAMES)},  # ships
 )

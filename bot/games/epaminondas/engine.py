@@ -6,4 +6,5 @@ from bot.games.engine_declaration import EngineDeclaration
 
 from .game import GAME
 
-ENGINE = EngineDeclaration(game=GAME)
+# Everything is on the board: anyone can count a seat's legal moves.
+ENGINE = EngineDeclaration(game=GAME, legal_moves_public=True)

@@ -11,6 +11,8 @@ ENGINE = EngineDeclaration(
     game=GAME,
     # A burn, an unload or a takeover shows cargo; so does cargo destroyed with its knight.
     revealing_events=frozenset({"burn", "unload", "cargo_destroyed", "destroyed", "takeover", "removed"}),
+    # A player's legal moves depend on the cargo only she knows (what she may unload or burn): never counted.
+    legal_moves_public=False,
     confirmations={
         "burn": Text("Burn this knight? It destroys the knight, all it carries, and every piece on the four "
                      "squares next to it (yours too). This can't be undone."),

@@ -25,6 +25,7 @@ from .board import (
 from .moves import _cargo_moves, _turn_moves, clear_caches
 from .notation import Answer, Burn, CargoSetup, Load, Move, PieceMove, Unload, parse_load, parse_move
 from .picker import _cargo_choices, _move_families, _starts_with_command, _take, _turn_choices
+from .posterior import likelihood
 from .sampling import sample_state
 from .state import State, _army_options, _home_board, _horses, _position_digest
 from .turn import _Work, _pieces_json, knockout_text
@@ -251,7 +252,7 @@ class Mycenae(Game):
             turn=turn, refused=refused, ply=work.ply, quiet=quiet, history=history, last_move=text,
             last_squares=tuple(work.highlight) if work.highlight else state.last_squares,
             last_mover=work.mover, revealed=tuple(work.revealed), outcome=work.outcome,
-            sealed=tuple(sorted(work.sealed)), out_order=tuple(work.out_order),
+            sealed=tuple(sorted(work.sealed)), out_order=tuple(work.out_order), hops=work.hops,
         )
 
     # --- end check ---
@@ -299,7 +300,7 @@ class Mycenae(Game):
             waiting=waiting if work.outcome is None else (), turn=turn,
             pending=pending if work.outcome is None else None, refused=refused, ply=work.ply, history=history,
             revealed=tuple(work.revealed), outcome=work.outcome, sealed=tuple(sorted(work.sealed)),
-            out_order=tuple(work.out_order),
+            out_order=tuple(work.out_order), hops=work.hops,
         )
         return new_state, work.events
 
@@ -316,9 +317,19 @@ class Mycenae(Game):
     def sample_state(self, view: JSON, rng: random.Random) -> State:
         return sample_state(view, rng)
 
+    def likelihood(self, view: JSON, state: State) -> float:
+        return likelihood(view, state)
+
     # --- view ---
 
     def view(self, state: State, viewer: int | None) -> JSON:
+        return self._view(state, viewer, reveal=False)
+
+    def revealed_view(self, state: State) -> JSON:
+        """Every knight's cargo shown, for everyone: the reveal once the match is over."""
+        return self._view(state, None, reveal=True)
+
+    def _view(self, state: State, viewer: int | None, *, reveal: bool) -> JSON:
         corners = state.corners
         seat_names = [CORNERS[c].name for c in corners]
         board = [
@@ -327,7 +338,7 @@ class Mycenae(Game):
         ]
         own_cargo = {
             NAMES[sq]: _pieces_json(codes) for sq, codes in sorted(state.cargo.items())
-            if viewer is not None and state.board[sq] >> 3 == viewer
+            if reveal or (viewer is not None and state.board[sq] >> 3 == viewer)
         }
         pending = None
         if state.pending:
@@ -377,6 +388,8 @@ class Mycenae(Game):
             "sealed": [NAMES[sq] for sq in state.sealed],
             "unseen": [_unseen_letters(state, s) for s in range(state.num_players)],
             "repetitions": state.history.count(state.history[-1]) if state.history else 0,
+            # How many times each Mycenaean knight has moved (public: everyone watched it).
+            "knight_moves": {NAMES[sq]: count for sq, count in sorted(state.hops.items())},
         }
 
     # --- dump / load ---
@@ -404,6 +417,7 @@ class Mycenae(Game):
             "outcome": state.outcome.to_json() if state.outcome else None,
             "sealed": list(state.sealed),
             "out_order": list(state.out_order),
+            "hops": [[sq, count] for sq, count in sorted(state.hops.items())],
         }
 
     def load(self, data: JSON) -> State:
@@ -430,6 +444,7 @@ class Mycenae(Game):
             # Older dumps: any knight may hold unseen pieces, and the order of going out was not kept.
             sealed=tuple(data.get("sealed", _horses(bytes.fromhex(data["board"])))),
             out_order=tuple(data.get("out_order", ())),
+            hops={sq: count for sq, count in data.get("hops", ())},  # older dumps: counted from here on
         )
 
     # --- the move picker ---

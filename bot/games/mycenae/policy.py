@@ -35,12 +35,20 @@ class MycenaePolicy(Policy):
     max_candidates = 30
     root_pool = 400
     determinisations = 16
+    # The normal and hard levels guess which knight holds each unseen king by how its owner has moved it
+    # (posterior.py); the search's pool holds those knights in the posterior's proportions (`pool_key`).
+    infers = True
     normal_iterations = 380
     hard_iterations = 1700
     # Work per move (units of about one engine call), from this game's slowest positions (benchmarks/computer.py).
     easy_work = 900
     normal_work = 9000
     hard_work = 36000
+
+    def pool_key(self, state: Any, seat: int) -> Any:
+        """Where the sample puts the other players' kings: the knight each rides in, or None on the board."""
+        kings = {code: sq for sq, cargo in state.cargo.items() for code in cargo if code & 7 == rules.KING}
+        return tuple(kings.get(rules.piece(other, rules.KING)) for other in range(state.num_players) if other != seat)
 
     def evaluate(self, state: Any, num_players: int) -> Values:
         score = [0.0] * num_players

@@ -70,6 +70,7 @@ def sample_state(view: JSON, rng: random.Random) -> State:
         outcome=Outcome.from_json(view["outcome"]),
         sealed=tuple(sealed),
         out_order=tuple(view["out_order"]),
+        hops={SQUARE[sq]: count for sq, count in view.get("knight_moves", {}).items()},
     )
 
 

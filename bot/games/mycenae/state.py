@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from bot.engine.base import JSON, Outcome
@@ -46,6 +46,10 @@ class State:
     # owner has them. Promoted knights and knights taken over start empty, and everything loaded is seen.
     sealed: tuple[int, ...] = ()
     out_order: tuple[int, ...] = ()  # seats in the order they went out (knocked out or left)
+    # Every Mycenaean knight's square -> how many times it has moved (absent: never). Public, as the moves are:
+    # a player keeps the knight that holds her king out of harm's way, and the computer's guess weighs that
+    # (posterior.py).
+    hops: dict[int, int] = field(default_factory=dict)
 
     @property
     def corners(self) -> tuple[int, ...]:

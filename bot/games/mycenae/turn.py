@@ -56,6 +56,7 @@ class _Work:
         self.refused = state.refused
         self.revealed = list(state.revealed)
         self.sealed = set(state.sealed)
+        self.hops = dict(state.hops)
         self.out_order = list(state.out_order)
         self.mover = mover
         self.ply = state.ply + 1
@@ -90,6 +91,7 @@ class _Work:
         self.board[target], self.board[origin] = code, 0
         if code & 7 == HORSE:  # the cargo travels with its knight, and so does what nobody has seen inside
             self.put_horse_cargo(target, self.cargo.pop(origin), self.known.pop(origin))
+            self.hops[target] = self.hops.pop(origin, 0) + 1
             if origin in self.sealed:
                 self.sealed.remove(origin)
                 self.sealed.add(target)
@@ -111,6 +113,7 @@ class _Work:
         code = self.board[sq]
         if code & 7 == HORSE:
             self.destroy_cargo(sq, cause)
+            self.hops.pop(sq, None)
         self.board[sq] = 0
         self.irreversible = True
         return {"square": NAMES[sq], "owner": code >> 3, "type": LETTER[code & 7], "mycenaean": code & 7 == HORSE}

@@ -319,19 +319,19 @@ def _outer_lines(sides: str, joined: str, size: float):
 
 
 @lru_cache(maxsize=16)
-def swatch_sprite(fill: RGB, seat: int) -> Image.Image:
-    """The caption's sample of a seat's tiles: its colour, its outline and its mark."""
+def swatch_sprite(fill: RGB, seat: int, size: int = BADGE_TILE) -> Image.Image:
+    """The caption's sample of a seat's tiles (larger, the seat's app emoji): its colour, its outline and its mark."""
 
     def paint(canvas: Image.Image, draw: ImageDraw.ImageDraw, k: int) -> None:
-        big = BADGE_TILE * k
-        pad = k
+        big = size * k
+        pad = k * size // BADGE_TILE
         draw.rounded_rectangle((pad, pad, big - pad, big - pad), radius=big * 0.18, fill=INK)
-        rim = OUTLINE * k + k
+        rim = (OUTLINE + 1) * k * size // BADGE_TILE
         draw.rounded_rectangle((pad + rim, pad + rim, big - pad - rim, big - pad - rim), radius=big * 0.14,
                                fill=fill)
         _paint_mark(draw, seat, big / 2, big / 2, big * 0.5, mark_colour(fill))
 
-    return _antialiased(BADGE_TILE, BADGE_TILE, paint)
+    return _antialiased(size, size, paint)
 
 
 def _paint_score_disc(draw: ImageDraw.ImageDraw, x: float, y: float, side: float, k: int) -> None:

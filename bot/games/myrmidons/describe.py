@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bot.games.describing import Describer, Player, View, square_order
 from bot.i18n import t, tn
+from .army import BY_CODE, COMMANDER_CODE
 from .game import fighter_text
+from .knowledge import HiddenPiece, knowledge
 
 
 def myrmidon(lang: str, cell: View) -> str:
@@ -44,12 +46,52 @@ def pieces(lang: str, view: View) -> list[list[str]]:
     return by_seat
 
 
+def type_text(lang: str, code: str) -> str:
+    kind = BY_CODE[code]
+    return t(lang, "Commander") if kind.is_commander else f"{kind.name} {code}"
+
+
+def hidden_piece(lang: str, piece: HiddenPiece, army_known: bool) -> str:
+    """One hidden piece as its viewer's information narrows it down: "c5: moved 3 squares at once (movement 3 or
+    more); could be Peltast 3/2/4, Messenger 1/3/5"."""
+    where = piece.square or t(lang, "eliminated")
+    if piece.moved > 1:
+        moved = tn(lang, "moved {count} square at once (movement {count} or more)",
+                   "moved {count} squares at once (movement {count} or more)", piece.moved)
+    elif piece.moved == 1:
+        moved = t(lang, "moved one square at a time")
+    else:
+        moved = t(lang, "has not moved")
+    if army_known or len(piece.could_be) <= 3:
+        could_be = t(lang, "could be {types}", types=", ".join(type_text(lang, c) for c in piece.could_be))
+    else:  # a drafted army she was not shown: a count says more than a list of a dozen types
+        types = len([c for c in piece.could_be if c != COMMANDER_CODE])
+        could_be = (tn(lang, "could be the Commander or any of {count} type you have not seen",
+                       "could be the Commander or any of {count} types you have not seen", types)
+                    if COMMANDER_CODE in piece.could_be else
+                    tn(lang, "could be any of {count} type you have not seen",
+                       "could be any of {count} types you have not seen", types))
+    return f"{where}: {moved}; {could_be}."
+
+
+def known_of_hidden(lang: str, view: View, player: Player) -> list[str]:
+    """What the viewer's own information proves about each hidden enemy myrmidon (bot/games/myrmidons/knowledge)."""
+    known = knowledge(view)
+    if known is None:
+        return []
+    lines = [t(lang, "Hidden myrmidons of {player}, as far as you can tell:", player=player(known.seat))]
+    lines += [hidden_piece(lang, piece, known.army_known) for piece in known.pieces]
+    if known.unseen:
+        lines.append(t(lang, "Not yet seen: {types}.", types=", ".join(type_text(lang, c) for c in known.unseen)))
+    return ["\n".join(lines)]
+
+
 def extras(lang: str, view: View, player: Player) -> list[str]:
     lines = []
     if view.get("undeployed"):
         lines.append(t(lang, "Still to deploy: {pieces}.",
                        pieces=", ".join(f"{p['name']} {p['code']}" for p in view["undeployed"])))
-    return lines
+    return lines + known_of_hidden(lang, view, player)
 
 
 DESCRIBER = Describer(pieces=pieces, last_move=last_move, material=material, extras=extras)

@@ -10,4 +10,6 @@ ENGINE = EngineDeclaration(
     game=GAME,
     # A fight names both pieces' values.
     revealing_events=frozenset({"fight"}),
+    # A player's legal moves depend on her pieces' hidden values (how far each may go): never counted.
+    legal_moves_public=False,
 )

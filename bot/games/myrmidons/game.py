@@ -44,6 +44,7 @@ from .rules import (
     start_of_turn,
     winner_after_action,
 )
+from .posterior import likelihood
 from .sampling import sample_state
 from .state import State, initial_state
 
@@ -231,18 +232,26 @@ class MyrmidonsGame(TwoSeatGame):
     ) -> tuple[State, list[Event]]:
         action = _Action.start(state, seat)
         travelled = list(state.travelled or (0,) * len(state.pieces))
+        actions = list(state.actions or (0,) * len(state.pieces))
+        attacks = list(state.attacks or (0,) * len(state.pieces))
         for src, dst in items:  # from the board before the action: every participant starts on its own square
             index = state.board[src]
             travelled[index] = max(travelled[index], LINE_TO[(src, dst)][1])
+            actions[index] += 1
         for src, dst in items:
             action.march(src, dst)
         report = action.report(kind, direction)
+        for fight in report["fights"]:
+            attacker = fight["attacker"]["id"]
+            attacks[piece_index(SEAT_LETTERS.index(attacker[0]), int(attacker[1:]))] += 1
         new = replace(
             state,
             board=tuple(action.board),
             squares=tuple(action.squares),
             revealed=tuple(action.revealed),
             travelled=tuple(travelled),
+            actions=tuple(actions),
+            attacks=tuple(attacks),
             turn=1 - seat,
             ply=state.ply + 1,
             last_move=text,
@@ -291,18 +300,31 @@ class MyrmidonsGame(TwoSeatGame):
     def sample_state(self, view: JSON, rng: random.Random, *, players_habits: bool = False) -> State:
         return sample_state(view, rng, players_habits=players_habits)
 
+    def likelihood(self, view: JSON, state: State) -> float:
+        return likelihood(view, state)
+
     # --- view ------------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> JSON:
+        return self._view(state, viewer, reveal=False)
+
+    def revealed_view(self, state: State) -> JSON:
+        """Every army and every value, face up: the reveal once the match is over (a match never shows it
+        before; a view stays what its viewer may know, even after the end)."""
+        return self._view(state, None, reveal=True)
+
+    def _view(self, state: State, viewer: int | None, *, reveal: bool) -> JSON:
         over = state.outcome is not None
 
-        def sees(index: int) -> bool:  # never more, not even after the end: the rules say "never"
-            return state.revealed[index] or owner_of(index) == viewer
+        def sees(index: int) -> bool:
+            return reveal or state.revealed[index] or owner_of(index) == viewer
 
         def piece_json(index: int) -> JSON:
             piece = state.piece(index)
             data = {"id": piece.id, "owner": piece.owner, "revealed": state.revealed[index], "known": sees(index),
-                    "travelled": state.travelled[index] if state.travelled else 0}  # public: the moves showed it
+                    "travelled": state.travelled[index] if state.travelled else 0,  # public: the moves showed it
+                    "actions": state.actions[index] if state.actions else 0,
+                    "attacks": state.attacks[index] if state.attacks else 0}
             if sees(index):
                 return {**data, **_piece_values(piece)}
             return {**data, "commander": None, "code": None, "name": None, "sword": None, "shield": None, "move": None}
@@ -338,7 +360,7 @@ class MyrmidonsGame(TwoSeatGame):
             "cells": cells,
             "eliminated": [state.losses(0), state.losses(1)],
             "eliminated_pieces": eliminated_pieces,
-            "armies": [self._army_json(state, s, viewer) for s in (0, 1)],
+            "armies": [self._army_json(state, s, viewer, reveal) for s in (0, 1)],
             "undeployed": self._undeployed(state, viewer),
             "commander": (
                 NAMES[state.squares[own_commander]]
@@ -350,10 +372,10 @@ class MyrmidonsGame(TwoSeatGame):
         }
 
     @staticmethod
-    def _army_json(state: State, seat: int, viewer: int | None) -> list[JSON] | None:
+    def _army_json(state: State, seat: int, viewer: int | None, reveal: bool = False) -> list[JSON] | None:
         """A seat's army (Commander first) when the viewer may know it: her own, or an army both share."""
         army = state.armies[seat]
-        known = seat == viewer or state.army_option != "draft"
+        known = reveal or seat == viewer or state.army_option != "draft"
         if army is None or not known:
             return None
         return [BY_CODE[c].to_json() for c in (COMMANDER_CODE, *army)]
@@ -385,6 +407,8 @@ class MyrmidonsGame(TwoSeatGame):
             "outcome": state.outcome.to_json() if state.outcome else None,
             "left": state.left,
             "travelled": list(state.travelled),
+            "actions": list(state.actions),
+            "attacks": list(state.attacks),
         }
 
     def load(self, data: JSON) -> State:
@@ -415,6 +439,8 @@ class MyrmidonsGame(TwoSeatGame):
             outcome=Outcome.from_json(data["outcome"]),
             left=data.get("left"),  # older dumps have no "left": nobody left
             travelled=tuple(data.get("travelled") or ()),  # older dumps recorded none: counted from here on
+            actions=tuple(data.get("actions") or ()),
+            attacks=tuple(data.get("attacks") or ()),
         )
 
     # --- text board ------------------------------------------------------------------------------------------

@@ -155,6 +155,7 @@ class MyrmidonsPolicy(Policy):
     # The pool holds the enemy Commander's possible squares in the guess's proportions (`pool_key`): a bet on a
     # face-down piece being it was once judged by 10 of 16 states where the guess gave it one chance in three.
     pool_oversampling = 8
+    infers = True  # the normal and hard levels guess by what the opponent did with each piece (posterior.py)
     # The root's moves are re-judged over several samples: one sample alone may put the enemy Commander or a
     # sword where it is not.
     root_shortlist = 50

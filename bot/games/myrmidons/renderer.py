@@ -65,6 +65,8 @@ from renderers.common import (
 )
 from renderers.png import Palette, palette_colours
 from renderers.tiles import Picture, TiledBoard, one_square, palette_once
+from .army import COMMANDER_CODE
+from .knowledge import knowledge
 
 SQUARE = 108
 MARGIN = 40  # room for the coordinates on every edge
@@ -198,17 +200,23 @@ def _paint_tile_body(draw: ImageDraw.ImageDraw, big: int, seat: int) -> None:
 
 
 @lru_cache(maxsize=256)
-def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, commander: bool = False) -> Image.Image:
-    """A myrmidon. values None: blank (a helmet). A Commander: a crown over its small values. Otherwise three
-    columns, sword / shield / movement, each a small icon over a big digit (a tile smaller than the board's: only
-    the digits, centred)."""
+def tile_sprite(size: int, seat: int, values: tuple[int, int, int] | None, commander: bool = False,
+                hint: str | None = None) -> Image.Image:
+    """A myrmidon. values None: blank (a helmet), with under it, in the viewer's own picture, what her information
+    proves of it (`hint`: "≥3", its movement at least 3; "135", the only type it can be). A Commander: a crown
+    over its small values. Otherwise three columns, sword / shield / movement, each a small icon over a big digit (a
+    tile smaller than the board's: only the digits, centred)."""
     side = SIDES[seat]
 
     def paint(draw: ImageDraw.ImageDraw, big: int) -> None:
         _paint_tile_body(draw, big, seat)
         if values is None:
-            s = big * 0.56
-            _paint_helmet(draw, (big - s) / 2, big * 0.18, s, blend(side.fill, side.edge, 0.5), side.fill)
+            s = big * (0.38 if hint else 0.56)
+            _paint_helmet(draw, (big - s) / 2, big * (0.1 if hint else 0.18), s, blend(side.fill, side.edge, 0.5),
+                          side.fill)
+            if hint:  # at least 9 px high on a phone, as every text of the picture
+                draw.text((big / 2, big * 0.72), hint, font=font(round(big * 0.3), bold=True), fill=side.edge,
+                          anchor="mm")
             return
         if commander:
             s = big * 0.5
@@ -382,9 +390,25 @@ def layout(view: dict, player_names: Sequence[str] | None = None) -> Picture:
 # pasted on each square that shows something (in RGB for draw, mapped once for compose), then the badges.
 
 # What a square shows, drawn in this order: (tint: colour and strength, or None; crossed: the taken piece's seat or
-# None; frame: colour and width, or None; the piece: tile_sprite's seat, values and commander, or None; a place
+# None; frame: colour and width, or None; the piece: tile_sprite's seat, values, commander and hint, or None; a place
 # still being deployed: its seat, or None).
 SquareLook = tuple["tuple[RGB, float] | None", "int | None", "tuple[RGB, int] | None", "tuple | None", "int | None"]
+
+
+def proven_hints(view: dict) -> dict[str, str]:
+    """What the viewer's own information proves of each hidden enemy piece, as its tile says it: the only type it
+    can be, or else its movement's least value when it went two squares or more at once (knowledge.py)."""
+    known = knowledge(view)
+    hints = {}
+    for piece in known.pieces if known else ():
+        if piece.square is None:
+            continue
+        if len(piece.could_be) == 1:
+            code = piece.could_be[0]
+            hints[piece.square] = "111" if code == COMMANDER_CODE else code.replace("/", "")  # as a tile's digits
+        elif piece.moved > 1:
+            hints[piece.square] = f"≥{piece.moved}"
+    return hints
 
 
 def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
@@ -403,7 +427,8 @@ def square_looks(view: dict) -> dict[tuple[int, int], SquareLook]:
         fell_back = set(action.get("repelled") or [])
         frames = {path["end"]: (LANDED_FRAME, 4) for path in action["paths"] if path["end"] not in fell_back}
         frames.update({name: (REPELLED, 5) for name in fell_back})
-    pieces = {name: piece_key(cell) for name, cell in view["cells"].items()}
+    hints = proven_hints(view)
+    pieces = {name: (*piece_key(cell), hints.get(name)) for name, cell in view["cells"].items()}
     waiting = {}
     if view["phase"] == "setup":
         for seat, status in enumerate(view["setup"]):

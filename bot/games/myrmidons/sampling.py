@@ -38,10 +38,14 @@ def sample_state(view: JSON, rng: random.Random, *, players_habits: bool = False
     squares = [EMPTY] * (2 * PER_SEAT)
     revealed = [False] * (2 * PER_SEAT)
     travelled = [0] * (2 * PER_SEAT)
+    actions = [0] * (2 * PER_SEAT)
+    attacks = [0] * (2 * PER_SEAT)
     for p in pieces_json.values():
         index = _index_of(p["id"])
         revealed[index] = p["revealed"]
         travelled[index] = p.get("travelled", 0)
+        actions[index] = p.get("actions", 0)
+        attacks[index] = p.get("attacks", 0)
         if "square" in p:
             squares[index] = SQUARE[p["square"]]
     known = {p["id"]: p["code"] for p in pieces_json.values() if p["known"]}
@@ -91,6 +95,8 @@ def sample_state(view: JSON, rng: random.Random, *, players_habits: bool = False
         outcome=Outcome.from_json(view["outcome"]),
         left=view["left"],
         travelled=tuple(travelled),
+        actions=tuple(actions),
+        attacks=tuple(attacks),
     )
 
 

@@ -30,6 +30,12 @@ class State:
     # moves are: it proves a movement at least that long, and a piece that went further than one square is not
     # the Commander. () for a state that has not recorded it (all zeros).
     travelled: tuple[int, ...] = ()
+    # Per piece index, public as the moves are: how many moves or orders it took part in, and how many fights it
+    # started. What a player does with a piece hints at what it is (a Commander is kept back and rarely fights):
+    # the computer's guess at the hidden ones weighs them (posterior.py). () for a state that has not recorded
+    # them (all zeros).
+    actions: tuple[int, ...] = ()
+    attacks: tuple[int, ...] = ()
 
     def piece(self, index: int) -> Piece:
         """A deployed piece: the board, the moves and the fights only ever name those."""
