@@ -280,5 +280,8 @@ async def test_the_real_bot_posts_each_board_as_its_moves_answer_within_the_limi
     for match in started:  # the answers are messages of the thread
         if match.id not in times.boards:
             continue  # a secret setup move: its line is the answer
-        assert any(model.messages[i]["attachments"] and model.messages[i].get("webhook_id")
-                   for i in model.channel_messages[match.thread_id])
+        answered = [model.messages[i] for i in model.channel_messages[match.thread_id]
+                    if model.messages[i]["attachments"] and model.messages[i].get("webhook_id")]
+        assert answered
+        for message in answered:  # each one Components V2 layout, no content
+            assert message["flags"] & 1 << 15 and not message["content"]
