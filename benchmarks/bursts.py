@@ -24,6 +24,10 @@ median, apply + persist ≤ 10 ms median). Times are wall-clock milliseconds.
 - --processes N (PostgreSQL): each burst is split between N bot processes on the same database, each a service of
   its own with its share of the matches, all moving at the same instant; their times are reported together.
 - --render-threads: the pictures drawn in two threads of the bot's process, as before they had worker processes.
+- --discord-limits: the real bot (cogs, views, presenters, discord.py's HTTP client) against a modelled Discord
+  with its rate limits (benchmarks/limited_bursts.py, benchmarks/discord_model.py), on SQLite; its JSON lines add
+  "limited_requests_per_move", "requests_429", "floor_ms" (the limited requests at 50 a second) and "board_p99_ms"
+  is then interaction → board at Discord.
 """
 
 from __future__ import annotations
@@ -223,11 +227,12 @@ async def acknowledged(into: list[float]) -> float:
     return received
 
 
-async def handle_move(service: MatchService, maker: BoardMaker, match: Match, rng: random.Random,
+async def handle_move(service: MatchService, maker: BoardMaker, match: Match, choice: tuple[int, str],
                       times: BurstTimes, *, picker: bool = False) -> None:
-    """One move, acknowledged first, then written; the board follows. As /move does, or (`picker`) through the
-    picker: a Move click (acknowledged, then the picker's first step is read and built), then Confirm."""
-    user, move = choose_move(service, match, rng)
+    """One move (`choice`: who plays what), acknowledged first, then written; the board follows. As /move does,
+    or (`picker`) through the picker: a Move click (acknowledged, then the picker's first step is read and built),
+    then Confirm."""
+    user, move = choice
     if picker:
         await acknowledged(times.picker_ack)  # Move
         loaded = await service.playable_match(match.id, user, version=match.version, need_turn=True)
@@ -259,8 +264,10 @@ async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str]
         registry.prepare_pictures()  # in this process, as the forkserver does for the workers
     maker = BoardMaker(service, queue, times)
     service.bus.subscribe(maker)
+    # The players' choices, made before they act (their thinking is not the bot's work, nor on its event loop).
+    choices = [choose_move(service, m, random.Random(seed * 100_003 + i)) for i, m in enumerate(started)]
     t0 = time.perf_counter()
-    await asyncio.gather(*(handle_move(service, maker, m, random.Random(seed * 100_003 + i), times, picker=i % 2 == 1)
+    await asyncio.gather(*(handle_move(service, maker, m, choices[i], times, picker=i % 2 == 1)
                            for i, m in enumerate(started)))
     wall = time.perf_counter() - t0
     service.bus.unsubscribe(maker)
@@ -410,6 +417,7 @@ class Settings:
     database: Path | str | None = None  # a SQLite file or PostgreSQL URL (default: a new file in a temporary folder)
     processes: int = 1  # bot processes sharing each burst (PostgreSQL only)
     render_threads: bool = False  # draw the pictures in threads of the bot's process, as before (for comparison)
+    discord_limits: bool = False  # the real bot against a modelled Discord and its rate limits
 
 
 async def run(settings: Settings, directory: Path) -> list[str]:
@@ -418,6 +426,15 @@ async def run(settings: Settings, directory: Path) -> list[str]:
     if not settings.skip_render:
         results = {key: bench_render(key, settings.render_games, settings.render_every) for key in renderable_games()}
         lines += ["", *render_table(results)]
+    if settings.discord_limits and not settings.skip_concurrency:
+        from . import limited_bursts  # the bot and discord.py: only this section needs them
+
+        results = await limited_bursts.bench_limited(directory, settings.bursts, renderable_games(), all_replay)
+        lines += ["", f"Bursts under Discord's limits ({', '.join(renderable_games())}): the real bot against a "
+                  "modelled Discord, half /move, half Move then Confirm, from each match's thread.", "",
+                  *limited_bursts.limited_table(results, percentile), "",
+                  *limited_bursts.limited_json("sqlite", results, percentile)]
+        settings.skip_concurrency = True
     service = await open_service(settings.database or directory / "bench.db", settings.synchronous)
     users = UserIds()
     try:
@@ -475,11 +492,15 @@ def parse_args(argv: list[str] | None) -> Settings:
                         help="bot processes that share each burst, on the PostgreSQL database --database names")
     parser.add_argument("--render-threads", action="store_true",
                         help="draw the pictures in threads of the bot's process instead of its worker processes")
+    parser.add_argument("--discord-limits", action="store_true",
+                        help="the real bot against a modelled Discord with its rate limits (SQLite only)")
     args = vars(parser.parse_args(argv))
     if args["processes"] < 1:
         parser.error("--processes must be 1 or more")
     if args["processes"] > 1 and not is_postgres_dsn(args["database"] or ""):
         parser.error("several processes need PostgreSQL: add --database postgresql://…")
+    if args["discord_limits"] and (args["processes"] > 1 or is_postgres_dsn(args["database"] or "")):
+        parser.error("--discord-limits runs one bot process on SQLite")
     args["bursts"] = tuple(args["bursts"])
     return Settings(**args)
 

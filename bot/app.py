@@ -13,6 +13,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -35,6 +36,7 @@ from bot.metrics import Endpoint, EndpointError, serve
 from bot.presenters import DirectMessages, Presenter, pictures
 from bot.presenters.emojis import NO_EMOJIS, upload_missing
 from bot.presenters.leagues import LeaguePresenter
+from bot.presenters.pacing import Pacer
 from bot.presenters.plans import PlanPresenter
 from bot.settings import Settings, SettingsError, is_postgres_dsn
 from bot.storage import DatabaseError, NewerDatabase, Repository, UnwritableDatabase, open_database
@@ -65,7 +67,11 @@ class StrategosBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, seed_source=None, computer_executor=computer_pool,
                  computer_pause: float = COMPUTER_PAUSE, replay_at_end: bool = True):
         intents = discord.Intents.default()  # no privileged intents: slash commands and buttons need none
+        # Every limited request waits its turn under Discord's global limit (this process's share), most urgent first.
+        pacer = Pacer.for_shards(len(settings.shard_ids) if settings.shard_ids is not None else None,
+                                 settings.shard_count)
         super().__init__(
+            http_trace=pacer.trace_config(),
             command_prefix=commands.when_mentioned,  # only "@Strategos sync"; everything else is a slash command
             intents=intents,
             help_command=None,
@@ -76,6 +82,8 @@ class StrategosBot(commands.AutoShardedBot):
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings
+        self.pacer = pacer
+        _sweep_buckets_now_and_then(self.http)
         self._seed_source = seed_source
         self._computer_executor = computer_executor  # tests think in a thread: their simulated Discord runs one process
         self._computer_pause = computer_pause
@@ -83,6 +91,13 @@ class StrategosBot(commands.AutoShardedBot):
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
         self.endpoint: Endpoint | None = None  # metrics and health (STRATEGOS_METRICS_PORT), None when off
         self.app_emojis = NO_EMOJIS  # the games' side emojis, found or uploaded at start-up (STRATEGOS_APP_EMOJIS)
+
+    async def login(self, token: str) -> None:
+        # No limit on connections: a request given its turn by the pacer goes at once, and interaction answers,
+        # however many, never queue behind posts for a connection. (A connector needs the running loop.)
+        if not self.http.connector:
+            self.http.connector = aiohttp.TCPConnector(limit=0)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         # Start-up in a visible order: database, migrations, service, presenters, cogs, persistent buttons,
@@ -162,6 +177,9 @@ class StrategosBot(commands.AutoShardedBot):
         matches = getattr(self, "matches", None)
         if matches is not None:
             await matches.drain()
+        presenter = getattr(self, "presenter", None)
+        if presenter is not None:
+            await presenter.idle()  # old boards greyed before the connection closes
         leagues = getattr(self, "leagues", None)
         if leagues is not None:
             await leagues.idle()
@@ -177,6 +195,25 @@ class StrategosBot(commands.AutoShardedBot):
         if repo is not None:
             await repo.close()
         await super().close()
+
+
+BUCKET_SWEEP_SECONDS = 60.0
+
+
+def _sweep_buckets_now_and_then(http: discord.http.HTTPClient) -> None:
+    """discord.py looks through all its route buckets for idle ones each time it makes a new one, once it holds 256:
+    with a bucket per thread and kind of request, a burst over a thousand matches' threads spent seconds of the
+    event loop on it. A bucket counts as idle only after 5 minutes unused, so looking once a minute loses nothing."""
+    sweep = http._try_clear_expired_ratelimits
+    last = [-BUCKET_SWEEP_SECONDS]
+
+    def now_and_then() -> None:
+        now = asyncio.get_running_loop().time()
+        if now - last[0] >= BUCKET_SWEEP_SECONDS:
+            last[0] = now
+            sweep()
+
+    http._try_clear_expired_ratelimits = now_and_then  # type: ignore[method-assign]  # replaced on this client only
 
 
 def _transform_failure(error: discord.app_commands.TransformerError) -> str:

@@ -92,7 +92,8 @@ async def test_without_thread_permission_the_match_is_played_in_the_channel(worl
 async def test_a_refused_board_post_is_reported_not_denied(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500)
-    result = await move(world.alice, thread, match_id, "a1-a3")
+    # typed outside the thread: the board goes as a message of the thread (from it, as the move's answer)
+    result = await move(world.alice, world.channel, match_id, "a1-a3")
     assert result.response.content.startswith("✅")
     assert [text_of(f) for f in result.followups] == [
         "Your action counts, but I could not post the new board in the match thread. "

@@ -137,7 +137,7 @@ async def test_a_board_repaired_at_start_up_is_shown_from_its_event(pulls, count
     world = counted_world
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500)  # the post dies with the bot
-    await move(world.alice, thread, match_id, "a1-a3")
+    await move(world.alice, world.channel, match_id, "a1-a3")  # typed outside the thread: posted as a message
     await world.restart()
     await world.bot.matches.bus.idle()
     assert "**bob** (Dark) to move" in text_of(board_posts(thread)[-1])

@@ -201,7 +201,8 @@ async def test_moves_cancelled_at_random_points_leave_the_connection_usable(worl
 async def test_a_move_saved_but_never_posted_is_posted_once_after_a_restart(world):
     thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
     world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500)  # the post dies with the bot
-    assert (await move(world.alice, thread, match_id, "a1-a3")).response.content.startswith("✅")
+    # typed outside the thread: the board goes as a message of the thread (from it, as the move's answer)
+    assert (await move(world.alice, world.channel, match_id, "a1-a3")).response.content.startswith("✅")
     assert len(board_posts(thread)) == 1 and await moves_stored(world, match_id) == 1
     pinged_before = len(pings_of(world, world.bob))
 

@@ -17,7 +17,9 @@ from bot.presenters.text import message_link
 from bot.views.board import show_text_board
 from bot.views.conversation import check_public
 from bot.views.picker import show_next
-from bot.views.common import DAMAGED, acknowledge, after_presentation, answer, language, service_of, single_view
+from bot.views.common import (
+    DAMAGED, acknowledge, after_presentation, answer, answering_in_thread, language, service_of, single_view,
+)
 from bot.views.history import played_buttons
 from bot.views.requests import ConfirmMove
 
@@ -41,22 +43,25 @@ class MatchesCog(commands.Cog, name="Matches"):
         await acknowledge(interaction, public=conversation)
         check_public(interaction)
         service = service_of(interaction)
-        # One call: the match looked up as this member may see it (a match of another server answers like a
-        # missing one), then played, or the question a burn must be confirmed with.
-        report = await service.move_command(match, interaction.user.id, interaction.guild_id, move)
-        if isinstance(report, MoveConfirmation):
-            lang = language(interaction)
-            await answer(interaction, t(lang, "`{move}` in match #{match}: {question}", move=report.move, match=match,
-                                        question=t(lang, report.question)),
-                         view=single_view(ConfirmMove(match, report.match.version, report.move, lang)))
-            return
-        shown = report.move or move.strip()
-        if conversation:  # the board is this command's answer: it comes first, the private word after it
-            await after_presentation(interaction, report)
-        await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.", move=shown,
-                                    match=match), view=played_buttons(interaction, report))
-        if not conversation:
-            await after_presentation(interaction, report)
+        async with answering_in_thread(interaction, match) as thread_answer:
+            # One call: the match looked up as this member may see it (a match of another server answers like a
+            # missing one), then played, or the question a burn must be confirmed with.
+            report = await service.move_command(match, interaction.user.id, interaction.guild_id, move)
+            if isinstance(report, MoveConfirmation):
+                lang = language(interaction)
+                await answer(interaction, t(lang, "`{move}` in match #{match}: {question}", move=report.move,
+                                            match=match, question=t(lang, report.question)),
+                             view=single_view(ConfirmMove(match, report.match.version, report.move, lang)))
+                return
+            shown = report.move or move.strip()
+            if conversation:  # the board is this command's answer: it comes first, the private word after it
+                await after_presentation(interaction, report)
+            await answer(interaction, t(language(interaction), "✅ You played `{move}` in match #{match}.",
+                                        move=shown, match=match), view=played_buttons(interaction, report))
+            if thread_answer is not None:
+                thread_answer.ready()  # her own answer is out: the board may follow it
+            if not conversation:
+                await after_presentation(interaction, report)
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -37,12 +37,14 @@ from bot.matches.events import (
 from bot.domain import Match
 
 from .analysis import AnalysisPresenter
+from .answers import Answers as ThreadAnswers
 from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_post, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
 from .conversation import Answers
 from .layout import card
+from .pacing import Urgency, urgency
 from .replay import ReplayPresenter
 from .text import fit, mentions
 
@@ -81,6 +83,7 @@ class Presenter:
         self.private = private
         self.conversations = Answers(dms)  # the interactions that answer in conversations, where the bot is no member
         self.boards = BoardPresenter(client, service, controls, self.conversations)
+        self.answers = ThreadAnswers()  # interactions in flight that may carry their move's post in the thread
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
         self.replays = ReplayPresenter(client, service, self.boards, post_at_end=replay_at_end)
         self.clocks = ClockPresenter(self.boards, dms)
@@ -109,10 +112,15 @@ class Presenter:
 
     async def __call__(self, event: MatchEvent) -> bool:
         try:
-            return await self._present(event)
+            with urgency(Urgency.BOARD):  # behind what players wait for, ahead of what only tidies up
+                return await self._present(event)
         except discord.HTTPException as exc:
             log.warning("presenting %s failed: %s", type(event).__name__, exc)
             return False
+
+    async def idle(self) -> None:
+        """Wait until the edits left to do after the posts (old boards greyed) are done (shutdown, tests)."""
+        await self.boards.idle()
 
     async def _present(self, event: MatchEvent) -> bool:
         handler = self._handlers.get(type(event))
@@ -143,7 +151,9 @@ class Presenter:
         # in between then repairs the board and asks again.
         match, board = event.match, event.board
         asks = board.request is not None
-        done = await self.boards.post(match, board, event.lang, played=event, announce=not asks) is not None
+        offer = self.answers.take(match, match.user_of(event.seat))
+        done = await self.boards.post(match, board, event.lang, played=event, announce=not asks,
+                                      offer=offer) is not None
         await self.clocks.turn_began(event)
         await self._asked_for_answer(match, board, event.lang, done)
         return done
@@ -196,7 +206,8 @@ class Presenter:
             await self.boards.redraw(match, event.board, event.lang)
         ping, allowed = mentions(event.board.users_to_act(match))
         lang = event.lang
-        await thread.send(
+        await self.boards.send(
+            thread, self.answers.take(match, match.user_of(event.seat)),
             fit(t(lang, "🔒 **{player}** has made a secret setup move. Still setting up: {players} — press **Move** "
                         "on the board to continue in private.", player=match.seats[event.seat].user_name,
                   players=ping)),

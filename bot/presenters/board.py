@@ -1,13 +1,18 @@
 """The board post of a match: picture, caption, mention of exactly whoever must act, and the board's buttons.
 
-Only the newest board post acts; posting a new one greys out the previous one's buttons. After a crash between
-saving a move and recording its post, `repair` finds what was posted and posts what was not, once.
+Only the newest board post acts; posting a new one greys out the previous one's buttons, later: greying is a
+cosmetic edit, which waits behind every board and answer (bot/presenters/pacing.py) and is asked once per post. A
+board may go out as the public answer of the interaction that made it (bot/presenters/answers.py); such a post is
+then redrawn and greyed through that interaction while its token lasts, outside Discord's limits. After a crash
+between saving a move and recording its post, `repair` finds what was posted and posts what was not, once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import cast
+from collections import OrderedDict
+from typing import Any, cast
 
 import discord
 
@@ -16,6 +21,7 @@ from bot.matches.events import Board, MovePlayed
 from bot.matches.places import in_conversation
 from bot.domain import Match
 
+from .answers import Answered, Offer
 from .captions import turn_caption
 from .channels import archive, messageable
 from .clock_text import bank_sentence, clock_lines
@@ -25,11 +31,13 @@ from .conversation import Answers
 from .describe import MAX_ALT_TEXT, alt_text
 from .emojis import emojis_of
 from .layout import card, custom_ids, greyed
+from .pacing import Urgency, urgency
 
 from .pictures import render_file
 from .text import fit, mentions
 
 log = logging.getLogger(__name__)
+POSTS_KEPT = 5_000  # board posts kept as sent, to grey without reading them back; the newest kept
 
 BOARD_FILENAME = "board.png"
 REPAIR_HISTORY = 50  # how far back a repair looks for a board post the crash left unrecorded
@@ -41,6 +49,10 @@ class BoardPresenter:
         self.client = client
         self.service = service
         self.controls = controls
+        self.answered = Answered()
+        # board posts as last posted or redrawn, by message id: greyed from this copy, without reading them back
+        self._posted: OrderedDict[int, discord.Message] = OrderedDict()
+        self._greying: dict[int, asyncio.Task] = {}  # board post → its greying, asked and not yet done
         self.conversations = conversations or Answers()
 
     async def thread_of(self, match: Match) -> discord.abc.Messageable | None:
@@ -56,14 +68,15 @@ class BoardPresenter:
 
     async def post(self, match: Match, board: Board, lang: str, *, played: MovePlayed | None = None,
                    ping: bool = True, retire: tuple[int, ...] = (), keep_previous: bool = False,
-                   announce: bool = False) -> discord.Message | None:
+                   announce: bool = False, offer: Offer | None = None) -> discord.Message | None:
         """Post the board of `match` (as `board` shows it, in the server's language `lang`) in the match thread
         and retire the previous board post's buttons.
 
         `ping=False` for re-posts asked for by someone else: the board is shown, nobody is pinged.
         `keep_previous`: the previous post keeps its buttons (a finished match's final post shown again keeps
         Rematch on both; a Rematch pressed twice still makes one match). `announce`: record this version as
-        shown, with the post."""
+        shown, with the post. `offer`: the interaction that made the move, from the thread, to post it as its
+        answer."""
         thread = await self.thread_of(match)
         if thread is None:
             if in_conversation(match.guild_id):
@@ -74,16 +87,21 @@ class BoardPresenter:
         layout, file, allowed = await self._board(match, board, lang, buttons, played)
         if not ping:
             allowed = discord.AllowedMentions.none()
-        message = await thread.send(view=layout, file=file, allowed_mentions=allowed)
+        message = self._keep(await self.send(thread, offer, view=layout, file=file, allowed_mentions=allowed))
         previous = match.board_message_id
         if not await service.record_board(match, message.id, announced=announce):
             # A newer version's board was recorded while this one was drawn: this post is the old one.
-            await self.retire(thread, message.id, match, lang)
+            self.grey_later(thread, message.id, match, lang)
             return message
-        for old in {o for o in (None if keep_previous else previous, *retire) if o is not None} - {message.id}:
-            await self.retire(thread, old, match, lang)
-        if not match.active:  # the match is over: archive its thread (anyone posting in it reopens it)
-            await archive(self.client, thread, match)
+        olds = {o for o in (None if keep_previous else previous, *retire) if o is not None} - {message.id}
+        if match.active:
+            for old in olds:
+                self.grey_later(thread, old, match, lang)
+        else:  # the match is over: archive its thread (anyone posting in it reopens it), its old boards greyed first
+            for old in olds:
+                await self.retire(thread, old, match, lang)
+            with urgency(Urgency.COSMETIC):
+                await archive(self.client, thread, match)
         return message
 
     async def _tell_by_dm(self, match: Match, board: Board, lang: str, played: MovePlayed | None) -> None:
@@ -98,6 +116,62 @@ class BoardPresenter:
             if user_id is not None:
                 await dms(user_id, fit(caption), None, None)
 
+    async def send(self, thread: discord.abc.Messageable, offer: Offer | None, content: str | None = None, *,
+                   file: discord.File | None = None, **kwargs: Any) -> discord.Message:
+        """Post in the match's thread (words, or a layout as `view`): as the interaction's answer when `offer` still
+        may carry it (a followup carries the Components V2 flag as any message), else as a new message of the
+        thread."""
+        extra: dict[str, Any] = {"file": file} if file is not None else {}
+        if content is not None:
+            extra["content"] = content
+        if offer is not None and await offer.usable():
+            try:
+                message = await offer.followup.send(wait=True, **extra, **kwargs)
+            except discord.HTTPException as exc:
+                log.info("could not answer in thread %s through its interaction (%s); posting there", offer.channel_id,
+                         exc)
+                if file is not None:
+                    file.reset()
+            else:
+                self.answered.add(message.id, offer)
+                return message
+        return await thread.send(**extra, **kwargs)
+
+    def _keep(self, message: discord.Message) -> discord.Message:
+        """Remember the post as sent, for its greying later."""
+        self._posted[message.id] = message
+        while len(self._posted) > POSTS_KEPT:
+            self._posted.popitem(last=False)
+        return message
+
+    async def _fetch(self, thread: discord.abc.Messageable, message_id: int) -> discord.Message:
+        """A board post as it is now (a layout is edited whole): as this process last sent it, else read through the
+        interaction it answered while that may (exempt), else through its channel."""
+        known = self._posted.pop(message_id, None)
+        if known is not None:
+            return known
+        webhook = self.answered.webhook(message_id)
+        if webhook is not None:
+            try:
+                return await webhook.fetch_message(message_id)
+            except discord.HTTPException as exc:
+                log.info("could not read board message %s through its interaction (%s)", message_id, exc)
+        return await thread.fetch_message(message_id)
+
+    async def _edit(self, thread: discord.abc.Messageable, message_id: int,
+                    **changes: Any) -> discord.Message | None:
+        """Edit a board post: through the interaction it answered while that may, else as the bot's message."""
+        webhook = self.answered.webhook(message_id)
+        if webhook is not None:
+            try:
+                return await webhook.edit_message(message_id, **changes)
+            except discord.HTTPException as exc:
+                log.info("could not edit board message %s through its interaction (%s)", message_id, exc)
+                for file in changes.get("attachments", ()):
+                    file.reset()
+        # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
+        return await thread.get_partial_message(message_id).edit(**changes)  # type: ignore[attr-defined]
+
     async def redraw(self, match: Match, board: Board, lang: str) -> bool:
         """Show `board` on the match's current board post, in place: a secret setup step changes only who is
         still setting up, which the board must not keep saying of a player who is done, and earns no new post.
@@ -107,12 +181,14 @@ class BoardPresenter:
             return False
         layout, file, _ = await self._board(match, board, lang, self.controls.board(match, lang=lang))
         try:
-            # ignore: the abc lacks it, but every channel thread_of() gives (text, thread, partial) has it
-            await thread.get_partial_message(match.board_message_id).edit(  # type: ignore[attr-defined]
-                content=None, attachments=[file], view=layout, allowed_mentions=discord.AllowedMentions.none())
+            redrawn = await self._edit(thread, match.board_message_id, content=None, attachments=[file], view=layout,
+                                       allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("match=%s could not redraw board message %s", match.id, match.board_message_id)
             return False
+        self._posted.pop(match.board_message_id, None)
+        if redrawn is not None:  # an edit in a conversation answers nothing: read again when greyed
+            self._keep(redrawn)
         return await self.service.record_board(match, match.board_message_id, announced=False)
 
     async def _board(self, match: Match, board: Board, lang: str, buttons: discord.ui.View,
@@ -139,14 +215,28 @@ class BoardPresenter:
             caption = "\n".join([caption, *clock_lines(match, board.clock, lang)])
         return caption
 
+    def grey_later(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
+        """Grey out an older board post's buttons once the more urgent posts are out; a post whose greying is
+        already asked for is not asked again."""
+        if message_id in self._greying:
+            return
+        task = asyncio.create_task(self.retire(thread, message_id, match, lang), name=f"grey-{message_id}")
+        self._greying[message_id] = task
+        task.add_done_callback(lambda _: self._greying.pop(message_id, None))
+
+    async def idle(self) -> None:
+        """Wait until every greying asked for is done (shutdown, tests)."""
+        while self._greying:
+            await asyncio.gather(*list(self._greying.values()), return_exceptions=True)
+
     async def retire(self, thread: discord.abc.Messageable, message_id: int, match: Match, lang: str) -> None:
         """Grey out the buttons of an older board post, keeping its words and picture: a layout is edited whole,
         so the post is read first (and edited through the channel: in a conversation, through an interaction). Best
         effort: a stale click is refused anyway."""
         try:
-            old = await thread.fetch_message(message_id)
-            # ignore: the abc lacks it, but every channel thread_of() gives (text, thread, partial) has it
-            await thread.get_partial_message(message_id).edit(view=greyed(old))  # type: ignore[attr-defined]
+            with urgency(Urgency.COSMETIC):
+                old = await self._fetch(thread, message_id)
+                await self._edit(thread, message_id, view=greyed(old))
         except discord.HTTPException:
             log.info("match=%s could not disable buttons of message %s", match.id, message_id)
 
@@ -173,7 +263,7 @@ class BoardPresenter:
         previous = match.board_message_id
         await self.service.record_board(match, current.id, announced=announce)
         for old in {o for o in (previous, *stale) if o is not None} - {current.id}:
-            await self.retire(thread, old, match, lang)
+            self.grey_later(thread, old, match, lang)
         return True
 
 

@@ -22,6 +22,7 @@ from .clock_text import clock_kind, clock_name, plain, start_note
 from .controls import Controls
 from .describe import side_of
 from .layout import card
+from .pacing import Urgency, urgency
 from .text import fit, mentions, message_link
 
 log = logging.getLogger(__name__)
@@ -112,11 +113,13 @@ class ChallengePresenter:
         if lang is None:
             lang = await self.service.language(challenge.guild_id)
         try:
-            # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
-            await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
-                content=None, view=challenge_post(challenge, self.controls.challenge(challenge, lang), lang, extra),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            with urgency(Urgency.COSMETIC):  # the post's status: it waits behind boards and answers
+                # ignore: the abc lacks it, but every channel messageable() gives (text, thread, partial) has it
+                await channel.get_partial_message(challenge.message_id).edit(  # type: ignore[attr-defined]
+                    content=None, view=challenge_post(challenge, self.controls.challenge(challenge, lang), lang,
+                                                      extra),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
         except discord.HTTPException:
             log.info("challenge=%s could not update its post", challenge.id)
 

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-from typing import Any, Awaitable, Callable, TypeVar, cast
+from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar, cast
 
 import discord
 
 from bot.matches import MatchService, TurnReport, errors
 from bot.matches.analysis import Analyses
 from bot.presenters import Presenter
+from bot.presenters.answers import Offer
 from bot.presenters.conversation import OWN_ANSWER_FIRST, PUBLIC_ANSWER, bot_absent
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
@@ -137,6 +139,24 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, p
         await interaction.response.defer(ephemeral=not public, thinking=True)
         interaction.extras[PUBLIC_ANSWER] = public
     acknowledged(interaction)
+
+
+@contextlib.asynccontextmanager
+async def answering_in_thread(interaction: discord.Interaction, match_id: int, *,
+                              ready: bool = False) -> AsyncIterator[Offer | None]:
+    """While the move is made, offer this interaction to carry the match's next post as its public answer (if it
+    came from the match's server thread: outside Discord's limits, where a new thread message counts against them).
+    `ready`: its answer so far is no "thinking…" that a first followup would replace (an acknowledged click);
+    else call the offer's `ready()` once the player's own answer is out."""
+    if bot_absent(interaction):  # a conversation answers through its own interactions (conversation.py)
+        yield None
+        return
+    answers = presenter_of(interaction).answers
+    offer = answers.offer(interaction, match_id, ready=ready)
+    try:
+        yield offer
+    finally:
+        answers.withdraw(match_id, offer)
 
 
 async def report_failure(interaction: discord.Interaction, error: BaseException, where: str) -> None:

@@ -25,8 +25,8 @@ from bot.presenters.text import fit, message_link
 from bot.domain import Match
 
 from .common import (
-    MatchButton, VersionButton, acknowledge, acknowledged, after_presentation, answer, language, presenter_of,
-    selected, service_of, show, single_view, ui_state, user_action,
+    MatchButton, VersionButton, acknowledge, acknowledged, after_presentation, answer, answering_in_thread,
+    language, presenter_of, selected, service_of, show, single_view, ui_state, user_action,
 )
 from .history import NextMatch, played_buttons
 from .menus import option_menus, pages_of
@@ -226,12 +226,13 @@ async def _confirm(interaction: discord.Interaction, session: PickerSession) -> 
         raise errors.UserError(N_("That is not a complete move yet."))
     _sessions(interaction).pop(session.id, None)  # one confirm per picker, whatever happens next
     expected = None if session.simultaneous else session.version  # the engine re-validates either way
-    report = await service_of(interaction).submit_move(session.match_id, interaction.user.id, step.choices.move,
-                                                       expected_version=expected)
-    await interaction.edit_original_response(
-        content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
-        view=played_buttons(interaction, report), attachments=[])
-    await after_presentation(interaction, report)
+    async with answering_in_thread(interaction, session.match_id, ready=True):
+        report = await service_of(interaction).submit_move(session.match_id, interaction.user.id,
+                                                           step.choices.move, expected_version=expected)
+        await interaction.edit_original_response(
+            content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
+            view=played_buttons(interaction, report), attachments=[])
+        await after_presentation(interaction, report)
 
 
 class SetupButton(MatchButton, template=r"sg:s:(?P<match>\d+)"):

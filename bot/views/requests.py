@@ -11,7 +11,9 @@ from bot.domain import Match
 
 from bot.i18n import ENGLISH, N_, t
 
-from .common import AnswerButton, acknowledge, after_presentation, language, service_of, user_action
+from .common import (
+    AnswerButton, acknowledge, after_presentation, answering_in_thread, language, service_of, user_action,
+)
 from .history import played_buttons
 
 class ConsentButton(AnswerButton, template=r"sg:k:(?P<match>\d+):(?P<version>\d+):(?P<answer>consent|refuse)"):
@@ -60,9 +62,10 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction, edit=True)
         service = service_of(interaction)
-        report = await service.submit_move(self.match_id, interaction.user.id, self.move,
-                                           expected_version=self.version)
-        await interaction.edit_original_response(
-            content=t(language(interaction), "✅ You played `{move}`.", move=self.move),
-            view=played_buttons(interaction, report))
-        await after_presentation(interaction, report)
+        async with answering_in_thread(interaction, self.match_id, ready=True):
+            report = await service.submit_move(self.match_id, interaction.user.id, self.move,
+                                               expected_version=self.version)
+            await interaction.edit_original_response(
+                content=t(language(interaction), "✅ You played `{move}`.", move=self.move),
+                view=played_buttons(interaction, report))
+            await after_presentation(interaction, report)
