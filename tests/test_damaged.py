@@ -203,3 +203,17 @@ def test_a_match_on_postgresql_is_restored_from_a_sqlite_backup_and_ended(tmp_pa
     code, _, err = command(capsys, "restore", first, "--from", migrated_postgres_dsn, "--database",
                            migrated_postgres_dsn)
     assert code == 1 and "password" not in err and "postgresql://" not in err
+
+
+async def test_a_damaged_clock_column_is_found_as_the_match_is_read(service):
+    """The clock's own columns (Fischer banks, clock rules) are part of the record: damage there sets the match
+    aside like damage to its state, instead of failing every read of it."""
+    repo = service.repo
+    match_id = await start(service)
+    await repo.driver.write_statements([("UPDATE matches SET clock_banks = ? WHERE id = ?", ("{\"banks\":", match_id))])
+    with pytest.raises(DamagedMatch, match="its stored clock is not valid"):
+        await repo.get_match(match_id)
+    await repo.driver.write_statements([("UPDATE matches SET clock_banks = NULL, clock_rules = ? WHERE id = ?",
+                                         ("[1, 2]", match_id))])
+    with pytest.raises(DamagedMatch, match="its stored clock is not valid"):
+        await repo.load_match(match_id)

@@ -287,7 +287,11 @@ def _match(row: Any, seats: list[Seat]) -> Match:
     if len(numbers) < 2 or numbers != list(range(len(numbers))) or state.get("num_players", len(numbers)) != len(
             numbers):
         raise damaged(f"its seats are missing (seats found: {', '.join(map(str, numbers)) or 'none'})")
-    banks, prior = banks_of(row["clock_banks"])
+    try:  # the clock's columns (migration 015) are as much the match's record as its state
+        banks, prior = banks_of(row["clock_banks"])
+        rules = rules_of(row["clock_rules"])
+    except (ValueError, TypeError, AttributeError) as exc:  # not JSON, or not the shape the clock writes
+        raise damaged(f"its stored clock is not valid ({exc.__class__.__name__}: {exc})") from None
     return Match(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], options=decoded["options"] or {}, seed=row["seed"], status=row["status"],
@@ -296,7 +300,7 @@ def _match(row: Any, seats: list[Seat]) -> Match:
         created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
         announced_version=row["announced_version"], rated=bool(row["rated"]),
         standings=decoded["standings"], finished_at=row["finished_at"], takeback=decoded["takeback"],
-        clock_seconds=row["clock_seconds"], clock_rules=rules_of(row["clock_rules"]),
+        clock_seconds=row["clock_seconds"], clock_rules=rules,
         clock_banks=banks, clock_prior=prior,
     )
 
