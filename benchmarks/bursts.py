@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence
 
+from bot import answers_first
 from bot.games import registry
 from bot.games.registry import GAMES, get_game
 from bot.games.record import rebuild_state
@@ -218,11 +219,20 @@ class BoardMaker:
         return True
 
 
+_INTERACTION_IDS = itertools.count(1)
+
+
 async def acknowledged(into: list[float]) -> float:
     """An interaction arriving now, acknowledged as soon as the event loop gets to its handler (that wait is
-    what the acknowledgement costs). Returns when it arrived."""
+    what the acknowledgement costs). As at the bot, it is registered as it arrives and the work that can wait
+    waits until it is answered (bot/answers_first.py). Returns when it arrived."""
     received = time.perf_counter()
+    key = next(_INTERACTION_IDS)
+    first = answers_first.gate()
+    first.arrived(key)
+    answers_first.ARRIVAL.set(key)  # as discord.py's handler task carries it
     await asyncio.sleep(0)
+    first.answered(key)
     into.append(time.perf_counter() - received)
     return received
 
@@ -252,6 +262,16 @@ async def bench_burst(service: MatchService, users: UserIds, keys: Sequence[str]
                       render_threads: bool = False) -> tuple[BurstTimes, float]:
     """Start `matches` matches, then every one of them receives a move at the same instant (after `ready`: the
     other processes' matches are started too)."""
+    collections = answers_first.QuietCollections()  # as the bot runs once started (bot/app.py)
+    collections.start()
+    try:
+        return await _burst(service, users, keys, matches, seed, ready, render_threads)
+    finally:
+        collections.stop()
+
+
+async def _burst(service: MatchService, users: UserIds, keys: Sequence[str], matches: int, seed: int,
+                 ready: Callable[[], Awaitable[Any]] | None, render_threads: bool) -> tuple[BurstTimes, float]:
     started = [await start_match(service, keys[i % len(keys)], users.pair()) for i in range(matches)]
     if ready is not None:
         await ready()

@@ -17,7 +17,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import i18n
+from bot import answers_first, i18n
 from bot.cogs.common import NOT_A_MEMBER
 from bot.cogs.translator import CatalogueTranslator
 from bot.composition import build_leagues, build_match_graph
@@ -83,6 +83,9 @@ class StrategosBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.pacer = pacer
+        # Each interaction is registered as it arrives, before its handler runs: until it is acknowledged, the
+        # work that can wait (the service's actions, reads, pictures) waits (bot/answers_first.py).
+        answers_first.watch_arrivals(self._connection.parsers)
         _sweep_buckets_now_and_then(self.http)
         self._seed_source = seed_source
         self._computer_executor = computer_executor  # tests think in a thread: their simulated Discord runs one process
@@ -90,6 +93,7 @@ class StrategosBot(commands.AutoShardedBot):
         self._replay_at_end = replay_at_end
         self.ui_state: dict[str, object] = {}  # open pickers and option panels: in memory, gone on restart
         self.endpoint: Endpoint | None = None  # metrics and health (STRATEGOS_METRICS_PORT), None when off
+        self.collections = answers_first.QuietCollections()  # full garbage collections at quiet moments
         self.app_emojis = NO_EMOJIS  # the games' side emojis, found or uploaded at start-up (STRATEGOS_APP_EMOJIS)
 
     async def login(self, token: str) -> None:
@@ -149,6 +153,7 @@ class StrategosBot(commands.AutoShardedBot):
         await self.leagues.start()
         await self.computers.resume()
         await self.planner.resume()
+        self.collections.start()  # from here, what start-up loaded stays out of the garbage collector's walks
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
@@ -191,6 +196,7 @@ class StrategosBot(commands.AutoShardedBot):
             analyses.close()
         if self.endpoint is not None:
             await self.endpoint.stop()
+        self.collections.stop()
         repo = getattr(self, "repo", None)
         if repo is not None:
             await repo.close()

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, NamedTuple
 
+from bot import answers_first
 from bot.domain import (DamagedMatch, LoggedMove, Match, MatchLoad, MemberPrefs, MoveWrite, OutboxEntry, RatingWrite,
                         SeatTimers)
 from bot.games import Event, IllegalMoveError, MoveSyntaxError, Outcome, is_visible
@@ -139,6 +140,9 @@ class MatchActions:
     async def operation(self, lock_key: int | None = None) -> AsyncIterator[None]:
         """An action in flight (refused once the service is closing), under the lock of `lock_key` (a match id;
         a challenge's negated id), so actions on one match never interleave."""
+        if self.closing:
+            raise errors.ShuttingDown()
+        await answers_first.turn(starting=True)  # an interaction waiting for its answer goes first
         if self.closing:
             raise errors.ShuttingDown()
         self._inflight += 1

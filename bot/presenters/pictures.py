@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 
 import discord
 
+from bot import answers_first
 from bot.workers import picture_job, process_pool
 from bot.games import registry
 from bot.i18n import ENGLISH
@@ -89,10 +90,11 @@ class RenderQueue:
                     picture = await loop.run_in_executor(self._pool(), job)
                 for drawn in self.on_drawn:
                     drawn(time.perf_counter() - started)
-                return picture
         finally:
             if not entered:  # cancelled while waiting for a worker
                 self.waiting -= 1
+        await answers_first.turn()  # what follows a picture (its post) can wait for an interaction's answer
+        return picture
 
     def _pool(self) -> Executor:
         if self._executor is None:

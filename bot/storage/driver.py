@@ -23,6 +23,8 @@ from typing import Any, AsyncIterator, Callable, Concatenate, Coroutine, Iterabl
 import aiosqlite
 import asyncpg
 
+from bot import answers_first
+
 from .database import is_storage_full
 from .postgres_pool import DatabaseUnavailable, lost_connection_is_unavailable
 from .sql import (
@@ -89,6 +91,19 @@ def _counted(call: Callable[Concatenate[Driver, P], Coroutine[Any, Any, R]],
             raise
 
     return counted
+
+
+def _answers_first(call: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A read or write whose caller goes on with work that can wait: while an interaction waits for its answer,
+    that work waits its turn (bot/answers_first.py), as a read or write that comes back is where it resumes."""
+
+    @functools.wraps(call)
+    async def then_answers_first(*args: P.args, **kwargs: P.kwargs) -> R:
+        result = await call(*args, **kwargs)
+        await answers_first.turn()
+        return result
+
+    return then_answers_first
 
 
 async def finish(coro: Any) -> Any:
@@ -264,6 +279,7 @@ class Driver:
 
     # --- one unit, one read: the same SQL on both databases ---------------------------------------------
 
+    @_answers_first
     @_counted
     async def write(self, steps: Steps[T]) -> T:
         """Run one unit of work (a generator of statements, bot/storage/sql.py) all or nothing; returns what it
@@ -289,12 +305,14 @@ class Driver:
             return [await finish(self._one_statement(listed[0]))]
         return await self.write(statements(listed))
 
+    @_answers_first
     @_counted
     async def _one_statement(self, step: Step) -> Done:
         async with lost_connection_is_unavailable(self.pool):  # as a unit does: "try again", never a traceback
             async with self.pool.acquire() as conn:
                 return await postgres_step(conn, step)
 
+    @_answers_first
     @_counted
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         """The rows of one read, by column name or position (sqlite3.Row, asyncpg.Record)."""

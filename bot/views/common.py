@@ -10,6 +10,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar, cast
 
 import discord
 
+from bot import answers_first
 from bot.matches import MatchService, TurnReport, errors
 from bot.matches.analysis import Analyses
 from bot.presenters import Presenter
@@ -84,8 +85,9 @@ def selected(interaction: discord.Interaction) -> list[str]:
 
 
 def acknowledged(interaction: discord.Interaction) -> None:
-    """Call right after an interaction's first response: its time to it goes into the bot's metrics, when they are
-    on (bot/metrics.py)."""
+    """Call right after an interaction's first response: the work held back for its answer goes on
+    (bot/answers_first.py), and its time to it goes into the bot's metrics, when they are on (bot/metrics.py)."""
+    answers_first.gate().answered(interaction.id)
     endpoint = getattr(interaction.client, "endpoint", None)
     if endpoint is not None:
         endpoint.metrics.acknowledged(interaction.created_at)
@@ -132,6 +134,7 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, p
         presenter.hold_conversation(interaction, after=interaction.extras.setdefault(OWN_ANSWER_FIRST,
                                                                                      asyncio.Event()))
     if interaction.response.is_done():
+        answers_first.gate().answered(interaction.id)  # answered some other way: nothing waits for it any more
         return
     if edit:
         await interaction.response.defer()

@@ -155,6 +155,7 @@ class ClockSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sg:o:(?P
         panel.clock = value
         lang = language(interaction)
         await interaction.response.edit_message(content=panel_text(panel, lang), view=panel_view(panel, lang))
+        acknowledged(interaction)
 
 
 class OptionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:o:(?P<pid>[0-9a-f]+):(?P<action>post|cancel)"):
