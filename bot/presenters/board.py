@@ -61,7 +61,8 @@ class BoardPresenter:
         conversation's match: an answer to the interaction of its latest action, if one can still be answered."""
         if in_conversation(match.guild_id):
             # it answers send, get_partial_message, fetch_message and history as the presenters use them
-            return cast(discord.abc.Messageable | None, self.conversations.place(match.thread_id or match.channel_id))
+            return cast(discord.abc.Messageable | None,
+                        await self.conversations.place(match.thread_id or match.channel_id))
         if match.thread_id is None:
             return None
         return messageable(self.client, match.thread_id, match.guild_id)
