@@ -21,7 +21,7 @@ from bot.matches.events import Board, MovePlayed
 from bot.matches.places import in_conversation
 from bot.domain import Match
 
-from .answers import Answered, Offer
+from .answers import Answered, Held
 from .captions import turn_caption
 from .channels import archive, messageable
 from .clock_text import bank_sentence, clock_lines
@@ -69,7 +69,7 @@ class BoardPresenter:
 
     async def post(self, match: Match, board: Board, lang: str, *, played: MovePlayed | None = None,
                    ping: bool = True, retire: tuple[int, ...] = (), keep_previous: bool = False,
-                   announce: bool = False, offer: Offer | None = None) -> discord.Message | None:
+                   announce: bool = False, offer: Held | None = None) -> discord.Message | None:
         """Post the board of `match` (as `board` shows it, in the server's language `lang`) in the match thread
         and retire the previous board post's buttons.
 
@@ -117,7 +117,7 @@ class BoardPresenter:
             if user_id is not None:
                 await dms(user_id, fit(caption), None, None)
 
-    async def send(self, thread: discord.abc.Messageable, offer: Offer | None, content: str | None = None, *,
+    async def send(self, thread: discord.abc.Messageable, offer: Held | None, content: str | None = None, *,
                    file: discord.File | None = None, **kwargs: Any) -> discord.Message:
         """Post in the match's thread (words, or a layout as `view`): as the interaction's answer when `offer` still
         may carry it (a followup carries the Components V2 flag as any message), else as a new message of the

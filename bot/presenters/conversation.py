@@ -15,12 +15,13 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable, Protocol
 
 import discord
 
 from bot.storage.conversations import HeldToken, WaitingPost
+
+from .answers import FOLLOWUPS, TOKEN_LIFETIME, Held
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,6 @@ PUBLIC_ANSWER = "strategos_public_answer"
 # In an interaction's extras: an event set once the command has given its own answer (a follow-up before it would
 # replace its private "thinking…").
 OWN_ANSWER_FIRST = "strategos_own_answer_first"
-TOKEN_LIFETIME = datetime.timedelta(minutes=14)  # Discord's 15, with a margin for the post itself
-FOLLOWUPS = 5  # Discord's limit of follow-ups per interaction where the bot is no member
 OWN_FOLLOWUPS = 1  # kept for the action's own answer (a command's private word is a follow-up)
 PRUNE_ABOVE = 1000  # conversations held before the spent ones are forgotten
 
@@ -59,31 +58,6 @@ def bot_absent(interaction: discord.Interaction) -> bool:
     if interaction.guild_id is None:
         return True
     return interaction.client.get_guild(interaction.guild_id) is None
-
-
-@dataclass(eq=False)
-class Held:
-    """An interaction that answers a conversation: its follow-up webhook, when it was made, the follow-ups it has
-    sent. `interaction`: the interaction itself, while this process has it (not after a restart)."""
-
-    channel_id: int
-    followup: discord.Webhook
-    token: str
-    application_id: int
-    created_at: datetime.datetime
-    followups: int = OWN_FOLLOWUPS
-    interaction: discord.Interaction | None = None
-
-    def live(self) -> bool:
-        """Its token can still answer."""
-        return discord.utils.utcnow() - self.created_at <= TOKEN_LIFETIME
-
-    def can_follow_up(self) -> bool:
-        return self.followups < FOLLOWUPS
-
-    def record(self) -> HeldToken:
-        return HeldToken(self.channel_id, self.application_id, self.token, self.created_at.timestamp(),
-                         self.followups)
 
 
 class FollowUpsSpent(discord.DiscordException):
@@ -116,8 +90,7 @@ class Answers:
             return
         if after is not None:
             interaction.extras[OWN_ANSWER_FIRST] = after
-        held = Held(interaction.channel_id, interaction.followup, interaction.token, interaction.application_id,
-                    interaction.created_at, interaction=interaction)
+        held = Held.of(interaction, interaction.channel_id, own_answer=after, followups=OWN_FOLLOWUPS)
         self._by_channel[interaction.channel_id] = held
         self._write(held)
         if len(self._by_channel) > PRUNE_ABOVE:  # forget the conversations whose tokens are spent
@@ -151,7 +124,7 @@ class Answers:
         followup = discord.Webhook.from_state({"id": record.application_id, "type": 3, "token": record.token},
                                               state=self.client._connection)
         created = datetime.datetime.fromtimestamp(record.created_at, tz=datetime.timezone.utc)
-        return Held(record.channel_id, followup, record.token, record.application_id, created, record.followups)
+        return Held(followup, record.channel_id, created, record.token, record.application_id, record.followups)
 
     def followed_up(self, held: Held) -> None:
         """One more follow-up went out through `held` (counted before it is sent: never one too many)."""
@@ -186,7 +159,9 @@ class Answers:
         """Write what `held` is now, after the writes before it."""
         if self.store is None:
             return
-        store, before, record = self.store, self._written, held.record()
+        store, before = self.store, self._written
+        record = HeldToken(held.channel_id, held.application_id, held.token, held.created_at.timestamp(),
+                           held.followups)
 
         async def write() -> None:
             if before is not None:
@@ -233,10 +208,8 @@ class InteractionPlace:
                    files: list[discord.File] = discord.utils.MISSING, **fields: Any) -> discord.Message:
         """Post as `discord.abc.Messageable.send` does (`view`, `allowed_mentions`, `embed` pass on as they are)."""
         held, interaction = self.held, self.held.interaction
+        await held.own_answer.wait()
         if interaction is not None:
-            own = interaction.extras.get(OWN_ANSWER_FIRST)
-            if own is not None:
-                await own.wait()
             if not interaction.response.is_done():
                 await interaction.response.defer(thinking=True)
                 interaction.extras[PUBLIC_ANSWER] = True
