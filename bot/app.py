@@ -123,7 +123,7 @@ class StrategosBot(commands.AutoShardedBot):
         dms = DirectMessages(self)
         private = PrivateChannel(repo, dms, utc_timestamp)
         self.presenter = Presenter(self, self.matches, graph.bus, private, dms, DiscordControls(),
-                                   replay_at_end=self._replay_at_end)
+                                   replay_at_end=self._replay_at_end, conversations=repo.conversations)
         pictures.QUEUE.start()  # the picture workers start now, not with the first board after a restart
         graph.bus.subscribe(self.presenter)
         self.leagues = build_leagues(graph, scope)  # after the presenter: a league looks again once a match is shown

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-ON_BOTH_FILES = frozenset({"test_clocks.py", "test_ratings_store.py", "test_rating_order.py", "test_service.py",
-                           "test_service_events.py", "test_service_shards.py"})
+ON_BOTH_FILES = frozenset({"test_clocks.py", "test_conversation_store.py", "test_ratings_store.py",
+                           "test_rating_order.py", "test_service.py", "test_service_events.py",
+                           "test_service_shards.py"})
 # How a test reaches a database: the bot's or the store's, a server's, or a SQLite file in a folder of its own.
 REACHING_A_DATABASE = frozenset({"database", "store_database", "postgres_server", "postgres_dsn",
                                  "migrated_postgres_dsn", "tmp_path"})

@@ -77,7 +77,11 @@ class Conversation:
         self.locales: dict[int, str] = {}  # a member's Discord locale, if not en-US
         self.calls: list[tuple[str, str]] = []  # (method, path) of every webhook call of this conversation
         self._tokens: dict[str, dict[str, Any]] = {}  # token → the interaction's payload and its answers
-        adapter = world.env._webhook_adapter
+        self.attach()
+
+    def attach(self) -> None:
+        """Record the calls of the bot's webhook adapter (a restarted bot has a new one: attach again)."""
+        adapter = self.world.env._webhook_adapter
         self._passed_on = adapter.request
         adapter.request = self._request
 

@@ -5,7 +5,7 @@ payloads and records the answers)."""
 from __future__ import annotations
 
 from bot_helpers import EPAMINONDAS_LIGHT_WINS, buttons, is_disabled, text_of
-from conftest import ON_BOTH
+from conftest import ON_BOTH, make_bot
 from conversation_helpers import ALL_PERMISSIONS, Answer, Conversation
 
 from bot.i18n import t
@@ -210,9 +210,28 @@ async def test_a_draw_offered_there_is_asked_in_public_and_agreed(world):
     assert "draw" in text_of(final).lower() and set(final.mentions) == {alice.id, bob.id}
 
 
-def test_the_conversations_whose_tokens_are_spent_are_forgotten():
-    from datetime import timedelta
+class FollowUps:
+    """An interaction's follow-up webhook that keeps what it was asked to send."""
+
+    def __init__(self):
+        self.sent = []
+
+    async def send(self, content, **fields):
+        self.sent.append(content)
+        return len(self.sent)
+
+
+def held_interaction(channel: int, created_at):
+    """What the conversation's Answers read of an interaction (a DM's, its own answer given)."""
     from types import SimpleNamespace
+
+    return SimpleNamespace(channel_id=channel, guild_id=None, extras={}, created_at=created_at, message=None,
+                           followup=FollowUps(), token=f"token-{channel}", application_id=1,
+                           response=SimpleNamespace(is_done=lambda: True))
+
+
+async def test_the_conversations_whose_tokens_are_spent_are_forgotten():
+    from datetime import timedelta
 
     import discord
 
@@ -220,8 +239,112 @@ def test_the_conversations_whose_tokens_are_spent_are_forgotten():
 
     answers, now = Answers(), discord.utils.utcnow()
     for channel in range(PRUNE_ABOVE):
-        answers.hold(SimpleNamespace(channel_id=channel, guild_id=None, extras={},  # a DM's, an hour old
-                                     created_at=now - timedelta(hours=1)))
-    answers.hold(SimpleNamespace(channel_id=PRUNE_ABOVE, guild_id=None, extras={}, created_at=now))
-    assert answers.place(0) is None and answers.place(PRUNE_ABOVE) is not None
+        answers.hold(held_interaction(channel, now - timedelta(hours=1)))  # an hour old
+    answers.hold(held_interaction(PRUNE_ABOVE, now))
+    assert await answers.place(0) is None and await answers.place(PRUNE_ABOVE) is not None
     assert len(answers._by_channel) == 1
+
+
+async def test_an_interaction_sends_no_sixth_follow_up():
+    import discord
+    import pytest
+
+    from bot.presenters.conversation import FOLLOWUPS, OWN_FOLLOWUPS, Answers, FollowUpsSpent
+
+    answers = Answers()
+    interaction = held_interaction(7, discord.utils.utcnow())
+    answers.hold(interaction)
+    place = await answers.place(7)
+    for post in range(FOLLOWUPS - OWN_FOLLOWUPS):  # the action's own answer took one
+        assert await answers.place(7) is not None
+        await place.send(f"post {post}")
+    assert interaction.followup.sent == [f"post {post}" for post in range(FOLLOWUPS - OWN_FOLLOWUPS)]
+    assert await answers.place(7) is None  # the presenters go another way: by DM, or the post waits
+    with pytest.raises(FollowUpsSpent):  # a place taken before is refused too, before Discord would
+        await place.send("a sixth")
+    assert len(interaction.followup.sent) == FOLLOWUPS - OWN_FOLLOWUPS
+
+
+async def computer_match_in(world, chat, pause: float = 3600.0) -> int:
+    """alice against the computer in the conversation, where the computer takes `pause` seconds to reply: its id."""
+    world.bot.computers.pause = pause  # the computer's reply waits until the test lets it
+    play = await chat.slash(world.alice, "play", game="epaminondas", computer="easy")
+    assert "**alice** (Light) to move" in text_of(chat.answers(play)[-1])
+    match = (await world.bot.matches.matches_of(world.alice.id))[0]
+    return match.id
+
+
+async def restart_thinking(world, chat) -> None:
+    """Restart the bot, whose computer then takes a minute to reply (its reply comes once the recorder follows the
+    new bot's answers)."""
+    bot = make_bot(world.settings)
+    bot._computer_pause = 60.0
+    world.retired.append(world.bot)
+    await world.env.restart_bot(bot)
+    chat.attach()
+
+
+async def test_a_post_beyond_the_interactions_follow_ups_goes_by_dm(world):
+    from bot.presenters.conversation import FOLLOWUPS
+
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    match_id = await computer_match_in(world, chat, pause=60.0)
+    move = await chat.slash(alice, "move", match=match_id, move=EPAMINONDAS_LIGHT_WINS[0])
+    mine, said = chat.answers(move)
+    # as if the /move had carried four posts more: the computer's reply would be its sixth follow-up
+    world.bot.presenter.conversations._by_channel[chat.channel_id].followups = FOLLOWUPS
+    await world.env.advance_time(65)  # the computer moves, the /move's token still live
+    assert chat.answers(move) == [mine, said]  # no sixth follow-up
+    assert "**Strategos (easy)** (Dark) played" in text_of(alice.user.dm_channel.last_message)
+    [board] = chat.public(await chat.slash(alice, "board", match=match_id))  # the next action shows the board
+    assert "move 2\n**alice** (Light) to move" in text_of(board)
+
+
+@ON_BOTH
+async def test_a_restart_within_the_tokens_life_still_answers_through_it(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    match_id = await computer_match_in(world, chat)
+    move = await chat.slash(alice, "move", match=match_id, move=EPAMINONDAS_LIGHT_WINS[0])
+    mine, said = chat.answers(move)
+    await restart_thinking(world, chat)  # the computer's reply was not made: the new process makes it
+    await world.env.advance_time(65)
+    _, _, reply = chat.answers(move)  # through the /move's token, which the database kept
+    assert "**Strategos (easy)** (Dark) played" in text_of(reply) and not reply.ephemeral
+    assert reply.mentions == [alice.id]
+    assert "played" not in text_of(alice.user.dm_channel.last_message)  # not by DM
+
+
+async def test_a_restart_after_the_tokens_life_tells_by_dm(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    match_id = await computer_match_in(world, chat)
+    move = await chat.slash(alice, "move", match=match_id, move=EPAMINONDAS_LIGHT_WINS[0])
+    await world.env.advance_time(15 * 60)  # the /move's token is spent
+    await restart_thinking(world, chat)
+    await world.env.advance_time(65)
+    assert len(chat.answers(move)) == 2  # her board, her private word: nothing more through the spent token
+    assert "**Strategos (easy)** (Dark) played" in text_of(alice.user.dm_channel.last_message)
+
+
+async def test_a_question_asked_while_nothing_answers_there_waits_for_the_next_action(world):
+    alice, bob = world.alice, world.bob
+    chat = Conversation(world, alice, bob)
+    match_id, _ = await start_in_conversation(world, chat, alice, bob)
+    await chat.slash(alice, "move", match=match_id, move=EPAMINONDAS_LIGHT_WINS[0])
+    await world.env.advance_time(20 * 60)  # the /move's token is spent
+    bob_dm = bob.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{bob_dm.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    asked = await alice.slash(world.channel, "takeback", match=match_id)  # from a server with the bot
+    assert asked.ephemeral
+    await world.restart()  # the question waits in the database
+    chat.attach()
+    board, question = chat.public(await chat.slash(bob, "board", match=match_id))
+    assert "**alice** asks to take back `a1-d4`" in text_of(question) and question.mentions == [bob.id]
+    await chat.click(bob, question, "Accept take-back")  # its buttons act
+    match = await world.bot.matches.get_match(match_id)
+    assert world.bot.matches.to_act(match) == [0]  # alice's move taken back: hers again
+    [board] = chat.public(await chat.slash(alice, "board", match=match_id))  # the question was shown once
+    assert "**alice** (Light) to move" in text_of(board)

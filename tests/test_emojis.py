@@ -16,7 +16,8 @@ from PIL import Image
 
 from bot.games.declaration import DeclarationError
 from bot.games.registry import REGISTERED, declaration_of, get_game
-from bot.presenters.emojis import EMOJI_SIZE, MAX_EMOJI_BYTES, emoji_png, upload_missing, wanted_emojis
+from bot.presenters.emojis import (EMOJI_SIZE, MAX_APP_EMOJIS, MAX_EMOJI_BYTES, emoji_png, upload_missing,
+                                   wanted_emojis)
 from bot.settings import Settings, SettingsError
 from bot_helpers import EPAMINONDAS_LIGHT_WINS, board_posts, open_match, play_moves, start_match, text_of
 from conftest import GUILD_ID
@@ -48,7 +49,28 @@ def test_every_side_of_every_game_has_an_emoji_of_its_pieces():
             sides = game.view(game.new_state(players, 0, None), None)["seat_names"]
             assert {declaration.emoji_name(side) for side in sides} <= set(wanted), (declaration.key, players)
     assert "sg_myrmidons_south" in wanted and "sg_mycenae_h8" in wanted and "sg_myriath_green" in wanted
-    assert all(re.fullmatch(r"sg_[a-z]+_[a-z0-9]+", name) and len(name) <= 32 for name in wanted)
+    assert all(re.fullmatch(r"sg_[a-z]+_[a-z0-9_]+", name) and len(name) <= 32 for name in wanted)
+
+
+def test_mycenaes_pieces_have_emojis_of_their_kinds_within_discords_limit():
+    wanted = wanted_emojis()
+    for corner in ("a1", "a8", "h8", "h1"):  # each army's other pieces; its king is its side's emoji
+        assert {f"sg_mycenae_{corner}_{kind}" for kind in ("r", "b", "n", "p", "horse")} <= set(wanted)
+        assert f"sg_mycenae_{corner}_k" not in wanted
+    assert len(wanted) <= MAX_APP_EMOJIS
+    moved = declaration_of("mycenae").moved_piece
+    assert moved([{"type": "move", "corner": "h8", "piece": "N", "mycenaean": True}]) == "h8_horse"
+    assert moved([{"type": "capture", "piece": "R"}, {"type": "move", "corner": "a1", "piece": "R"}]) == "a1_r"
+    assert moved([{"type": "move", "corner": "a1", "piece": "K"}]) is None  # the side's own emoji
+    assert moved([{"type": "unload", "corner": "a1"}]) is None
+
+
+def test_piece_emojis_need_a_way_to_name_the_moved_one():
+    declaration = declaration_of("mycenae")
+    with pytest.raises(DeclarationError, match="moved_piece"):
+        replace(declaration, moved_piece=None).check()
+    with pytest.raises(DeclarationError, match="named as a side's"):
+        replace(declaration, piece_emojis={"a1": declaration.side_emojis["a1"]}).check()
 
 
 def test_each_emoji_is_a_small_square_png():
@@ -109,6 +131,28 @@ async def test_board_posts_and_games_show_the_sides_emojis_and_the_text_board_wo
 
     await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS[1:], [world.bob, world.alice])
     assert f"🏆 **alice** ({light} Light) wins" in text_of(board_posts(thread)[-1])
+
+
+async def test_the_last_moves_line_shows_the_piece_moved_and_the_text_board_words(world):
+    thread, match_id = await open_match(world, "mycenae", [world.alice, world.bob])
+    service, players = world.bot.matches, [world.alice, world.bob]
+    while True:  # the armies' secret cargo first, if they load any
+        match = await service.get_match(match_id)
+        game, state = service.game_of(match), service.state_of(match)
+        seat = game.to_act(state)[0]
+        moves = game.legal_moves(state, seat)
+        if not moves[0].startswith("cargo"):
+            break
+        await play_moves(world, thread, match_id, [moves[0]], [players[seat]])
+    assert seat == 0 and "b2-a4" in moves  # alice's a1 army: its Mycenaean knight from b2
+    await play_moves(world, thread, match_id, ["b2-a4"], [world.alice])
+    board = board_posts(thread)[-1]
+    horse, king = mention(world, "sg_mycenae_a1_horse"), mention(world, "sg_mycenae_h8")
+    assert f"**alice** ({horse} a1) played `b2-a4`" in text_of(board)
+    assert f"**bob** ({king} h8) to move." in text_of(board)  # a side is its king
+    assert "<:" not in board.attachments[0].description
+    typed = await world.alice.slash(thread, "board", match=match_id, text=True)
+    assert "<:" not in typed.response.content and "sg_" not in typed.response.content
 
 
 async def test_a_failed_upload_leaves_its_side_in_words_and_the_start_goes_on(world, caplog):

@@ -15,7 +15,7 @@ from bot.storage.timers import TimerStore
 
 STORAGE = Path(__file__).resolve().parent.parent / "bot" / "storage"
 STORES = ["matches", "challenges", "timers", "private_messages", "leagues", "plans", "rating_store", "clocks",
-          "timer_claims", "set_aside", "repository"]
+          "timer_claims", "set_aside", "conversations", "repository"]
 
 
 def private_reaches(path: Path) -> list[str]:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from PIL import Image
 
 from bot.ai.policy import Policy
-from bot.engine.base import Game
+from bot.engine.base import Event, Game
 from renderers import BoardRenderer
 from renderers.rules_examples import RulesExample
 
@@ -55,6 +55,11 @@ class GameDeclaration:
     # pieces. They mark the sides in the texts that name them (/games, a board post's players), uploaded once as
     # sg_<game>_<side>; a side without one is named in words alone.
     side_emojis: Mapping[str, EmojiSprite] = field(default_factory=dict)
+    # Its app emojis per piece kind, beside the sides': a key ("a1_n") -> the sprite of that piece, uploaded as
+    # sg_<game>_<key>; `moved_piece` says which of them the public events of a move moved (None: the side's emoji
+    # stands for it), and the last move's line marks its player with that piece.
+    piece_emojis: Mapping[str, EmojiSprite] = field(default_factory=dict)
+    moved_piece: Callable[[Sequence[Event]], str | None] | None = None
 
     @property
     def game(self) -> Game:
@@ -89,8 +94,13 @@ class GameDeclaration:
         return tuple((players, None) for players in range(info.min_players, info.max_players + 1))
 
     def emoji_name(self, side: str) -> str:
-        """The name of the app emoji marking `side`: "sg_epaminondas_light"."""
+        """The name of the app emoji marking `side` (or the piece kind `side` names): "sg_epaminondas_light"."""
         return f"sg_{self.key}_{side}".lower()
+
+    def emojis(self) -> dict[str, EmojiSprite]:
+        """Every app emoji of the game by name: its sides' and its piece kinds'."""
+        return {self.emoji_name(key): sprite
+                for key, sprite in (*self.side_emojis.items(), *self.piece_emojis.items())}
 
     def guide(self, lang: str) -> Path:
         """The guide in `lang`, else the English one."""
@@ -121,10 +131,14 @@ class GameDeclaration:
             raise DeclarationError(f"{key}: side_names must be a frozenset of the seat names that are words")
         if not (isinstance(self.rules_page, str) and self.rules_page.endswith(".md")):
             raise DeclarationError(f"{key}: rules_page must name its rules page, {RULES_PAGES}{key}.md")
-        for side, sprite in self.side_emojis.items():
+        for side, sprite in (*self.side_emojis.items(), *self.piece_emojis.items()):
             if not (EMOJI_NAME.fullmatch(self.emoji_name(side)) and callable(sprite)):
                 raise DeclarationError(f"{key}: the emoji of {side!r} needs a sprite and a name of 2 to 32 letters, "
                                        f"digits and underscores (not {self.emoji_name(side)!r})")
+        if self.side_emojis.keys() & self.piece_emojis.keys():
+            raise DeclarationError(f"{key}: a piece kind's emoji is named as a side's")
+        if bool(self.piece_emojis) != (self.moved_piece is not None):
+            raise DeclarationError(f"{key}: piece emojis need moved_piece, which names one of them for a move")
         info = self.game.info
         for players, _options in self.positions:
             if not info.min_players <= players <= info.max_players:

@@ -14,7 +14,7 @@ from typing import Any, Awaitable, Callable, get_args
 import discord
 
 from bot.i18n import t
-from bot.matches import EventBus, MatchService, PrivateChannel
+from bot.matches import EventBus, MatchService, PrivateChannel, errors
 from bot.matches.events import (
     AnalysisReady,
     Board,
@@ -35,6 +35,8 @@ from bot.matches.events import (
 
 )
 from bot.domain import Match
+from bot.matches.places import in_conversation
+from bot.storage.conversations import WaitingPost
 
 from .analysis import AnalysisPresenter
 from .answers import Answers as ThreadAnswers
@@ -42,7 +44,7 @@ from .board import BoardPresenter
 from .challenge import ChallengePresenter, challenge_mentions, challenge_post, challenge_text
 from .clocks import ClockPresenter
 from .controls import Controls
-from .conversation import Answers
+from .conversation import Answers, ConversationStore, FollowUpsSpent, InteractionPlace
 from .layout import card
 from .pacing import Urgency, urgency
 from .replay import ReplayPresenter
@@ -73,15 +75,19 @@ class Presenter:
     """One subscriber for every event; each handler returns False when Discord refused its post."""
 
     def __init__(self, client: discord.Client, service: MatchService, bus: EventBus[MatchEvent], private: PrivateChannel,
-                 dms: DirectMessages, controls: Controls, *, replay_at_end: bool = True):
+                 dms: DirectMessages, controls: Controls, *, replay_at_end: bool = True,
+                 conversations: ConversationStore | None = None):
         """`bus`: the bus that delivers to this presenter (it tells whether a newer move waits behind an event);
-        `private`: the private channel to players (for hidden information), `dms`: plain DMs."""
+        `private`: the private channel to players (for hidden information), `dms`: plain DMs; `conversations`:
+        where what answers conversations outlives the process."""
         self.client = client
         self.service = service
         self.bus = bus
         self.controls = controls
         self.private = private
-        self.conversations = Answers(dms)  # the interactions that answer in conversations, where the bot is no member
+        # the interactions that answer in conversations, where the bot is no member
+        self.conversations = Answers(dms, conversations, client)
+        self.conversations.show_waiting = self._show_waiting
         self.boards = BoardPresenter(client, service, controls, self.conversations)
         self.answers = ThreadAnswers()  # interactions in flight that may carry their move's post in the thread
         self.challenges = ChallengePresenter(client, service, self.private, self.boards, controls)
@@ -121,6 +127,7 @@ class Presenter:
     async def idle(self) -> None:
         """Wait until the edits left to do after the posts (old boards greyed) are done (shutdown, tests)."""
         await self.boards.idle()
+        await self.conversations.idle()
 
     async def _present(self, event: MatchEvent) -> bool:
         handler = self._handlers.get(type(event))
@@ -219,28 +226,61 @@ class Presenter:
         match, lang = event.match, event.lang
         return await self._ask_in_thread(
             match, event.in_play, lambda seat: seat not in (match.draw_agreed or []),
-            t(lang, "🤝 **{player}** offers a draw.", player=match.seats[event.seat].user_name),
-            self.controls.draw_answers(match, lang=lang),
-        )
+            t(lang, "🤝 **{player}** offers a draw.", player=match.seats[event.seat].user_name), "draw", lang)
 
     async def _takeback_asked(self, event: TakebackAsked) -> bool:
         match, lang = event.match, event.lang
         return await self._ask_in_thread(
             match, event.in_play, lambda seat: seat != event.seat,
             t(lang, "↩️ **{player}** asks to take back `{move}`.", player=match.seats[event.seat].user_name,
-              move=event.move),
-            self.controls.takeback_answers(match, lang=lang),
-        )
+              move=event.move), "takeback", lang)
+
+    def _answers(self, kind: str, match: Match, lang: str) -> discord.ui.View:
+        """The buttons that answer a question ("draw", "takeback")."""
+        if kind == "draw":
+            return self.controls.draw_answers(match, lang=lang)
+        return self.controls.takeback_answers(match, lang=lang)
 
     async def _ask_in_thread(self, match: Match, in_play: tuple[int, ...], asked: Callable[[int], bool],
-                             question: str, answers: discord.ui.View) -> bool:
-        """Post a question with its answer buttons in the match's thread, pinging the seats in play it asks."""
+                             question: str, kind: str, lang: str) -> bool:
+        """Post a question with its answer buttons in the match's thread, pinging the seats in play it asks. In a
+        conversation with nothing to answer there: by DM to whoever it asks, else it waits for the next action."""
         thread = await self.boards.thread_of(match)
+        users = [user for user in (match.user_of(s) for s in in_play if asked(s)) if user is not None]
+        ping, allowed = mentions(users)
+        content = fit(f"{question} {ping}")
         if thread is None:
-            return False
-        ping, allowed = mentions([match.user_of(s) for s in in_play if asked(s)])
-        await thread.send(fit(f"{question} {ping}"), view=answers, allowed_mentions=allowed)
+            if not in_conversation(match.guild_id):
+                return False
+            dms = self.conversations.dms
+            reached = [dms is not None and await dms(user, content, None, self._answers(kind, match, lang))
+                       for user in users]
+            if not all(reached):
+                await self.conversations.keep(match.thread_id or match.channel_id, match_id=match.id,
+                                              version=match.version, kind=kind, lang=lang, content=content)
+            return True
+        await thread.send(content, view=self._answers(kind, match, lang), allowed_mentions=allowed)
         return True
+
+    async def _show_waiting(self, place: InteractionPlace, waiting: list[WaitingPost]) -> None:
+        """The questions that waited in a conversation, shown after its next post: those whose match is still as it
+        was asked (else answered, or moved on: its buttons would refuse)."""
+        for i, post in enumerate(waiting):
+            try:
+                match = await self.service.get_match(post.match_id)
+            except errors.UnknownMatch:
+                continue
+            if not match.active or match.version != post.version:
+                continue
+            try:
+                await place.send(post.content, view=self._answers(post.kind, match, post.lang),
+                                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+            except (FollowUpsSpent, discord.HTTPException) as exc:
+                log.info("conversation %s: a question waits again (%s)", place.id, exc)
+                for left in waiting[i:]:
+                    await self.conversations.keep(left.channel_id, match_id=left.match_id, version=left.version,
+                                                  kind=left.kind, lang=left.lang, content=left.content)
+                return
 
 
 class DirectMessages:

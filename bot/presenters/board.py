@@ -21,7 +21,7 @@ from bot.matches.events import Board, MovePlayed
 from bot.matches.places import in_conversation
 from bot.domain import Match
 
-from .answers import Answered, Offer
+from .answers import Answered, Held
 from .captions import turn_caption
 from .channels import archive, messageable
 from .clock_text import bank_sentence, clock_lines
@@ -61,14 +61,15 @@ class BoardPresenter:
         conversation's match: an answer to the interaction of its latest action, if one can still be answered."""
         if in_conversation(match.guild_id):
             # it answers send, get_partial_message, fetch_message and history as the presenters use them
-            return cast(discord.abc.Messageable | None, self.conversations.place(match.thread_id or match.channel_id))
+            return cast(discord.abc.Messageable | None,
+                        await self.conversations.place(match.thread_id or match.channel_id))
         if match.thread_id is None:
             return None
         return messageable(self.client, match.thread_id, match.guild_id)
 
     async def post(self, match: Match, board: Board, lang: str, *, played: MovePlayed | None = None,
                    ping: bool = True, retire: tuple[int, ...] = (), keep_previous: bool = False,
-                   announce: bool = False, offer: Offer | None = None) -> discord.Message | None:
+                   announce: bool = False, offer: Held | None = None) -> discord.Message | None:
         """Post the board of `match` (as `board` shows it, in the server's language `lang`) in the match thread
         and retire the previous board post's buttons.
 
@@ -116,7 +117,7 @@ class BoardPresenter:
             if user_id is not None:
                 await dms(user_id, fit(caption), None, None)
 
-    async def send(self, thread: discord.abc.Messageable, offer: Offer | None, content: str | None = None, *,
+    async def send(self, thread: discord.abc.Messageable, offer: Held | None, content: str | None = None, *,
                    file: discord.File | None = None, **kwargs: Any) -> discord.Message:
         """Post in the match's thread (words, or a layout as `view`): as the interaction's answer when `offer` still
         may carry it (a followup carries the Components V2 flag as any message), else as a new message of the

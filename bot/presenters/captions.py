@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bot.games import Game, Outcome, narrate
+from bot.games import Game, Outcome, is_visible, narrate
 from bot.games.registry import declaration_of
 from bot.i18n import ENGLISH, localize, story_text, t
 from bot.matches.events import MovePlayed, Played
@@ -35,10 +35,17 @@ def names_its_side(view: dict[str, Any], name: str, seat: int) -> bool:
 
 
 def seat_label(view: dict[str, Any], names: Sequence[str], seat: int, lang: str = ENGLISH,
-               emojis: AppEmojis = NO_EMOJIS) -> str:
-    """"**alice** (Light)", the side after its app emoji where `emojis` has one."""
+               emojis: AppEmojis = NO_EMOJIS, piece: str | None = None) -> str:
+    """"**alice** (Light)", the side after its app emoji where `emojis` has one (the emoji of the piece kind
+    `piece`, where the game has one: the piece she moved)."""
     side = None if names_its_side(view, names[seat], seat) else side_name(view, seat, lang)
-    return f"**{names[seat]}**" + (f" ({emojis.marked(view, seat, side)})" if side else "")
+    return f"**{names[seat]}**" + (f" ({emojis.marked(view, seat, side, piece)})" if side else "")
+
+
+def moved_piece(view: dict[str, Any], events: Sequence[dict[str, Any]]) -> str | None:
+    """The piece kind a move's public events moved, where its game has emojis of its pieces ("a1_n")."""
+    moved = declaration_of(view["game"]).moved_piece
+    return moved([ev for ev in events if is_visible(ev, None)]) if moved is not None else None
 
 
 # The caption already says who played which move and who won; narrating those events again only repeats it.
@@ -99,7 +106,8 @@ def turn_caption(
 def _action_lines(game: Game, view: dict[str, Any], names: Sequence[str], played: MovePlayed,
                   lang: str = ENGLISH, emojis: AppEmojis = NO_EMOJIS) -> list[str]:
     lines = []
-    who = seat_label(view, names, played.seat, lang, emojis)
+    piece = moved_piece(view, played.events) if emojis.mentions and played.kind is Played.MOVE else None
+    who = seat_label(view, names, played.seat, lang, emojis, piece)
     story = story_of(game, played.events, lang)
     tail = (" — " + story_text(story) if story else "") + "."
     if played.kind is Played.MOVE:

@@ -157,7 +157,7 @@ class ChallengePresenter:
         """A match in a conversation is played where it was made: the Accept that started it shows the challenge
         accepted and answers with the first board."""
         match, challenge, lang = event.match, event.challenge, event.lang
-        place = self.conversations.place(challenge.channel_id)
+        place = await self.conversations.place(challenge.channel_id)
         if match.thread_id != challenge.channel_id:
             await self.service.set_thread(match.id, challenge.channel_id)
         match = replace(match, thread_id=challenge.channel_id)

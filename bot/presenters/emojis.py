@@ -1,5 +1,6 @@
 """App emojis: each game's sides drawn as its pieces (its declaration's `side_emojis`), shown beside a side's name in
-the texts that name it (/games, a board post's players). Never in the text board or the alt texts, which stay words.
+the texts that name it (/games, a board post's players), and its piece kinds (`piece_emojis`), marking the player
+of the last move's line with the piece she moved. Never in the text board or the alt texts, which stay words.
 
 Uploaded to the application (not to any server) at start-up, one call for each that is missing: a start that finds
 them all uploads nothing. An upload that fails is logged once and its side stays words; the start goes on.
@@ -22,12 +23,12 @@ log = logging.getLogger(__name__)
 
 EMOJI_SIZE = 128  # Discord shows emojis at most 48 px (96 on a dense screen): 128 stays sharp at both
 MAX_EMOJI_BYTES = 256 * 1024  # Discord's limit for an emoji's image
+MAX_APP_EMOJIS = 2000  # Discord's limit of emojis per application
 
 
 def wanted_emojis() -> dict[str, EmojiSprite]:
-    """Every game's side emojis by name: "sg_epaminondas_light" -> its sprite."""
-    return {declaration.emoji_name(side): sprite
-            for declaration in REGISTERED for side, sprite in declaration.side_emojis.items()}
+    """Every game's emojis by name, its sides' and its piece kinds': "sg_epaminondas_light" -> its sprite."""
+    return {name: sprite for declaration in REGISTERED for name, sprite in declaration.emojis().items()}
 
 
 def emoji_png(sprite: EmojiSprite) -> bytes:
@@ -48,9 +49,16 @@ class AppEmojis:
             return None
         return self.mentions.get(declaration_of(view["game"]).emoji_name(seat_names[seat]))
 
-    def marked(self, view: Mapping[str, Any], seat: int, text: str) -> str:
-        """`text` (the side's name as shown) after its emoji; `text` alone where the side has none."""
-        mention = self.side(view, seat)
+    def piece(self, view: Mapping[str, Any], kind: str | None) -> str | None:
+        """The mention of the emoji of a piece kind ("a1_n") in this view's game, or None."""
+        if not self.mentions or kind is None:
+            return None
+        return self.mentions.get(declaration_of(view["game"]).emoji_name(kind))
+
+    def marked(self, view: Mapping[str, Any], seat: int, text: str, piece: str | None = None) -> str:
+        """`text` (the side's name as shown) after its emoji, or after the emoji of the piece kind `piece` where
+        the game has one; `text` alone where it has neither."""
+        mention = self.piece(view, piece) or self.side(view, seat)
         return f"{mention} {text}" if mention else text
 
 

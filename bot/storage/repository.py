@@ -5,8 +5,9 @@ each store owns the SQL of one aggregate and uses only the driver's public face.
 service's one object for them: it is the four stores of a match's own aggregates at once (matches, challenges,
 timers, private messages: the names the service calls, `repo.get_match`, `repo.commit_move` …) and holds the
 other stores as attributes (`leagues`, `plans`, `ratings`, `clocks`, `outbox`, `damaged`: the matches set
-aside). None of them calls another's private methods; a unit that spans two aggregates (a challenge starting its
-match) belongs to the store of what it creates and uses the other's public step builders (bot/storage/timers.py).
+aside, `conversations`: what answers where the bot is no member). None of them calls another's private methods; a
+unit that spans two aggregates (a challenge starting its match) belongs to the store of what it creates and uses
+the other's public step builders (bot/storage/timers.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import aiosqlite
 
 from .challenges import ChallengeStore
 from .clocks import ClockStore
+from .conversations import ConversationStore
 from .driver import Driver
 from .leagues import LeagueStore
 from .lock import DatabaseLock
@@ -45,6 +47,7 @@ class Repository(MatchStore, ChallengeStore, TimerStore, PrivateMessageStore):
         self.clocks = ClockStore(driver)
         self.outbox = OutboxStore(driver)
         self.damaged = SetAsideStore(driver)
+        self.conversations = ConversationStore(driver)
 
     @property
     def dialect(self) -> str:

@@ -14,7 +14,7 @@ from bot import answers_first
 from bot.matches import MatchService, TurnReport, errors
 from bot.matches.analysis import Analyses
 from bot.presenters import Presenter
-from bot.presenters.answers import Offer
+from bot.presenters.answers import Held
 from bot.presenters.conversation import OWN_ANSWER_FIRST, PUBLIC_ANSWER, bot_absent
 from bot.i18n import ENGLISH, N_, language_of, t
 from bot.presenters.text import fit
@@ -146,7 +146,7 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool = False, p
 
 @contextlib.asynccontextmanager
 async def answering_in_thread(interaction: discord.Interaction, match_id: int, *,
-                              ready: bool = False) -> AsyncIterator[Offer | None]:
+                              ready: bool = False) -> AsyncIterator[Held | None]:
     """While the move is made, offer this interaction to carry the match's next post as its public answer (if it
     came from the match's server thread: outside Discord's limits, where a new thread message counts against them).
     `ready`: its answer so far is no "thinking…" that a first followup would replace (an acknowledged click);
