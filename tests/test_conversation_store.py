@@ -3,7 +3,7 @@ answers each conversation, kept across restarts, and the questions that wait the
 
 from __future__ import annotations
 
-from bot.storage.conversations import HeldToken
+from bot.domain.conversations import HeldToken
 
 CHANNEL = 555
 

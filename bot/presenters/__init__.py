@@ -36,7 +36,7 @@ from bot.matches.events import (
 )
 from bot.domain import Match
 from bot.matches.places import in_conversation
-from bot.storage.conversations import WaitingPost
+from bot.domain.conversations import WaitingPost
 
 from .analysis import AnalysisPresenter
 from .answers import Answers as ThreadAnswers

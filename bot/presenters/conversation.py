@@ -19,7 +19,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Protocol
 
 import discord
 
-from bot.storage.conversations import HeldToken, WaitingPost
+from bot.domain.conversations import HeldToken, WaitingPost
 
 from .answers import FOLLOWUPS, TOKEN_LIFETIME, Held
 

@@ -3,34 +3,11 @@ across restarts, and the questions that could go nowhere there, until the conver
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from bot.domain.conversations import HeldToken, WaitingPost
+
 from .driver import Driver
-
-
-@dataclass(frozen=True)
-class HeldToken:
-    """The latest interaction of a conversation: enough to rebuild its webhook and to know what it may still do."""
-
-    channel_id: int
-    application_id: int
-    token: str
-    created_at: float  # seconds since the epoch: the token lasts 15 minutes from then
-    followups: int  # follow-ups it has sent (Discord allows five)
-
-
-@dataclass(frozen=True)
-class WaitingPost:
-    """A question asked in a conversation while nothing could carry it there."""
-
-    id: int
-    channel_id: int
-    match_id: int
-    version: int  # the match's version when it was asked: shown later only if the match is still there
-    kind: str  # which answers it offers ("draw", "takeback")
-    lang: str
-    content: str
 
 
 def _held(r: Any) -> HeldToken:
