@@ -276,7 +276,7 @@ async def run_burst(bot: StrategosBot, model: ModelClient, plans: Sequence[Plan]
         kinds[interaction_id] = kind
         if match_id is not None:
             made_by[match_id] = interaction_id
-        state.parse_interaction_create(payload)  # type: ignore[arg-type]
+        state.parsers["INTERACTION_CREATE"](payload)  # as the gateway's websocket hands it on
 
     async def through_picker(plan: Plan) -> None:
         match = plan.match

@@ -8,7 +8,8 @@ that queue, behind all of them. So everything that can wait passes a gate (`turn
 service before each action, the database after each read or write, the pictures after each render. While an
 interaction that has arrived is not yet acknowledged, the gate holds them back; once none is, it lets them on
 a few steps per pass of the event loop, so a newly arrived interaction always finds only those few ahead of it.
-Steps already under way go before new actions, so work started is finished first.
+They go on in the order they came to the gate: letting work under way go before new actions was measured
+slower (the database's writer then waited for the event loop, where in order the two overlap).
 
 With no interaction waiting and nothing held back (every quiet moment), `turn` returns at once without yielding:
 it costs nothing outside a burst.
@@ -56,8 +57,7 @@ class AnswersFirst:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._pending: dict[int, float] = {}  # arrived, unanswered interaction → when it stops holding (arrival order)
-        self._continuing: deque[asyncio.Future[None]] = deque()  # steps of work under way
-        self._starting: deque[asyncio.Future[None]] = deque()  # new actions
+        self._held: deque[asyncio.Future[None]] = deque()  # steps held back, in the order they came
         self._release_scheduled = False
         self._expiry: asyncio.TimerHandle | None = None
         self.held = 0  # steps held back so far (for the benchmark's report)
@@ -85,21 +85,20 @@ class AnswersFirst:
     @property
     def quiet(self) -> bool:
         """No interaction waits for its answer and nothing is held back."""
-        return not self._pending and not self._continuing and not self._starting
+        return not self._pending and not self._held
 
     # --- work that can wait ---------------------------------------------------------------------------------
 
-    async def turn(self, *, starting: bool = False) -> None:
-        """Wait while any arrived interaction waits for its answer, then for this step's turn (one step per pass
-        of the event loop while others are held). `starting`: a new action, which lets work under way go first.
-        Returns at once when nothing waits."""
+    async def turn(self) -> None:
+        """Wait while any arrived interaction waits for its answer, then for this step's turn (a few steps per
+        pass of the event loop while others are held). Returns at once when nothing waits."""
         if self.quiet:
             return
         arrival = ARRIVAL.get()
         if arrival is not None and arrival in self._pending:
             return  # the handler of an interaction still to be answered: its answer is what the rest waits for
         waiter: asyncio.Future[None] = self._loop.create_future()
-        (self._starting if starting else self._continuing).append(waiter)
+        self._held.append(waiter)
         self.held += 1
         if not self._pending:
             self._schedule_release()
@@ -107,11 +106,11 @@ class AnswersFirst:
             await waiter
         except asyncio.CancelledError:
             if not waiter.done():  # never released: let the next one go in its place
-                (self._starting if starting else self._continuing).remove(waiter)
+                self._held.remove(waiter)
             raise
 
     def _schedule_release(self) -> None:
-        if not self._release_scheduled and (self._continuing or self._starting):
+        if not self._release_scheduled and self._held:
             self._release_scheduled = True
             self._loop.call_soon(self._release_one)
 
@@ -122,12 +121,11 @@ class AnswersFirst:
         if self._pending:
             return  # answered() or _expire() starts again once none waits
         released = 0
-        for queue in (self._continuing, self._starting):
-            while queue and released < RELEASED_PER_PASS:
-                waiter = queue.popleft()
-                if not waiter.done():
-                    waiter.set_result(None)
-                    released += 1
+        while self._held and released < RELEASED_PER_PASS:
+            waiter = self._held.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                released += 1
         if self.quiet:
             self._now_quiet()
         else:
@@ -162,9 +160,9 @@ def gate() -> AnswersFirst:
     return found
 
 
-async def turn(*, starting: bool = False) -> None:
+async def turn() -> None:
     """`gate().turn()`: wait here while an interaction waits for its answer (see AnswersFirst.turn)."""
-    await gate().turn(starting=starting)
+    await gate().turn()
 
 
 def watch_arrivals(parsers: dict[str, Callable[[Any], None]]) -> None:

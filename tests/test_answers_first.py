@@ -1,5 +1,5 @@
 """The event loop answers first (bot/answers_first.py): while an interaction that arrived waits for its answer,
-the work that can wait waits; then it goes on a few steps per pass, work under way before new actions, so an
+the work that can wait waits; then it goes on a few steps per pass, in the order it came, so an
 interaction arriving meanwhile is answered before the rest; and full garbage collections wait for quiet."""
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ async def test_with_nothing_waiting_the_gate_does_not_even_yield():
     ran = []
     asyncio.get_running_loop().call_soon(ran.append, "other")
     await answers_first.turn()
-    await answers_first.turn(starting=True)
     assert ran == []  # nothing else ran: the gate returned without giving the loop away
 
 
@@ -84,21 +83,20 @@ async def test_an_interaction_arriving_while_held_work_goes_on_is_answered_befor
     assert order.index("answer 2") <= 2 * RELEASED_PER_PASS, order
 
 
-async def test_work_under_way_goes_before_new_actions():
+async def test_held_work_goes_on_in_the_order_it_came():
     first = gate()
     first.arrived(1)
     order: list[str] = []
 
-    async def held(name: str, starting: bool) -> None:
-        await answers_first.turn(starting=starting)
+    async def held(name: str) -> None:
+        await answers_first.turn()
         order.append(name)
 
-    tasks = [asyncio.ensure_future(held(f"new {i}", True)) for i in range(3)]
-    tasks += [asyncio.ensure_future(held(f"under way {i}", False)) for i in range(3)]
+    tasks = [asyncio.ensure_future(held(f"step {i}")) for i in range(3 * RELEASED_PER_PASS)]
     await passes(3)
     first.answered(1)
     await asyncio.gather(*tasks)
-    assert order == ["under way 0", "under way 1", "under way 2", "new 0", "new 1", "new 2"]
+    assert order == [f"step {i}" for i in range(3 * RELEASED_PER_PASS)]
 
 
 async def test_an_arrival_nobody_answers_stops_holding_after_its_time(monkeypatch):

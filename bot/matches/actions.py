@@ -142,7 +142,7 @@ class MatchActions:
         a challenge's negated id), so actions on one match never interleave."""
         if self.closing:
             raise errors.ShuttingDown()
-        await answers_first.turn(starting=True)  # an interaction waiting for its answer goes first
+        await answers_first.turn()  # an interaction waiting for its answer goes first
         if self.closing:
             raise errors.ShuttingDown()
         self._inflight += 1
