@@ -57,7 +57,7 @@ async def test_board_buttons_work_after_a_restart(world):
     board = board_posts(thread)[-1]
     await world.restart()
     opened = await world.alice.click(board, label="Move")
-    assert opened.ephemeral and "Which piece" in opened.response.content
+    assert opened.ephemeral and "Which piece" in text_of(opened.response)
 
 
 async def test_an_old_board_is_greyed_and_keeps_its_words_and_picture(world):
