@@ -8,7 +8,8 @@ import random
 import pytest
 
 from bot_helpers import (text_of,
-    board_posts, buttons, choose, components, match_id_of, move, open_match, play_out, private_answer, stored, thread_of,
+    board_posts, buttons, choose, components, match_id_of, move, open_match, play_out, private_answer, stored,
+    thread_of,
 )
 
 
