@@ -91,7 +91,7 @@ async def test_the_pickers_move_select_and_confirm_are_acknowledged_while_the_da
     opened = await held_click(world, world.alice, board_posts(thread)[-1], label="Move")
     assert opened.ephemeral
     picker = opened.response
-    assert "Your move" in picker.content
+    assert "Your move" in text_of(picker)
     await held_select(world, world.alice, picker, "a1")
     await held_select(world, world.alice, picker, "-d4")
     assert "Ready to play" in text_of(stored(world, picker))

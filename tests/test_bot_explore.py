@@ -12,7 +12,7 @@ from PIL import Image
 from bot.games.myrmidons import renderer as myrmidons_renderer
 from bot.matches import explore as explore_module
 from bot.matches.explore import SANDBOX_TTL, picture_banner
-from bot_helpers import (text_of,
+from bot_helpers import (text_of, components,
     EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, hold_renders, move, open_match, play_moves, start_match, stored,
 )
 from renderers.explore import explore_png
@@ -27,7 +27,7 @@ async def test_explore_epaminondas_steps_back_reset_and_share(world):
     opened = await world.bob.click(board, label="Explore")  # not his turn: exploring is for anyone, any time
     assert opened.ephemeral
     panel = opened.response
-    assert "Explore** match" in panel.content and "your view" in panel.content
+    assert "Explore** match" in text_of(panel) and "your view" in text_of(panel)
     await choose(world, world.bob, panel, "a1")
     await choose(world, world.bob, panel, "-d4")
     now = stored(world, panel)
@@ -69,8 +69,8 @@ def picker_path(game, state, seat, target: str, path=(), viewer=None) -> list[st
 
 
 def sandbox_of(world, panel):
-    sandbox_id = next(c.custom_id for row in stored(world, panel).components for c in row.children
-                      if c.custom_id.startswith("sg:e:")).split(":")[2]
+    sandbox_id = next(c.custom_id for c in components(stored(world, panel))
+                      if getattr(c, "custom_id", "").startswith("sg:e:")).split(":")[2]
     return world.bot.explorer._sandboxes[sandbox_id]
 
 
@@ -135,10 +135,10 @@ async def test_myrmidons_fight_result_is_chosen_and_marked_assumed_and_never_sha
     await explore_move(world, world.bob, panel, "b4-d4")
     asking = stored(world, panel)
     assert "`b4-d4` depends on what you can't see" in text_of(asking)
-    results = [o for row in asking.components for c in row.children for o in getattr(c, "options", [])]
+    results = [o for c in components(asking) for o in getattr(c, "options", [])]
     assert len(results) > 1
-    result_menu = next(c.custom_id for row in asking.components for c in row.children
-                       if c.custom_id.startswith(f"sg:e:{sandbox_of(world, panel).id}:sr"))
+    result_menu = next(c.custom_id for c in components(asking)
+                       if getattr(c, "custom_id", "").startswith(f"sg:e:{sandbox_of(world, panel).id}:sr"))
     chosen = await world.bob.select(panel, ["0"], custom_id=result_menu)
     assert chosen.followups == []  # the choice alone: no other handler answered it too
     assumed = stored(world, panel)
@@ -164,7 +164,7 @@ async def test_explore_pictures_hold_only_what_the_explorer_may_see(world):
     match = await service.get_match(match_id)
     for member, viewer in ((world.alice, 0), (world.bob, 1), (world.carol, None)):
         panel = (await member.click(board_posts(thread)[-1], label="Explore")).response
-        assert ("your view" if viewer is not None else "the public view") in panel.content
+        assert ("your view" if viewer is not None else "the public view") in text_of(panel)
         sandbox = sandbox_of(world, panel)
         expected = explore_png(service.view(match, viewer), match.names, picture_banner(sandbox), assumed=False,
                                renderer=myrmidons_renderer)
@@ -196,7 +196,7 @@ async def test_finished_match_explores_from_any_move_of_its_record(world):
     await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS, [world.alice, world.bob])
     result = await world.carol.slash(thread, "explore", match=match_id, move=3)
     panel = result.response
-    assert "from move 3, as the public view" in panel.content and "Move for **bob**" in panel.content
+    assert "from move 3, as the public view" in text_of(panel) and "Move for **bob**" in text_of(panel)
     # the exact position after three moves of the record
     sandbox = sandbox_of(world, panel)
     game = sandbox.game
@@ -260,7 +260,7 @@ async def _screen(world, panel):
     """Everything an Explore board shows its explorer: words, menus and buttons (without their ids), picture."""
     now = stored(world, panel)
     parts = [(getattr(c, "placeholder", None), getattr(c, "label", None),
-              [(o.label, o.description) for o in getattr(c, "options", [])]) for row in now.components for c in row.children]
+              [(o.label, o.description) for o in getattr(c, "options", [])]) for c in components(now)]
     return text_of(now), parts, [await a.read() for a in now.attachments]
 
 
@@ -284,8 +284,8 @@ async def test_twin_sandboxes_show_the_explorer_nothing_that_was_drawn(world, mo
         await choose(world, world.alice, panel, "b2")
         assert "depends on what you can't see" in text_of(stored(world, panel))
         await world.alice.select(panel, ["0"], custom_id=next(
-            c.custom_id for row in stored(world, panel).components for c in row.children
-            if c.custom_id.startswith(f"sg:e:{sandbox.id}:sr")))
+            c.custom_id for c in components(stored(world, panel))
+            if getattr(c, "custom_id", "").startswith(f"sg:e:{sandbox.id}:sr")))
         assert "`b4-b2` [assumed: " in text_of(stored(world, panel)) and sandbox.assumed  # its picture goes amber
         seen.append(screens)
     assert drawn[0] != drawn[1]  # the twins' hidden values differ...
@@ -307,7 +307,7 @@ async def test_twin_mycenae_sandboxes_unload_cargo_the_explorer_cant_see_alike(w
         for token in ("c1", "unload", "K"):
             await choose(world, world.bob, panel, token)
             screens.append(await _screen(world, panel))
-        square = next(o.value for row in stored(world, panel).components for c in row.children
+        square = next(o.value for c in components(stored(world, panel))
                       for o in getattr(c, "options", []))
         await choose(world, world.bob, panel, square)
         await world.bob.click(panel, label="Play it")

@@ -42,7 +42,7 @@ async def test_whole_epaminondas_match_to_a_win(world):
     # the first move through the step-by-step picker, with a preview, the rest by notation
     opened = await world.alice.click(board_posts(thread)[-1], label="Move")
     picker = opened.response
-    assert opened.ephemeral and "Which piece" in picker.content
+    assert opened.ephemeral and "Which piece" in text_of(picker)
     assert is_disabled(buttons(stored(world, picker))["Confirm"])
     await choose(world, world.alice, picker, "a1")
     await choose(world, world.alice, picker, "-d4")

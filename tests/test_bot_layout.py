@@ -8,7 +8,7 @@ import io
 import discord
 
 from bot_helpers import (
-    board_posts, buttons, components, is_disabled, move, open_match, start_match, stored, text_of,
+    board_posts, buttons, choose, components, is_disabled, move, open_match, start_match, stored, text_of,
 )
 
 from bot.presenters.describe import alt_text
@@ -19,6 +19,7 @@ def layout_of(message) -> discord.components.Container:
     assert message.flags.components_v2 and not message.content and not message.embeds
     assert len(message.components) == 1 and isinstance(message.components[0], discord.components.Container)
     assert len(components(message)) <= 40
+    assert sum(len(c.content) for c in components(message) if isinstance(c, discord.components.TextDisplay)) <= 4000
     return message.components[0]
 
 
@@ -57,7 +58,7 @@ async def test_board_buttons_work_after_a_restart(world):
     board = board_posts(thread)[-1]
     await world.restart()
     opened = await world.alice.click(board, label="Move")
-    assert opened.ephemeral and "Which piece" in opened.response.content
+    assert opened.ephemeral and "Which piece" in text_of(opened.response)
 
 
 async def test_an_old_board_is_greyed_and_keeps_its_words_and_picture(world):
@@ -160,6 +161,64 @@ async def test_private_answers_with_a_picture_are_containers(world):
     assert text_of(shown) == "📊 **Autumn**"
     assert shows_its_attachment(shown, "standings.png")
     assert gallery_of(shown).items[0].description.startswith("Standings of Autumn")
+
+
+def controls_of(message) -> set[str]:
+    """The custom ids of a message's menus and buttons, which must all sit in its one container."""
+    container = layout_of(message)
+    kinds = [type(c) for c in container.children]
+    assert kinds[0] is discord.components.TextDisplay and set(kinds[1:]) <= {
+        discord.components.TextDisplay, discord.components.MediaGalleryComponent, discord.ActionRow}
+    return {c.custom_id for c in components(message) if isinstance(c, (discord.Button, discord.SelectMenu))}
+
+
+async def test_the_move_picker_is_one_container_with_its_preview_and_its_controls(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    picker = (await world.alice.click(board_posts(thread)[-1], label="Move")).response
+    first = stored(world, picker)
+    assert "**Your move** in match #" in text_of(first) and "Which piece" in text_of(first)
+    ids = controls_of(first)
+    assert not first.attachments and ids and all(i.startswith("sg:p:") for i in ids)
+    assert {"Back", "Confirm", "Cancel"} <= set(buttons(first))
+    await choose(world, world.alice, picker, "a1")
+    await choose(world, world.alice, picker, "-d4")
+    ready = stored(world, picker)
+    assert "Ready to play **`a1-d4`**" in text_of(ready)
+    assert all(i.startswith("sg:p:") for i in controls_of(ready))
+    assert [type(c) for c in layout_of(ready).children][:2] == [discord.components.TextDisplay,
+                                                              discord.components.MediaGalleryComponent]
+    assert shows_its_attachment(ready, "preview.png")
+    assert gallery_of(ready).items[0].description.startswith(
+        f"Epaminondas, match #{match_id}, move 1: preview of your move, as alice (Light)")
+    assert not is_disabled(buttons(ready)["Confirm"])
+    await world.alice.click(picker, label="Confirm")
+    played = stored(world, picker)
+    layout_of(played)
+    assert text_of(played) == "✅ You played `a1-d4`." and not played.attachments
+    assert "Next match" in buttons(played)
+
+    picker = (await world.bob.click(board_posts(thread)[-1], label="Move")).response
+    await world.bob.click(picker, label="Cancel")
+    cancelled = stored(world, picker)
+    layout_of(cancelled)
+    assert text_of(cancelled) == "Move cancelled. Nothing was played." and not buttons(cancelled)
+
+
+async def test_the_explore_board_is_one_container_with_its_picture_alt_text_and_controls(world):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    panel = (await world.bob.click(board_posts(thread)[-1], label="Explore")).response
+    for step in ("opened", "a1", "-d4"):
+        if step != "opened":
+            await choose(world, world.bob, panel, step)
+        shown = stored(world, panel)
+        assert "🔭 **Explore** match" in text_of(shown) and "as your view" in text_of(shown)
+        ids = controls_of(shown)
+        assert ids and all(i.startswith("sg:e:") for i in ids)
+        assert {"◀ Back", "Play it", "⟲ Reset", "Share line"} <= set(buttons(shown))
+        assert shows_its_attachment(shown, "explore.png")
+        assert gallery_of(shown).items[0].description.startswith(
+            f"Epaminondas, match #{match_id}, move {0 if step != '-d4' else 1}: your view as bob (Dark).")
+    assert "1. alice `a1-d4`" in text_of(shown)
 
 
 async def test_a_stale_board_that_still_acts_is_refused_and_greyed_when_clicked(world, monkeypatch):

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from bot_helpers import (text_of,
-    board_posts, buttons, choose, match_id_of, move, open_match, play_out, private_answer, stored, thread_of,
+    board_posts, buttons, choose, components, match_id_of, move, open_match, play_out, private_answer, stored,
+    thread_of,
 )
 
 
@@ -68,7 +69,7 @@ async def test_placement_picker_previews_before_confirm(world):
         now = stored(world, picker)
         if not buttons(now)["Confirm"].disabled:
             break
-        first = next(c for row in now.components for c in row.children if hasattr(c, "options"))
+        first = next(c for c in components(now) if hasattr(c, "options"))
         await choose(world, member, picker, first.options[0].value)
     ready = stored(world, picker)
     assert "Ready to play" in text_of(ready) and [a.filename for a in ready.attachments] == ["preview.png"]

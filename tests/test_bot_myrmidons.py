@@ -429,7 +429,7 @@ async def play_order_in_picker(world, thread, ref, player, text: str) -> None:
     result must not be seen before committing)."""
     opened = await player.click(board_posts(thread)[-1], label="Move")
     picker = opened.response
-    assert opened.ephemeral and "Choose a myrmidon to move, or give an order" in picker.content
+    assert opened.ephemeral and "Choose a myrmidon to move, or give an order" in text_of(picker)
     ref.check()
     _, direction, *items = text.split()
     for token in ("order", direction, *items):
@@ -449,7 +449,7 @@ async def play_attack_in_picker(world, thread, ref, player, text: str) -> None:
     src, dst = text.split("-")
     picker = (await player.click(board_posts(thread)[-1], label="Move")).response
     await choose(world, player, picker, src)
-    assert f"{dst} (attack)" in {o.label for row in stored(world, picker).components for c in row.children
+    assert f"{dst} (attack)" in {o.label for c in components(stored(world, picker))
                                   for o in getattr(c, "options", [])}
     await choose(world, player, picker, dst)
     ready = stored(world, picker)
@@ -530,4 +530,4 @@ async def test_setup_button_in_a_dm_survives_a_restart(world):
     await world.restart()
 
     opened = await world.alice.user.click(invitation, label="Set up in private")
-    assert opened.ephemeral and "Which piece stands on a1?" in opened.response.content
+    assert opened.ephemeral and "Which piece stands on a1?" in text_of(opened.response)

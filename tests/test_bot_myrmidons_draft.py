@@ -6,7 +6,7 @@ import re
 
 import discord
 
-from bot_helpers import text_of, board_posts, choose, stored, thread_of
+from bot_helpers import text_of, board_posts, choose, components, stored, thread_of
 
 
 async def pick_through(world, member, thread) -> str:
@@ -15,7 +15,7 @@ async def pick_through(world, member, thread) -> str:
     picker = opened.response
     for _ in range(20):
         now = stored(world, picker)
-        menus = [c for row in now.components for c in row.children if isinstance(c, discord.SelectMenu)]
+        menus = [c for c in components(now) if isinstance(c, discord.SelectMenu)]
         if not menus:
             played = re.search(r"Ready to play \*\*`([^`]+)`\*\*", text_of(now)).group(1)
             await member.click(picker, label="Confirm")

@@ -48,7 +48,7 @@ async def test_next_shows_the_match_that_waited_longest_then_the_next_one(world)
 
     # Its Move opens the picker on that match.
     opened = await world.alice.click(private_answer(onward), label="Move")
-    assert opened.ephemeral and f"**Your move** in match #{match2}" in private_answer(opened).content
+    assert opened.ephemeral and f"**Your move** in match #{match2}" in text_of(private_answer(opened))
 
     # Carol's only match waits for alice, not for her.
     idle = await world.carol.slash(world.channel, "next")
@@ -65,7 +65,7 @@ async def test_the_next_match_and_move_buttons_work_after_a_restart(world):
     onward = await world.alice.click(played.response, label="Next match")
     assert shown_match(private_answer(onward)) == match2
     opened = await world.alice.click(private_answer(shown), label="Move")
-    assert f"**Your move** in match #{match2}" in private_answer(opened).content
+    assert f"**Your move** in match #{match2}" in text_of(private_answer(opened))
 
 
 async def test_a_move_button_of_a_board_that_moved_on_is_refused(world):

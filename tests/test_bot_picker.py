@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from bot_helpers import text_of, board_posts, buttons, is_disabled, open_match, start_match, stored
+from bot_helpers import board_posts, buttons, components, is_disabled, open_match, start_match, stored, text_of
 
 
 class DiscordClient:
@@ -19,16 +19,15 @@ class DiscordClient:
         self.sent = 0
 
     async def choose(self, message, value: str) -> None:
-        for row in stored(self.world, message).components:
-            for menu in row.children:
-                if isinstance(menu, discord.SelectMenu) and any(o.value == value for o in menu.options):
-                    key = (message.id, menu.custom_id)
-                    if self.shown.get(key) == value:
-                        return  # the menu already shows it: the client stays silent
-                    self.shown[key] = value
-                    self.sent += 1
-                    await self.member.select(message, [value], custom_id=menu.custom_id)
-                    return
+        for menu in components(stored(self.world, message)):
+            if isinstance(menu, discord.SelectMenu) and any(o.value == value for o in menu.options):
+                key = (message.id, menu.custom_id)
+                if self.shown.get(key) == value:
+                    return  # the menu already shows it: the client stays silent
+                self.shown[key] = value
+                self.sent += 1
+                await self.member.select(message, [value], custom_id=menu.custom_id)
+                return
         raise AssertionError(f"no menu offers {value!r}")
 
 
@@ -56,7 +55,7 @@ async def test_each_step_of_a_picker_has_menus_of_its_own(world):
     picker = (await world.alice.user.click(setup_dm, label="Set up in private")).response
 
     def menu_ids() -> set[str]:
-        return {c.custom_id for row in stored(world, picker).components for c in row.children
+        return {c.custom_id for c in components(stored(world, picker))
                 if isinstance(c, discord.SelectMenu)}
 
     seen: set[str] = set()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 import re
 
-from bot_helpers import (text_of, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, is_disabled, move, open_match,
-                         play_moves, start_match, stored)
+from bot_helpers import (text_of, EPAMINONDAS_LIGHT_WINS, board_posts, buttons, choose, components, is_disabled, move,
+                         open_match, play_moves, start_match, stored)
 from test_bot_explore import explore_move, sandbox_of
 from test_bot_myrmidons import SOUTH_WINS, start_deployed_match
 from conftest import ON_BOTH
@@ -165,7 +165,7 @@ async def test_hidden_results_are_never_planned(world):
     sandbox = sandbox_of(world, panel)
     assert [m.move for m in sandbox.line] == ["b4-c4"]
     await choose(world, world.alice, panel, "d4")
-    menu = next(c.custom_id for row in stored(world, panel).components for c in row.children
+    menu = next(c.custom_id for c in components(stored(world, panel))
                 if any(o.value == "c4" for o in getattr(c, "options", [])))
     refused = await world.alice.select(panel, ["c4"], custom_id=menu)
     note = refused.followups[-1]

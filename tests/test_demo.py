@@ -231,7 +231,7 @@ def complete_the_move(page, picker) -> None:
     """
     from playwright.sync_api import Error as PlaywrightError
 
-    step = picker.locator(".message-content")
+    step = picker.locator(".text-display").first  # the picker's words: the first text of its layout
     expect(step).to_contain_text("chosen: nothing yet")
     for _ in range(12):
         text = step.inner_text()

@@ -243,7 +243,7 @@ async def test_a_board_posted_but_not_recorded_is_adopted_after_a_restart(world)
     with pytest.raises(errors.StaleBoard):  # and a click that raced the greying out is refused
         await world.bot.matches.playable_match(match_id, world.bob.id, board_message_id=old.id)
     opened = await world.bob.click(new, label="Move")
-    assert "Which piece" in opened.response.content
+    assert "Which piece" in text_of(opened.response)
     await choose(world, world.bob, opened.response, "a12")
     await choose(world, world.bob, opened.response, "-a10")
     await world.bob.click(opened.response, label="Confirm")

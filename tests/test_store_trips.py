@@ -7,7 +7,7 @@ from __future__ import annotations
 from conftest import ON_BOTH
 
 from bot.composition import build_match_service
-from bot_helpers import board_posts, move, start_match
+from bot_helpers import board_posts, move, start_match, text_of
 
 
 class Trace:
@@ -144,6 +144,6 @@ async def test_the_move_button_reads_the_match_once_before_the_picker_shows(worl
     trace.recording = True
     opened = await world.alice.click(board_posts(thread)[-1], label="Move")
     trace.recording = False
-    assert "Which piece" in opened.response.content, opened.response.content  # the picker's first step
+    assert "Which piece" in text_of(opened.response), text_of(opened.response)  # the picker's first step
     # The click's checks (a player, her turn, the newest board) and the picker's first step share one read.
     assert trace.round_trips() == ["SELECT m.*,"]

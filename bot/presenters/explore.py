@@ -37,12 +37,13 @@ def line_gif(views: list[dict], *, player_names: list[str]) -> bytes:
     return replay_gif(views, player_names=player_names, renderer=renderer_of(views[0]["game"]))
 
 
-async def explore_file(step: ExploreStep, lang: str = ENGLISH) -> discord.File:
-    """The step's picture, its banner and caption in `lang` (the explorer's: the board is hers alone)."""
+async def explore_file(step: ExploreStep, lang: str = ENGLISH, *, description: str | None = None) -> discord.File:
+    """The step's picture, its banner and caption in `lang` (the explorer's: the board is hers alone), described
+    for screen readers by `description`."""
     sandbox = step.sandbox
     png = await render_in(lang, explore_picture, step.view, list(sandbox.names),
                           localize(lang, picture_banner(sandbox)), assumed=sandbox.assumed)
-    return discord.File(io.BytesIO(png), filename=EXPLORE_FILENAME)
+    return discord.File(io.BytesIO(png), filename=EXPLORE_FILENAME, description=description)
 
 
 class ExplorePresenter:

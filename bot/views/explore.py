@@ -16,11 +16,13 @@ from bot.i18n import ENGLISH, N_, localize, t
 from bot.matches import errors
 from bot.matches.explore import LABEL_LIMIT, Explorer, ExploreStep, assumed_notice
 from bot.matches.plans import Planner, plan_lines
+from bot.presenters.describe import alt_text
 from bot.presenters.explore import ExplorePresenter, explore_file
+from bot.presenters.layout import card
 from bot.presenters.text import fit
 
 from .common import (
-    MatchButton, acknowledge, answer, language, presenter_of, selected, service_of, single_view, user_action,
+    MatchButton, acknowledge, answer, language, presenter_of, selected, service_of, show, single_view, user_action,
 )
 from .menus import option_menus, pages_of
 
@@ -53,9 +55,19 @@ class ExploreButton(MatchButton, template=r"sg:x:(?P<match>\d+)"):
 async def open_explore(interaction: discord.Interaction, match_id: int, move: int | None) -> None:
     await acknowledge(interaction)
     step = await explorer_of(interaction).open(match_id, interaction.user.id, interaction.guild_id, move)
-    lang = language(interaction)
-    content, view = explore_message(step, lang=lang)
-    await interaction.followup.send(content, view=view, file=await explore_file(step, lang), ephemeral=True)
+    layout, file = await explore_board(step, lang=language(interaction))
+    await show(interaction, layout, file=file)
+
+
+async def explore_board(step: ExploreStep, plan: list[str] | None = None,
+                        lang: str = ENGLISH) -> tuple[discord.ui.LayoutView, discord.File]:
+    """The Explore board as one container (bot/presenters/layout.py): its words, its picture with the picture's
+    alt text, and its menus and buttons."""
+    sandbox = step.sandbox
+    content, view = explore_message(step, plan, lang)
+    description = alt_text(sandbox.title, step.view, sandbox.names, match_id=sandbox.match_id, lang=lang)
+    file = await explore_file(step, lang, description=description)
+    return card(content, picture=file, buttons=view), file
 
 
 def explore_message(step: ExploreStep, plan: list[str] | None = None,
@@ -164,10 +176,9 @@ async def _show(interaction: discord.Interaction, step: ExploreStep) -> None:
     if step.sandbox.planning:
         sandbox = step.sandbox
         plan = plan_lines(await planner_of(interaction).current(sandbox.match_id, sandbox.user_id), sandbox.names)
-    lang = language(interaction)
-    content, view = explore_message(step, plan, lang)
-    file = await explore_file(step, lang)
-    await interaction.edit_original_response(content=content, view=view, attachments=[file])
+    layout, file = await explore_board(step, plan, language(interaction))
+    # content=None: Discord takes a layout only on a message without content (one from before layouts, say)
+    await interaction.edit_original_response(content=None, view=layout, attachments=[file])
 
 
 # Each drawing's menus get ids of their own (the number after the menu): Discord's client keeps showing a menu's

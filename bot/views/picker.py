@@ -69,9 +69,8 @@ async def open_picker(interaction: discord.Interaction, match: Match) -> None:
     sessions[session.id] = session
     while len(sessions) > MAX_SESSIONS:
         sessions.popitem(last=False)
-    content, view, file = await _render(session, step, language(interaction))
-    extra: dict[str, Any] = {"file": file} if file else {}
-    await interaction.followup.send(content, view=view, ephemeral=True, **extra)
+    layout, file = await _render(session, step, language(interaction))
+    await show(interaction, layout, file=file)
 
 
 async def _step(interaction: discord.Interaction, session: PickerSession, loaded: Match | None = None
@@ -87,7 +86,9 @@ async def _step(interaction: discord.Interaction, session: PickerSession, loaded
 
 
 async def _render(session: PickerSession, step: PickerStep,
-                  lang: str = ENGLISH) -> tuple[str, discord.ui.View, discord.File | None]:
+                  lang: str = ENGLISH) -> tuple[discord.ui.LayoutView, discord.File | None]:
+    """The picker as one container (bot/presenters/layout.py): what is chosen so far, the preview picture with its
+    alt text once the path forms a move, and the menus and buttons."""
     choices, match = step.choices, step.match
     chosen = " › ".join(session.path) if session.path else t(lang, "nothing yet")
     title = step.title
@@ -109,7 +110,7 @@ async def _render(session: PickerSession, step: PickerStep,
     session.page = min(session.page, pages - 1)
     if pages > 1:
         lines.append(t(lang, "(page {page} of {pages})", page=session.page + 1, pages=pages))
-    return fit("\n".join(lines)), _picker_view(session, step, pages, lang), file
+    return card(fit("\n".join(lines)), picture=file, buttons=_picker_view(session, step, pages, lang)), file
 
 
 def _picker_view(session: PickerSession, step: PickerStep, pages: int, lang: str) -> discord.ui.View:
@@ -148,8 +149,9 @@ def _session_for(interaction: discord.Interaction, session_id: str) -> PickerSes
 async def _redraw(interaction: discord.Interaction, session: PickerSession) -> None:
     await acknowledge(interaction, edit=True)
     step = await _step(interaction, session)
-    content, view, file = await _render(session, step, language(interaction))
-    await interaction.edit_original_response(content=content, view=view, attachments=[file] if file else [])
+    layout, file = await _render(session, step, language(interaction))
+    # content=None: Discord takes a layout only on a message without content (one from before layouts, say)
+    await interaction.edit_original_response(content=None, view=layout, attachments=[file] if file else [])
 
 
 class PickerSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -203,7 +205,8 @@ class PickerButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sg:p:(?
         if self.action == "cancel":
             _sessions(interaction).pop(self.session_id, None)
             await interaction.response.edit_message(
-                content=t(language(interaction), "Move cancelled. Nothing was played."), view=None, attachments=[])
+                content=None, view=card(t(language(interaction), "Move cancelled. Nothing was played.")),
+                attachments=[])
             acknowledged(interaction)
             return
         session = _session_for(interaction, self.session_id)
@@ -230,8 +233,8 @@ async def _confirm(interaction: discord.Interaction, session: PickerSession) -> 
         report = await service_of(interaction).submit_move(session.match_id, interaction.user.id,
                                                            step.choices.move, expected_version=expected)
         await interaction.edit_original_response(
-            content=t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
-            view=played_buttons(interaction, report), attachments=[])
+            content=None, view=card(t(language(interaction), "✅ You played `{move}`.", move=step.choices.move),
+                                    buttons=played_buttons(interaction, report)), attachments=[])
         await after_presentation(interaction, report)
 
 
