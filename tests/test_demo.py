@@ -171,11 +171,14 @@ def test_a_match_against_the_computer_in_a_real_browser():
             # The page's own "Viewing as" names only the member the channel list plays as.
             expect(discord.locator("#viewer-picker option")).to_have_text(["visitor"])
             # The match's thread, from the link /games gives (a discord.com address, opened here in the demo).
+            links = discord.locator(".channel-message a[href*='discord.com/channels/']")
+            links_before = links.count()
             composer.click()
             composer.type("/games")
             discord.locator('.command-entry[data-entry-key$=":games"]').click()
             discord.locator("#send-message").click()
-            discord.locator(".channel-message a[href*='discord.com/channels/']").last.click()
+            expect(links).not_to_have_count(links_before)  # /games has answered (a link clicked before may go stale)
+            links.last.click()
             expect(page.locator("#channels button.thread").first).to_have_attribute("aria-current", "true")
             assert len(page.context.pages) == 1  # no new tab
             boards = discord.locator('.channel-message:has(img[alt^="Epaminondas board, match #"])')  # a board picture, by its alt text
