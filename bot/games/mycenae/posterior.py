@@ -17,7 +17,7 @@ from .board import KING, NAMES, ROW, corners_for, piece
 # Per move the king's knight made and per row it stands forward of its home edge: how much likelier that is for a
 # knight without the king (as the inverse factor).
 KING_HOP = 0.6
-KING_ADVANCE = 0.75
+KING_ADVANCE = 0.25
 
 SQUARE = {name: sq for sq, name in enumerate(NAMES)}
 

@@ -8,7 +8,9 @@ piece that has marched up the board and attacked twice fits what was seen worse 
 stayed home. `likelihood` is that fit, as the product over the hidden pieces of how likely each one's public
 record (`actions`, `attacks`, how far it stands from its home rank) is for the type the state gives it: the
 computer's search levels and the Explore board weigh their draws by it (importance weights), never reading more
-than the view.
+than the view. The deployment counts too (`setup_likelihood`): pieces are numbered by the file they started on, so
+a draw says how its army was deployed, and players deploy the Commander off the corners and between their hardest
+swords, as the computer's own set-up heuristic does.
 """
 
 from __future__ import annotations
