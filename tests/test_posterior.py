@@ -18,6 +18,7 @@ from bot.games.mycenae.board import KING, NAMES as MYCENAE_NAMES, piece
 from bot.games.mycenae.posterior import likelihood as mycenae_likelihood
 from bot.games.myrmidons import GAME as MYRMIDONS
 from bot.games.myrmidons.board import NAMES, PER_SEAT
+from bot.games.myrmidons import posterior as myrmidons_posterior
 from bot.games.myrmidons.posterior import piece_likelihood
 from bot.games.myrmidons.state import position
 from bot.games.registry import policy_for
@@ -38,6 +39,13 @@ s441 s324 sC . s252 s135
 """
 
 
+@pytest.fixture
+def setup_neutral(monkeypatch):
+    """The STILL position's North deployment put its Commander in the f corner, which the set-up term finds
+    unlikely: these tests weigh the behaviour alone."""
+    monkeypatch.setattr(myrmidons_posterior, "SETUP_SHARPNESS", 1.0)
+
+
 def still_commander_state():
     state = position(STILL, to_move=0)
     actions, travelled = [0] * (2 * PER_SEAT), [0] * (2 * PER_SEAT)
@@ -51,7 +59,7 @@ def commander_share(view, draws, weights, still: int) -> float:
     return sum(w for d, w in zip(draws, weights) if d.commander(1) == still) / sum(weights)
 
 
-def test_a_commander_like_history_raises_the_chance_of_being_the_commander():
+def test_a_commander_like_history_raises_the_chance_of_being_the_commander(setup_neutral):
     state = still_commander_state()
     view = MYRMIDONS.view(state, 0)
     still = state.board[SQUARE["c7"]]
@@ -62,6 +70,26 @@ def test_a_commander_like_history_raises_the_chance_of_being_the_commander():
     assert prior < 0.35 and posterior > 0.8
 
 
+def test_a_commander_deployed_as_players_deploy_it_is_likelier_than_one_in_a_corner():
+    state = MYRMIDONS.new_state(2, 1, None)
+    state, _ = MYRMIDONS.apply(state, 0, "deploy C,5/1/3,4/4/1,3/2/4,2/5/2,1/3/5")
+    state, _ = MYRMIDONS.apply(state, 1, "deploy 4/4/1,C,5/1/3,3/2/4,1/3/5,2/5/2")
+    view = MYRMIDONS.view(state, 0)
+    rng = random.Random(3)
+    draws = [MYRMIDONS.sample_state(view, rng) for _ in range(300)]
+    weights = [MYRMIDONS.likelihood(view, d) for d in draws]
+    b_or_e = (PER_SEAT + 1, PER_SEAT + 4)  # North's pieces 2 and 5 started on the b and e files
+
+    def share(ws):
+        return sum(w for d, w in zip(draws, ws) if d.commander(1) in b_or_e) / sum(ws)
+
+    assert share([1.0] * len(draws)) < 0.45 and share(weights) > 0.6
+    # flanked by the hardest swords is likelier than by the softest
+    best = ["4/4/1", "C", "5/1/3", "3/2/4", "1/3/5", "2/5/2"]
+    soft = ["5/1/3", "C", "1/3/5", "3/2/4", "4/4/1", "2/5/2"]
+    assert myrmidons_posterior.setup_likelihood(best) > 3 * myrmidons_posterior.setup_likelihood(soft)
+
+
 def test_the_commander_is_the_piece_least_likely_to_have_marched_and_attacked():
     quiet = piece_likelihood("C", 1, 1, 0, 0, 0) / piece_likelihood("5/1/3", 5, 3, 0, 0, 0)
     busy = piece_likelihood("C", 1, 1, 5, 2, 3) / piece_likelihood("5/1/3", 5, 3, 5, 2, 3)
@@ -70,7 +98,7 @@ def test_the_commander_is_the_piece_least_likely_to_have_marched_and_attacked():
     assert piece_likelihood("5/1/3", 5, 1, 1, 1, 1) > piece_likelihood("1/3/5", 1, 5, 1, 1, 1)
 
 
-def test_the_search_pool_follows_the_posterior_and_charges_its_cost_to_the_meter():
+def test_the_search_pool_follows_the_posterior_and_charges_its_cost_to_the_meter(setup_neutral):
     state = still_commander_state()
     view = MYRMIDONS.view(state, 0)
     still = state.board[SQUARE["c7"]]
@@ -86,6 +114,33 @@ def test_the_search_pool_follows_the_posterior_and_charges_its_cost_to_the_meter
     draws = 16 * infers.posterior_oversampling
     assert infers.meter.spent == pytest.approx(draws * (infers.sample_cost + infers.likelihood_cost))
     assert prior.meter.spent == pytest.approx(16 * prior.pool_oversampling * prior.sample_cost)
+
+
+def test_the_evaluation_bets_on_the_posteriors_commander_not_one_in_as_many_suspects(setup_neutral):
+    state = still_commander_state()
+    view = MYRMIDONS.view(state, 0)
+    still, marched = state.board[SQUARE["c7"]], state.board[SQUARE["a5"]]
+    infers = policy_for("myrmidons").metered(10 ** 9)
+    infers.sample_pool(view, random.Random(5), "hard", 16)
+    prior = copy.copy(policy_for("myrmidons"))
+    prior.infers = False
+    prior = prior.metered(10 ** 9)
+    prior.sample_pool(view, random.Random(5), "hard", 16)
+    assert prior._guess(state, 1, still) == prior._guess(state, 1, marched) == pytest.approx(1 / 6)
+    assert infers._guess(state, 1, still) > 0.5 and infers._guess(state, 1, marched) < 0.15
+    # a piece that went two squares in one move is no suspect: no chance at all
+    moved = replace(state, travelled=tuple(2 if i == marched else t for i, t in enumerate(state.travelled)))
+    assert infers._guess(moved, 1, marched) == 0.0
+    assert sum(infers._guess(moved, 1, i) for i in range(PER_SEAT, 2 * PER_SEAT)) == pytest.approx(1.0)
+    # the odds come from the view alone: the twin whose secret differs gets the same ones
+    a, b = twins()
+    odds = []
+    for twin in (a, b):
+        policy = policy_for("myrmidons").metered(10 ** 9)
+        policy.sample_pool(MYRMIDONS.view(twin, 0), random.Random(5), "hard", 16)
+        odds.append(policy.commander_odds)
+    assert odds[0] == odds[1] and odds[0] is not None
+    assert policy_for("myrmidons").commander_odds is None  # kept on the decision's copy only
 
 
 def test_weighted_keeps_each_key_in_proportion_to_its_weight_and_repeats_a_rare_one():
@@ -165,7 +220,7 @@ def test_myrmidons_counts_moves_and_attacks_in_public_and_older_dumps_load():
     assert MYRMIDONS.load(older).actions == ()
 
 
-def test_explore_offers_the_likeliest_result_first_with_its_share():
+def test_explore_offers_the_likeliest_result_first_with_its_share(setup_neutral):
     state = still_commander_state()
     sandbox = Sandbox("x", 1, 1, 0, MYRMIDONS, ["S", "N"], "t", 0, False, random.Random(4), [state])
     results = results_of(sandbox, 0, "c4-c7")

@@ -200,11 +200,17 @@ class Policy:
         if self.infers and level != "easy":
             draws = [self.sample(view, rng, level) for _ in range(size * self.posterior_oversampling)]
             weights = [self.likelihood(view, state) for state in draws]
+            self.posterior_seen(view, draws, weights)
             return weighted(draws, weights, lambda state: self.pool_key(state, view["viewer"]), size, rng)
         if self.pool_oversampling <= 1:
             return [self.sample(view, rng, level) for _ in range(size)]
         draws = [self.sample(view, rng, level) for _ in range(size * self.pool_oversampling)]
         return stratified(draws, lambda state: self.pool_key(state, view["viewer"]), size)
+
+    def posterior_seen(self, view: Any, draws: Sequence[Any], weights: Sequence[float]) -> None:
+        """Called with the draws the pool is chosen among and their posterior weights, where the policy `infers`:
+        a game may keep what they say for its evaluation (this decision's copy of the policy only). Nothing by
+        default."""
 
     def observation(self, state: Any) -> Any:
         """What every seat saw the last move do beyond the move itself, for a move whose result depends on hidden

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from bot.games.myrmidons import TYPE_CODES
 from bot.games.myrmidons import board as rules
 from bot.games.myrmidons.rules import deployments, draft_moves
-from bot.games.myrmidons.sampling import draft_worth
+from bot.games.myrmidons.sampling import deployment_worth, draft_worth
 
 from bot.ai.policy import Policy, Values, leader_values, ranked
 
@@ -30,21 +30,7 @@ _LOSS_COST = (0.0, 1.0, 2.2, 3.8, 6.0, 6.0, 6.0)
 
 
 def _deployment_worth(move: str) -> float:
-    """A deployment (codes by file a→f) is better with the Commander off the corners (a corner Commander has one
-    square to flee to, and a fast enemy landing in front of it traps it), flanked by strong swords that kill
-    whatever lands next to it, and with the hardest and furthest strikers on central files."""
-    codes = move[len("deploy "):].split(",")
-    where = codes.index("C")
-    value = (-3.0, 1.0, 0.5, 0.5, 1.0, -3.0)[where]
-    for file, code in enumerate(codes):
-        if code == "C":
-            continue
-        sword, shield, move_ = (int(x) for x in code.split("/"))
-        if abs(file - where) == 1:
-            value += 0.4 * sword
-        centrality = 2.5 - abs(file - 2.5)
-        value += 0.05 * centrality * (sword + 0.5 * move_)
-    return value
+    return deployment_worth(move[len("deploy "):].split(","))
 
 
 _TYPE_WORTH = {code: draft_worth(code) for code in TYPE_CODES}
@@ -182,6 +168,34 @@ class MyrmidonsPolicy(Policy):
     # on: with standard armies it won 177 of 192 games against 168 (seeds 0–191).
     scale = 0.45
 
+    # Where the decision inferred it (`posterior_seen`): for the opponent's pieces, the posterior chance that each
+    # is its Commander, which the evaluation bets on instead of one chance in as many suspects.
+    commander_odds: dict[int, float] | None = None
+    odds_seat = -1  # whose Commander `commander_odds` guesses
+
+    def posterior_seen(self, view: Any, draws: Sequence[Any], weights: Sequence[float]) -> None:
+        """Keep each opponent piece's share of the draws' weight as its Commander."""
+        enemy = 1 - view["viewer"]
+        odds: dict[int, float] = {}
+        for state, weight in zip(draws, weights):
+            index = state.commander(enemy)
+            if index != rules.EMPTY:
+                odds[index] = odds.get(index, 0.0) + weight
+        total = sum(odds.values())
+        self.commander_odds = {i: w / total for i, w in odds.items()} if total > 0.0 else None
+        self.odds_seat = enemy
+
+    def _guess(self, state: Any, seat: int, target: int) -> float:
+        """The chance that the face-down `target` is `seat`'s Commander, as the side attacking it can tell: the
+        posterior's over the suspects still standing where the decision inferred it, else one in as many."""
+        suspects = _commander_suspects(state, seat)
+        odds = self.commander_odds
+        if odds is not None and seat == self.odds_seat:
+            total = sum(odds.get(i, 0.0) for i in suspects)
+            if total > 0.0:
+                return odds.get(target, 0.0) / total if target in suspects else 0.0
+        return 1.0 / len(suspects)
+
     def sample(self, view: Any, rng: random.Random, level: str) -> Any:
         """The search levels guess the opponent's Commander and an unseen draft as players tend to choose them;
         the easy level guesses uniformly."""
@@ -223,7 +237,7 @@ class MyrmidonsPolicy(Policy):
         # The mover cannot tell which face-down enemy is the Commander: a sample that says so must not make an
         # attack on it a sure win (the search would credit the mover with knowing), only one chance in as many
         # pieces as could be it by what everyone has seen.
-        guess = 0.0 if state.revealed[commanders[waiting]] else 1.0 / len(_commander_suspects(state, waiting))
+        hidden = not state.revealed[commanders[waiting]]
         for i in alive[mover]:
             sword = state.pieces[i].kind.sword
             targets, home = _reach(state, i)
@@ -243,6 +257,7 @@ class MyrmidonsPolicy(Policy):
                         best = max(best, 5.0 if lost == rules.LOSING_LOSSES - 1 else gain)
                 else:
                     take = 5.0 if lost == rules.LOSING_LOSSES - 1 else gain
+                    guess = self._guess(state, waiting, target) if hidden else 0.0
                     best = max(best, guess * 5.0 + (1.0 - guess) * (take if wins else 0.0))
         score[mover] += best
         if best < 5.0:

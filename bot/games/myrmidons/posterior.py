@@ -8,14 +8,17 @@ piece that has marched up the board and attacked twice fits what was seen worse 
 stayed home. `likelihood` is that fit, as the product over the hidden pieces of how likely each one's public
 record (`actions`, `attacks`, how far it stands from its home rank) is for the type the state gives it: the
 computer's search levels and the Explore board weigh their draws by it (importance weights), never reading more
-than the view.
+than the view. The deployment counts too (`setup_likelihood`): pieces are numbered by the file they started on, so
+a draw says how its army was deployed, and players deploy the Commander off the corners and between their hardest
+swords, as the computer's own set-up heuristic does.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .board import HOME_RANK, SEAT_LETTERS, piece_index
+from .board import HOME_RANK, PER_SEAT, SEAT_LETTERS, piece_index
+from .sampling import deployment_worth
 
 # Per move or order a hidden piece took part in, per fight it started and per rank it stands ahead of its home
 # rank: how much likelier that is for a non-Commander than for the Commander (as the inverse factors below). A
@@ -23,6 +26,7 @@ from .board import HOME_RANK, SEAT_LETTERS, piece_index
 COMMANDER_ACTION = 0.5
 COMMANDER_ATTACK = 0.2
 COMMANDER_ADVANCE = 0.7
+SETUP_SHARPNESS = 3.0
 
 
 def piece_likelihood(code: str, sword: int, move: int, actions: int, attacks: int, advance: int) -> float:
@@ -31,6 +35,13 @@ def piece_likelihood(code: str, sword: int, move: int, actions: int, attacks: in
     if code == "C":
         return COMMANDER_ACTION ** actions * COMMANDER_ATTACK ** attacks * COMMANDER_ADVANCE ** advance
     return (0.85 + 0.05 * move) ** actions * ((1.0 + sword) / 4.0) ** attacks
+
+
+def setup_likelihood(codes: list[str]) -> float:
+    """How likely a deployment (codes by file a→f) is: players deploy as the set-up heuristics judge a deployment
+    (`deployment_worth`: the Commander off the corners and flanked by strong swords), tempered so that another
+    deployment is never ruled out. A deployment worth one point more is `SETUP_SHARPNESS` times as likely."""
+    return SETUP_SHARPNESS ** deployment_worth(codes)
 
 
 def likelihood(view: dict[str, Any], state: Any) -> float:
@@ -48,6 +59,12 @@ def likelihood(view: dict[str, Any], state: Any) -> float:
         advance = abs(int(p["square"][1:]) - 1 - HOME_RANK[p["owner"]]) if "square" in p else 0
         weight *= piece_likelihood(kind.code, kind.sword, kind.move, p.get("actions", 0), p.get("attacks", 0),
                                    advance)
+    for seat in (0, 1):  # how each hidden army was deployed (pieces are numbered by the file they started on)
+        if seat == viewer:
+            continue
+        pieces = [state.pieces[piece_index(seat, n)] for n in range(1, PER_SEAT + 1)]
+        if all(pieces):
+            weight *= setup_likelihood([piece.kind.code for piece in pieces])
     return weight
 
 

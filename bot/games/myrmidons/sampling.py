@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from bot.engine.base import JSON, Outcome
 from .army import ARMY_SIZE, BY_CODE, COMMANDER_CODE, TYPE_CODES, canonical_army
@@ -113,6 +113,24 @@ def draft_worth(code: str) -> float:
     out the 3/1/5 in a third of its drafts and won 78 % of those games against 84 % and 93 % with it."""
     kind = BY_CODE[code]
     return 1.0 * kind.sword + 0.85 * kind.move + 0.6 * kind.shield
+
+
+def deployment_worth(codes: Sequence[str]) -> float:
+    """What a deployment (codes by file a→f) is worth to a player (and to the computer, which deploys by it): more
+    with the Commander off the corners (a corner Commander has one square to flee to, and a fast enemy landing in
+    front of it traps it), flanked by strong swords that kill whatever lands next to it, and with the hardest and
+    furthest strikers on central files."""
+    where = list(codes).index(COMMANDER_CODE)
+    value = (-3.0, 1.0, 0.5, 0.5, 1.0, -3.0)[where]
+    for file, code in enumerate(codes):
+        if code == COMMANDER_CODE:
+            continue
+        kind = BY_CODE[code]
+        if abs(file - where) == 1:
+            value += 0.4 * kind.sword
+        centrality = 2.5 - abs(file - 2.5)
+        value += 0.05 * centrality * (kind.sword + 0.5 * kind.move)
+    return value
 
 
 # How likely a player is to draft each type (any scale): an unseen draft is guessed hard-hitting and fast far more
