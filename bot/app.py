@@ -131,7 +131,8 @@ class StrategosBot(commands.AutoShardedBot):
         self.computers = ComputerPlayers(self.matches, repo, graph.timers, graph.bus, choose_move,
                                          self._computer_executor, self._computer_pause)
         # analyses of finished matches, in a worker of their own, after the live matches' thinks
-        self.analyses = Analyses(self.matches, graph.bus, judge_move, self._computer_executor, self.computers.idle)
+        self.analyses = Analyses(self.matches, repo.analyses, graph.bus, judge_move, self._computer_executor,
+                                 self.computers.idle, scope)
         # planned replies: played when their move comes
         self.planner = Planner(self.matches, self.explorer, repo.plans, graph.bus)
         graph.bus.subscribe(PlanPresenter(self.presenter.boards))
@@ -153,6 +154,7 @@ class StrategosBot(commands.AutoShardedBot):
         await self.leagues.start()
         await self.computers.resume()
         await self.planner.resume()
+        await self.analyses.resume()
         self.collections.start()  # from here, what start-up loaded stays out of the garbage collector's walks
 
     async def on_app_command_error(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-ON_BOTH_FILES = frozenset({"test_clocks.py", "test_conversation_store.py", "test_ratings_store.py",
+ON_BOTH_FILES = frozenset({"test_analysis_store.py", "test_clocks.py", "test_conversation_store.py", "test_ratings_store.py",
                            "test_rating_order.py", "test_service.py", "test_service_events.py",
                            "test_service_shards.py"})
 # How a test reaches a database: the bot's or the store's, a server's, or a SQLite file in a folder of its own.

@@ -3,11 +3,13 @@ each player's worst moves (bot/matches/analysis.py), and /analysis on a simulate
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.engine.playout import random_plies
 from bot.games.registry import get_game, judge_move
-from bot.matches.analysis import Mistake, worst
+from bot.matches.analysis import Analyses, Mistake, worst
 from bot.presenters.analysis import analysis_text
 from bot_helpers import text_of, EPAMINONDAS_LIGHT_WINS, board_posts, play_moves, start_match
 
@@ -68,6 +70,34 @@ async def test_a_player_asks_for_the_analysis_and_it_is_posted_in_the_thread(wor
     assert board_posts(thread)[-1].id < post.id
     again = await world.bob.slash(world.channel, "analysis", match=match_id)
     assert again.response.content == f"The analysis of match #{match_id} is already posted in its thread."
+
+
+@pytest.mark.replays
+async def test_an_analysis_asked_for_before_a_restart_is_posted_after_it_and_only_once(world, monkeypatch):
+    thread, match_id = await start_match(world, "epaminondas", world.alice, world.bob)
+    await play_moves(world, thread, match_id, EPAMINONDAS_LIGHT_WINS[:2], [world.alice, world.bob])
+    asked = await world.bob.click(board_posts(thread)[-1], label="Resign")
+    await world.bob.click(asked.response, label="Yes, resign")
+    monkeypatch.setattr(Analyses, "level", "normal")  # quicker than the hard level's two seconds a move
+    held = asyncio.Event()  # a computer thinking about a live match without end: this analysis never starts
+
+    async def thinking_without_end():
+        await world.env.external_wait(held.wait(), reason="a computer thinks about a live match")
+
+    world.bot.analyses._live_idle = thinking_without_end
+    asked = await world.alice.slash(world.channel, "analysis", match=match_id)
+    assert asked.response.content.startswith(f"🔍 Analysing match #{match_id}:")
+    again = await world.bob.slash(world.channel, "analysis", match=match_id)
+    assert again.response.content.startswith(f"Match #{match_id} is being analysed already")
+    old = world.bot.analyses
+    await world.restart()  # the stop comes before the analysis is made
+    old.close()
+    await world.bot.analyses.idle()
+    await world.env.settle()
+    posts = [m for m in thread.history() if text_of(m).startswith(f"🔍 **Analysis of match #{match_id}**")]
+    assert len(posts) == 1
+    after = await world.alice.slash(world.channel, "analysis", match=match_id)
+    assert after.response.content == f"The analysis of match #{match_id} is already posted in its thread."
 
 
 def test_the_text_names_each_member_and_says_when_nothing_lost_ground():

@@ -6,13 +6,15 @@ judged from its mover's view before it (bot.ai.judge: the hard level's search, t
 its own choices), so the judgement never uses what she could not know, even now that the match is over. It costs
 about the hard level's two seconds of one core per move, so it runs in a worker process of its own, one analysis
 at a time in this process, and each move waits while a computer opponent thinks about a live match: live games
-come first. A request lives in memory: a restart drops it, and the player may ask again (an analysis already
-posted is not made twice by one process).
+come first. A request is kept in the database until its analysis is posted (bot/storage/analyses.py): a restart
+in between makes and posts it after start-up (in the process whose shard holds the match's server), and an
+analysis posted once is not made again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from concurrent.futures import Executor
@@ -23,11 +25,13 @@ from bot.domain import LoggedMove, Match
 from bot.engine.base import JSON, seeded_rng
 from bot.games.record import MATCH_ACTIONS, replay_moves
 from bot.i18n import N_
+from bot.storage.analyses import AnalysisStore
 
 from . import errors
 from .bus import EventBus
 from .events import AnalysisReady, MatchEvent
 from .movelog import effective_moves
+from .scope import ProcessScope
 from .service import MatchService
 
 log = logging.getLogger(__name__)
@@ -81,20 +85,24 @@ def worst(judged: Sequence[Mistake], per_player: int = PER_PLAYER) -> list[Mista
 
 
 class Analyses:
-    def __init__(self, service: MatchService, bus: EventBus[MatchEvent], judge: JudgeMove,
-                 executor_factory: Callable[[], Executor], live_idle: Callable[[], Any]):
-        """`live_idle()`: awaitable that returns once no computer opponent is thinking about a live match."""
+    level = "hard"  # the level that judges (the tests' simulated Discord judges with a quicker one)
+
+    def __init__(self, service: MatchService, store: AnalysisStore, bus: EventBus[MatchEvent], judge: JudgeMove,
+                 executor_factory: Callable[[], Executor], live_idle: Callable[[], Any],
+                 scope: ProcessScope = ProcessScope()):
+        """`live_idle()`: awaitable that returns once no computer opponent is thinking about a live match.
+        `scope`: the servers whose requests this process takes up again at start-up."""
         self.service = service
+        self.store = store
         self.bus = bus
+        self.scope = scope
         self._judge = judge
         self._executor_factory = executor_factory
         self._executor: Executor | None = None
         self._live_idle = live_idle
         self._queue: asyncio.Queue[tuple[Match, str]] = asyncio.Queue()
-        self._waiting: set[int] = set()  # matches asked for and not yet posted
-        self._posted: set[int] = set()  # matches whose analysis this process has posted
+        self._waiting: set[int] = set()  # matches queued here and not yet posted
         self._runner: asyncio.Task | None = None
-        self.level = "hard"  # the level that judges (the tests' simulated Discord judges with a quicker one)
 
     async def request(self, match_id: int, user_id: int, guild_id: int | None, lang: str) -> tuple[Match, int]:
         """Queue the analysis of a finished match asked for by one of its players; (the match, how many analyses
@@ -103,18 +111,34 @@ class Analyses:
         if match.seat_of(user_id) is None:
             raise errors.UserError(N_("Only the players of match #{match} can ask for its analysis."),
                                    match=match.id)
-        if match.id in self._posted:
+        asked = await self.store.ask(match.id, match.guild_id, lang, user_id, self.service.clock())
+        if asked == "posted":
             raise errors.UserError(N_("The analysis of match #{match} is already posted in its thread."),
                                    match=match.id)
-        if match.id in self._waiting:
+        if asked == "waiting":
             raise errors.UserError(N_("Match #{match} is being analysed already: it will be posted in its "
                                              "thread."), match=match.id)
         ahead = len(self._waiting)
+        self._queue_up(match, lang)
+        return match, ahead
+
+    async def resume(self) -> None:
+        """At start-up: the analyses asked for before a stop and not yet posted, for this process's servers."""
+        for request in await self.store.waiting():
+            if not self.scope.owns(request.guild_id) or request.match_id in self._waiting:
+                continue
+            try:
+                match = await self.service.get_match(request.match_id)
+            except Exception:  # a match set aside as damaged, say: the others still go on
+                log.exception("match=%s analysis not taken up again", request.match_id)
+                continue
+            self._queue_up(match, request.lang)
+
+    def _queue_up(self, match: Match, lang: str) -> None:
         self._waiting.add(match.id)
         self._queue.put_nowait((match, lang))
         if self._runner is None or self._runner.done():
             self._runner = asyncio.create_task(self._run(), name="analyses")
-        return match, ahead
 
     async def idle(self) -> None:
         """Wait until every analysis asked for is posted (shutdown, tests)."""
@@ -128,11 +152,15 @@ class Analyses:
                 mistakes = await self.analyse(match)
                 if await self.bus.publish(AnalysisReady(match, tuple(mistakes),
                                                          view=self.service.view(match, None), lang=lang)):
-                    self._posted.add(match.id)
+                    await self.store.posted(match.id, self.service.clock())
+                else:
+                    await self.store.forget(match.id)  # not posted: she may ask again
             except asyncio.CancelledError:
-                raise
+                raise  # a stop: the request stays, and the next start makes it
             except Exception:
                 log.exception("match=%s guild=%s analysis failed", match.id, match.guild_id)
+                with contextlib.suppress(Exception):  # the database failing too: the next start tries again
+                    await self.store.forget(match.id)
             finally:
                 self._waiting.discard(match.id)
 

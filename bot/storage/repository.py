@@ -5,7 +5,8 @@ each store owns the SQL of one aggregate and uses only the driver's public face.
 service's one object for them: it is the four stores of a match's own aggregates at once (matches, challenges,
 timers, private messages: the names the service calls, `repo.get_match`, `repo.commit_move` …) and holds the
 other stores as attributes (`leagues`, `plans`, `ratings`, `clocks`, `outbox`, `damaged`: the matches set
-aside, `conversations`: what answers where the bot is no member). None of them calls another's private methods; a
+aside, `conversations`: what answers where the bot is no member, `analyses`: the analyses asked for). None of
+them calls another's private methods; a
 unit that spans two aggregates (a challenge starting its match) belongs to the store of what it creates and uses
 the other's public step builders (bot/storage/timers.py).
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 import aiosqlite
 
+from .analyses import AnalysisStore
 from .challenges import ChallengeStore
 from .clocks import ClockStore
 from .conversations import ConversationStore
@@ -48,6 +50,7 @@ class Repository(MatchStore, ChallengeStore, TimerStore, PrivateMessageStore):
         self.outbox = OutboxStore(driver)
         self.damaged = SetAsideStore(driver)
         self.conversations = ConversationStore(driver)
+        self.analyses = AnalysisStore(driver)
 
     @property
     def dialect(self) -> str:
