@@ -6,9 +6,8 @@ service's one object for them: it is the four stores of a match's own aggregates
 timers, private messages: the names the service calls, `repo.get_match`, `repo.commit_move` …) and holds the
 other stores as attributes (`leagues`, `plans`, `ratings`, `clocks`, `outbox`, `damaged`: the matches set
 aside, `conversations`: what answers where the bot is no member, `analyses`: the analyses asked for). None of
-them calls another's private methods; a
-unit that spans two aggregates (a challenge starting its match) belongs to the store of what it creates and uses
-the other's public step builders (bot/storage/timers.py).
+them calls another's private methods; a unit that spans two aggregates (a challenge starting its match) belongs to
+the store of what it creates and uses the other's public step builders (bot/storage/timers.py).
 """
 
 from __future__ import annotations
