@@ -60,7 +60,6 @@ class AnswersFirst:
         self._held: deque[asyncio.Future[None]] = deque()  # steps held back, in the order they came
         self._release_scheduled = False
         self._expiry: asyncio.TimerHandle | None = None
-        self.held = 0  # steps held back so far (for the benchmark's report)
         self.when_quiet: list[Callable[[], None]] = []  # told each time the last held step goes on
 
     # --- interactions ---------------------------------------------------------------------------------------
@@ -99,7 +98,6 @@ class AnswersFirst:
             return  # the handler of an interaction still to be answered: its answer is what the rest waits for
         waiter: asyncio.Future[None] = self._loop.create_future()
         self._held.append(waiter)
-        self.held += 1
         if not self._pending:
             self._schedule_release()
         try:
@@ -115,8 +113,8 @@ class AnswersFirst:
             self._loop.call_soon(self._release_one)
 
     def _release_one(self) -> None:
-        """Let one held step go, and the next at the following pass of the event loop: an interaction arriving
-        meanwhile has its handler queued behind that one step, not behind every held step."""
+        """Let a few held steps go, and the next few at the following pass of the event loop: an interaction
+        arriving meanwhile has its handler queued behind those few, not behind every held step."""
         self._release_scheduled = False
         if self._pending:
             return  # answered() or _expire() starts again once none waits
@@ -145,7 +143,10 @@ class AnswersFirst:
                 self._expiry = self._loop.call_at(until, self._expire)
                 return
             del self._pending[key]
-        self._schedule_release()
+        if self.quiet:
+            self._now_quiet()
+        else:
+            self._schedule_release()
 
 
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AnswersFirst] = weakref.WeakKeyDictionary()
