@@ -20,6 +20,16 @@ async def passes(count: int = 5) -> None:
         await asyncio.sleep(0)
 
 
+def held_steps(count: int, order: list[str]) -> list[asyncio.Future]:
+    """`count` steps of work that can wait, each noting its name in `order` once the gate lets it go."""
+
+    async def step(name: str) -> None:
+        await answers_first.turn()
+        order.append(name)
+
+    return [asyncio.ensure_future(step(f"step {i}")) for i in range(count)]
+
+
 async def test_with_nothing_waiting_the_gate_does_not_even_yield():
     ran = []
     asyncio.get_running_loop().call_soon(ran.append, "other")
@@ -62,11 +72,7 @@ async def test_an_interaction_arriving_while_held_work_goes_on_is_answered_befor
     first.arrived(1)
     order: list[str] = []
 
-    async def step(i: int) -> None:
-        await answers_first.turn()
-        order.append(f"step {i}")
-
-    steps = [asyncio.ensure_future(step(i)) for i in range(40)]
+    steps = held_steps(40, order)
     await passes(3)
     first.answered(1)  # the held steps start to go on
     await asyncio.sleep(0)
@@ -88,11 +94,7 @@ async def test_held_work_goes_on_in_the_order_it_came():
     first.arrived(1)
     order: list[str] = []
 
-    async def held(name: str) -> None:
-        await answers_first.turn()
-        order.append(name)
-
-    tasks = [asyncio.ensure_future(held(f"step {i}")) for i in range(3 * RELEASED_PER_PASS)]
+    tasks = held_steps(3 * RELEASED_PER_PASS, order)
     await passes(3)
     first.answered(1)
     await asyncio.gather(*tasks)

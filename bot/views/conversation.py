@@ -7,11 +7,12 @@ from typing import Awaitable, TypeVar
 
 import discord
 
-from bot import answers_first
 from bot.i18n import N_
 from bot.matches import errors
 from bot.presenters.conversation import bot_absent
 from bot.presenters.layout import greyed
+
+from .common import acknowledged
 
 T = TypeVar("T")
 
@@ -25,7 +26,7 @@ async def unless_stale(interaction: discord.Interaction, current: Awaitable[T]) 
     except errors.StaleBoard:
         if bot_absent(interaction) and interaction.message is not None and not interaction.response.is_done():
             await interaction.response.edit_message(view=greyed(interaction.message))
-            answers_first.gate().answered(interaction.id)
+            acknowledged(interaction)
         raise
 
 
